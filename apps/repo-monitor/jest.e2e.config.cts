@@ -1,0 +1,8 @@
+// End-to-end specs: each boots the real application on a random port with its own data directory.
+module.exports = {
+  displayName: 'repo-monitor-e2e',
+  preset: '../../jest.preset.js',
+  rootDir: __dirname,
+  testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+  testTimeout: 60000,
+};

@@ -1,0 +1,40 @@
+// One Jest setup for every project: SWC transpiles TypeScript (with decorator metadata for Nest),
+// type checking is the job of the separate `typecheck` target.
+const nxPreset = require('@nx/jest/preset').default;
+
+// Packages published as ES modules only; Jest runs CommonJS, so SWC transpiles them too.
+const esmPackages = [
+  '@octokit',
+  'octokit',
+  'universal-user-agent',
+  'universal-github-app-jwt',
+  'before-after-hook',
+  'fast-content-type-parse',
+  'json-with-bigint',
+  'toad-cache',
+  'webdav',
+  'p-limit',
+  'yocto-queue',
+];
+
+module.exports = {
+  ...nxPreset,
+  testEnvironment: 'node',
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
+  transform: {
+    '^.+\\.(t|j|mj|cj)s$': [
+      '@swc/jest',
+      {
+        jsc: {
+          target: 'es2022',
+          parser: { syntax: 'typescript', decorators: true },
+          transform: { legacyDecorator: true, decoratorMetadata: true },
+          keepClassNames: true,
+        },
+        module: { type: 'commonjs' },
+        sourceMaps: 'inline',
+      },
+    ],
+  },
+  transformIgnorePatterns: [`node_modules/(?!(${esmPackages.join('|')})/)`],
+};

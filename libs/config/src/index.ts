@@ -1,0 +1,5 @@
+export * from './lib/errors';
+export * from './lib/load';
+export * from './lib/parse';
+export * from './lib/redact';
+export * from './lib/validators';
