@@ -1,21 +1,11 @@
-/**
- * This is not a production server yet!
- * This is only a minimal backend to get started.
- */
+import 'reflect-metadata';
+import { processEnvironment } from '@shared/config';
+import { runCli } from './cli/commands';
 
-import { Logger } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { AppModule } from './app/app.module';
-
-async function bootstrap() {
-  const app = await NestFactory.create(AppModule);
-  const globalPrefix = 'api';
-  app.setGlobalPrefix(globalPrefix);
-  const port = process.env.PORT || 3000;
-  await app.listen(port);
-  Logger.log(
-    `🚀 Application is running on: http://localhost:${port}/${globalPrefix}`,
-  );
-}
-
-bootstrap();
+void runCli(process.argv.slice(2), {
+  env: processEnvironment(),
+  stdout: (line) => process.stdout.write(`${line}\n`),
+}).then((code) => {
+  // `serve` returns 0 once listening and the server keeps the process alive.
+  if (code !== 0) process.exit(code);
+});

@@ -3,3 +3,5 @@ export * from './lib/load';
 export * from './lib/parse';
 export * from './lib/redact';
 export * from './lib/validators';
+export * from './lib/logging';
+export * from './lib/readiness';

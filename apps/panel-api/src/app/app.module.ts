@@ -1,0 +1,23 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { LoggerModule } from 'nestjs-pino';
+import { dataSourceOptions } from '../database/data-source-options';
+import { loggerParams } from '@shared/config';
+import { PanelConfigModule } from './config/config.module';
+import { PanelConfig } from './config/panel-config';
+import { HealthModule } from './health/health.module';
+
+@Module({})
+export class AppModule {
+  static register(config: PanelConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        PanelConfigModule.register(config),
+        LoggerModule.forRoot(loggerParams(config.log)),
+        TypeOrmModule.forRoot({ ...dataSourceOptions(config.database), retryAttempts: 5, retryDelay: 2000 }),
+        HealthModule,
+      ],
+    };
+  }
+}

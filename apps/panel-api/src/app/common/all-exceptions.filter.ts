@@ -1,0 +1,73 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import { ApiErrorBody } from './api-error';
+
+function messageOf(response: unknown, fallback: string): string {
+  if (typeof response === 'string') return response;
+  if (response && typeof response === 'object' && 'message' in response) {
+    const message = (response as { message: unknown }).message;
+    if (Array.isArray(message)) return message.map(String).join('; ');
+    if (typeof message === 'string') return message;
+  }
+  return fallback;
+}
+
+/** Fastify's own errors (bad JSON, body too large, bad content type) carry a statusCode. */
+function fastifyStatus(exception: unknown): number | undefined {
+  if (exception && typeof exception === 'object' && 'statusCode' in exception && 'code' in exception) {
+    const status = Number((exception as { statusCode: unknown }).statusCode);
+    if (status >= 400 && status < 600) return status;
+  }
+  return undefined;
+}
+
+export function errorBody(status: number, message: string): ApiErrorBody {
+  return { statusCode: status, error: STATUS_CODES[status] ?? 'Error', message };
+}
+
+/**
+ * Turns every error into `{statusCode, error, message}`. Client errors are answered as they are;
+ * anything else is logged once with the request id and answered without internals.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HttpError');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const reply = http.getResponse<FastifyReply>();
+    const request = http.getRequest<FastifyRequest>();
+    const { status, body } = this.describe(exception, request);
+    if (reply.sent) return;
+    if (status === HttpStatus.TOO_MANY_REQUESTS && exception instanceof HttpException) {
+      const retryAfter = (exception.getResponse() as { retryAfterSeconds?: number }).retryAfterSeconds;
+      if (retryAfter !== undefined) void reply.header('Retry-After', String(retryAfter));
+    }
+    void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
+  }
+
+  describe(exception: unknown, request: FastifyRequest): { status: number; body: ApiErrorBody } {
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      if (status < 500) return { status, body: errorBody(status, messageOf(exception.getResponse(), exception.message)) };
+    }
+    const clientStatus = fastifyStatus(exception);
+    if (clientStatus !== undefined && clientStatus < 500) {
+      const raw = (exception as Error).message;
+      const message = clientStatus === 400 && /JSON/i.test(raw) ? 'Request body is not valid JSON' : raw;
+      return { status: clientStatus, body: errorBody(clientStatus, message) };
+    }
+    const status = exception instanceof HttpException ? exception.getStatus() : HttpStatus.INTERNAL_SERVER_ERROR;
+    const requestId = String(request.id ?? '');
+    this.logger.error(
+      { err: exception, requestId, method: request.method, url: request.url },
+      `Unhandled error on ${request.method} ${request.url.split('?')[0]}`,
+    );
+    const message =
+      exception instanceof HttpException && status !== 500
+        ? messageOf(exception.getResponse(), exception.message)
+        : `Internal server error (request id ${requestId})`;
+    return { status, body: errorBody(status, message) };
+  }
+}

@@ -1,0 +1,97 @@
+import { ConfigValidationError, RawVariables, validateVariables } from '@shared/config';
+import { isAbsolute, join, resolve } from 'node:path';
+import { PanelEnvironment } from './panel-environment';
+
+export type DatabaseTarget =
+  | { driver: 'sqlite'; path: string }
+  | { driver: 'postgres'; url: string };
+
+export interface MonitorShard {
+  index: number;
+  count: number;
+}
+
+/** The typed configuration panel-api runs with; built once at boot from the environment. */
+export interface PanelConfig {
+  http: { host: string; port: number; trustProxy: boolean };
+  dataDir: string;
+  database: DatabaseTarget;
+  auth: { bootstrapPassword?: string; jwtSecret?: string; accessTokenTtlHours: number };
+  scheduler: { lockEnabled: boolean };
+  listeners: { accountAllowlist?: string[]; shard?: MonitorShard };
+  version: { appVersion?: string; gitSha?: string; gitBranch?: string; buildTime?: string; updateCheck: boolean; updateCheckUrl: string };
+  telegram: { sessionMode: 'string' | 'file'; botApiBaseUrl: string };
+  runs: { activeLogCleanupDelaySeconds: number; runStatusCleanupDelaySeconds: number };
+  log: { level: string; format: 'json' | 'text' };
+}
+
+export const PANEL_CONFIG = Symbol('PANEL_CONFIG');
+
+/** `postgresql+asyncpg://…` (SQLAlchemy style) becomes `postgresql://…`; `sqlite:///x` becomes a path. */
+function databaseFromUrl(url: string, dataDir: string): DatabaseTarget {
+  const scheme = url.slice(0, url.indexOf('://'));
+  const base = scheme.split('+')[0];
+  if (base === 'sqlite') {
+    const path = url.slice(url.indexOf('://') + 3).replace(/^\//, '');
+    return { driver: 'sqlite', path: path ? resolve(path) : join(dataDir, 'db.sqlite') };
+  }
+  return { driver: 'postgres', url: `postgresql${url.slice(scheme.length)}` };
+}
+
+function parseShard(text: string | undefined): MonitorShard | undefined {
+  if (!text) return undefined;
+  const [index, count] = text.split('/').map(Number);
+  return { index, count };
+}
+
+/** Validates the environment and returns the typed configuration; throws ConfigValidationError. */
+export function loadPanelConfig(raw: RawVariables, options: { defaultDataDir?: string } = {}): PanelConfig {
+  const env = validateVariables(PanelEnvironment, raw);
+  const shard = parseShard(env.APP_MONITOR_SHARD);
+  if (shard && (shard.count < 1 || shard.index >= shard.count)) {
+    throw new ConfigValidationError([{ variable: 'APP_MONITOR_SHARD', rule: 'needs n >= 1 and 0 <= i < n' }]);
+  }
+  const dataDirSetting = env.APP_DATA_DIR ?? options.defaultDataDir ?? './data';
+  const dataDir = isAbsolute(dataDirSetting) ? dataDirSetting : resolve(dataDirSetting);
+  const databaseUrl = env.APP_DATABASE_URL ?? env.DATABASE_URL;
+  const version = env.APP_VERSION?.trim();
+  return {
+    http: { host: env.HOST ?? '0.0.0.0', port: env.PORT ?? 8000, trustProxy: env.APP_TRUST_PROXY ?? false },
+    dataDir,
+    database: databaseUrl ? databaseFromUrl(databaseUrl, dataDir) : { driver: 'sqlite', path: join(dataDir, 'db.sqlite') },
+    auth: {
+      bootstrapPassword: env.ADMIN_PASSWORD,
+      jwtSecret: env.APP_JWT_SECRET,
+      accessTokenTtlHours: env.APP_ACCESS_TOKEN_EXPIRE_HOURS ?? 12,
+    },
+    scheduler: { lockEnabled: (env.APP_SCHEDULER_LOCK ?? '1') === '1' },
+    listeners: {
+      accountAllowlist: env.APP_MONITOR_ACCOUNT_ALLOWLIST?.split(',').map((name) => name.trim()).filter(Boolean),
+      shard,
+    },
+    version: {
+      appVersion: version && version !== '0.0.0' ? version : undefined,
+      gitSha: env.GIT_SHA || undefined,
+      gitBranch: env.GIT_BRANCH || undefined,
+      buildTime: env.BUILD_TIME || undefined,
+      updateCheck: !['0', 'false'].includes(env.APP_UPDATE_CHECK ?? '1'),
+      updateCheckUrl: env.APP_UPDATE_CHECK_URL ?? 'https://api.github.com/repos/signpulse/panel/releases/latest',
+    },
+    telegram: {
+      sessionMode: (env.MSGR_SESSION_MODE as 'string' | 'file' | undefined) ?? 'file',
+      botApiBaseUrl: (env.APP_BOT_API_BASE_URL ?? 'https://api.telegram.org').replace(/\/+$/, ''),
+    },
+    runs: {
+      activeLogCleanupDelaySeconds: env.ACTIVE_LOG_CLEANUP_DELAY_SECONDS ?? 60,
+      runStatusCleanupDelaySeconds: env.RUN_STATUS_CLEANUP_DELAY_SECONDS ?? 600,
+    },
+    log: { level: env.LOG_LEVEL ?? 'info', format: (env.LOG_FORMAT as 'json' | 'text' | undefined) ?? 'json' },
+  };
+}
+
+/** Values that must never appear in a log line or an error message. */
+export function panelSecrets(config: PanelConfig): string[] {
+  const secrets = [config.auth.bootstrapPassword, config.auth.jwtSecret];
+  if (config.database.driver === 'postgres') secrets.push(config.database.url);
+  return secrets.filter((value): value is string => Boolean(value));
+}

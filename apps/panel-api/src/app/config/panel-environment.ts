@@ -1,0 +1,61 @@
+import {
+  EmptyAsUndefined,
+  IsHttpUrl,
+  ToBoolean,
+  ToInteger,
+} from '@shared/config';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+
+/**
+ * Every environment variable panel-api reads, with its rule. Property names are the variable names,
+ * so a validation message names exactly what the operator has to fix.
+ */
+export class PanelEnvironment {
+  @IsOptional() @EmptyAsUndefined() @IsString() HOST?: string;
+  @IsOptional() @ToInteger() @IsInt() @Min(0) @Max(65535) PORT?: number;
+  @IsOptional() @EmptyAsUndefined() @IsString() APP_DATA_DIR?: string;
+
+  @IsOptional()
+  @EmptyAsUndefined()
+  @Matches(/^(postgres(ql)?(\+[a-z0-9]+)?|sqlite(\+[a-z0-9]+)?):\/\//, {
+    message: 'must be a postgres:// (or postgresql://) or sqlite:/// URL',
+  })
+  APP_DATABASE_URL?: string;
+
+  @IsOptional()
+  @EmptyAsUndefined()
+  @Matches(/^(postgres(ql)?(\+[a-z0-9]+)?|sqlite(\+[a-z0-9]+)?):\/\//, {
+    message: 'must be a postgres:// (or postgresql://) or sqlite:/// URL',
+  })
+  DATABASE_URL?: string;
+
+  @IsOptional() @EmptyAsUndefined() @IsString() @MinLength(8) @MaxLength(256) ADMIN_PASSWORD?: string;
+  @IsOptional() @EmptyAsUndefined() @IsString() @MinLength(32) APP_JWT_SECRET?: string;
+  @IsOptional() @ToInteger() @IsInt() @Min(1) @Max(720) APP_ACCESS_TOKEN_EXPIRE_HOURS?: number;
+
+  @IsOptional() @IsIn(['0', '1']) APP_SCHEDULER_LOCK?: string;
+  @IsOptional() @EmptyAsUndefined() @IsString() APP_LEGACY_TASKS_READONLY?: string;
+  @IsOptional() @EmptyAsUndefined() @Matches(/^[A-Za-z0-9_.-]+(\s*,\s*[A-Za-z0-9_.-]+)*$/, {
+    message: 'must be a comma-separated list of account names',
+  })
+  APP_MONITOR_ACCOUNT_ALLOWLIST?: string;
+  @IsOptional() @EmptyAsUndefined() @Matches(/^\d{1,4}\/\d{1,4}$/, { message: 'must have the form i/n, for example 0/3' })
+  APP_MONITOR_SHARD?: string;
+
+  @IsOptional() @IsIn(['0', '1', 'true', 'false']) APP_UPDATE_CHECK?: string;
+  @IsOptional() @EmptyAsUndefined() @IsHttpUrl({ httpsOnly: true }) APP_UPDATE_CHECK_URL?: string;
+  @IsOptional() @IsString() APP_VERSION?: string;
+  @IsOptional() @IsString() GIT_SHA?: string;
+  @IsOptional() @IsString() GIT_BRANCH?: string;
+  @IsOptional() @IsString() BUILD_TIME?: string;
+
+  @IsOptional() @IsIn(['string', 'file']) MSGR_SESSION_MODE?: string;
+  @IsOptional() @ToInteger() @IsInt() @Min(0) @Max(86400) ACTIVE_LOG_CLEANUP_DELAY_SECONDS?: number;
+  @IsOptional() @ToInteger() @IsInt() @Min(0) @Max(86400) RUN_STATUS_CLEANUP_DELAY_SECONDS?: number;
+
+  @IsOptional() @EmptyAsUndefined() @IsHttpUrl() APP_BOT_API_BASE_URL?: string;
+
+  @IsOptional() @ToBoolean() @IsBoolean() APP_TRUST_PROXY?: boolean;
+  @IsOptional() @IsIn(['json', 'text']) LOG_FORMAT?: string;
+  @IsOptional() @IsIn(['trace', 'debug', 'info', 'warn', 'error', 'fatal']) LOG_LEVEL?: string;
+}

@@ -1,0 +1,44 @@
+import { ValidationPipe } from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import { AllExceptionsFilter } from './common/all-exceptions.filter';
+import { ReadinessService, requestIdFor } from '@shared/config';
+import { PanelConfig } from './config/panel-config';
+import { setupOpenApi } from './openapi';
+import { packageVersion } from './version';
+
+/** Builds the panel-api application (not yet listening); main.ts and the e2e tests both use it. */
+export async function createPanelApp(config: PanelConfig): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: 10 * 1024 * 1024,
+    trustProxy: config.http.trustProxy,
+    genReqId: (req: IncomingMessage) => requestIdFor(req),
+    requestIdHeader: false,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, {
+    bufferLogs: true,
+    abortOnError: false,
+  });
+  app.useLogger(app.get(Logger));
+  app.enableShutdownHooks();
+  app.useGlobalPipes(
+    new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, stopAtFirstError: false }),
+  );
+  app.useGlobalFilters(new AllExceptionsFilter());
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onRequest', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+  setupOpenApi(app, config.version.appVersion ?? packageVersion());
+  return app;
+}
+
+/** Starts listening and flips /readyz to 200 once every module has finished starting. */
+export async function listenPanelApp(app: NestFastifyApplication, config: PanelConfig): Promise<string> {
+  await app.listen(config.http.port, config.http.host);
+  app.get(ReadinessService).markReady();
+  return app.getUrl();
+}

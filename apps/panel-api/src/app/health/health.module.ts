@@ -1,0 +1,13 @@
+import { Global, Module } from '@nestjs/common';
+import { TerminusModule } from '@nestjs/terminus';
+import { HealthController } from './health.controller';
+import { ReadinessService } from '@shared/config';
+
+@Global()
+@Module({
+  imports: [TerminusModule.forRoot({ logger: false })],
+  controllers: [HealthController],
+  providers: [ReadinessService],
+  exports: [ReadinessService],
+})
+export class HealthModule {}

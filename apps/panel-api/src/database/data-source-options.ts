@@ -1,0 +1,47 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import * as pg from 'pg';
+import * as sqlite3 from 'sqlite3';
+import type { DataSourceOptions } from 'typeorm';
+import type { DatabaseTarget } from '../app/config/panel-config';
+import { panelEntities } from './entities';
+import { postgresMigrations } from './migrations/postgres';
+import { sqliteMigrations } from './migrations/sqlite';
+
+// Timestamps are stored in UTC without a zone; read them back as UTC whatever the server's TZ is.
+const TIMESTAMP_WITHOUT_TIME_ZONE_OID = 1114;
+pg.types.setTypeParser(TIMESTAMP_WITHOUT_TIME_ZONE_OID, (value) => new Date(`${value.replace(' ', 'T')}Z`));
+
+/** TypeORM options for the configured database; migrations only, never synchronize. */
+export function dataSourceOptions(target: DatabaseTarget): DataSourceOptions {
+  if (target.driver === 'postgres') {
+    return {
+      type: 'postgres',
+      driver: pg,
+      url: target.url,
+      entities: panelEntities,
+      migrations: postgresMigrations,
+      migrationsRun: true,
+      migrationsTransactionMode: 'each',
+      synchronize: false,
+      parseInt8: true,
+      // Dates are written as UTC; the session time zone keeps now() in UTC as well.
+      extra: { options: '-c timezone=UTC', max: 10 },
+      useUTC: true,
+    };
+  }
+  mkdirSync(dirname(target.path), { recursive: true });
+  return {
+    type: 'sqlite',
+    driver: sqlite3,
+    database: target.path,
+    entities: panelEntities,
+    migrations: sqliteMigrations,
+    migrationsRun: true,
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    enableWAL: true,
+    busyErrorRetry: 50,
+    busyTimeout: 5000,
+  };
+}

@@ -1,0 +1,5 @@
+/**
+ * Every TypeORM entity of panel-api. Feature modules own their entity files; this list is what the
+ * data source (and the TypeORM CLI) loads.
+ */
+export const panelEntities: Function[] = [];

@@ -1,0 +1,4 @@
+import { AdminUsers1732250000000 } from './1732250000000-admin-users';
+
+/** Every PostgreSQL migration, oldest first; the same names and order as the SQLite list. */
+export const postgresMigrations = [AdminUsers1732250000000];

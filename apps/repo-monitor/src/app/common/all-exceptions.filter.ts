@@ -1,0 +1,92 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { MonitorError, MonitorErrorBody } from './monitor-error';
+
+const CODE_FOR_STATUS: Record<number, string> = {
+  400: 'validation_failed',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'not_found',
+  409: 'conflict',
+  413: 'validation_failed',
+  415: 'validation_failed',
+  429: 'rate_limited',
+  503: 'service_unavailable',
+};
+
+function messageOf(response: unknown, fallback: string): string {
+  if (typeof response === 'string') return response;
+  if (response && typeof response === 'object' && 'message' in response) {
+    const message = (response as { message: unknown }).message;
+    if (Array.isArray(message)) return message.map(String).join('; ');
+    if (typeof message === 'string') return message;
+  }
+  return fallback;
+}
+
+function fastifyStatus(exception: unknown): number | undefined {
+  if (exception && typeof exception === 'object' && 'statusCode' in exception && 'code' in exception) {
+    const status = Number((exception as { statusCode: unknown }).statusCode);
+    if (status >= 400 && status < 600) return status;
+  }
+  return undefined;
+}
+
+/**
+ * Turns every error into `{error_code, message, details?}`. 5xx are logged once with the request
+ * id, which the body carries as details.request_id; their messages never expose internals.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HttpError');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const reply = http.getResponse<FastifyReply>();
+    const request = http.getRequest<FastifyRequest>();
+    if (reply.sent) return;
+    const { status, body } = this.describe(exception, request);
+    if (exception instanceof MonitorError && exception.headers) {
+      for (const [name, value] of Object.entries(exception.headers)) void reply.header(name, value);
+    }
+    void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
+  }
+
+  describe(exception: unknown, request: FastifyRequest): { status: number; body: MonitorErrorBody } {
+    if (exception instanceof MonitorError) {
+      const status = exception.getStatus();
+      const body: MonitorErrorBody = { error_code: exception.errorCode, message: exception.message };
+      if (exception.details) body.details = exception.details;
+      if (status >= 500) return this.serverError(exception, request, status, body);
+      return { status, body };
+    }
+    if (exception instanceof HttpException && exception.getStatus() < 500) {
+      const status = exception.getStatus();
+      return {
+        status,
+        body: { error_code: CODE_FOR_STATUS[status] ?? 'validation_failed', message: messageOf(exception.getResponse(), exception.message) },
+      };
+    }
+    const clientStatus = fastifyStatus(exception);
+    if (clientStatus !== undefined && clientStatus < 500) {
+      const raw = (exception as Error).message;
+      const message = clientStatus === 400 && /JSON/i.test(raw) ? 'request body is not valid JSON' : raw;
+      return { status: clientStatus, body: { error_code: CODE_FOR_STATUS[clientStatus] ?? 'validation_failed', message } };
+    }
+    const status = exception instanceof HttpException ? exception.getStatus() : HttpStatus.INTERNAL_SERVER_ERROR;
+    const code = status === 503 ? 'service_unavailable' : 'internal_error';
+    return this.serverError(exception, request, status, { error_code: code, message: status === 503 ? 'service unavailable' : 'internal error' });
+  }
+
+  private serverError(
+    exception: unknown,
+    request: FastifyRequest,
+    status: number,
+    body: MonitorErrorBody,
+  ): { status: number; body: MonitorErrorBody } {
+    const requestId = String(request.id ?? '');
+    this.logger.error({ err: exception, requestId, method: request.method, url: request.url.split('?')[0] }, 'request failed');
+    return { status, body: { ...body, details: { ...(body.details ?? {}), request_id: requestId } } };
+  }
+}

@@ -1,0 +1,341 @@
+import {
+  ConfigIssue,
+  ConfigValidationError,
+  RawVariables,
+  parseDuration,
+  parseHostPort,
+  readYamlVariables,
+  validateVariables,
+} from '@shared/config';
+import { parseMasterKey } from '@shared/crypto';
+import { isAbsolute, resolve } from 'node:path';
+import { MonitorEnvironment, SECRET_VARIABLES } from './monitor-environment';
+
+export type MonitorDatabase =
+  | { driver: 'sqlite'; path: string }
+  | { driver: 'postgres'; url: string; maxOpenConns: number; maxIdleConns: number };
+
+export interface AiFeatureSwitches {
+  digest: boolean;
+  triage: boolean;
+  releaseSummary: boolean;
+  codeReview: boolean;
+  failureAnalysis: boolean;
+}
+
+/** The typed configuration repo-monitor runs with, merged from defaults, YAML and environment. */
+export interface MonitorConfig {
+  http: { host: string; port: number; addr: string; publicBaseUrl?: string; trustProxy: boolean };
+  database: MonitorDatabase;
+  admin: { username?: string; password?: string; sessionTtlMs: number; setupAllowRemote: boolean };
+  encryption: { key?: Buffer; previousKey?: Buffer };
+  github: {
+    appId?: string;
+    clientId?: string;
+    privateKeyPath?: string;
+    webhookSecret?: string;
+    webhookPreviousSecret?: string;
+    apiUrl: string;
+    externalPat?: string;
+    starredUsername?: string;
+    reconcileIntervalMs: number;
+  };
+  notifications: {
+    botToken?: string;
+    botChatId?: string;
+    botApiBaseUrl: string;
+    webhookUrl?: string;
+    webhookSecret?: string;
+    webhookAllowPrivate: boolean;
+    aggregation: { windowMs: number; burstThreshold: number; burstWindowMs: number };
+  };
+  log: { level: 'debug' | 'info' | 'warn' | 'error'; format: 'json' | 'text' };
+  metrics: { enabled: boolean; token?: string };
+  updateCheck: { enabled: boolean; url: string; token?: string };
+  ai: {
+    enabled: boolean;
+    apiKey?: string;
+    baseUrl: string;
+    model: string;
+    timeoutMs: number;
+    maxTokens: number;
+    retries: number;
+    features: AiFeatureSwitches;
+  };
+  oauth: { clientId: string; clientSecret?: string };
+  proxy: { httpsProxy?: string; noProxy?: string };
+  build: { version?: string; gitSha?: string; gitBranch?: string; buildTime?: string };
+  /** Variable names set in the environment; the console locks the fields they govern. */
+  environmentVariables: ReadonlySet<string>;
+}
+
+export const MONITOR_CONFIG = Symbol('MONITOR_CONFIG');
+
+export const DEFAULTS = {
+  httpAddr: '127.0.0.1:8080',
+  sqliteUrl: 'file:./data/repo-monitor.db',
+  sessionTtl: '12h',
+  githubApiUrl: 'https://api.github.com',
+  botApiBaseUrl: 'https://api.telegram.org',
+  aiBaseUrl: 'https://api.openai.com/v1',
+  aiModel: 'gpt-4o-mini',
+  aiTimeout: '30s',
+  aiMaxTokens: 800,
+  aiRetries: 1,
+  aggregationWindow: '60s',
+  aggregationBurstThreshold: 15,
+  aggregationBurstWindow: '300s',
+  reconcileInterval: '6h',
+  updateCheckUrl: 'https://api.github.com/repos/repo-monitor/repo-monitor/releases/latest',
+  oauthClientId: 'repo-monitor-agent',
+} as const;
+
+export interface LoadOptions {
+  env: RawVariables;
+  configFile?: string;
+}
+
+/** Folds the standard aliases and lower-case proxy names into the prefixed variables. */
+function normalizeEnvironment(env: RawVariables): RawVariables {
+  const out: RawVariables = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (key.startsWith('MONITOR_') || ['HTTPS_PROXY', 'NO_PROXY', 'APP_VERSION', 'GIT_SHA', 'GIT_BRANCH', 'BUILD_TIME'].includes(key)) {
+      out[key] = value;
+    }
+  }
+  if (env['LOG_FORMAT']) out['MONITOR_LOG_FORMAT'] = env['LOG_FORMAT'];
+  if (env['LOG_LEVEL']) out['MONITOR_LOG_LEVEL'] = env['LOG_LEVEL'];
+  out['HTTPS_PROXY'] ??= env['https_proxy'];
+  out['NO_PROXY'] ??= env['no_proxy'];
+  return out;
+}
+
+function urlHasPassword(url: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\/[^/@]*:[^/@]*@/i.test(url);
+}
+
+function sqlitePath(url: string): string | undefined {
+  if (!url.startsWith('file:')) return undefined;
+  const path = url.slice('file:'.length).replace(/^\/\/(?=\/)/, '').split('?')[0];
+  if (!path) return undefined;
+  return isAbsolute(path) ? path : resolve(path);
+}
+
+function validPostgresUrl(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    if (!['postgres:', 'postgresql:'].includes(parsed.protocol) || !parsed.hostname) return false;
+    // Characters that must be percent-encoded make URL parsing misplace the host or the database.
+    decodeURIComponent(parsed.password);
+    decodeURIComponent(parsed.username);
+    return !/[\s#?()]/.test(decodeURIComponent(parsed.pathname.slice(1))) && parsed.pathname.length > 1;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Merges defaults, the YAML file and the environment (highest), validates every rule and returns
+ * the typed configuration. Throws ConfigValidationError (validation_failed) naming variables and
+ * rules only; a database URL that cannot be parsed is reported as database_unavailable by `serve`.
+ */
+export function loadMonitorConfig(options: LoadOptions): MonitorConfig {
+  const issues: ConfigIssue[] = [];
+  const fileVariables = options.configFile ? readYamlVariables(options.configFile, 'MONITOR_') : {};
+  for (const secret of SECRET_VARIABLES) {
+    if (fileVariables[secret] !== undefined) {
+      issues.push({ variable: secret, rule: 'is a secret and may only be set in the environment, not in the config file' });
+    }
+  }
+  if (fileVariables['MONITOR_DATABASE_URL'] && urlHasPassword(fileVariables['MONITOR_DATABASE_URL'])) {
+    issues.push({ variable: 'MONITOR_DATABASE_URL', rule: 'carries a password; set it in the environment, not in the config file' });
+  }
+  const environment = normalizeEnvironment(options.env);
+  const merged: RawVariables = { ...fileVariables };
+  for (const [key, value] of Object.entries(environment)) if (value !== undefined) merged[key] = value;
+
+  let env: MonitorEnvironment;
+  try {
+    env = validateVariables(MonitorEnvironment, merged);
+  } catch (error) {
+    if (error instanceof ConfigValidationError) throw new ConfigValidationError([...issues, ...error.issues]);
+    throw error;
+  }
+
+  const addr = env.MONITOR_HTTP_ADDR ?? DEFAULTS.httpAddr;
+  const hostPort = parseHostPort(addr) as { host: string; port: number };
+
+  const driver = (env.MONITOR_DATABASE_DRIVER ?? 'sqlite') as 'sqlite' | 'postgres';
+  let database: MonitorDatabase | undefined;
+  const rawUrl = env.MONITOR_DATABASE_URL?.trim();
+  if (driver === 'postgres') {
+    if (!rawUrl) {
+      issues.push({ variable: 'MONITOR_DATABASE_URL', rule: 'must be a non-empty PostgreSQL URL when MONITOR_DATABASE_DRIVER=postgres' });
+    } else {
+      database = {
+        driver,
+        url: rawUrl,
+        maxOpenConns: env.MONITOR_DATABASE_MAX_OPEN_CONNS ?? 10,
+        maxIdleConns: env.MONITOR_DATABASE_MAX_IDLE_CONNS ?? 5,
+      };
+    }
+  } else {
+    const path = sqlitePath(rawUrl || DEFAULTS.sqliteUrl);
+    if (!path) issues.push({ variable: 'MONITOR_DATABASE_URL', rule: 'must be file:<path> when MONITOR_DATABASE_DRIVER=sqlite' });
+    else database = { driver, path };
+  }
+
+  if (Boolean(env.MONITOR_ADMIN_USERNAME) !== Boolean(env.MONITOR_ADMIN_PASSWORD)) {
+    issues.push({ variable: 'MONITOR_ADMIN_USERNAME', rule: 'must be set together with MONITOR_ADMIN_PASSWORD' });
+  }
+
+  const encryption: MonitorConfig['encryption'] = {};
+  for (const [variable, field] of [
+    ['MONITOR_ENCRYPTION_KEY', 'key'],
+    ['MONITOR_ENCRYPTION_KEY_PREVIOUS', 'previousKey'],
+  ] as const) {
+    const value = env[variable];
+    if (!value) continue;
+    try {
+      encryption[field] = parseMasterKey(value);
+    } catch (error) {
+      issues.push({ variable, rule: (error as Error).message });
+    }
+  }
+  if (encryption.previousKey && !env.MONITOR_ENCRYPTION_KEY) {
+    issues.push({ variable: 'MONITOR_ENCRYPTION_KEY_PREVIOUS', rule: 'needs MONITOR_ENCRYPTION_KEY as the new current key' });
+  }
+
+  const aiEnabled = env.MONITOR_AI_ENABLED ?? false;
+  if (aiEnabled && !env.MONITOR_AI_API_KEY) {
+    issues.push({ variable: 'MONITOR_AI_API_KEY', rule: 'is required when MONITOR_AI_ENABLED=true (any placeholder for a local gateway)' });
+  }
+  if (env.MONITOR_HTTP_WEBHOOK_SECRET && env.MONITOR_HTTP_WEBHOOK_SECRET === env.MONITOR_VCS_WEBHOOK_SECRET) {
+    issues.push({ variable: 'MONITOR_HTTP_WEBHOOK_SECRET', rule: 'must differ from the inbound MONITOR_VCS_WEBHOOK_SECRET' });
+  }
+  if (env.MONITOR_OAUTH_CLIENT_SECRET && !env.MONITOR_ENCRYPTION_KEY) {
+    issues.push({ variable: 'MONITOR_OAUTH_CLIENT_SECRET', rule: 'needs MONITOR_ENCRYPTION_KEY (agent tokens are signed with a key derived from it)' });
+  }
+
+  if (issues.length > 0 || !database) throw new ConfigValidationError(issues);
+
+  const duration = (value: string | undefined, fallback: string) => parseDuration(value ?? fallback) as number;
+  const version = env.APP_VERSION?.trim();
+  return {
+    http: {
+      host: hostPort.host,
+      port: hostPort.port,
+      addr,
+      publicBaseUrl: env.MONITOR_PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+      trustProxy: env.MONITOR_HTTP_TRUST_PROXY ?? false,
+    },
+    database,
+    admin: {
+      username: env.MONITOR_ADMIN_USERNAME,
+      password: env.MONITOR_ADMIN_PASSWORD,
+      sessionTtlMs: duration(env.MONITOR_ADMIN_SESSION_TTL, DEFAULTS.sessionTtl),
+      setupAllowRemote: env.MONITOR_SETUP_ALLOW_REMOTE ?? false,
+    },
+    encryption,
+    github: {
+      appId: env.MONITOR_VCS_APP_ID,
+      clientId: env.MONITOR_VCS_CLIENT_ID,
+      privateKeyPath: env.MONITOR_VCS_PRIVATE_KEY_PATH,
+      webhookSecret: env.MONITOR_VCS_WEBHOOK_SECRET,
+      webhookPreviousSecret: env.MONITOR_VCS_WEBHOOK_PREVIOUS_SECRET,
+      apiUrl: (env.MONITOR_VCS_API_URL ?? DEFAULTS.githubApiUrl).replace(/\/+$/, ''),
+      externalPat: env.MONITOR_EXTERNAL_PAT,
+      starredUsername: env.MONITOR_STARRED_USERNAME,
+      reconcileIntervalMs: duration(env.MONITOR_RECONCILE_INTERVAL, DEFAULTS.reconcileInterval),
+    },
+    notifications: {
+      botToken: env.MONITOR_BOT_TOKEN,
+      botChatId: env.MONITOR_BOT_CHAT_ID,
+      botApiBaseUrl: (env.MONITOR_BOT_API_BASE_URL ?? DEFAULTS.botApiBaseUrl).replace(/\/+$/, ''),
+      webhookUrl: env.MONITOR_HTTP_WEBHOOK_URL,
+      webhookSecret: env.MONITOR_HTTP_WEBHOOK_SECRET,
+      webhookAllowPrivate: env.MONITOR_HTTP_WEBHOOK_ALLOW_PRIVATE ?? false,
+      aggregation: {
+        windowMs: duration(env.MONITOR_AGGREGATION_WINDOW, DEFAULTS.aggregationWindow),
+        burstThreshold: env.MONITOR_AGGREGATION_BURST_THRESHOLD ?? DEFAULTS.aggregationBurstThreshold,
+        burstWindowMs: duration(env.MONITOR_AGGREGATION_BURST_WINDOW, DEFAULTS.aggregationBurstWindow),
+      },
+    },
+    log: {
+      level: (env.MONITOR_LOG_LEVEL ?? 'info') as MonitorConfig['log']['level'],
+      format: (env.MONITOR_LOG_FORMAT ?? 'json') as MonitorConfig['log']['format'],
+    },
+    metrics: { enabled: env.MONITOR_METRICS_ENABLED ?? true, token: env.MONITOR_METRICS_TOKEN },
+    updateCheck: {
+      enabled: env.MONITOR_UPDATE_CHECK ?? true,
+      url: env.MONITOR_UPDATE_CHECK_URL ?? DEFAULTS.updateCheckUrl,
+      token: env.MONITOR_UPDATE_CHECK_TOKEN,
+    },
+    ai: {
+      enabled: aiEnabled,
+      apiKey: env.MONITOR_AI_API_KEY,
+      baseUrl: (env.MONITOR_AI_BASE_URL ?? DEFAULTS.aiBaseUrl).replace(/\/+$/, ''),
+      model: env.MONITOR_AI_MODEL ?? DEFAULTS.aiModel,
+      timeoutMs: duration(env.MONITOR_AI_TIMEOUT, DEFAULTS.aiTimeout),
+      maxTokens: env.MONITOR_AI_MAX_TOKENS ?? DEFAULTS.aiMaxTokens,
+      retries: env.MONITOR_AI_RETRIES ?? DEFAULTS.aiRetries,
+      features: {
+        digest: env.MONITOR_AI_DIGEST_ENABLED ?? true,
+        triage: env.MONITOR_AI_TRIAGE_ENABLED ?? true,
+        releaseSummary: env.MONITOR_AI_RELEASE_SUMMARY_ENABLED ?? true,
+        codeReview: env.MONITOR_AI_CODE_REVIEW_ENABLED ?? true,
+        failureAnalysis: env.MONITOR_AI_FAILURE_ANALYSIS_ENABLED ?? true,
+      },
+    },
+    oauth: { clientId: env.MONITOR_OAUTH_CLIENT_ID ?? DEFAULTS.oauthClientId, clientSecret: env.MONITOR_OAUTH_CLIENT_SECRET },
+    proxy: { httpsProxy: env.HTTPS_PROXY, noProxy: env.NO_PROXY },
+    build: {
+      version: version && version !== '0.0.0' ? version : undefined,
+      gitSha: env.GIT_SHA || undefined,
+      gitBranch: env.GIT_BRANCH || undefined,
+      buildTime: env.BUILD_TIME || undefined,
+    },
+    environmentVariables: new Set(Object.keys(environment).filter((key) => environment[key] !== undefined && environment[key] !== '')),
+  };
+}
+
+/** Whether the PostgreSQL URL parses; `serve` reports a failure as database_unavailable. */
+export function postgresUrlParses(url: string): boolean {
+  return validPostgresUrl(url);
+}
+
+/** Every secret value of the configuration, for scrubbing messages. */
+export function monitorSecrets(config: MonitorConfig): string[] {
+  const values = [
+    config.admin.password,
+    config.github.webhookSecret,
+    config.github.webhookPreviousSecret,
+    config.github.externalPat,
+    config.notifications.botToken,
+    config.notifications.webhookSecret,
+    config.metrics.token,
+    config.updateCheck.token,
+    config.ai.apiKey,
+    config.oauth.clientSecret,
+    config.encryption.key?.toString('hex'),
+    config.encryption.key?.toString('base64'),
+    config.encryption.previousKey?.toString('hex'),
+    config.encryption.previousKey?.toString('base64'),
+    config.database.driver === 'postgres' ? config.database.url : undefined,
+  ];
+  return values.filter((value): value is string => Boolean(value));
+}
+
+/** The one-line summary `config validate` prints on success. */
+export function configSummary(config: MonitorConfig): string {
+  return [
+    'config_valid',
+    `driver=${config.database.driver}`,
+    `http_addr=${config.http.addr}`,
+    `setup_remote=${config.admin.setupAllowRemote}`,
+    `admin_bootstrap=${Boolean(config.admin.username)}`,
+    `encryption_key_configured=${Boolean(config.encryption.key)}`,
+    `ai_enabled=${config.ai.enabled}`,
+    `metrics_enabled=${config.metrics.enabled}`,
+  ].join(' ');
+}

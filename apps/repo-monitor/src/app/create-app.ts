@@ -1,0 +1,41 @@
+import { ValidationPipe } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ReadinessService, requestIdFor } from '@shared/config';
+import { Logger } from 'nestjs-pino';
+import type { IncomingMessage } from 'node:http';
+import { AppModule } from './app.module';
+import { AllExceptionsFilter } from './common/all-exceptions.filter';
+import { MonitorConfig } from './config/monitor-config';
+import { setupOpenApi } from './openapi';
+import { packageVersion } from './version';
+
+/** Builds the repo-monitor application (not yet listening); `serve` and the e2e tests both use it. */
+export async function createMonitorApp(config: MonitorConfig): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: 1024 * 1024,
+    trustProxy: config.http.trustProxy,
+    genReqId: (req: IncomingMessage) => requestIdFor(req),
+    requestIdHeader: false,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, {
+    bufferLogs: true,
+    abortOnError: false,
+  });
+  app.useLogger(app.get(Logger));
+  app.enableShutdownHooks();
+  app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }));
+  app.useGlobalFilters(new AllExceptionsFilter());
+  app.getHttpAdapter().getInstance().addHook('onRequest', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+  setupOpenApi(app, config.build.version ?? packageVersion());
+  return app;
+}
+
+/** Starts listening and flips /readyz to 200 once every module has finished starting. */
+export async function listenMonitorApp(app: NestFastifyApplication, config: MonitorConfig): Promise<string> {
+  await app.listen(config.http.port, config.http.host);
+  app.get(ReadinessService).markReady();
+  return app.getUrl();
+}

@@ -1,0 +1,31 @@
+import { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+
+export const SESSION_COOKIE = 'monitor_session';
+export const COOKIE_SCHEME = 'session';
+export const CSRF_SCHEME = 'csrf';
+export const AGENT_SCHEME = 'agent';
+
+/** Serves the OpenAPI document at /openapi.json and Swagger UI at /docs. */
+export function setupOpenApi(app: INestApplication, version: string): void {
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('repo-monitor')
+      .setDescription(
+        'Watches GitHub repositories through a GitHub App and sends notifications. The console API uses the ' +
+          'session cookie from POST /api/v1/auth/login plus the X-CSRF-Token header on writes; agents use a ' +
+          'read-only bearer token from POST /oauth/token.',
+      )
+      .setVersion(version)
+      .addCookieAuth(SESSION_COOKIE, { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE }, COOKIE_SCHEME)
+      .addApiKey({ type: 'apiKey', in: 'header', name: 'X-CSRF-Token' }, CSRF_SCHEME)
+      .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, AGENT_SCHEME)
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'openapi.json',
+    yamlDocumentUrl: 'openapi.yaml',
+    swaggerOptions: { persistAuthorization: true, withCredentials: true },
+  });
+}

@@ -1,0 +1,53 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import * as pg from 'pg';
+import * as sqlite3 from 'sqlite3';
+import type { DataSourceOptions } from 'typeorm';
+import type { MonitorDatabase } from '../app/config/monitor-config';
+import { monitorEntities } from './entities';
+import { postgresMigrations } from './migrations/postgres';
+import { sqliteMigrations } from './migrations/sqlite';
+
+// Timestamps are stored in UTC without a zone; read them back as UTC whatever the server's TZ is.
+const TIMESTAMP_WITHOUT_TIME_ZONE_OID = 1114;
+pg.types.setTypeParser(TIMESTAMP_WITHOUT_TIME_ZONE_OID, (value) => new Date(`${value.replace(' ', 'T')}Z`));
+
+/** TypeORM options for the configured database; migrations only, never synchronize. */
+export function dataSourceOptions(database: MonitorDatabase): DataSourceOptions {
+  if (database.driver === 'postgres') {
+    return {
+      type: 'postgres',
+      driver: pg,
+      url: database.url,
+      entities: monitorEntities,
+      migrations: postgresMigrations,
+      migrationsRun: true,
+      migrationsTransactionMode: 'each',
+      synchronize: false,
+      parseInt8: true,
+      useUTC: true,
+      extra: {
+        options: '-c timezone=UTC',
+        max: database.maxOpenConns,
+        // pg's pool has no idle cap; with no idle connections allowed, idle ones close at once.
+        idleTimeoutMillis: database.maxIdleConns === 0 ? 1 : 30_000,
+        connectionTimeoutMillis: 5_000,
+      },
+    };
+  }
+  mkdirSync(dirname(database.path), { recursive: true });
+  // SQLite is one connection: TypeORM's sqlite driver serialises every query on it.
+  return {
+    type: 'sqlite',
+    driver: sqlite3,
+    database: database.path,
+    entities: monitorEntities,
+    migrations: sqliteMigrations,
+    migrationsRun: true,
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    enableWAL: true,
+    busyErrorRetry: 50,
+    busyTimeout: 5000,
+  };
+}
