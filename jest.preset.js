@@ -15,11 +15,13 @@ const esmPackages = [
   'webdav',
   'p-limit',
   'yocto-queue',
+  'content-disposition',
 ];
 
 module.exports = {
   ...nxPreset,
   testEnvironment: 'node',
+  reporters: ['default', require.resolve('./tools/testing/results-reporter.js')],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
   transform: {
     '^.+\\.(t|j|mj|cj)s$': [

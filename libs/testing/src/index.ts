@@ -1,1 +1,4 @@
-export * from './lib/testing';
+export * from './lib/temp-dir';
+export * from './lib/test-database';
+export * from './lib/ports';
+export * from './lib/http';

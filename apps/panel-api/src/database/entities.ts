@@ -2,4 +2,4 @@
  * Every TypeORM entity of panel-api. Feature modules own their entity files; this list is what the
  * data source (and the TypeORM CLI) loads.
  */
-export const panelEntities: Function[] = [];
+export const panelEntities: Array<new () => object> = [];

@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+// `npm test`: lint (module boundaries included), typecheck, build, unit tests, e2e tests on SQLite,
+// e2e tests again on PostgreSQL, and the deployment tests. Every step runs even after a failure so
+// the final line counts everything; that line is `N passed, N failed[, N skipped]`, summed from the
+// Jest reports in tmp/test-results/. PostgreSQL is required: when it is missing the run fails.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const resultsDir = join(root, 'tmp/test-results');
+const require = createRequire(import.meta.url);
+const env = { ...process.env, NX_NO_CLOUD: 'true', NX_DAEMON: 'false', NX_TUI: 'false', FORCE_COLOR: '0' };
+const postgresUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const only = process.argv.slice(2);
+
+const failures = [];
+let extraFailed = 0;
+
+function step(name, args, extraEnv = {}) {
+  if (only.length && !only.includes(name)) return;
+  const started = Date.now();
+  console.log(`\n=== ${name}: nx ${args.join(' ')}`);
+  const result = spawnSync('npx', ['nx', ...args], { cwd: root, stdio: 'inherit', env: { ...env, ...extraEnv } });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (result.status !== 0) {
+    failures.push(name);
+    console.log(`=== ${name}: FAILED after ${seconds}s`);
+  } else {
+    console.log(`=== ${name}: ok in ${seconds}s`);
+  }
+}
+
+async function postgresReachable() {
+  const { Client } = require('pg');
+  const client = new Client({ connectionString: postgresUrl, connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return true;
+  } catch (error) {
+    console.log(`PostgreSQL is required for the e2e tests but ${postgresUrl.replace(/:[^:@/]*@/, ':***@')} is unreachable: ${error.message}`);
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+rmSync(resultsDir, { recursive: true, force: true });
+const projects = 'panel-api,repo-monitor,config,crypto,notify,testing';
+
+step('lint', ['run-many', '-t', 'lint', '--projects', projects, '--skip-nx-cache']);
+step('typecheck', ['run-many', '-t', 'typecheck', '--projects', projects]);
+step('build', ['run-many', '-t', 'build', '--projects', 'panel-api,repo-monitor']);
+step('unit', ['run-many', '-t', 'test', '--projects', projects, '--skip-nx-cache'], { TEST_RESULTS_LABEL: 'unit' });
+step('e2e-sqlite', ['run-many', '-t', 'e2e', '--projects', 'panel-api,repo-monitor', '--skip-nx-cache'], {
+  TEST_DATABASE_DRIVER: 'sqlite',
+  TEST_RESULTS_LABEL: 'e2e-sqlite',
+});
+if (!only.length || only.includes('e2e-postgres')) {
+  if (await postgresReachable()) {
+    step('e2e-postgres', ['run-many', '-t', 'e2e', '--projects', 'panel-api,repo-monitor', '--skip-nx-cache'], {
+      TEST_DATABASE_DRIVER: 'postgres',
+      TEST_DATABASE_URL: postgresUrl,
+      TEST_RESULTS_LABEL: 'e2e-postgres',
+    });
+  } else {
+    failures.push('e2e-postgres (PostgreSQL missing)');
+    extraFailed += 1;
+  }
+}
+step('deploy', ['run', 'deploy:e2e', '--skip-nx-cache'], { TEST_RESULTS_LABEL: 'deploy' });
+
+let passed = 0;
+let failed = extraFailed;
+let skipped = 0;
+if (existsSync(resultsDir)) {
+  for (const file of readdirSync(resultsDir)) {
+    const report = JSON.parse(readFileSync(join(resultsDir, file), 'utf8'));
+    passed += report.passed;
+    failed += report.failed;
+    skipped += report.skipped;
+  }
+}
+// A step that failed without a failing test (lint, typecheck, build) still fails the run.
+const nonTestFailures = failures.filter((name) => ['lint', 'typecheck', 'build'].includes(name));
+failed += nonTestFailures.length;
+if (failures.length) console.log(`\nFailed steps: ${failures.join(', ')}`);
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failures.length || failed ? 1 : 0);
