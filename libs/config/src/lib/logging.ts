@@ -1,3 +1,4 @@
+import { RequestMethod } from '@nestjs/common';
 import type { Params } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -58,8 +59,11 @@ export function loggerParams(log: { level: string; format: 'json' | 'text' }): P
     serializers: {
       req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url.split('?')[0] }),
     },
-    autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/health'].includes((req.url ?? '').split('?')[0]) },
   };
   // Text output for people at a terminal; JSON (the default) for log collectors.
-  return { pinoHttp: log.format === 'text' ? [options, pretty({ singleLine: true, sync: true })] : options };
+  return {
+    pinoHttp: log.format === 'text' ? [options, pretty({ singleLine: true, sync: true })] : options,
+    // Probes every few seconds would drown the log; they still get a request id from Fastify.
+    exclude: ['health', 'healthz', 'readyz'].map((path) => ({ path, method: RequestMethod.GET })),
+  };
 }
