@@ -10,8 +10,10 @@ import {
   ToBoolean,
   ToInteger,
   flattenToVariables,
+  knownVariableNames,
   parseDuration,
   parseHostPort,
+  readYamlEntries,
   readYamlVariables,
   redactSecrets,
   validateVariables,
@@ -104,6 +106,26 @@ describe('YAML files', () => {
     writeFileSync(join(dir, 'bad.yaml'), 'a: [unclosed\n');
     expect(() => readYamlVariables(join(dir, 'bad.yaml'), 'MONITOR_')).toThrow(/not valid YAML/);
     expect(() => readYamlVariables(join(dir, 'missing.yaml'), 'MONITOR_')).toThrow(/ENOENT/);
+  });
+
+  it('keeps the dotted key each variable came from', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    writeFileSync(join(dir, 'entries.yaml'), 'http:\n  addr: 127.0.0.1:1\nai:\n  base_url: http://x\n');
+    expect(readYamlEntries(join(dir, 'entries.yaml'), 'MONITOR_')).toEqual([
+      { key: 'http.addr', variable: 'MONITOR_HTTP_ADDR', value: '127.0.0.1:1' },
+      { key: 'ai.base_url', variable: 'MONITOR_AI_BASE_URL', value: 'http://x' },
+    ]);
+  });
+});
+
+describe('knownVariableNames', () => {
+  class Schema {
+    @IsOptional() @IsString() FIRST?: string;
+    @IsOptional() @IsString() SECOND?: string;
+  }
+
+  it('lists the properties a schema has rules for', () => {
+    expect([...knownVariableNames(Schema)].sort()).toEqual(['FIRST', 'SECOND']);
   });
 });
 

@@ -1,5 +1,5 @@
 import { ClassConstructor, plainToInstance } from 'class-transformer';
-import { ValidationError, validateSync } from 'class-validator';
+import { ValidationError, getMetadataStorage, validateSync } from 'class-validator';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { ConfigIssue, ConfigValidationError } from './errors';
@@ -45,6 +45,20 @@ export function validateVariables<T extends object>(schema: ClassConstructor<T>,
  * `{http: {addr: x}}` with prefix `MONITOR_` becomes `MONITOR_HTTP_ADDR=x`.
  */
 export function readYamlVariables(path: string, prefix: string): RawVariables {
+  const out: RawVariables = {};
+  for (const entry of readYamlEntries(path, prefix)) out[entry.variable] = entry.value;
+  return out;
+}
+
+/** One leaf of a YAML configuration file: its dotted key as written and the variable it maps to. */
+export interface YamlEntry {
+  key: string;
+  variable: string;
+  value: string;
+}
+
+/** Like readYamlVariables, but keeps each dotted YAML key so messages can name what the user wrote. */
+export function readYamlEntries(path: string, prefix: string): YamlEntry[] {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -59,26 +73,41 @@ export function readYamlVariables(path: string, prefix: string): RawVariables {
     const line = (error as { linePos?: Array<{ line: number }> }).linePos?.[0]?.line;
     throw new ConfigValidationError([{ variable: '--config', rule: `is not valid YAML${line ? ` (line ${line})` : ''}` }]);
   }
-  if (document === null || document === undefined) return {};
+  if (document === null || document === undefined) return [];
   if (typeof document !== 'object' || Array.isArray(document)) {
     throw new ConfigValidationError([{ variable: '--config', rule: 'must be a YAML mapping' }]);
   }
-  return flattenToVariables(document as Record<string, unknown>, prefix);
+  return flattenToEntries(document as Record<string, unknown>, prefix);
 }
 
-export function flattenToVariables(document: Record<string, unknown>, prefix: string): RawVariables {
-  const out: RawVariables = {};
+function flattenToEntries(document: Record<string, unknown>, prefix: string): YamlEntry[] {
+  const out: YamlEntry[] = [];
   const walk = (node: Record<string, unknown>, path: string[]) => {
     for (const [key, value] of Object.entries(node)) {
       const next = [...path, key];
       if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
         walk(value as Record<string, unknown>, next);
       } else if (value !== null && value !== undefined) {
-        const name = prefix + next.join('_').replace(/[^A-Za-z0-9]+/g, '_').toUpperCase();
-        out[name] = Array.isArray(value) ? value.map(String).join(',') : String(value);
+        out.push({
+          key: next.join('.'),
+          variable: prefix + next.join('_').replace(/[^A-Za-z0-9]+/g, '_').toUpperCase(),
+          value: Array.isArray(value) ? value.map(String).join(',') : String(value),
+        });
       }
     }
   };
   walk(document, []);
   return out;
+}
+
+export function flattenToVariables(document: Record<string, unknown>, prefix: string): RawVariables {
+  const out: RawVariables = {};
+  for (const entry of flattenToEntries(document, prefix)) out[entry.variable] = entry.value;
+  return out;
+}
+
+/** The property names a class-validator schema declares rules for: the variables it knows. */
+export function knownVariableNames(schema: new () => object): Set<string> {
+  const metadata = getMetadataStorage().getTargetValidationMetadatas(schema, '', true, false);
+  return new Set(metadata.map((entry) => entry.propertyName));
 }

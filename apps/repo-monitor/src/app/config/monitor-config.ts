@@ -4,7 +4,8 @@ import {
   RawVariables,
   parseDuration,
   parseHostPort,
-  readYamlVariables,
+  knownVariableNames,
+  readYamlEntries,
   validateVariables,
 } from '@shared/config';
 import { parseMasterKey } from '@shared/crypto';
@@ -141,7 +142,16 @@ function validPostgresUrl(url: string): boolean {
  */
 export function loadMonitorConfig(options: LoadOptions): MonitorConfig {
   const issues: ConfigIssue[] = [];
-  const fileVariables = options.configFile ? readYamlVariables(options.configFile, 'MONITOR_') : {};
+  const fileEntries = options.configFile ? readYamlEntries(options.configFile, 'MONITOR_') : [];
+  const knownVariables = knownVariableNames(MonitorEnvironment);
+  const fileVariables: RawVariables = {};
+  for (const entry of fileEntries) {
+    if (!knownVariables.has(entry.variable)) {
+      issues.push({ variable: entry.key, rule: 'is not a known configuration key (see the MONITOR_* variables; nested keys mirror them)' });
+    } else {
+      fileVariables[entry.variable] = entry.value;
+    }
+  }
   for (const secret of SECRET_VARIABLES) {
     if (fileVariables[secret] !== undefined) {
       issues.push({ variable: secret, rule: 'is a secret and may only be set in the environment, not in the config file' });
