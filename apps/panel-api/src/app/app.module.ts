@@ -6,6 +6,7 @@ import { loggerParams } from '@shared/config';
 import { PanelConfigModule } from './config/config.module';
 import { PanelConfig } from './config/panel-config';
 import { HealthModule } from './health/health.module';
+import { OpsModule } from './ops/ops.module';
 
 @Module({})
 export class AppModule {
@@ -17,6 +18,7 @@ export class AppModule {
         LoggerModule.forRoot(loggerParams(config.log)),
         TypeOrmModule.forRoot({ ...dataSourceOptions(config.database), retryAttempts: 5, retryDelay: 2000 }),
         HealthModule,
+        OpsModule,
       ],
     };
   }

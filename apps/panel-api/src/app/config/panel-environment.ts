@@ -43,7 +43,14 @@ export class PanelEnvironment {
   APP_MONITOR_SHARD?: string;
 
   @IsOptional() @IsIn(['0', '1', 'true', 'false']) APP_UPDATE_CHECK?: string;
-  @IsOptional() @EmptyAsUndefined() @IsHttpUrl({ httpsOnly: true }) APP_UPDATE_CHECK_URL?: string;
+  // Plain http is accepted only to a loopback address (a local mirror, or the tests' local feed):
+  // that traffic never leaves the host, so TLS would protect nothing.
+  @IsOptional()
+  @EmptyAsUndefined()
+  @Matches(/^(https:\/\/[^\s/?#]+|http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?)([/?#]\S*)?$/, {
+    message: 'must be an https URL (plain http only to a loopback address: 127.0.0.1, localhost or [::1])',
+  })
+  APP_UPDATE_CHECK_URL?: string;
   @IsOptional() @IsString() APP_VERSION?: string;
   @IsOptional() @IsString() GIT_SHA?: string;
   @IsOptional() @IsString() GIT_BRANCH?: string;

@@ -1,0 +1,30 @@
+import { Global, Module } from '@nestjs/common';
+import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
+import { packageVersion } from '../version';
+import { MemoryMonitor } from './memory-monitor.service';
+import { OpsController } from './ops.controller';
+import { HttpReleaseFeed, RELEASE_FEED } from './release-feed';
+import { RuntimeStatusRegistry } from './runtime-status.registry';
+import { VersionService } from './version.service';
+
+/**
+ * Version, update check, memory and runtime status. Global so that every feature can inject
+ * RuntimeStatusRegistry and report its state without importing this module.
+ */
+@Global()
+@Module({
+  controllers: [OpsController],
+  providers: [
+    RuntimeStatusRegistry,
+    MemoryMonitor,
+    VersionService,
+    {
+      provide: RELEASE_FEED,
+      inject: [PANEL_CONFIG],
+      useFactory: (config: PanelConfig) =>
+        new HttpReleaseFeed(config.version.updateCheckUrl, `panel-api/${config.version.appVersion ?? packageVersion()}`),
+    },
+  ],
+  exports: [RuntimeStatusRegistry, MemoryMonitor, VersionService],
+})
+export class OpsModule {}
