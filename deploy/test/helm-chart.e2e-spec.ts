@@ -1,0 +1,155 @@
+// The Helm chart's consistency, without Helm (it cannot be installed here): every value a template
+// reads is declared in values.yaml and values.schema.json, values.yaml passes the schema, and every
+// template is well-formed YAML once the template actions are taken out.
+import Ajv from 'ajv';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments, parse as parseYaml } from 'yaml';
+
+const chart = join(__dirname, '../helm/selfhost');
+const templatesDir = join(chart, 'templates');
+const templateFiles = readdirSync(templatesDir).sort();
+
+type JsonSchema = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  additionalProperties?: boolean | JsonSchema;
+  required?: string[];
+};
+
+const values = parseYaml(readFileSync(join(chart, 'values.yaml'), 'utf8')) as Record<string, unknown>;
+const schema = JSON.parse(readFileSync(join(chart, 'values.schema.json'), 'utf8')) as JsonSchema;
+
+function valuesPaths(): string[] {
+  const paths = new Set<string>();
+  for (const file of templateFiles) {
+    const text = readFileSync(join(templatesDir, file), 'utf8');
+    for (const match of text.matchAll(/\$?\.Values((?:\.[A-Za-z_][A-Za-z0-9_]*)+)/g)) paths.add(match[1].slice(1));
+  }
+  return [...paths].sort();
+}
+
+function existsInValues(path: string): boolean {
+  let node: unknown = values;
+  for (const key of path.split('.')) {
+    if (typeof node !== 'object' || node === null || !(key in node)) return false;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return true;
+}
+
+function existsInSchema(path: string): boolean {
+  let node: JsonSchema | undefined = schema;
+  for (const key of path.split('.')) {
+    node = node?.properties?.[key];
+    if (!node) return false;
+  }
+  return true;
+}
+
+/** What a template looks like once rendered: action-only lines dropped, inline actions replaced. */
+function withoutTemplateActions(text: string): string {
+  return text
+    .split('\n')
+    .filter((line) => !/^\s*(\{\{[\s\S]*?\}\}\s*)+$/.test(line))
+    .map((line) => line.replace(/\{\{[\s\S]*?\}\}/g, 'PLACEHOLDER'))
+    .join('\n');
+}
+
+interface Manifest {
+  apiVersion?: unknown;
+  kind?: unknown;
+  metadata?: { name?: unknown; annotations?: Record<string, unknown> };
+  spec?: Record<string, unknown>;
+}
+
+function manifests(file: string): Manifest[] {
+  const documents = parseAllDocuments(withoutTemplateActions(readFileSync(join(templatesDir, file), 'utf8')));
+  const parsed: Manifest[] = [];
+  for (const document of documents) {
+    if (document.errors.length > 0) throw new Error(`${file}: ${document.errors.map((error) => error.message).join('; ')}`);
+    const content = document.toJS() as Manifest | null;
+    if (content) parsed.push(content);
+  }
+  return parsed;
+}
+
+function manifest(file: string, kind: string, nameSuffix = ''): Manifest {
+  const found = manifests(file).find(
+    (item) => item.kind === kind && String(item.metadata?.name ?? '').endsWith(nameSuffix),
+  );
+  if (!found) throw new Error(`${file} has no ${kind} named *${nameSuffix}`);
+  return found;
+}
+
+describe('Helm chart deploy/helm/selfhost', () => {
+  const paths = valuesPaths();
+
+  it('reads values from its templates', () => {
+    expect(paths.length).toBeGreaterThan(40);
+    expect(paths).toEqual(expect.arrayContaining(['panelApi.replicaCount', 'repoMonitor.database.driver']));
+  });
+
+  it('declares every .Values path a template uses in values.yaml', () => {
+    expect(paths.filter((path) => !existsInValues(path))).toEqual([]);
+  });
+
+  it('declares every .Values path a template uses in values.schema.json', () => {
+    expect(paths.filter((path) => !existsInSchema(path))).toEqual([]);
+  });
+
+  it('ships a values.yaml that passes its own schema, and the schema refuses bad values', () => {
+    const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+    expect(validate(values) ? [] : validate.errors).toEqual([]);
+
+    const copy = () => JSON.parse(JSON.stringify(values)) as { panelApi: Record<string, Record<string, unknown>>; repoMonitor: Record<string, unknown> };
+    const badDriver = copy();
+    badDriver.panelApi['database']['driver'] = 'mysql';
+    expect(validate(badDriver)).toBe(false);
+    const typo = copy();
+    typo.repoMonitor['replicas'] = 2;
+    expect(validate(typo)).toBe(false);
+    const badEnvName = copy();
+    badEnvName.panelApi['env'] = { 'not a variable': 'x' };
+    expect(validate(badEnvName)).toBe(false);
+  });
+
+  it.each(templateFiles.filter((file) => file.endsWith('.yaml')))('%s parses as Kubernetes YAML once template actions are removed', (file) => {
+    for (const item of manifests(file)) {
+      expect(typeof item.apiVersion).toBe('string');
+      expect(typeof item.kind).toBe('string');
+      expect(item.metadata?.name).toBeDefined();
+    }
+  });
+
+  it('runs panel-api as one writer with health probes, a data volume and a config checksum', () => {
+    const deployment = manifest('panel-api-deployment.yaml', 'Deployment') as { spec: { strategy: { type: string }; template: { metadata: { annotations: Record<string, string> }; spec: { containers: Array<Record<string, { httpGet?: { path: string } } | unknown>>; volumes: Array<{ name: string }> } } } };
+    expect(deployment.spec.strategy.type).toBe('Recreate');
+    expect(Object.keys(deployment.spec.template.metadata.annotations)).toEqual(expect.arrayContaining(['checksum/config', 'checksum/secret']));
+    const container = deployment.spec.template.spec.containers[0] as Record<string, { httpGet: { path: string } }>;
+    expect(container['livenessProbe'].httpGet.path).toBe('/healthz');
+    expect(container['readinessProbe'].httpGet.path).toBe('/readyz');
+    expect(deployment.spec.template.spec.volumes.map((volume) => volume.name)).toContain('data');
+    expect(manifest('panel-api-pvc.yaml', 'PersistentVolumeClaim')).toBeDefined();
+  });
+
+  it('gives the event stream its own ingress with buffering and access logging off', () => {
+    const events = manifest('panel-api-ingress.yaml', 'Ingress', '-events');
+    expect(events.metadata?.annotations).toMatchObject({
+      'nginx.ingress.kubernetes.io/proxy-buffering': 'off',
+      'nginx.ingress.kubernetes.io/enable-access-log': 'false',
+      'nginx.ingress.kubernetes.io/proxy-read-timeout': '3600',
+    });
+    const monitor = manifest('repo-monitor-ingress.yaml', 'Ingress');
+    expect(monitor.metadata?.annotations).toMatchObject({ 'nginx.ingress.kubernetes.io/proxy-body-size': '1m' });
+  });
+
+  it('fails on values that would run two writers or lose secrets', () => {
+    const validate = readFileSync(join(templatesDir, 'validate.yaml'), 'utf8');
+    const failures = [...validate.matchAll(/\{\{-? if ([^\n]*?) \}\}\n\{\{-? fail "([^"]+)" \}\}/g)].map((match) => ({ condition: match[1], message: match[2] }));
+    const find = (text: string) => failures.find((failure) => failure.message.includes(text));
+    expect(find('panelApi.replicaCount > 1 needs panelApi.database.driver=postgres')?.condition).toContain('(gt (int .Values.panelApi.replicaCount) 1)');
+    expect(find('repoMonitor.replicaCount > 1 needs repoMonitor.database.driver=postgres')?.condition).toContain('(ne .Values.repoMonitor.database.driver "postgres")');
+    expect(find('MONITOR_OAUTH_CLIENT_SECRET needs MONITOR_ENCRYPTION_KEY')?.condition).toContain('MONITOR_ENCRYPTION_KEY');
+  });
+});
