@@ -1,0 +1,102 @@
+import { tempDir } from '@shared/testing';
+import { execFileSync } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import * as sqlite3 from 'sqlite3';
+import { loadPanelConfig } from '../config/panel-config';
+import { DataDirectory } from '../data-dir/data-directory';
+import { HttpReleaseFeed } from '../ops/release-feed';
+import { VersionService } from '../ops/version.service';
+import { BackupArchiveService } from './backup-archive.service';
+
+function exec(database: sqlite3.Database, sql: string): Promise<void> {
+  return new Promise((resolve, reject) => database.exec(sql, (error) => (error ? reject(error) : resolve())));
+}
+
+function rows(path: string, sql: string): Promise<Array<Record<string, unknown>>> {
+  return new Promise((resolve, reject) => {
+    const database = new sqlite3.Database(path, sqlite3.OPEN_READONLY, (openError) => {
+      if (openError) return reject(openError);
+      database.all(sql, (error, result) => database.close(() => (error ? reject(error) : resolve(result as Array<Record<string, unknown>>))));
+    });
+  });
+}
+
+describe('BackupArchiveService', () => {
+  let dir: { path: string; remove: () => void };
+  let live: sqlite3.Database;
+
+  beforeEach(async () => {
+    dir = tempDir('backup-archive-');
+    const data = new DataDirectory(dir.path);
+    data.prepare();
+    live = new sqlite3.Database(data.sqliteDatabase);
+    // Rows committed to the WAL only (no checkpoint): a plain file copy of db.sqlite would miss them.
+    await exec(live, "PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0; CREATE TABLE notes(text TEXT); INSERT INTO notes VALUES ('kept in the wal');");
+    writeFileSync(join(data.sessions, 'alice.session'), 'session-bytes');
+    mkdirSync(join(data.signerHistory, 'daily'), { recursive: true });
+    writeFileSync(join(data.signer, 'daily.json'), '{"name":"daily"}');
+    writeFileSync(join(data.signerHistory, 'daily', 'run-1.log'), 'x'.repeat(300_000));
+    writeFileSync(data.globalSettingsFile, '{"timezone":"UTC"}');
+    writeFileSync(data.aiSettingsFile, '{}');
+    writeFileSync(data.telegramApiFile, '{}');
+    writeFileSync(join(dir.path, '.discord_api.json'), '{}');
+    writeFileSync(data.adminBootstrapPasswordFile, 'secret-password');
+    writeFileSync(data.schedulerLockFile, '123');
+    writeFileSync(data.jwtSecretFile, 'jwt-secret');
+    writeFileSync(join(dir.path, 'unrelated.txt'), 'not data');
+  });
+
+  afterEach(async () => {
+    await new Promise((resolve) => live.close(resolve));
+    dir.remove();
+  });
+
+  function service(): BackupArchiveService {
+    const config = loadPanelConfig({ APP_DATA_DIR: dir.path, APP_VERSION: '1.2.3' });
+    return new BackupArchiveService(new DataDirectory(dir.path), config, new VersionService(config, new HttpReleaseFeed('https://127.0.0.1/', 'test')));
+  }
+
+  it('streams a tar.gz with a consistent database snapshot, sessions, .signer and settings, and no instance secrets', async () => {
+    const backups = service();
+    const opened = await backups.open(new Date('2024-01-02T03:04:05Z'));
+    const file = join(dir.path, '..', `${dir.path.split('/').pop()}-archive.tar.gz`);
+    await pipeline(opened.stream, createWriteStream(file));
+    const summary = await opened.done;
+    expect(summary.files).toBeGreaterThanOrEqual(7);
+
+    const listing = execFileSync('tar', ['-tzf', file], { encoding: 'utf8' }).trim().split('\n');
+    expect(listing[0]).toBe('manifest.json');
+    expect(listing).toEqual(
+      expect.arrayContaining(['db.sqlite', 'db.sqlite-wal', 'db.sqlite-shm', '.global_settings.json', '.openai_config.json', '.telegram_api.json', '.discord_api.json', 'sessions/alice.session', '.signer/daily.json', '.signer/history/daily/run-1.log']),
+    );
+    for (const forbidden of ['.admin_bootstrap_password', '.scheduler.lock', '.jwt_secret', 'unrelated.txt']) expect(listing).not.toContain(forbidden);
+    expect(listing.some((name) => name.startsWith('.backup_tmp'))).toBe(false);
+
+    const out = tempDir('backup-extract-');
+    try {
+      execFileSync('tar', ['-xzf', file, '-C', out.path]);
+      const manifest = JSON.parse(readFileSync(join(out.path, 'manifest.json'), 'utf8'));
+      expect(manifest).toMatchObject({ format: 'tg-signpulse-backup', database: 'included', app_version: '1.2.3', created_at: '2024-01-02T03:04:05.000Z' });
+      expect(statSync(join(out.path, 'db.sqlite-wal')).size).toBe(0);
+      expect(await rows(join(out.path, 'db.sqlite'), 'SELECT text FROM notes')).toEqual([{ text: 'kept in the wal' }]);
+      expect(readFileSync(join(out.path, '.signer/history/daily/run-1.log'), 'utf8')).toHaveLength(300_000);
+      expect(statSync(join(out.path, 'sessions/alice.session')).mode & 0o777).toBe(statSync(join(dir.path, 'sessions/alice.session')).mode & 0o777);
+    } finally {
+      out.remove();
+    }
+    // The snapshot work file is gone once the archive is complete.
+    expect(readdirSync(backups.workDirectory)).toEqual([]);
+  });
+
+  it('stops packing and removes the snapshot when the reader goes away', async () => {
+    writeFileSync(join(dir.path, 'sessions', 'big.bin'), Buffer.alloc(20 * 1024 * 1024, 7));
+    const backups = service();
+    const opened = await backups.open();
+    opened.stream.once('data', () => opened.stream.destroy());
+    await expect(opened.done).rejects.toThrow(/closed before the archive was complete/);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(existsSync(backups.workDirectory) ? readdirSync(backups.workDirectory) : []).toEqual([]);
+  });
+});
