@@ -188,7 +188,6 @@ export class ServerChanSender implements PushSender {
 
 /** RFC 2047 encoded-word for a header value that is not plain ASCII (ntfy decodes it). */
 export function encodeHeaderValue(value: string): string {
-  // eslint-disable-next-line no-control-regex
   if (/^[\x20-\x7e]*$/.test(value)) return value;
   return `=?UTF-8?B?${Buffer.from(value, 'utf8').toString('base64')}?=`;
 }
