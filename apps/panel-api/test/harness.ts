@@ -1,6 +1,6 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { RawVariables } from '@shared/config';
-import { createTestPostgresDatabase, tempDir, testDatabaseDriver, TestPostgresDatabase } from '@shared/testing';
+import { createTestPostgresDatabase, requestJson, tempDir, testDatabaseDriver, TestPostgresDatabase } from '@shared/testing';
 import { createPanelApp, listenPanelApp } from '../src/app/create-app';
 import { loadPanelConfig, PanelConfig } from '../src/app/config/panel-config';
 
@@ -9,11 +9,21 @@ export interface RunningPanel {
   app: NestFastifyApplication;
   config: PanelConfig;
   dataDir: string;
+  /** Every route the application registered with Fastify while starting (method and URL pattern). */
+  routes: RegisteredRoute[];
   /** Stops the app; keeps the data directory and database so a test can start again on them. */
   stop: () => Promise<void>;
   /** Stops the app and removes its data directory and database. */
   close: () => Promise<void>;
 }
+
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+}
+
+/** The password startPanel gives the first-start admin through ADMIN_PASSWORD. */
+export const TEST_ADMIN_PASSWORD = 'correct horse battery';
 
 export interface StartOptions {
   env?: RawVariables;
@@ -38,12 +48,31 @@ export async function startPanel(options: StartOptions = {}): Promise<RunningPan
     PORT: '0',
     APP_DATA_DIR: dir.path,
     LOG_LEVEL: 'warn',
-    ADMIN_PASSWORD: 'correct horse battery',
+    ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
     ...(databaseUrl ? { APP_DATABASE_URL: databaseUrl } : {}),
     ...(options.env ?? {}),
   });
   const app = await createPanelApp(config);
-  const url = await listenPanelApp(app, config);
+  // Nest registers its routes while starting to listen; record them for the route-table test.
+  const routes: RegisteredRoute[] = [];
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+    });
+  let url: string;
+  try {
+    url = await listenPanelApp(app, config);
+  } catch (error) {
+    // A failed start (a corrupt data file, say) must not leave the database connection open.
+    await app.close().catch(() => undefined);
+    if (!options.reuse) {
+      await database?.drop();
+      dir.remove();
+    }
+    throw error;
+  }
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
@@ -55,6 +84,7 @@ export async function startPanel(options: StartOptions = {}): Promise<RunningPan
     app,
     config,
     dataDir: dir.path,
+    routes,
     databaseUrl,
     stop,
     close: async () => {
@@ -63,4 +93,16 @@ export async function startPanel(options: StartOptions = {}): Promise<RunningPan
       dir.remove();
     },
   };
+}
+
+/** Logs in as the first-start admin (username `admin`, ADMIN_PASSWORD of startPanel) and returns the access token. */
+export async function loginAsAdmin(panel: Pick<RunningPanel, 'url'>, password = TEST_ADMIN_PASSWORD, username = 'admin'): Promise<string> {
+  const response = await requestJson<{ access_token?: string }>(panel.url, '/api/auth/login', {
+    method: 'POST',
+    body: { username, password },
+  });
+  if (response.status !== 200 || !response.body.access_token) {
+    throw new Error(`login as ${username} failed: ${response.status} ${response.text}`);
+  }
+  return response.body.access_token;
 }

@@ -6,6 +6,10 @@ import { loggerParams } from '@shared/config';
 import { PanelConfigModule } from './config/config.module';
 import { PanelConfig } from './config/panel-config';
 import { HealthModule } from './health/health.module';
+import { AuthModule } from './auth/auth.module';
+import { DataDirectoryModule } from './data-dir/data-directory.module';
+import { LegacyModule } from './legacy/legacy.module';
+import { SettingsModule } from './settings/settings.module';
 import { OpsModule } from './ops/ops.module';
 
 @Module({})
@@ -18,6 +22,10 @@ export class AppModule {
         LoggerModule.forRoot(loggerParams(config.log)),
         TypeOrmModule.forRoot({ ...dataSourceOptions(config.database), retryAttempts: 5, retryDelay: 2000 }),
         HealthModule,
+        DataDirectoryModule,
+        AuthModule,
+        SettingsModule,
+        LegacyModule,
         OpsModule,
       ],
     };

@@ -1,5 +1,7 @@
+import { AdminUser } from '../app/auth/entities/admin-user.entity';
+
 /**
  * Every TypeORM entity of panel-api. Feature modules own their entity files; this list is what the
  * data source (and the TypeORM CLI) loads.
  */
-export const panelEntities: Array<new () => object> = [];
+export const panelEntities: Array<new () => object> = [AdminUser];

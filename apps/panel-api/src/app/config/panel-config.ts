@@ -16,7 +16,12 @@ export interface PanelConfig {
   http: { host: string; port: number; trustProxy: boolean };
   dataDir: string;
   database: DatabaseTarget;
-  auth: { bootstrapPassword?: string; jwtSecret?: string; accessTokenTtlHours: number };
+  auth: {
+    bootstrapPassword?: string;
+    jwtSecret?: string;
+    accessTokenTtlHours: number;
+    loginThrottle: { maxFailures: number; windowSeconds: number; blockSeconds: number };
+  };
   scheduler: { lockEnabled: boolean };
   listeners: { accountAllowlist?: string[]; shard?: MonitorShard };
   version: { appVersion?: string; gitSha?: string; gitBranch?: string; buildTime?: string; updateCheck: boolean; updateCheckUrl: string };
@@ -63,6 +68,11 @@ export function loadPanelConfig(raw: RawVariables, options: { defaultDataDir?: s
       bootstrapPassword: env.ADMIN_PASSWORD,
       jwtSecret: env.APP_JWT_SECRET,
       accessTokenTtlHours: env.APP_ACCESS_TOKEN_EXPIRE_HOURS ?? 12,
+      loginThrottle: {
+        maxFailures: env.APP_LOGIN_MAX_FAILURES ?? 5,
+        windowSeconds: env.APP_LOGIN_FAILURE_WINDOW_SECONDS ?? 300,
+        blockSeconds: env.APP_LOGIN_BLOCK_SECONDS ?? 900,
+      },
     },
     scheduler: { lockEnabled: (env.APP_SCHEDULER_LOCK ?? '1') === '1' },
     listeners: {

@@ -32,6 +32,10 @@ export class PanelEnvironment {
   @IsOptional() @EmptyAsUndefined() @IsString() @MinLength(8) @MaxLength(256) ADMIN_PASSWORD?: string;
   @IsOptional() @EmptyAsUndefined() @IsString() @MinLength(32) APP_JWT_SECRET?: string;
   @IsOptional() @ToInteger() @IsInt() @Min(1) @Max(720) APP_ACCESS_TOKEN_EXPIRE_HOURS?: number;
+  // Login throttling; the defaults are the documented 5 failures in 300 s blocking for 900 s.
+  @IsOptional() @ToInteger() @IsInt() @Min(1) @Max(1000) APP_LOGIN_MAX_FAILURES?: number;
+  @IsOptional() @ToInteger() @IsInt() @Min(1) @Max(86400) APP_LOGIN_FAILURE_WINDOW_SECONDS?: number;
+  @IsOptional() @ToInteger() @IsInt() @Min(1) @Max(86400) APP_LOGIN_BLOCK_SECONDS?: number;
 
   @IsOptional() @IsIn(['0', '1']) APP_SCHEDULER_LOCK?: string;
   @IsOptional() @EmptyAsUndefined() @IsString() APP_LEGACY_TASKS_READONLY?: string;

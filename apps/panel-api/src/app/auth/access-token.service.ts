@@ -1,0 +1,84 @@
+import { Inject, Injectable, OnModuleInit, UnauthorizedException } from '@nestjs/common';
+import { JwtService } from '@nestjs/jwt';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
+import { DataDirectory } from '../data-dir/data-directory';
+import { AdminUser } from './entities/admin-user.entity';
+import { loadOrCreateJwtSecret } from './jwt-secret';
+
+/** Who made an authenticated request. */
+export interface AuthenticatedAdmin {
+  id: number;
+  username: string;
+}
+
+export interface IssuedToken {
+  access_token: string;
+  token_type: 'bearer';
+  expires_in: number;
+}
+
+interface AccessTokenClaims {
+  sub: string;
+  /** The user's token_version when the token was issued. */
+  ver: number;
+}
+
+const ALGORITHM = 'HS256';
+
+/** Issues and checks the panel's JWT access tokens (HS256). */
+@Injectable()
+export class AccessTokenService implements OnModuleInit {
+  private secret?: string;
+  private readonly jwt = new JwtService();
+
+  constructor(
+    @Inject(PANEL_CONFIG) private readonly config: PanelConfig,
+    private readonly dataDirectory: DataDirectory,
+    @InjectRepository(AdminUser) private readonly users: Repository<AdminUser>,
+  ) {}
+
+  onModuleInit(): void {
+    this.signingSecret();
+  }
+
+  get lifetimeSeconds(): number {
+    return this.config.auth.accessTokenTtlHours * 3600;
+  }
+
+  async issue(user: AdminUser): Promise<IssuedToken> {
+    const claims: AccessTokenClaims = { sub: String(user.id), ver: user.tokenVersion };
+    const token = await this.jwt.signAsync(claims, {
+      secret: this.signingSecret(),
+      algorithm: ALGORITHM,
+      expiresIn: this.lifetimeSeconds,
+    });
+    return { access_token: token, token_type: 'bearer', expires_in: this.lifetimeSeconds };
+  }
+
+  /** The admin a token belongs to; 401 when it is malformed, expired, badly signed or older than the last credential change. */
+  async verify(token: string): Promise<AuthenticatedAdmin> {
+    let claims: AccessTokenClaims;
+    try {
+      claims = await this.jwt.verifyAsync<AccessTokenClaims>(token, { secret: this.signingSecret(), algorithms: [ALGORITHM] });
+    } catch {
+      throw new UnauthorizedException('Invalid or expired access token');
+    }
+    const id = Number(claims.sub);
+    if (!Number.isSafeInteger(id) || typeof claims.ver !== 'number') throw new UnauthorizedException('Invalid access token');
+    const user = await this.users.findOneBy({ id });
+    if (!user || user.tokenVersion !== claims.ver) {
+      throw new UnauthorizedException('Access token is no longer valid; log in again');
+    }
+    return { id: user.id, username: user.username };
+  }
+
+  private signingSecret(): string {
+    if (!this.secret) {
+      this.dataDirectory.prepare();
+      this.secret = loadOrCreateJwtSecret(this.dataDirectory.jwtSecretFile, this.config.auth.jwtSecret);
+    }
+    return this.secret;
+  }
+}

@@ -1,0 +1,118 @@
+import { Body, Controller, Get, HttpCode, HttpStatus, Post, Put, Req } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBearerAuth,
+  ApiConflictResponse,
+  ApiForbiddenResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { Public } from '../common/public.decorator';
+import { BEARER_SCHEME } from '../openapi';
+import type { AuthenticatedAdmin, IssuedToken } from './access-token.service';
+import { AuthService } from './auth.service';
+import { CurrentAdmin } from './current-admin.decorator';
+import {
+  AccessTokenDto,
+  ChangePasswordDto,
+  ChangeUsernameDto,
+  LoginDto,
+  MeDto,
+  TotpCodeDto,
+  TotpSetupDto,
+  TotpStatusDto,
+} from './dto/auth.dto';
+
+@ApiTags('auth')
+@Controller('api/auth')
+export class AuthController {
+  constructor(private readonly auth: AuthService) {}
+
+  @Public()
+  @Post('login')
+  @HttpCode(HttpStatus.OK)
+  @ApiOperation({
+    summary: 'Log in and get an access token',
+    description: '5 failed attempts within 300 s block the client address for 900 s (429 with Retry-After), even for the right password.',
+  })
+  @ApiOkResponse({ type: AccessTokenDto })
+  @ApiUnauthorizedResponse({ description: 'Wrong username, password or TOTP code, or TOTP code missing' })
+  @ApiTooManyRequestsResponse({ description: 'Too many failed logins from this address; see Retry-After' })
+  @ApiBadRequestResponse({ description: 'Malformed body' })
+  login(@Body() body: LoginDto, @Req() request: FastifyRequest): Promise<IssuedToken> {
+    return this.auth.login(body, request.ip);
+  }
+
+  @Get('me')
+  @ApiBearerAuth(BEARER_SCHEME)
+  @ApiUnauthorizedResponse({ description: 'Missing or invalid access token' })
+  @ApiOperation({ summary: 'The logged-in admin' })
+  @ApiOkResponse({ type: MeDto })
+  me(@CurrentAdmin() admin: AuthenticatedAdmin): Promise<MeDto> {
+    return this.auth.me(admin);
+  }
+
+  @Put('password')
+  @ApiBearerAuth(BEARER_SCHEME)
+  @ApiUnauthorizedResponse({ description: 'Missing or invalid access token' })
+  @ApiOperation({ summary: 'Change the password; earlier tokens stop working, the answer carries a new one' })
+  @ApiOkResponse({ type: AccessTokenDto })
+  @ApiBadRequestResponse({ description: 'Invalid new password' })
+  @ApiForbiddenResponse({ description: 'current_password is wrong' })
+  changePassword(@CurrentAdmin() admin: AuthenticatedAdmin, @Body() body: ChangePasswordDto): Promise<IssuedToken> {
+    return this.auth.changePassword(admin, body);
+  }
+
+  @Put('username')
+  @ApiBearerAuth(BEARER_SCHEME)
+  @ApiUnauthorizedResponse({ description: 'Missing or invalid access token' })
+  @ApiOperation({ summary: 'Change the username; earlier tokens stop working, the answer carries a new one' })
+  @ApiOkResponse({ type: AccessTokenDto })
+  @ApiBadRequestResponse({ description: 'Invalid new username' })
+  @ApiForbiddenResponse({ description: 'current_password is wrong' })
+  @ApiConflictResponse({ description: 'Username taken' })
+  changeUsername(@CurrentAdmin() admin: AuthenticatedAdmin, @Body() body: ChangeUsernameDto): Promise<IssuedToken> {
+    return this.auth.changeUsername(admin, body);
+  }
+
+  @Post('totp/setup')
+  @ApiBearerAuth(BEARER_SCHEME)
+  @ApiUnauthorizedResponse({ description: 'Missing or invalid access token' })
+  @HttpCode(HttpStatus.OK)
+  @ApiOperation({ summary: 'Create a TOTP secret (pending until enabled); returns it, its otpauth URI and a QR code' })
+  @ApiOkResponse({ type: TotpSetupDto })
+  @ApiConflictResponse({ description: 'TOTP is already enabled' })
+  setupTotp(@CurrentAdmin() admin: AuthenticatedAdmin): Promise<TotpSetupDto> {
+    return this.auth.setupTotp(admin);
+  }
+
+  @Post('totp/enable')
+  @ApiBearerAuth(BEARER_SCHEME)
+  @ApiUnauthorizedResponse({ description: 'Missing or invalid access token' })
+  @HttpCode(HttpStatus.OK)
+  @ApiOperation({ summary: 'Enable TOTP with a code from the authenticator app' })
+  @ApiOkResponse({ type: TotpStatusDto })
+  @ApiBadRequestResponse({ description: 'Malformed, wrong or already used code' })
+  @ApiConflictResponse({ description: 'Already enabled, or no pending secret' })
+  async enableTotp(@CurrentAdmin() admin: AuthenticatedAdmin, @Body() body: TotpCodeDto): Promise<TotpStatusDto> {
+    await this.auth.enableTotp(admin, body.code);
+    return { totp_enabled: true };
+  }
+
+  @Post('totp/disable')
+  @ApiBearerAuth(BEARER_SCHEME)
+  @ApiUnauthorizedResponse({ description: 'Missing or invalid access token' })
+  @HttpCode(HttpStatus.OK)
+  @ApiOperation({ summary: 'Disable TOTP with a current code' })
+  @ApiOkResponse({ type: TotpStatusDto })
+  @ApiBadRequestResponse({ description: 'Malformed, wrong or already used code' })
+  @ApiConflictResponse({ description: 'TOTP is not enabled' })
+  async disableTotp(@CurrentAdmin() admin: AuthenticatedAdmin, @Body() body: TotpCodeDto): Promise<TotpStatusDto> {
+    await this.auth.disableTotp(admin, body.code);
+    return { totp_enabled: false };
+  }
+}

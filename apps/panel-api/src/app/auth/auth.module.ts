@@ -1,0 +1,38 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
+import { AccessTokenGuard } from './access-token.guard';
+import { AccessTokenService } from './access-token.service';
+import { AdminBootstrapService } from './admin-bootstrap.service';
+import { AuthController } from './auth.controller';
+import { AuthService } from './auth.service';
+import { Clock, SystemClock } from './clock';
+import { AdminUser } from './entities/admin-user.entity';
+import { LoginThrottle } from './login-throttle';
+import { PasswordHasher } from './password-hasher';
+import { TotpVerifier } from './totp-verifier';
+
+const TOTP_ISSUER = 'SignPulse';
+
+/** Admin login, tokens, TOTP, and the global guard that makes every other route require a token. */
+@Module({
+  imports: [TypeOrmModule.forFeature([AdminUser])],
+  controllers: [AuthController],
+  providers: [
+    { provide: Clock, useClass: SystemClock },
+    {
+      provide: LoginThrottle,
+      inject: [PANEL_CONFIG, Clock],
+      useFactory: (config: PanelConfig, clock: Clock) => new LoginThrottle(config.auth.loginThrottle, clock),
+    },
+    { provide: TotpVerifier, inject: [Clock], useFactory: (clock: Clock) => new TotpVerifier(clock, TOTP_ISSUER) },
+    PasswordHasher,
+    AccessTokenService,
+    AdminBootstrapService,
+    AuthService,
+    { provide: APP_GUARD, useClass: AccessTokenGuard },
+  ],
+  exports: [AccessTokenService],
+})
+export class AuthModule {}

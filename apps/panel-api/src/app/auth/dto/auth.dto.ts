@@ -1,0 +1,90 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { EmptyAsUndefined } from '@shared/config';
+import { IsOptional, IsString, Length, Matches, MaxLength, MinLength } from 'class-validator';
+
+const TOTP_CODE = /^\d{6}$/;
+const USERNAME = /^[A-Za-z0-9_.@-]+$/;
+
+export class LoginDto {
+  @ApiProperty({ example: 'admin' })
+  @IsString()
+  @Length(1, 64)
+  username!: string;
+
+  @ApiProperty({ format: 'password' })
+  @IsString()
+  @Length(1, 256)
+  password!: string;
+
+  @ApiPropertyOptional({ description: 'Six-digit code; required only when TOTP is enabled', example: '123456' })
+  @IsOptional()
+  @EmptyAsUndefined()
+  @Matches(TOTP_CODE, { message: 'totp_code must be six digits' })
+  totp_code?: string;
+}
+
+export class AccessTokenDto {
+  @ApiProperty({ description: 'JWT (HS256); send it as Authorization: Bearer <access_token>' })
+  access_token!: string;
+
+  @ApiProperty({ enum: ['bearer'] })
+  token_type!: 'bearer';
+
+  @ApiProperty({ description: 'Lifetime of the token in seconds' })
+  expires_in!: number;
+}
+
+export class MeDto {
+  @ApiProperty() username!: string;
+  @ApiProperty() totp_enabled!: boolean;
+  @ApiProperty({ type: String, format: 'date-time' }) created_at!: string;
+  @ApiProperty({ type: String, format: 'date-time' }) updated_at!: string;
+}
+
+export class ChangePasswordDto {
+  @ApiProperty({ format: 'password' })
+  @IsString()
+  @Length(1, 256)
+  current_password!: string;
+
+  @ApiProperty({ format: 'password', minLength: 8, maxLength: 256 })
+  @IsString()
+  @MinLength(8)
+  @MaxLength(256)
+  new_password!: string;
+}
+
+export class ChangeUsernameDto {
+  @ApiProperty({ format: 'password' })
+  @IsString()
+  @Length(1, 256)
+  current_password!: string;
+
+  @ApiProperty({ example: 'owner', description: 'Letters, digits and _ . @ -; at most 64 characters' })
+  @IsString()
+  @Length(1, 64)
+  @Matches(USERNAME, { message: 'new_username may contain only letters, digits and _ . @ -' })
+  new_username!: string;
+}
+
+export class TotpCodeDto {
+  @ApiProperty({ example: '123456' })
+  @IsString()
+  @Matches(TOTP_CODE, { message: 'code must be six digits' })
+  code!: string;
+}
+
+export class TotpSetupDto {
+  @ApiProperty({ description: 'Base32 secret, for manual entry' })
+  secret!: string;
+
+  @ApiProperty({ example: 'otpauth://totp/SignPulse:admin?secret=...&issuer=SignPulse' })
+  otpauth_uri!: string;
+
+  @ApiProperty({ description: 'The otpauth URI as a PNG QR code data URL' })
+  qr_code_data_url!: string;
+}
+
+export class TotpStatusDto {
+  @ApiProperty() totp_enabled!: boolean;
+}

@@ -1,0 +1,26 @@
+import { All, Controller, GoneException } from '@nestjs/common';
+import { ApiBearerAuth, ApiGoneResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { BEARER_SCHEME } from '../openapi';
+
+export const LEGACY_TASKS_MESSAGE = 'The /api/tasks API has been removed; use /api/sign-tasks instead';
+
+/** The removed /api/tasks API: every method on it and below it answers 410 Gone naming the replacement. */
+@ApiTags('legacy')
+@ApiBearerAuth(BEARER_SCHEME)
+@ApiUnauthorizedResponse({ description: 'Missing or invalid access token' })
+@Controller('api/tasks')
+export class LegacyTasksController {
+  @All()
+  @ApiOperation({ summary: 'Removed: use /api/sign-tasks', deprecated: true })
+  @ApiGoneResponse({ description: LEGACY_TASKS_MESSAGE })
+  root(): never {
+    throw new GoneException(LEGACY_TASKS_MESSAGE);
+  }
+
+  @All('*')
+  @ApiOperation({ summary: 'Removed: use /api/sign-tasks', deprecated: true })
+  @ApiGoneResponse({ description: LEGACY_TASKS_MESSAGE })
+  anything(): never {
+    throw new GoneException(LEGACY_TASKS_MESSAGE);
+  }
+}

@@ -1,0 +1,42 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { AiSettings, GlobalSettings, TelegramApiSettings } from '../settings.types';
+
+/** GET /api/config/settings: every setting, with secrets replaced by `*_set` flags. */
+export class SettingsViewDto {
+  @ApiProperty() device_keepalive_enabled!: boolean;
+  @ApiProperty() device_keepalive_interval_days!: number;
+  @ApiProperty() auto_backup_enabled!: boolean;
+  @ApiProperty() auto_backup_interval_hours!: number;
+  @ApiProperty() auto_backup_keep!: number;
+  @ApiProperty({ type: String, nullable: true }) webdav_url!: string | null;
+  @ApiProperty({ type: String, nullable: true }) webdav_username!: string | null;
+  @ApiProperty() webdav_password_set!: boolean;
+  @ApiProperty() webdav_dir!: string;
+  @ApiProperty() bot_token_set!: boolean;
+  @ApiProperty({ type: String, nullable: true }) bot_chat_id!: string | null;
+  @ApiProperty() bot_notify_enabled!: boolean;
+  @ApiProperty() bot_notify_task_failure!: boolean;
+  @ApiProperty() bot_notify_task_success!: boolean;
+  @ApiProperty() bot_notify_session_invalid!: boolean;
+  @ApiProperty() bot_notify_admin_login!: boolean;
+  @ApiProperty() timezone!: string;
+  @ApiProperty({ type: String, nullable: true }) ai_base_url!: string | null;
+  @ApiProperty({ type: String, nullable: true }) ai_model!: string | null;
+  @ApiProperty() ai_api_key_set!: boolean;
+  @ApiProperty({ type: Number, nullable: true }) telegram_api_id!: number | null;
+  @ApiProperty() telegram_api_hash_set!: boolean;
+}
+
+export function settingsView(global: GlobalSettings, ai: AiSettings, telegramApi: TelegramApiSettings): SettingsViewDto {
+  const { webdav_password, bot_token, ...globalWithoutSecrets } = global;
+  return {
+    ...globalWithoutSecrets,
+    webdav_password_set: Boolean(webdav_password),
+    bot_token_set: Boolean(bot_token),
+    ai_base_url: ai.base_url,
+    ai_model: ai.model,
+    ai_api_key_set: Boolean(ai.api_key),
+    telegram_api_id: telegramApi.api_id,
+    telegram_api_hash_set: Boolean(telegramApi.api_hash),
+  };
+}

@@ -1,0 +1,132 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ValidateBy, ValidationArguments } from 'class-validator';
+import { ruleViolation, SETTINGS_FIELDS } from '../settings-fields';
+import { SettingsPatch } from '../settings.types';
+
+/** An empty string is "keep" for a secret and "clear" for other nullable text; everything else follows the field's rule. */
+function acceptsEmptyString(name: keyof SettingsPatch): boolean {
+  const field = SETTINGS_FIELDS[name];
+  return field.rule.kind === 'string' && (field.secret === true || field.rule.nullable);
+}
+
+/** Checks a field against the same rule the settings service and the settings files use. */
+function SettingsRule(name: keyof SettingsPatch): PropertyDecorator {
+  const rule = SETTINGS_FIELDS[name].rule;
+  return ValidateBy({
+    name: 'settingsRule',
+    validator: {
+      validate: (value: unknown) =>
+        value === undefined || (value === '' && acceptsEmptyString(name)) || ruleViolation(rule, value) === undefined,
+      defaultMessage: (args?: ValidationArguments) => `${args?.property ?? name} ${ruleViolation(rule, args?.value) ?? 'is invalid'}`,
+    },
+  });
+}
+
+const SECRET_NOTE = 'Secret, write-only. An empty string keeps the stored value; null clears it.';
+const CLEARABLE_NOTE = 'null or an empty string clears it.';
+
+/** PUT /api/config/settings: every field optional; unknown fields are refused. */
+export class UpdateSettingsDto implements SettingsPatch {
+  @ApiPropertyOptional({ type: Boolean, default: true })
+  @SettingsRule('device_keepalive_enabled')
+  device_keepalive_enabled?: boolean;
+
+  @ApiPropertyOptional({ type: Number, minimum: 1, maximum: 170, default: 30 })
+  @SettingsRule('device_keepalive_interval_days')
+  device_keepalive_interval_days?: number;
+
+  @ApiPropertyOptional({ type: Boolean, default: false })
+  @SettingsRule('auto_backup_enabled')
+  auto_backup_enabled?: boolean;
+
+  @ApiPropertyOptional({ type: Number, minimum: 1, maximum: 720, default: 24 })
+  @SettingsRule('auto_backup_interval_hours')
+  auto_backup_interval_hours?: number;
+
+  @ApiPropertyOptional({ type: Number, minimum: 1, maximum: 365, default: 7, description: 'Remote automatic backups kept.' })
+  @SettingsRule('auto_backup_keep')
+  auto_backup_keep?: number;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: `WebDAV base URL. ${CLEARABLE_NOTE}` })
+  @SettingsRule('webdav_url')
+  webdav_url?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: CLEARABLE_NOTE })
+  @SettingsRule('webdav_username')
+  webdav_username?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, writeOnly: true, description: SECRET_NOTE })
+  @SettingsRule('webdav_password')
+  webdav_password?: string | null;
+
+  @ApiPropertyOptional({ type: String, default: 'tg-signpulse-backups', description: 'Remote folder of the backups.' })
+  @SettingsRule('webdav_dir')
+  webdav_dir?: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, writeOnly: true, description: `Bot API token. ${SECRET_NOTE}` })
+  @SettingsRule('bot_token')
+  bot_token?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: `Numeric chat id or @channel. ${CLEARABLE_NOTE}` })
+  @SettingsRule('bot_chat_id')
+  bot_chat_id?: string | null;
+
+  @ApiPropertyOptional({ type: Boolean, default: false, description: 'Master switch of bot notifications.' })
+  @SettingsRule('bot_notify_enabled')
+  bot_notify_enabled?: boolean;
+
+  @ApiPropertyOptional({ type: Boolean, default: true })
+  @SettingsRule('bot_notify_task_failure')
+  bot_notify_task_failure?: boolean;
+
+  @ApiPropertyOptional({ type: Boolean, default: false })
+  @SettingsRule('bot_notify_task_success')
+  bot_notify_task_success?: boolean;
+
+  @ApiPropertyOptional({ type: Boolean, default: true, description: 'Notify when an account session becomes invalid.' })
+  @SettingsRule('bot_notify_session_invalid')
+  bot_notify_session_invalid?: boolean;
+
+  @ApiPropertyOptional({ type: Boolean, default: false, description: 'Notify on every panel login.' })
+  @SettingsRule('bot_notify_admin_login')
+  bot_notify_admin_login?: boolean;
+
+  @ApiPropertyOptional({ type: String, default: 'UTC', example: 'Europe/Berlin', description: 'IANA time zone of the schedules.' })
+  @SettingsRule('timezone')
+  timezone?: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: `OpenAI-compatible base URL. ${CLEARABLE_NOTE}` })
+  @SettingsRule('ai_base_url')
+  ai_base_url?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: CLEARABLE_NOTE })
+  @SettingsRule('ai_model')
+  ai_model?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, writeOnly: true, description: SECRET_NOTE })
+  @SettingsRule('ai_api_key')
+  ai_api_key?: string | null;
+
+  @ApiPropertyOptional({ type: Number, nullable: true, description: 'Telegram api_id from my.telegram.org.' })
+  @SettingsRule('telegram_api_id')
+  telegram_api_id?: number | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, writeOnly: true, description: `Telegram api_hash (32 hex). ${SECRET_NOTE}` })
+  @SettingsRule('telegram_api_hash')
+  telegram_api_hash?: string | null;
+}
+
+/** Turns the request into a service patch: an empty secret means "keep", other empty text means "clear". */
+export function toSettingsPatch(dto: UpdateSettingsDto): SettingsPatch {
+  const patch: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(dto) as Array<[keyof SettingsPatch, unknown]>) {
+    if (value === undefined) continue;
+    if (value === '') {
+      if (SETTINGS_FIELDS[name].secret) continue;
+      patch[name] = null;
+      continue;
+    }
+    patch[name] = value;
+  }
+  return patch as SettingsPatch;
+}

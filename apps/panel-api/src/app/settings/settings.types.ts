@@ -1,0 +1,112 @@
+/** Global settings, stored in `.global_settings.json`. Secrets are kept here and never leave the service unmasked. */
+export interface GlobalSettings {
+  device_keepalive_enabled: boolean;
+  device_keepalive_interval_days: number;
+  auto_backup_enabled: boolean;
+  auto_backup_interval_hours: number;
+  auto_backup_keep: number;
+  webdav_url: string | null;
+  webdav_username: string | null;
+  webdav_password: string | null;
+  webdav_dir: string;
+  bot_token: string | null;
+  bot_chat_id: string | null;
+  /** Master switch of bot notifications; the per-event switches below only apply when it is on. */
+  bot_notify_enabled: boolean;
+  bot_notify_task_failure: boolean;
+  bot_notify_task_success: boolean;
+  bot_notify_session_invalid: boolean;
+  bot_notify_admin_login: boolean;
+  /** IANA time zone of schedules such as the daily keep-alive. */
+  timezone: string;
+}
+
+/** The OpenAI-compatible model used by the AI actions, stored in `.openai_config.json`. */
+export interface AiSettings {
+  base_url: string | null;
+  model: string | null;
+  api_key: string | null;
+}
+
+/** The Telegram application credentials of this instance, stored in `.telegram_api.json`. */
+export interface TelegramApiSettings {
+  api_id: number | null;
+  api_hash: string | null;
+}
+
+export const DEFAULT_GLOBAL_SETTINGS: Readonly<GlobalSettings> = Object.freeze({
+  device_keepalive_enabled: true,
+  device_keepalive_interval_days: 30,
+  auto_backup_enabled: false,
+  auto_backup_interval_hours: 24,
+  auto_backup_keep: 7,
+  webdav_url: null,
+  webdav_username: null,
+  webdav_password: null,
+  webdav_dir: 'tg-signpulse-backups',
+  bot_token: null,
+  bot_chat_id: null,
+  bot_notify_enabled: false,
+  bot_notify_task_failure: true,
+  bot_notify_task_success: false,
+  bot_notify_session_invalid: true,
+  bot_notify_admin_login: false,
+  timezone: 'UTC',
+});
+
+export const DEFAULT_AI_SETTINGS: Readonly<AiSettings> = Object.freeze({ base_url: null, model: null, api_key: null });
+
+export const DEFAULT_TELEGRAM_API_SETTINGS: Readonly<TelegramApiSettings> = Object.freeze({ api_id: null, api_hash: null });
+
+/**
+ * A change to the settings, with the API's field names. A field that is absent stays as it is;
+ * `null` clears it (nullable fields only). The controller has already turned an empty secret into "absent".
+ */
+export interface SettingsPatch {
+  device_keepalive_enabled?: boolean;
+  device_keepalive_interval_days?: number;
+  auto_backup_enabled?: boolean;
+  auto_backup_interval_hours?: number;
+  auto_backup_keep?: number;
+  webdav_url?: string | null;
+  webdav_username?: string | null;
+  webdav_password?: string | null;
+  webdav_dir?: string;
+  bot_token?: string | null;
+  bot_chat_id?: string | null;
+  bot_notify_enabled?: boolean;
+  bot_notify_task_failure?: boolean;
+  bot_notify_task_success?: boolean;
+  bot_notify_session_invalid?: boolean;
+  bot_notify_admin_login?: boolean;
+  timezone?: string;
+  ai_base_url?: string | null;
+  ai_model?: string | null;
+  ai_api_key?: string | null;
+  telegram_api_id?: number | null;
+  telegram_api_hash?: string | null;
+}
+
+/** Which settings groups an update changed; listeners use it to re-read only what concerns them. */
+export interface SettingsChange {
+  global: boolean;
+  ai: boolean;
+  telegramApi: boolean;
+}
+
+/** The limits the API and the files on disk are both checked against. */
+export const SETTINGS_LIMITS = {
+  deviceKeepaliveIntervalDays: { min: 1, max: 170 },
+  autoBackupIntervalHours: { min: 1, max: 720 },
+  autoBackupKeep: { min: 1, max: 365 },
+} as const;
+
+export function isIanaTimeZone(value: string): boolean {
+  if (!value || value.length > 64) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}

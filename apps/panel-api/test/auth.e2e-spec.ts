@@ -1,0 +1,279 @@
+import { JwtService } from '@nestjs/jwt';
+import { requestJson } from '@shared/testing';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { authenticator } from 'otplib';
+import { loginAsAdmin, RunningPanel, startPanel, TEST_ADMIN_PASSWORD } from './harness';
+
+interface TokenBody {
+  access_token: string;
+  token_type: string;
+  expires_in: number;
+}
+
+function login(panel: RunningPanel, body: Record<string, unknown>, headers: Record<string, string> = {}) {
+  return requestJson<TokenBody & { statusCode: number; message: string }>(panel.url, '/api/auth/login', {
+    method: 'POST',
+    body,
+    headers,
+  });
+}
+
+function me(panel: RunningPanel, token: string) {
+  return requestJson<{ username: string; totp_enabled: boolean }>(panel.url, '/api/auth/me', { token });
+}
+
+/** A TOTP code as an authenticator app shows it `offsetSteps` steps from now. */
+function totpCode(secret: string, offsetSteps = 0): string {
+  return authenticator.clone({ epoch: Date.now() + offsetSteps * 30_000 }).generate(secret);
+}
+
+/** Waits until at least 12 s of the current 30 s step remain, so codes made now keep their meaning for the test. */
+async function startOfTotpStep(): Promise<void> {
+  const intoStep = Date.now() % 30_000;
+  if (intoStep > 18_000) await new Promise((resolve) => setTimeout(resolve, 30_000 - intoStep + 250));
+}
+
+function modeOf(path: string): number {
+  return statSync(path).mode & 0o777;
+}
+
+describe('admin authentication', () => {
+  let panel: RunningPanel;
+
+  beforeAll(async () => {
+    panel = await startPanel();
+  });
+
+  afterAll(async () => {
+    await panel?.close();
+  });
+
+  it('logs the first-start admin in with ADMIN_PASSWORD and issues an HS256 JWT for 12 h', async () => {
+    const response = await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD });
+    expect(response.status).toBe(200);
+    expect(response.body.token_type).toBe('bearer');
+    expect(response.body.expires_in).toBe(12 * 3600);
+    const header = JSON.parse(Buffer.from(response.body.access_token.split('.')[0], 'base64url').toString()) as { alg: string };
+    expect(header.alg).toBe('HS256');
+    const claims = new JwtService().decode<{ iat: number; exp: number }>(response.body.access_token);
+    expect(claims.exp - claims.iat).toBe(12 * 3600);
+    const profile = await me(panel, response.body.access_token);
+    expect(profile.status).toBe(200);
+    expect(profile.body).toMatchObject({ username: 'admin', totp_enabled: false });
+    expect(existsSync(join(panel.dataDir, '.admin_bootstrap_password'))).toBe(false);
+  });
+
+  it('refuses a wrong password or an unknown user with 401, and a malformed body with 400', async () => {
+    const wrong = await login(panel, { username: 'admin', password: 'not the password' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Invalid username or password' });
+    const unknown = await login(panel, { username: 'root', password: TEST_ADMIN_PASSWORD });
+    expect(unknown.status).toBe(401);
+    expect((await login(panel, { username: 'admin' })).status).toBe(400);
+    expect((await login(panel, { username: 'admin', password: 'x', role: 'owner' })).status).toBe(400);
+    expect((await login(panel, { username: 'admin', password: 'x', totp_code: '12ab56' })).status).toBe(400);
+    // A success clears the failures of this client so the later tests start from zero.
+    await loginAsAdmin(panel);
+  });
+
+  it('accepts only valid tokens, and a query token only under /api/events/', async () => {
+    const token = await loginAsAdmin(panel);
+    expect((await requestJson(panel.url, '/api/auth/me')).status).toBe(401);
+    expect((await requestJson(panel.url, `/api/auth/me?token=${token}`)).status).toBe(401);
+    expect((await me(panel, 'not-a-jwt')).status).toBe(401);
+    const forged = await new JwtService().signAsync({ sub: '1', ver: 0 }, { secret: 'x'.repeat(48), algorithm: 'HS256' });
+    expect((await me(panel, forged)).status).toBe(401);
+    const unsigned = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${token.split('.')[1]}.`;
+    expect((await me(panel, unsigned)).status).toBe(401);
+    const missing = await requestJson(panel.url, '/api/auth/me');
+    expect(missing.headers.get('www-authenticate')).toBe('Bearer');
+  });
+
+  it('keeps the generated signing secret in .jwt_secret with mode 0600', () => {
+    const path = join(panel.dataDir, '.jwt_secret');
+    expect(modeOf(path)).toBe(0o600);
+    expect(readFileSync(path, 'utf8').trim().length).toBeGreaterThanOrEqual(32);
+  });
+
+  it('sets up, enables, requires, refuses replays of, and disables TOTP', async () => {
+    const token = await loginAsAdmin(panel);
+    const setup = await requestJson<{ secret: string; otpauth_uri: string; qr_code_data_url: string }>(panel.url, '/api/auth/totp/setup', {
+      method: 'POST',
+      token,
+    });
+    expect(setup.status).toBe(200);
+    const { secret } = setup.body;
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(setup.body.otpauth_uri).toMatch(/^otpauth:\/\/totp\/SignPulse:admin\?secret=[A-Z2-7]+.*issuer=SignPulse/);
+    expect(setup.body.qr_code_data_url).toMatch(/^data:image\/png;base64,/);
+    // Pending only: login still works without a code.
+    expect((await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD })).status).toBe(200);
+
+    expect((await requestJson(panel.url, '/api/auth/totp/enable', { method: 'POST', token, body: { code: 'abc' } })).status).toBe(400);
+    await startOfTotpStep();
+    const [previous, current, next] = [totpCode(secret, -1), totpCode(secret), totpCode(secret, 1)];
+    const wrongCode = String((Number(current) + 500_000) % 1_000_000).padStart(6, '0');
+    const refused = await requestJson(panel.url, '/api/auth/totp/enable', { method: 'POST', token, body: { code: wrongCode } });
+    expect(refused.status).toBe(400);
+    const enabled = await requestJson(panel.url, '/api/auth/totp/enable', { method: 'POST', token, body: { code: current } });
+    expect(enabled.status).toBe(200);
+    expect(enabled.body).toEqual({ totp_enabled: true });
+    expect((await me(panel, token)).body.totp_enabled).toBe(true);
+    expect((await requestJson(panel.url, '/api/auth/totp/setup', { method: 'POST', token })).status).toBe(409);
+
+    const withoutCode = await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD });
+    expect(withoutCode.status).toBe(401);
+    expect(withoutCode.body.message).toBe('TOTP code required');
+    const reusedEnableCode = await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD, totp_code: current });
+    expect(reusedEnableCode.status).toBe(401);
+    const withCode = await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD, totp_code: next });
+    expect(withCode.status).toBe(200);
+    const replay = await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD, totp_code: next });
+    expect(replay.status).toBe(401);
+    expect(replay.body.message).toBe('Invalid or already used TOTP code');
+    const wrongPasswordRightCode = await login(panel, { username: 'admin', password: 'nope', totp_code: previous });
+    expect(wrongPasswordRightCode.status).toBe(401);
+
+    const disabled = await requestJson(panel.url, '/api/auth/totp/disable', { method: 'POST', token, body: { code: previous } });
+    expect(disabled.status).toBe(200);
+    expect(disabled.body).toEqual({ totp_enabled: false });
+    expect((await requestJson(panel.url, '/api/auth/totp/disable', { method: 'POST', token, body: { code: previous } })).status).toBe(409);
+    expect((await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD })).status).toBe(200);
+  });
+
+  it('changes the password: the current one is required and earlier tokens stop working', async () => {
+    const token = await loginAsAdmin(panel);
+    const path = '/api/auth/password';
+    expect((await requestJson(panel.url, path, { method: 'PUT', body: { current_password: 'x', new_password: 'a new password' } })).status).toBe(401);
+    expect((await requestJson(panel.url, path, { method: 'PUT', token, body: { current_password: TEST_ADMIN_PASSWORD, new_password: 'short' } })).status).toBe(400);
+    const wrongCurrent = await requestJson(panel.url, path, { method: 'PUT', token, body: { current_password: 'wrong one', new_password: 'a new password' } });
+    expect(wrongCurrent.status).toBe(403);
+    const changed = await requestJson<TokenBody>(panel.url, path, {
+      method: 'PUT',
+      token,
+      body: { current_password: TEST_ADMIN_PASSWORD, new_password: 'a new password' },
+    });
+    expect(changed.status).toBe(200);
+    expect((await me(panel, token)).status).toBe(401);
+    expect((await me(panel, changed.body.access_token)).status).toBe(200);
+    expect((await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD })).status).toBe(401);
+    const fresh = await loginAsAdmin(panel, 'a new password');
+    const back = await requestJson(panel.url, path, { method: 'PUT', token: fresh, body: { current_password: 'a new password', new_password: TEST_ADMIN_PASSWORD } });
+    expect(back.status).toBe(200);
+  });
+
+  it('changes the username: earlier tokens stop working and the old name no longer logs in', async () => {
+    const token = await loginAsAdmin(panel);
+    const path = '/api/auth/username';
+    expect((await requestJson(panel.url, path, { method: 'PUT', token, body: { current_password: TEST_ADMIN_PASSWORD, new_username: 'bad name!' } })).status).toBe(400);
+    expect((await requestJson(panel.url, path, { method: 'PUT', token, body: { current_password: 'wrong', new_username: 'owner' } })).status).toBe(403);
+    const renamed = await requestJson<TokenBody>(panel.url, path, {
+      method: 'PUT',
+      token,
+      body: { current_password: TEST_ADMIN_PASSWORD, new_username: 'owner' },
+    });
+    expect(renamed.status).toBe(200);
+    expect((await me(panel, token)).status).toBe(401);
+    expect((await me(panel, renamed.body.access_token)).body.username).toBe('owner');
+    expect((await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD })).status).toBe(401);
+    const owner = await loginAsAdmin(panel, TEST_ADMIN_PASSWORD, 'owner');
+    const back = await requestJson(panel.url, path, { method: 'PUT', token: owner, body: { current_password: TEST_ADMIN_PASSWORD, new_username: 'admin' } });
+    expect(back.status).toBe(200);
+  });
+
+  it('keeps tokens valid across a restart and never overwrites the admin with a new ADMIN_PASSWORD', async () => {
+    const token = await loginAsAdmin(panel);
+    await panel.stop();
+    const restarted = await startPanel({
+      reuse: { dataDir: panel.dataDir, databaseUrl: (panel as RunningPanel & { databaseUrl?: string }).databaseUrl },
+      env: { ADMIN_PASSWORD: 'a different password' },
+    });
+    try {
+      expect((await me(restarted, token)).status).toBe(200);
+      expect((await login(restarted, { username: 'admin', password: 'a different password' })).status).toBe(401);
+      expect((await login(restarted, { username: 'admin', password: TEST_ADMIN_PASSWORD })).status).toBe(200);
+    } finally {
+      await restarted.stop();
+    }
+  });
+});
+
+describe('admin bootstrap without ADMIN_PASSWORD', () => {
+  it('writes a random password of at least 16 characters to .admin_bootstrap_password (0600) and removes it after a change', async () => {
+    const panel = await startPanel({ env: { ADMIN_PASSWORD: '' } });
+    try {
+      const path = join(panel.dataDir, '.admin_bootstrap_password');
+      expect(modeOf(path)).toBe(0o600);
+      const password = readFileSync(path, 'utf8').trim();
+      expect(password.length).toBeGreaterThanOrEqual(16);
+      expect((await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD })).status).toBe(401);
+      const token = await loginAsAdmin(panel, password);
+      const changed = await requestJson(panel.url, '/api/auth/password', {
+        method: 'PUT',
+        token,
+        body: { current_password: password, new_password: 'chosen by the owner' },
+      });
+      expect(changed.status).toBe(200);
+      expect(existsSync(path)).toBe(false);
+    } finally {
+      await panel.close();
+    }
+  });
+
+  it('signs with APP_JWT_SECRET when it is set and writes no secret file', async () => {
+    const secret = 's'.repeat(40);
+    const panel = await startPanel({ env: { APP_JWT_SECRET: secret } });
+    try {
+      const token = await loginAsAdmin(panel);
+      expect(new JwtService().verify<{ sub: string }>(token, { secret, algorithms: ['HS256'] }).sub).toBeDefined();
+      expect(existsSync(join(panel.dataDir, '.jwt_secret'))).toBe(false);
+    } finally {
+      await panel.close();
+    }
+  });
+});
+
+describe('login throttling', () => {
+  it('blocks a client for 900 s after 5 failures by default, even for the right password', async () => {
+    const panel = await startPanel();
+    try {
+      for (let attempt = 1; attempt <= 5; attempt++) {
+        expect((await login(panel, { username: 'admin', password: `wrong ${attempt}` })).status).toBe(401);
+      }
+      const blocked = await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD });
+      expect(blocked.status).toBe(429);
+      expect(blocked.body).toMatchObject({ statusCode: 429, error: 'Too Many Requests' });
+      const retryAfter = Number(blocked.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(895);
+      expect(retryAfter).toBeLessThanOrEqual(900);
+    } finally {
+      await panel.close();
+    }
+  });
+
+  it('blocks per client address and lets the client in again when the block ends', async () => {
+    // A short block so the test need not wait 15 minutes; the count and window are the defaults.
+    const panel = await startPanel({ env: { APP_LOGIN_BLOCK_SECONDS: '2', APP_TRUST_PROXY: 'true' } });
+    try {
+      const attacker = { 'x-forwarded-for': '203.0.113.7' };
+      const owner = { 'x-forwarded-for': '198.51.100.20' };
+      for (let attempt = 1; attempt <= 4; attempt++) {
+        expect((await login(panel, { username: 'admin', password: 'guess' }, attacker)).status).toBe(401);
+      }
+      // Four failures do not block yet.
+      expect((await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD }, attacker)).status).toBe(200);
+      for (let attempt = 1; attempt <= 5; attempt++) {
+        expect((await login(panel, { username: 'admin', password: 'guess' }, attacker)).status).toBe(401);
+      }
+      const blocked = await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD }, attacker);
+      expect(blocked.status).toBe(429);
+      expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect((await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD }, owner)).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 2_100));
+      expect((await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD }, attacker)).status).toBe(200);
+    } finally {
+      await panel.close();
+    }
+  });
+});
