@@ -15,7 +15,9 @@
 #   runtime  slim base, the bundle, production node_modules, non-root user, /data volume.
 ARG NODE_IMAGE=node:20.19.5-bookworm-slim
 
-FROM ${NODE_IMAGE} AS builder
+# The bundle is plain JavaScript, so it is built once on the build machine's own platform even
+# for a multi-platform image; only the deps stage runs per target platform.
+FROM --platform=$BUILDPLATFORM ${NODE_IMAGE} AS builder
 ENV NX_NO_CLOUD=true NX_DAEMON=false CI=true
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \

@@ -25,12 +25,14 @@ async function freePort(): Promise<number> {
 function nginxBinary(): string {
   const installed = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((path) => existsSync(path));
   if (installed) return installed;
-  // The test machine is Debian and we are root; a missing nginx is installed, never skipped.
-  execFileSync('apt-get', ['update'], { stdio: 'ignore' });
-  execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'nginx'], {
-    stdio: 'ignore',
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-  });
+  // A missing nginx is installed from Debian/Ubuntu, never skipped: directly as root (the dev
+  // machines), through passwordless sudo otherwise (hosted CI runners).
+  const aptGet = (args: string[]) =>
+    process.getuid?.() === 0
+      ? execFileSync('apt-get', args, { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
+      : execFileSync('sudo', ['-n', 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', ...args], { stdio: 'ignore' });
+  aptGet(['update']);
+  aptGet(['install', '-y', '--no-install-recommends', 'nginx']);
   const path = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((candidate) => existsSync(candidate));
   if (!path) throw new Error('apt-get install nginx did not provide an nginx binary');
   return path;
@@ -151,7 +153,13 @@ describe('reverse proxy (deploy/proxy/nginx.conf in front of both services)', ()
     services.push(panel, monitor);
 
     const configPath = join(work, 'nginx', 'nginx.conf');
-    writeFileSync(configPath, renderProxyConfig({ listen: proxyPort, panel: panelPort, monitor: monitorPort }));
+    // Debian's nginx keeps its temp files under /var/lib/nginx, which only root may write; CI runners
+    // are not root, so the temp files go to the test's own folder (http-level, so not settable by -g).
+    const tempPaths = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
+      .map((kind) => `    ${kind}_temp_path ${join(work, 'nginx', `${kind}_temp`)};`)
+      .join('\n');
+    const config = replaceOnce(renderProxyConfig({ listen: proxyPort, panel: panelPort, monitor: monitorPort }), 'http {\n', `http {\n${tempPaths}\n`);
+    writeFileSync(configPath, config);
     const directives = `daemon off; pid ${join(work, 'nginx', 'nginx.pid')};`;
     const nginxArgs = ['-e', 'stderr', '-p', join(work, 'nginx'), '-c', configPath, '-g', directives];
     // The config logs to /dev/stdout as in the container; Node's stdio pipes are sockets, which
