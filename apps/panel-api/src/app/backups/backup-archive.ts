@@ -71,7 +71,8 @@ async function writeEntry(context: PackContext, header: Parameters<Pack['entry']
       if (!sink.write(chunk as Buffer)) await Promise.race([once(sink as unknown as NodeJS.EventEmitter, 'drain'), aborted]);
     }
   }
-  sink.end();
+  // streamx types demand an argument that its implementation treats as optional.
+  (sink as unknown as { end: () => void }).end();
   await Promise.race([finished, aborted]);
 }
 
