@@ -16,6 +16,19 @@ const esmPackages = [
   'p-limit',
   'yocto-queue',
   'content-disposition',
+  // webdav's ESM-only dependency tree
+  '@buttercup/fetch',
+  '@nodable/entities',
+  'xml-naming',
+  'strnum',
+  'anynum',
+  'hot-patcher',
+  'layerr',
+  'node-fetch',
+  'data-uri-to-buffer',
+  'fetch-blob',
+  'formdata-polyfill',
+  'url-join',
 ];
 
 module.exports = {
