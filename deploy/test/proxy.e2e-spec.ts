@@ -240,6 +240,10 @@ describe('reverse proxy (deploy/proxy/nginx.conf in front of both services)', ()
             resolve({ status: res.statusCode ?? 0, contentType: res.headers['content-type'], text, elapsed: Date.now() - started });
           }, 1500);
           res.setEncoding('utf8');
+          res.on('end', () => {
+            clearTimeout(timer);
+            resolve({ status: res.statusCode ?? 0, contentType: res.headers['content-type'], text, elapsed: Date.now() - started });
+          });
           res.on('data', (chunk: string) => {
             text += chunk;
             if (/event: ready\r?\n/.test(text)) {
