@@ -16,6 +16,9 @@ const esmPackages = [
   'p-limit',
   'yocto-queue',
   'content-disposition',
+  // @fastify/cookie loads the ESM-only `cookie` with a dynamic import(); transpiled, it becomes a require.
+  '@fastify/cookie',
+  'cookie',
   // webdav's ESM-only dependency tree
   '@buttercup/fetch',
   '@nodable/entities',

@@ -65,3 +65,45 @@ export async function startMonitor(options: StartOptions = {}): Promise<RunningM
     },
   };
 }
+
+/** Admin credentials for tests: start with `startMonitor({ env: { ...TEST_ADMIN_ENV } })`, then `loginAdmin`. */
+export const TEST_ADMIN_ENV: RawVariables = {
+  MONITOR_ADMIN_USERNAME: 'admin',
+  MONITOR_ADMIN_PASSWORD: 'correct-horse-battery-staple',
+};
+
+/** A master key for tests that store secrets (hex, 32 bytes). */
+export const TEST_ENCRYPTION_KEY = 'a1'.repeat(32);
+
+export interface AdminSession {
+  /** The `Cookie` header value to send. */
+  cookie: string;
+  /** The X-CSRF-Token header value for writes. */
+  csrf: string;
+}
+
+/**
+ * Signs in as the admin the instance was started with (MONITOR_ADMIN_USERNAME / PASSWORD in its
+ * env) and returns the cookie and CSRF token a later request needs.
+ */
+export async function loginAdmin(monitor: RunningMonitor): Promise<AdminSession> {
+  const username = monitor.env['MONITOR_ADMIN_USERNAME'];
+  const password = monitor.env['MONITOR_ADMIN_PASSWORD'];
+  if (!username || !password) throw new Error('loginAdmin needs an instance started with MONITOR_ADMIN_USERNAME and MONITOR_ADMIN_PASSWORD');
+  const response = await fetch(`${monitor.url}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  if (response.status !== 200) throw new Error(`login failed with HTTP ${response.status}: ${await response.text()}`);
+  const body = (await response.json()) as { csrf_token: string };
+  const setCookie = response.headers.get('set-cookie') ?? '';
+  const cookie = setCookie.split(';')[0];
+  if (!cookie.startsWith('monitor_session=')) throw new Error('login did not set the monitor_session cookie');
+  return { cookie, csrf: body.csrf_token };
+}
+
+/** Headers for an authenticated console request (the CSRF header is harmless on reads). */
+export function adminHeaders(session: AdminSession): Record<string, string> {
+  return { cookie: session.cookie, 'x-csrf-token': session.csrf };
+}

@@ -6,6 +6,14 @@ import { dataSourceOptions } from '../database/data-source-options';
 import { MonitorConfigModule } from './config/config.module';
 import { MonitorConfig } from './config/monitor-config';
 import { HealthModule } from './health/health.module';
+import { AdminModule } from './admin/admin.module';
+import { AuditLogModule } from './admin/audit-log.module';
+import { AiSettingsModule } from './ai-settings/ai-settings.module';
+import { GithubAppSettingsModule } from './github-app-settings/github-app-settings.module';
+import { NotificationChannelsModule } from './notification-channels/notification-channels.module';
+import { OutboundModule } from './outbound/outbound.module';
+import { SettingsModule } from './settings/settings.module';
+import { SystemSettingsModule } from './system-settings/system-settings.module';
 
 @Module({})
 export class AppModule {
@@ -17,6 +25,14 @@ export class AppModule {
         LoggerModule.forRoot(loggerParams(config.log)),
         TypeOrmModule.forRoot({ ...dataSourceOptions(config.database), retryAttempts: 2, retryDelay: 1000 }),
         HealthModule,
+        OutboundModule,
+        SettingsModule,
+        AuditLogModule,
+        AdminModule,
+        GithubAppSettingsModule,
+        NotificationChannelsModule,
+        AiSettingsModule,
+        SystemSettingsModule,
       ],
     };
   }

@@ -1,4 +1,5 @@
 import { Settings1732250000000 } from './1732250000000-settings';
+import { AdminAndChannels1795314686762 } from './1795314686762-admin-and-channels';
 
 /** Every PostgreSQL migration, oldest first. Listed explicitly because the app is bundled. */
-export const postgresMigrations = [Settings1732250000000];
+export const postgresMigrations = [Settings1732250000000, AdminAndChannels1795314686762];

@@ -1,0 +1,22 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { GithubAppSettingsModule } from '../github-app-settings/github-app-settings.module';
+import { AdminAccountService } from './admin-account.service';
+import { AuthController } from './auth.controller';
+import { AuthGuard } from './auth.guard';
+import { LoginThrottle } from './login-throttle';
+import { SessionService } from './session.service';
+import { SetupController } from './setup.controller';
+
+/** The admin account, sessions, the global auth guard, setup, sign-in and the audit log. */
+@Module({
+  imports: [GithubAppSettingsModule],
+  controllers: [SetupController, AuthController],
+  providers: [
+    AdminAccountService,
+    SessionService,
+    { provide: LoginThrottle, useFactory: () => new LoginThrottle() },
+    { provide: APP_GUARD, useClass: AuthGuard },
+  ],
+})
+export class AdminModule {}

@@ -1,0 +1,12 @@
+import { Global, Module } from '@nestjs/common';
+import { AuditLogController } from './audit-log.controller';
+import { AuditLogService } from './audit-log.service';
+
+/** The audit log every console feature records its admin actions in. */
+@Global()
+@Module({
+  controllers: [AuditLogController],
+  providers: [AuditLogService],
+  exports: [AuditLogService],
+})
+export class AuditLogModule {}

@@ -1,0 +1,60 @@
+import { CanActivate, ExecutionContext, Inject, Injectable, Optional } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { FastifyRequest } from 'fastify';
+import { IS_PUBLIC_ROUTE } from '../common/public.decorator';
+import { MonitorError } from '../common/monitor-error';
+import { SESSION_COOKIE } from '../openapi';
+import { AdminAccountService } from './admin-account.service';
+import { AGENT_TOKEN_VERIFIER, AgentTokenVerifier } from './agent-token-verifier';
+import { SessionService } from './session.service';
+
+export const CSRF_HEADER = 'x-csrf-token';
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Global default-deny guard. A route passes only when it is @Public(), or the request carries a
+ * live admin session cookie (plus a matching X-CSRF-Token on every write), or a read-only agent
+ * token on a read.
+ */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly sessions: SessionService,
+    private readonly accounts: AdminAccountService,
+    @Optional() @Inject(AGENT_TOKEN_VERIFIER) private readonly agentTokens?: AgentTokenVerifier,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) return true;
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const isRead = READ_METHODS.has(request.method.toUpperCase());
+
+    const cookie = request.cookies?.[SESSION_COOKIE];
+    if (cookie) {
+      const session = await this.sessions.resolve(cookie);
+      if (session) {
+        const header = request.headers[CSRF_HEADER];
+        if (!isRead && !this.sessions.csrfMatches(session, typeof header === 'string' ? header : undefined)) {
+          throw new MonitorError('csrf_failed', 'missing or wrong X-CSRF-Token header (use the csrf_token from login)');
+        }
+        const account = await this.accounts.find();
+        if (!account) throw new MonitorError('unauthorized', 'session is no longer valid');
+        request.principal = { kind: 'admin', username: account.username, sessionId: session.id };
+        return true;
+      }
+    }
+
+    const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    if (bearer && this.agentTokens) {
+      const agent = await this.agentTokens.verify(bearer);
+      if (agent) {
+        if (!isRead) throw new MonitorError('forbidden', 'agent tokens are read-only');
+        request.principal = { kind: 'agent', clientId: agent.clientId, scopes: agent.scopes };
+        return true;
+      }
+    }
+    throw new MonitorError('unauthorized', 'sign in first: POST /api/v1/auth/login');
+  }
+}

@@ -1,0 +1,29 @@
+import { isLoopbackAddress, isLoopbackHost } from './loopback';
+
+describe('loopback checks', () => {
+  it.each([
+    ['127.0.0.1', true],
+    ['127.8.9.10', true],
+    ['::1', true],
+    ['::ffff:127.0.0.1', true],
+    ['10.0.0.1', false],
+    ['::ffff:10.0.0.1', false],
+    ['192.168.1.1', false],
+    ['', false],
+  ])('address %s → %s', (address, expected) => {
+    expect(isLoopbackAddress(address)).toBe(expected);
+  });
+
+  it.each([
+    ['localhost:8080', true],
+    ['LOCALHOST', true],
+    ['127.0.0.1:8080', true],
+    ['[::1]:8080', true],
+    ['monitor.example.com', false],
+    ['127.0.0.1.evil.example', false],
+    ['10.1.2.3:8080', false],
+    ['bad host', false],
+  ])('Host %s → %s', (host, expected) => {
+    expect(isLoopbackHost(host)).toBe(expected);
+  });
+});

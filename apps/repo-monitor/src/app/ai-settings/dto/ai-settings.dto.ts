@@ -1,0 +1,69 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsDuration } from '@shared/config';
+import { IsBoolean, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Min, MinLength } from 'class-validator';
+
+export const AI_FIELDS = [
+  'enabled',
+  'api_key',
+  'base_url',
+  'model',
+  'timeout',
+  'max_tokens',
+  'retries',
+  'digest_enabled',
+  'triage_enabled',
+  'release_summary_enabled',
+  'code_review_enabled',
+  'failure_analysis_enabled',
+] as const;
+export type AiField = (typeof AI_FIELDS)[number];
+
+/** Fields left out stay as they are; `api_key: null` removes the stored key. Env-set fields are locked. */
+export class UpdateAiSettingsDto {
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() enabled?: boolean;
+
+  @ApiPropertyOptional({ nullable: true, description: 'Stored encrypted, never returned (see api_key_set)' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(1024)
+  api_key?: string | null;
+
+  @ApiPropertyOptional({ example: 'https://api.openai.com/v1', description: 'Any http(s) chat-completion-compatible endpoint' })
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'base_url must be an http(s) URL' })
+  @MaxLength(2048)
+  base_url?: string;
+
+  @ApiPropertyOptional({ example: 'gpt-4o-mini' }) @IsOptional() @IsString() @MinLength(1) @MaxLength(200) model?: string;
+
+  @ApiPropertyOptional({ example: '30s', description: 'Per-request timeout as a duration' })
+  @IsOptional()
+  @IsDuration()
+  timeout?: string;
+
+  @ApiPropertyOptional({ example: 800 }) @IsOptional() @IsInt() @Min(16) @Max(32000) max_tokens?: number;
+  @ApiPropertyOptional({ example: 1 }) @IsOptional() @IsInt() @Min(0) @Max(5) retries?: number;
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() digest_enabled?: boolean;
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() triage_enabled?: boolean;
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() release_summary_enabled?: boolean;
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() code_review_enabled?: boolean;
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() failure_analysis_enabled?: boolean;
+}
+
+export class AiSettingsDto {
+  @ApiProperty() enabled!: boolean;
+  @ApiProperty() api_key_set!: boolean;
+  @ApiProperty() base_url!: string;
+  @ApiProperty() model!: string;
+  @ApiProperty({ example: '30s' }) timeout!: string;
+  @ApiProperty() max_tokens!: number;
+  @ApiProperty() retries!: number;
+  @ApiProperty() digest_enabled!: boolean;
+  @ApiProperty() triage_enabled!: boolean;
+  @ApiProperty() release_summary_enabled!: boolean;
+  @ApiProperty() code_review_enabled!: boolean;
+  @ApiProperty() failure_analysis_enabled!: boolean;
+  @ApiProperty({ enum: AI_FIELDS, isArray: true, description: 'Fields set by environment; writes to them are 409 ai_field_locked' })
+  locked_fields!: AiField[];
+}

@@ -1,0 +1,151 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { createPrivateKey } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { DataSource } from 'typeorm';
+import { AuditLogService } from '../admin/audit-log.service';
+import { MonitorError } from '../common/monitor-error';
+import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
+import { storedOutboundSecrets } from '../notification-channels/outbound-secrets';
+import { SecretCipher } from '../settings/secret-cipher';
+import { SettingsStore } from '../settings/settings.store';
+import { GithubAppField, GithubAppSettingsDto, UpdateGithubAppSettingsDto } from './dto/github-app-settings.dto';
+
+/** The GitHub App settings the rest of the service uses, merged env > console > config file. */
+export interface EffectiveGithubAppSettings {
+  appId?: string;
+  clientId?: string;
+  /** PEM text, from the console or read from MONITOR_VCS_PRIVATE_KEY_PATH. */
+  privateKey?: string;
+  /** Set when the private key file cannot be read (the message names the variable, not the key). */
+  privateKeyProblem?: string;
+  /** Inbound webhook secrets to accept: the current one first, then the previous one during rotation. */
+  webhookSecrets: string[];
+  publicBaseUrl?: string;
+}
+
+const FIELD_VARIABLE: Record<GithubAppField, string> = {
+  app_id: 'MONITOR_VCS_APP_ID',
+  client_id: 'MONITOR_VCS_CLIENT_ID',
+  private_key: 'MONITOR_VCS_PRIVATE_KEY_PATH',
+  webhook_secret: 'MONITOR_VCS_WEBHOOK_SECRET',
+  public_base_url: 'MONITOR_PUBLIC_BASE_URL',
+};
+
+const KEY = {
+  appId: 'github.app_id',
+  clientId: 'github.client_id',
+  privateKey: 'github.private_key',
+  webhookSecret: 'github.webhook_secret',
+  publicBaseUrl: 'github.public_base_url',
+} as const;
+
+/**
+ * GitHub App settings: fields set by environment are locked; the others are stored (secrets
+ * encrypted) and read on every use, so console changes take effect without a restart.
+ */
+@Injectable()
+export class GithubAppSettingsService {
+  constructor(
+    @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly store: SettingsStore,
+    private readonly cipher: SecretCipher,
+    private readonly audit: AuditLogService,
+  ) {}
+
+  lockedFields(): GithubAppField[] {
+    return (Object.keys(FIELD_VARIABLE) as GithubAppField[]).filter((field) => this.config.environmentVariables.has(FIELD_VARIABLE[field]));
+  }
+
+  async current(): Promise<EffectiveGithubAppSettings> {
+    const locked = new Set(this.lockedFields());
+    const stored = await this.store.getMany([KEY.appId, KEY.clientId, KEY.publicBaseUrl]);
+    const github = this.config.github;
+    const pick = (field: GithubAppField, key: string, fromConfig: string | undefined): string | undefined =>
+      locked.has(field) ? fromConfig : ((stored.get(key) as string | undefined) ?? fromConfig);
+
+    let privateKey: string | undefined;
+    let privateKeyProblem: string | undefined;
+    const storedKey = locked.has('private_key') ? undefined : await this.store.getSecret(KEY.privateKey);
+    if (storedKey) privateKey = storedKey;
+    else if (github.privateKeyPath) {
+      try {
+        privateKey = await readFile(github.privateKeyPath, 'utf8');
+      } catch (error) {
+        privateKeyProblem = `MONITOR_VCS_PRIVATE_KEY_PATH cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
+      }
+    }
+
+    const currentSecret = locked.has('webhook_secret') ? github.webhookSecret : ((await this.store.getSecret(KEY.webhookSecret)) ?? github.webhookSecret);
+    const webhookSecrets = [currentSecret, github.webhookPreviousSecret].filter((secret): secret is string => Boolean(secret));
+
+    return {
+      appId: pick('app_id', KEY.appId, github.appId),
+      clientId: pick('client_id', KEY.clientId, github.clientId),
+      privateKey,
+      privateKeyProblem,
+      webhookSecrets: [...new Set(webhookSecrets)],
+      publicBaseUrl: pick('public_base_url', KEY.publicBaseUrl, this.config.http.publicBaseUrl),
+    };
+  }
+
+  async publicBaseUrl(): Promise<string | undefined> {
+    if (this.config.environmentVariables.has(FIELD_VARIABLE.public_base_url)) return this.config.http.publicBaseUrl;
+    return (await this.store.get<string>(KEY.publicBaseUrl)) ?? this.config.http.publicBaseUrl;
+  }
+
+  async describe(): Promise<GithubAppSettingsDto> {
+    const effective = await this.current();
+    const locked = this.lockedFields();
+    const privateKeySet = Boolean(effective.privateKey) || (!locked.includes('private_key') && (await this.store.hasSecret(KEY.privateKey)));
+    const webhookSecretSet =
+      effective.webhookSecrets.length > 0 || (!locked.includes('webhook_secret') && (await this.store.hasSecret(KEY.webhookSecret)));
+    return {
+      app_id: effective.appId ?? null,
+      client_id: effective.clientId ?? null,
+      private_key_set: privateKeySet,
+      webhook_secret_set: webhookSecretSet,
+      public_base_url: effective.publicBaseUrl ?? null,
+      configured: Boolean(effective.appId && effective.clientId && effective.privateKey),
+      locked_fields: locked,
+    };
+  }
+
+  async update(changes: UpdateGithubAppSettingsDto, actor: string, clientIp: string): Promise<GithubAppSettingsDto> {
+    const changed = (Object.keys(FIELD_VARIABLE) as GithubAppField[]).filter((field) => changes[field] !== undefined);
+    const locked = new Set(this.lockedFields());
+    for (const field of changed) {
+      if (locked.has(field)) {
+        throw new MonitorError('github_field_locked', `${field} is set by ${FIELD_VARIABLE[field]} and cannot be changed in the console`, { field });
+      }
+    }
+    if (typeof changes.private_key === 'string') {
+      try {
+        createPrivateKey(changes.private_key);
+      } catch {
+        throw new MonitorError('validation_failed', 'private_key must be a PEM private key', { field: 'private_key' });
+      }
+    }
+    if (typeof changes.webhook_secret === 'string') {
+      const outbound = await storedOutboundSecrets(this.dataSource.manager, this.cipher);
+      if (outbound.includes(changes.webhook_secret) || changes.webhook_secret === this.config.notifications.webhookSecret) {
+        throw new MonitorError('validation_failed', 'webhook_secret must differ from every outbound webhook secret', { field: 'webhook_secret' });
+      }
+    }
+    await this.dataSource.transaction(async (manager) => {
+      const plain = async (key: string, value: string | null | undefined) => {
+        if (value === undefined) return;
+        if (value === null) await this.store.delete(key, manager);
+        else await this.store.set(key, key === KEY.publicBaseUrl ? value.trim().replace(/\/+$/, '') : value.trim(), manager);
+      };
+      await plain(KEY.appId, changes.app_id);
+      await plain(KEY.clientId, changes.client_id);
+      await plain(KEY.publicBaseUrl, changes.public_base_url);
+      if (changes.private_key !== undefined) await this.store.setSecret(KEY.privateKey, changes.private_key, manager);
+      if (changes.webhook_secret !== undefined) await this.store.setSecret(KEY.webhookSecret, changes.webhook_secret, manager);
+      await this.audit.record({ actor, action: 'github_app.updated', details: { fields: changed }, clientIp }, manager);
+    });
+    return this.describe();
+  }
+}

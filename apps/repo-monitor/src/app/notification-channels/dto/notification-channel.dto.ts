@@ -1,0 +1,101 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, IsUrl, Matches, MaxLength, MinLength } from 'class-validator';
+import { NOTIFICATION_EVENT_KINDS } from '../event-kinds';
+import { CHANNEL_KINDS, ChannelKind } from '../notification-channel.entity';
+
+const CHAT_ID = /^(-?\d{1,20}|@[A-Za-z0-9_]{5,32})$/;
+
+class ChannelFieldsDto {
+  @ApiPropertyOptional({ example: 'Team chat', maxLength: 100 })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  name?: string;
+
+  @ApiPropertyOptional({ default: true })
+  @IsOptional()
+  @IsBoolean()
+  enabled?: boolean;
+
+  @ApiPropertyOptional({ description: 'telegram: numeric chat id or @channel', example: '-1001234567890' })
+  @IsOptional()
+  @Matches(CHAT_ID, { message: 'chat_id must be a numeric chat id or @channel' })
+  chat_id?: string;
+
+  @ApiPropertyOptional({ description: 'http_webhook: the receiver URL', example: 'https://hooks.example.com/monitor' })
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'url must be an http(s) URL' })
+  @MaxLength(2048)
+  url?: string;
+
+  @ApiPropertyOptional({
+    description: 'telegram: the bot token; http_webhook: the signing secret (X-Host-Monitor-Signature-256). Stored encrypted, never returned.',
+  })
+  @IsOptional()
+  @IsString()
+  @MinLength(16)
+  @MaxLength(512)
+  secret?: string;
+
+  @ApiPropertyOptional({ default: false, description: 'http_webhook: allow private, loopback and link-local targets' })
+  @IsOptional()
+  @IsBoolean()
+  allow_private?: boolean;
+
+  @ApiPropertyOptional({ enum: NOTIFICATION_EVENT_KINDS, isArray: true, description: 'Only these kinds; empty means all' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(NOTIFICATION_EVENT_KINDS.length)
+  @IsIn(NOTIFICATION_EVENT_KINDS, { each: true, message: `each event kind must be one of ${NOTIFICATION_EVENT_KINDS.join(', ')}` })
+  event_kinds?: string[];
+}
+
+export class CreateNotificationChannelDto extends ChannelFieldsDto {
+  @ApiProperty({ enum: CHANNEL_KINDS })
+  @IsIn(CHANNEL_KINDS, { message: 'kind must be telegram or http_webhook' })
+  kind!: ChannelKind;
+
+  @ApiProperty({ example: 'Team chat', maxLength: 100 })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  declare name: string;
+}
+
+export class UpdateNotificationChannelDto extends ChannelFieldsDto {}
+
+export class ToggleNotificationChannelDto {
+  @ApiProperty()
+  @IsBoolean()
+  enabled!: boolean;
+}
+
+export class NotificationChannelDto {
+  @ApiProperty() id!: string;
+  @ApiProperty({ enum: CHANNEL_KINDS }) kind!: ChannelKind;
+  @ApiProperty() name!: string;
+  @ApiProperty() enabled!: boolean;
+  @ApiProperty({ nullable: true, type: String }) chat_id!: string | null;
+  @ApiProperty({ nullable: true, type: String }) url!: string | null;
+  @ApiProperty() secret_set!: boolean;
+  @ApiProperty() allow_private!: boolean;
+  @ApiProperty({ enum: NOTIFICATION_EVENT_KINDS, isArray: true }) event_kinds!: string[];
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ format: 'date-time' }) updated_at!: string;
+}
+
+export class NotificationChannelPageDto {
+  @ApiProperty({ type: [NotificationChannelDto] }) items!: NotificationChannelDto[];
+  @ApiProperty() page!: number;
+  @ApiProperty() per_page!: number;
+  @ApiProperty() total!: number;
+}
+
+export class ChannelTestResultDto {
+  @ApiProperty() ok!: boolean;
+  @ApiProperty() elapsed_ms!: number;
+  @ApiPropertyOptional({ description: 'HTTP status of the receiver or Bot API' }) status?: number;
+  @ApiPropertyOptional({ description: 'Short reason when the test failed' }) error_code?: string;
+  @ApiPropertyOptional() message?: string;
+}

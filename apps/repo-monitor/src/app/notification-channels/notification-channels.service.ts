@@ -1,0 +1,292 @@
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { isIP } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { AuditLogService } from '../admin/audit-log.service';
+import { MonitorError } from '../common/monitor-error';
+import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
+import { GithubAppSettingsService } from '../github-app-settings/github-app-settings.service';
+import { SecretCipher } from '../settings/secret-cipher';
+import { SettingsStore } from '../settings/settings.store';
+import { CHANNEL_TEST_SENDER, ChannelTestSender } from './channel-test-sender';
+import {
+  ChannelTestResultDto,
+  CreateNotificationChannelDto,
+  NotificationChannelDto,
+  UpdateNotificationChannelDto,
+} from './dto/notification-channel.dto';
+import { ChannelKind, NotificationChannelEntity } from './notification-channel.entity';
+import { channelSecretAssociatedData } from './outbound-secrets';
+
+interface ChannelConfig {
+  chat_id?: string;
+  url?: string;
+}
+
+/** A channel ready to deliver through: the secret decrypted, the filter parsed. */
+export interface DeliverableChannel {
+  id: string;
+  kind: ChannelKind;
+  name: string;
+  chatId?: string;
+  url?: string;
+  secret: string;
+  allowPrivate: boolean;
+  /** Empty: every kind. */
+  eventKinds: string[];
+}
+
+const TELEGRAM_TOKEN = /^\d+:[A-Za-z0-9_-]+$/;
+const SEEDED_MARKER = (kind: ChannelKind) => `notification_channels.seeded.${kind}`;
+const SEEDED_NAME: Record<ChannelKind, string> = { telegram: 'Telegram (from environment)', http_webhook: 'Webhook (from environment)' };
+
+function isPrivateHostLiteral(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  const version = isIP(host);
+  if (version === 4) {
+    const [a, b] = host.split('.').map(Number);
+    return a === 10 || a === 127 || a === 0 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
+  }
+  if (version === 6) return host === '::1' || host === '::' || /^f[cd]/.test(host) || /^fe[89ab]/.test(host) || host.startsWith('::ffff:');
+  return false;
+}
+
+/**
+ * Notification channels (Telegram bot chats and signed outbound webhooks). Secrets are sealed with
+ * the master key; the environment seeds one channel of each kind once, after which the console
+ * value is authoritative.
+ */
+@Injectable()
+export class NotificationChannelsService implements OnModuleInit {
+  private readonly logger = new Logger(NotificationChannelsService.name);
+
+  constructor(
+    @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly cipher: SecretCipher,
+    private readonly store: SettingsStore,
+    private readonly audit: AuditLogService,
+    private readonly github: GithubAppSettingsService,
+    @Inject(CHANNEL_TEST_SENDER) private readonly tester: ChannelTestSender,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    const { botToken, botChatId, webhookUrl, webhookSecret, webhookAllowPrivate } = this.config.notifications;
+    if (botToken && botChatId) {
+      await this.seed('telegram', { chat_id: botChatId }, botToken, false);
+    }
+    if (webhookUrl && webhookSecret) {
+      await this.seed('http_webhook', { url: webhookUrl }, webhookSecret, webhookAllowPrivate);
+    } else if (webhookUrl) {
+      this.logger.warn('MONITOR_HTTP_WEBHOOK_URL is set without MONITOR_HTTP_WEBHOOK_SECRET: no webhook channel was created');
+    }
+  }
+
+  async list(page: number, perPage: number): Promise<{ items: NotificationChannelDto[]; total: number }> {
+    const [rows, total] = await this.dataSource.manager.findAndCount(NotificationChannelEntity, {
+      order: { createdAt: 'ASC', id: 'ASC' },
+      skip: (page - 1) * perPage,
+      take: perPage,
+    });
+    return { items: rows.map((row) => this.toDto(row)), total };
+  }
+
+  async get(id: string): Promise<NotificationChannelDto> {
+    return this.toDto(await this.find(id));
+  }
+
+  async create(body: CreateNotificationChannelDto, actor: string, clientIp: string): Promise<NotificationChannelDto> {
+    const config = this.configFor(body.kind, body);
+    if (!body.secret) {
+      throw new MonitorError('validation_failed', body.kind === 'telegram' ? 'secret (the bot token) is required' : 'secret (the signing secret) is required', {
+        field: 'secret',
+      });
+    }
+    const allowPrivate = body.allow_private ?? false;
+    this.checkTarget(body.kind, config, allowPrivate);
+    await this.checkSecret(body.kind, body.secret);
+    const id = randomUUID();
+    const now = new Date();
+    const entity: NotificationChannelEntity = {
+      id,
+      kind: body.kind,
+      name: body.name.trim(),
+      enabled: body.enabled ?? true,
+      config: JSON.stringify(config),
+      secret: this.cipher.seal(body.secret, channelSecretAssociatedData(id)),
+      allowPrivate,
+      eventKinds: JSON.stringify(body.event_kinds ?? []),
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.writeUnique(async (manager) => {
+      await manager.insert(NotificationChannelEntity, entity);
+      await this.audit.record({ actor, action: 'notification_channel.created', target: id, details: { kind: body.kind, name: entity.name }, clientIp }, manager);
+    });
+    return this.toDto(entity);
+  }
+
+  async update(id: string, body: UpdateNotificationChannelDto, actor: string, clientIp: string): Promise<NotificationChannelDto> {
+    const existing = await this.find(id);
+    const current = JSON.parse(existing.config) as ChannelConfig;
+    const config = this.configFor(existing.kind, { chat_id: body.chat_id ?? current.chat_id, url: body.url ?? current.url });
+    const allowPrivate = body.allow_private ?? existing.allowPrivate;
+    this.checkTarget(existing.kind, config, allowPrivate);
+    if (body.secret !== undefined) await this.checkSecret(existing.kind, body.secret);
+    const changes: Partial<NotificationChannelEntity> = {
+      name: body.name?.trim() ?? existing.name,
+      enabled: body.enabled ?? existing.enabled,
+      config: JSON.stringify(config),
+      allowPrivate,
+      eventKinds: body.event_kinds ? JSON.stringify(body.event_kinds) : existing.eventKinds,
+      updatedAt: new Date(),
+    };
+    if (body.secret !== undefined) changes.secret = this.cipher.seal(body.secret, channelSecretAssociatedData(id));
+    const changedFields = Object.keys(body).filter((key) => body[key as keyof UpdateNotificationChannelDto] !== undefined);
+    await this.writeUnique(async (manager) => {
+      await manager.update(NotificationChannelEntity, { id }, changes);
+      await this.audit.record({ actor, action: 'notification_channel.updated', target: id, details: { fields: changedFields }, clientIp }, manager);
+    });
+    return this.get(id);
+  }
+
+  async setEnabled(id: string, enabled: boolean, actor: string, clientIp: string): Promise<NotificationChannelDto> {
+    await this.find(id);
+    await this.dataSource.transaction(async (manager) => {
+      await manager.update(NotificationChannelEntity, { id }, { enabled, updatedAt: new Date() });
+      await this.audit.record({ actor, action: enabled ? 'notification_channel.enabled' : 'notification_channel.disabled', target: id, clientIp }, manager);
+    });
+    return this.get(id);
+  }
+
+  async remove(id: string, actor: string, clientIp: string): Promise<void> {
+    const existing = await this.find(id);
+    await this.dataSource.transaction(async (manager) => {
+      await manager.delete(NotificationChannelEntity, { id });
+      await this.audit.record({ actor, action: 'notification_channel.deleted', target: id, details: { name: existing.name }, clientIp }, manager);
+    });
+  }
+
+  /** Sends one fixed test message through the channel; changes nothing. */
+  async test(id: string, actor: string, clientIp: string): Promise<ChannelTestResultDto> {
+    const channel = this.toDeliverable(await this.find(id));
+    const started = Date.now();
+    const outcome = await this.tester.send(channel);
+    const elapsed = Date.now() - started;
+    await this.audit.record({ actor, action: 'notification_channel.tested', target: id, details: { ok: outcome.ok }, clientIp });
+    return { ok: outcome.ok, elapsed_ms: elapsed, status: outcome.status, error_code: outcome.errorCode, message: outcome.message };
+  }
+
+  /** Enabled channels with secrets decrypted, for the notification sender. */
+  async deliverableChannels(): Promise<DeliverableChannel[]> {
+    const rows = await this.dataSource.manager.find(NotificationChannelEntity, { where: { enabled: true }, order: { createdAt: 'ASC' } });
+    return rows.filter((row) => row.secret).map((row) => this.toDeliverable(row));
+  }
+
+  private toDeliverable(row: NotificationChannelEntity): DeliverableChannel {
+    if (!row.secret) throw new MonitorError('conflict', 'the channel has no secret');
+    const config = JSON.parse(row.config) as ChannelConfig;
+    return {
+      id: row.id,
+      kind: row.kind,
+      name: row.name,
+      chatId: config.chat_id,
+      url: config.url,
+      secret: this.cipher.open(row.secret, channelSecretAssociatedData(row.id)),
+      allowPrivate: row.allowPrivate,
+      eventKinds: JSON.parse(row.eventKinds) as string[],
+    };
+  }
+
+  private async seed(kind: ChannelKind, config: ChannelConfig, secret: string, allowPrivate: boolean): Promise<void> {
+    if (await this.store.get<boolean>(SEEDED_MARKER(kind))) return;
+    if (!this.cipher.available) {
+      this.logger.warn(`the ${kind} channel from the environment was not stored: set MONITOR_ENCRYPTION_KEY so its secret can be encrypted`);
+      return;
+    }
+    await this.dataSource.transaction(async (manager) => {
+      if ((await manager.count(NotificationChannelEntity, { where: { kind } })) === 0) {
+        const id = randomUUID();
+        const now = new Date();
+        const name = (await manager.count(NotificationChannelEntity, { where: { name: SEEDED_NAME[kind] } })) === 0 ? SEEDED_NAME[kind] : `${SEEDED_NAME[kind]} ${id.slice(0, 8)}`;
+        await manager.insert(NotificationChannelEntity, {
+          id,
+          kind,
+          name,
+          enabled: true,
+          config: JSON.stringify(config),
+          secret: this.cipher.seal(secret, channelSecretAssociatedData(id)),
+          allowPrivate,
+          eventKinds: '[]',
+          createdAt: now,
+          updatedAt: now,
+        });
+        await this.audit.record({ actor: 'system', action: 'notification_channel.seeded', target: id, details: { kind } }, manager);
+      }
+      await this.store.set(SEEDED_MARKER(kind), true, manager);
+    });
+  }
+
+  private configFor(kind: ChannelKind, fields: { chat_id?: string; url?: string }): ChannelConfig {
+    if (kind === 'telegram') {
+      if (!fields.chat_id) throw new MonitorError('validation_failed', 'chat_id is required for a telegram channel', { field: 'chat_id' });
+      return { chat_id: fields.chat_id };
+    }
+    if (!fields.url) throw new MonitorError('validation_failed', 'url is required for an http_webhook channel', { field: 'url' });
+    return { url: fields.url };
+  }
+
+  private checkTarget(kind: ChannelKind, config: ChannelConfig, allowPrivate: boolean): void {
+    if (kind !== 'http_webhook' || allowPrivate || !config.url) return;
+    if (isPrivateHostLiteral(new URL(config.url).hostname)) {
+      throw new MonitorError('validation_failed', 'url points to a private or loopback address; set allow_private to allow it', { field: 'url' });
+    }
+  }
+
+  private async checkSecret(kind: ChannelKind, secret: string): Promise<void> {
+    if (kind === 'telegram') {
+      if (!TELEGRAM_TOKEN.test(secret)) throw new MonitorError('validation_failed', 'secret must be a bot token like <bot id>:<token>', { field: 'secret' });
+      return;
+    }
+    const inbound = (await this.github.current()).webhookSecrets;
+    if (inbound.includes(secret)) {
+      throw new MonitorError('validation_failed', 'the inbound GitHub webhook secret must not be used as an outbound secret', { field: 'secret' });
+    }
+  }
+
+  private async find(id: string): Promise<NotificationChannelEntity> {
+    const row = await this.dataSource.manager.findOne(NotificationChannelEntity, { where: { id } });
+    if (!row) throw new MonitorError('not_found', 'no such notification channel');
+    return row;
+  }
+
+  private async writeUnique(write: (manager: EntityManager) => Promise<void>): Promise<void> {
+    try {
+      await this.dataSource.transaction(write);
+    } catch (error) {
+      if (error instanceof QueryFailedError && /unique|duplicate/i.test(error.message)) {
+        throw new MonitorError('conflict', 'a channel with this name exists', { field: 'name' });
+      }
+      throw error;
+    }
+  }
+
+  private toDto(row: NotificationChannelEntity): NotificationChannelDto {
+    const config = JSON.parse(row.config) as ChannelConfig;
+    return {
+      id: row.id,
+      kind: row.kind,
+      name: row.name,
+      enabled: row.enabled,
+      chat_id: config.chat_id ?? null,
+      url: config.url ?? null,
+      secret_set: row.secret !== null,
+      allow_private: row.allowPrivate,
+      event_kinds: JSON.parse(row.eventKinds) as string[],
+      created_at: row.createdAt.toISOString(),
+      updated_at: row.updatedAt.toISOString(),
+    };
+  }
+}

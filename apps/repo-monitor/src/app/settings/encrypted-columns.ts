@@ -1,0 +1,26 @@
+/**
+ * Every database column that holds an envelope-encrypted secret, besides secret settings. Key
+ * rotation re-encrypts each of them at startup; a feature that stores a new kind of secret adds
+ * its column here and seals with the same associated data.
+ */
+export interface EncryptedColumn {
+  table: string;
+  idColumn: string;
+  column: string;
+  /** Binds the ciphertext to its row so it cannot be copied elsewhere. */
+  associatedData: (id: string) => string;
+}
+
+export const ENCRYPTED_COLUMNS: readonly EncryptedColumn[] = [
+  {
+    table: 'notification_channels',
+    idColumn: 'id',
+    column: 'secret',
+    associatedData: (id) => `notification_channels.secret:${id}`,
+  },
+];
+
+/** Associated data of a secret setting. */
+export function settingAssociatedData(key: string): string {
+  return `settings:${key}`;
+}
