@@ -6,3 +6,6 @@ export * from './lib/stand-ins/local-http-server';
 export * from './lib/stand-ins/local-telegram-bot-api';
 export * from './lib/stand-ins/local-webhook-receiver';
 export * from './lib/stand-ins/local-http-proxy';
+export * from './lib/stand-ins/local-openai-server';
+export * from './lib/stand-ins/local-webdav-server';
+export * from './lib/stand-ins/local-github-api';

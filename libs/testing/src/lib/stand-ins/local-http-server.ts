@@ -55,14 +55,14 @@ export abstract class LocalHttpServer {
   /** Every request received, oldest first. */
   readonly requests: RecordedRequest[] = [];
   private server?: Server;
-  private baseUrl?: string;
+  private origin?: string;
 
   protected abstract handle(request: RecordedRequest, response: ServerResponse): void | Promise<void>;
 
   /** `http://127.0.0.1:<port>` (no trailing slash); only after `start()`. */
   get url(): string {
-    if (!this.baseUrl) throw new Error(`${this.constructor.name} is not started`);
-    return this.baseUrl;
+    if (!this.origin) throw new Error(`${this.constructor.name} is not started`);
+    return this.origin;
   }
 
   get port(): number {
@@ -79,7 +79,7 @@ export abstract class LocalHttpServer {
       server.listen(0, '127.0.0.1', () => resolve());
     });
     this.server = server;
-    this.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    this.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     return this;
   }
 
