@@ -1,0 +1,59 @@
+import { loadPanelConfig } from '../config/panel-config';
+import { Clock } from './clock';
+import { LoginThrottle } from './login-throttle';
+
+class ManualClock extends Clock {
+  constructor(private time = 1_700_000_000_000) {
+    super();
+  }
+  now(): number {
+    return this.time;
+  }
+  advance(seconds: number): void {
+    this.time += seconds * 1000;
+  }
+}
+
+describe('LoginThrottle with the documented limits', () => {
+  const limits = { maxFailures: 5, windowSeconds: 300, blockSeconds: 900 };
+  let clock: ManualClock;
+  let throttle: LoginThrottle;
+
+  beforeEach(() => {
+    clock = new ManualClock();
+    throttle = new LoginThrottle(limits, clock);
+  });
+
+  it('blocks for 900 s after the fifth failure within 300 s', () => {
+    for (let i = 0; i < 4; i++) throttle.recordFailure('a');
+    expect(throttle.retryAfterSeconds('a')).toBe(0);
+    throttle.recordFailure('a');
+    expect(throttle.retryAfterSeconds('a')).toBe(900);
+    clock.advance(899.5);
+    expect(throttle.retryAfterSeconds('a')).toBe(1);
+    clock.advance(0.5);
+    expect(throttle.retryAfterSeconds('a')).toBe(0);
+  });
+
+  it('forgets failures older than the window', () => {
+    for (let i = 0; i < 4; i++) throttle.recordFailure('a');
+    clock.advance(301);
+    throttle.recordFailure('a');
+    expect(throttle.retryAfterSeconds('a')).toBe(0);
+  });
+
+  it('counts per client and clears a client on success', () => {
+    for (let i = 0; i < 4; i++) throttle.recordFailure('a');
+    throttle.recordSuccess('a');
+    throttle.recordFailure('a');
+    for (let i = 0; i < 5; i++) throttle.recordFailure('b');
+    expect(throttle.retryAfterSeconds('a')).toBe(0);
+    expect(throttle.retryAfterSeconds('b')).toBe(900);
+  });
+});
+
+describe('login throttle configuration', () => {
+  it('defaults to 5 failures in 300 s blocking for 900 s', () => {
+    expect(loadPanelConfig({}).auth.loginThrottle).toEqual({ maxFailures: 5, windowSeconds: 300, blockSeconds: 900 });
+  });
+});
