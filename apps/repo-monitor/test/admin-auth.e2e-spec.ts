@@ -1,0 +1,296 @@
+import { RequestMethod } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { ModulesContainer } from '@nestjs/core';
+import { requestJson } from '@shared/testing';
+import { request as httpRequest } from 'node:http';
+import { IS_PUBLIC_ROUTE } from '../src/app/common/public.decorator';
+import { LOGIN_FAILURE_LIMIT } from '../src/app/admin/login-throttle';
+import { RunningMonitor, TEST_ADMIN_ENV, adminHeaders, loginAdmin, startMonitor } from './harness';
+
+interface Route {
+  method: string;
+  path: string;
+  isPublic: boolean;
+}
+
+/** Every route Nest registered, with whether it is @Public(); later features are covered automatically. */
+function routeTable(monitor: RunningMonitor): Route[] {
+  const routes: Route[] = [];
+  for (const module of monitor.app.get(ModulesContainer).values()) {
+    for (const wrapper of module.controllers.values()) {
+      const controller = wrapper.metatype as (new (...args: never[]) => object) | null;
+      if (!controller) continue;
+      const base = String(Reflect.getMetadata(PATH_METADATA, controller) ?? '');
+      const classPublic = Reflect.getMetadata(IS_PUBLIC_ROUTE, controller) === true;
+      for (const name of Object.getOwnPropertyNames(controller.prototype)) {
+        const handler = (controller.prototype as Record<string, unknown>)[name];
+        if (typeof handler !== 'function' || name === 'constructor') continue;
+        const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
+        const path = Reflect.getMetadata(PATH_METADATA, handler) as string | undefined;
+        if (method === undefined || path === undefined) continue;
+        const fullPath = `/${[base, path].map((part) => part.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/')}`;
+        routes.push({
+          method: RequestMethod[method],
+          path: fullPath.replace(/:[A-Za-z_]+/g, '3f1c8a52-4c1e-4f7b-9c59-0d6b2a1e7f10'),
+          isPublic: classPublic || Reflect.getMetadata(IS_PUBLIC_ROUTE, handler) === true,
+        });
+      }
+    }
+  }
+  return routes;
+}
+
+/** A raw request with a chosen Host header (fetch does not let a caller set it). */
+function rawPost(url: string, path: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
+  const target = new URL(path, url);
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...headers } },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text || '{}') as Record<string, unknown> }));
+      },
+    );
+    request.on('error', reject);
+    request.end(payload);
+  });
+}
+
+describe('admin setup, sign-in, CSRF and the default-deny guard', () => {
+  describe('web setup', () => {
+    let monitor: RunningMonitor;
+
+    beforeAll(async () => {
+      // Trusting X-Forwarded-For lets the test present a non-loopback client address.
+      monitor = await startMonitor({ env: { MONITOR_HTTP_TRUST_PROXY: 'true' } });
+    });
+
+    afterAll(async () => {
+      await monitor?.close();
+    });
+
+    it('reports setup as open from loopback while no admin exists', async () => {
+      const status = await requestJson(monitor.url, '/api/v1/setup/status');
+      expect(status.status).toBe(200);
+      expect(status.body).toEqual({ admin_exists: false, setup_allowed: true, remote_setup_allowed: false });
+    });
+
+    it('refuses setup from a remote client or with a non-loopback Host header', async () => {
+      const remoteClient = await rawPost(monitor.url, '/api/v1/setup', { username: 'admin', password: 'long-enough-password' }, { 'x-forwarded-for': '203.0.113.9' });
+      expect(remoteClient.status).toBe(403);
+      expect(remoteClient.body['error_code']).toBe('forbidden');
+      const remoteHost = await rawPost(monitor.url, '/api/v1/setup', { username: 'admin', password: 'long-enough-password' }, { host: 'monitor.example.com' });
+      expect(remoteHost.status).toBe(403);
+    });
+
+    it('answers 400 on bad setup input', async () => {
+      const short = await requestJson(monitor.url, '/api/v1/setup', { method: 'POST', body: { username: 'admin', password: 'short' } });
+      expect(short.status).toBe(400);
+      expect(short.body['error_code']).toBe('validation_failed');
+      const badName = await requestJson(monitor.url, '/api/v1/setup', { method: 'POST', body: { username: 'bad name!', password: 'long-enough-password' } });
+      expect(badName.status).toBe(400);
+      const extra = await requestJson(monitor.url, '/api/v1/setup', { method: 'POST', body: { username: 'admin', password: 'long-enough-password', role: 'x' } });
+      expect(extra.status).toBe(400);
+    });
+
+    it('creates the admin from loopback, then answers 404', async () => {
+      const created = await requestJson(monitor.url, '/api/v1/setup', { method: 'POST', body: { username: 'owner', password: 'long-enough-password' } });
+      expect(created.status).toBe(201);
+      expect(created.body).toEqual({ username: 'owner' });
+      const again = await requestJson(monitor.url, '/api/v1/setup', { method: 'POST', body: { username: 'other', password: 'long-enough-password' } });
+      expect(again.status).toBe(404);
+      expect(again.body['error_code']).toBe('not_found');
+      expect((await requestJson(monitor.url, '/api/v1/setup/status')).body).toMatchObject({ admin_exists: true, setup_allowed: false });
+      const login = await requestJson(monitor.url, '/api/v1/auth/login', { method: 'POST', body: { username: 'owner', password: 'long-enough-password' } });
+      expect(login.status).toBe(200);
+    });
+
+    it('throttles failed sign-ins per client with 429 and Retry-After', async () => {
+      const attempt = (client: string) =>
+        requestJson(monitor.url, '/api/v1/auth/login', {
+          method: 'POST',
+          body: { username: 'owner', password: 'wrong-password' },
+          headers: { 'x-forwarded-for': client },
+        });
+      for (let i = 0; i < LOGIN_FAILURE_LIMIT; i++) expect((await attempt('198.51.100.7')).status).toBe(401);
+      const limited = await attempt('198.51.100.7');
+      expect(limited.status).toBe(429);
+      expect(limited.body['error_code']).toBe('rate_limited');
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      // Even the right password waits, and other clients are unaffected.
+      const right = await requestJson(monitor.url, '/api/v1/auth/login', {
+        method: 'POST',
+        body: { username: 'owner', password: 'long-enough-password' },
+        headers: { 'x-forwarded-for': '198.51.100.7' },
+      });
+      expect(right.status).toBe(429);
+      expect((await attempt('198.51.100.8')).status).toBe(401);
+    });
+  });
+
+  describe('with remote setup allowed', () => {
+    it('accepts setup from a remote client', async () => {
+      const monitor = await startMonitor({ env: { MONITOR_HTTP_TRUST_PROXY: 'true', MONITOR_SETUP_ALLOW_REMOTE: 'true' } });
+      try {
+        const created = await rawPost(monitor.url, '/api/v1/setup', { username: 'admin', password: 'long-enough-password' }, {
+          'x-forwarded-for': '203.0.113.9',
+          host: 'monitor.example.com',
+        });
+        expect(created.status).toBe(201);
+      } finally {
+        await monitor.close();
+      }
+    });
+  });
+
+  describe('sessions', () => {
+    let monitor: RunningMonitor;
+
+    beforeAll(async () => {
+      monitor = await startMonitor({ env: { ...TEST_ADMIN_ENV } });
+    });
+
+    afterAll(async () => {
+      await monitor?.close();
+    });
+
+    it('bootstraps the admin from the environment and never overwrites it', async () => {
+      expect((await requestJson(monitor.url, '/api/v1/setup/status')).body).toMatchObject({ admin_exists: true });
+      await monitor.stop();
+      const restarted = await startMonitor({ reuseEnv: monitor.env, env: { MONITOR_ADMIN_PASSWORD: 'a-different-password-1' } });
+      try {
+        const oldPassword = await requestJson(restarted.url, '/api/v1/auth/login', { method: 'POST', body: { username: 'admin', password: TEST_ADMIN_ENV['MONITOR_ADMIN_PASSWORD'] } });
+        expect(oldPassword.status).toBe(200);
+        const newPassword = await requestJson(restarted.url, '/api/v1/auth/login', { method: 'POST', body: { username: 'admin', password: 'a-different-password-1' } });
+        expect(newPassword.status).toBe(401);
+      } finally {
+        await restarted.stop();
+      }
+      monitor = await startMonitor({ reuseEnv: monitor.env });
+    });
+
+    it('refuses wrong credentials with invalid_credentials and 400 on bad input', async () => {
+      const wrong = await requestJson(monitor.url, '/api/v1/auth/login', { method: 'POST', body: { username: 'admin', password: 'not-the-password' } });
+      expect(wrong.status).toBe(401);
+      expect(wrong.body).toEqual({ error_code: 'invalid_credentials', message: expect.any(String) });
+      const unknownUser = await requestJson(monitor.url, '/api/v1/auth/login', { method: 'POST', body: { username: 'nobody', password: 'not-the-password' } });
+      expect(unknownUser.status).toBe(401);
+      const missing = await requestJson(monitor.url, '/api/v1/auth/login', { method: 'POST', body: { username: 'admin' } });
+      expect(missing.status).toBe(400);
+      expect(missing.body['error_code']).toBe('validation_failed');
+    });
+
+    it('sets an HttpOnly SameSite=Lax session cookie, not Secure over http, and returns a CSRF token', async () => {
+      const response = await fetch(`${monitor.url}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password: TEST_ADMIN_ENV['MONITOR_ADMIN_PASSWORD'] }),
+      });
+      expect(response.status).toBe(200);
+      const cookie = response.headers.get('set-cookie') ?? '';
+      expect(cookie).toMatch(/^monitor_session=[A-Za-z0-9_-]{20,};/);
+      expect(cookie).toMatch(/HttpOnly/i);
+      expect(cookie).toMatch(/SameSite=Lax/i);
+      expect(cookie).not.toMatch(/Secure/i);
+      const body = (await response.json()) as Record<string, unknown>;
+      expect(body).toEqual({ username: 'admin', csrf_token: expect.any(String), expires_at: expect.any(String) });
+    });
+
+    it('requires the CSRF token on writes and signs out', async () => {
+      const session = await loginAdmin(monitor);
+      const info = await requestJson(monitor.url, '/api/v1/auth/session', { headers: { cookie: session.cookie } });
+      expect(info.status).toBe(200);
+      expect(info.body).toMatchObject({ username: 'admin' });
+
+      const noToken = await requestJson(monitor.url, '/api/v1/auth/logout', { method: 'POST', headers: { cookie: session.cookie } });
+      expect(noToken.status).toBe(403);
+      expect(noToken.body['error_code']).toBe('csrf_failed');
+      const wrongToken = await requestJson(monitor.url, '/api/v1/auth/logout', { method: 'POST', headers: { cookie: session.cookie, 'x-csrf-token': 'nope' } });
+      expect(wrongToken.status).toBe(403);
+      const otherSession = await loginAdmin(monitor);
+      const crossed = await requestJson(monitor.url, '/api/v1/auth/logout', { method: 'POST', headers: { cookie: session.cookie, 'x-csrf-token': otherSession.csrf } });
+      expect(crossed.status).toBe(403);
+
+      const logout = await requestJson(monitor.url, '/api/v1/auth/logout', { method: 'POST', headers: adminHeaders(session) });
+      expect(logout.status).toBe(204);
+      expect((await requestJson(monitor.url, '/api/v1/auth/session', { headers: { cookie: session.cookie } })).status).toBe(401);
+      expect((await requestJson(monitor.url, '/api/v1/auth/session', { headers: { cookie: otherSession.cookie } })).status).toBe(200);
+    });
+
+    it('changes the password and signs out every other session', async () => {
+      const current = await loginAdmin(monitor);
+      const other = await loginAdmin(monitor);
+      const wrongCurrent = await requestJson(monitor.url, '/api/v1/auth/password', {
+        method: 'POST',
+        headers: adminHeaders(current),
+        body: { current_password: 'wrong-password-here', new_password: 'brand-new-password-2' },
+      });
+      expect(wrongCurrent.status).toBe(401);
+      const tooShort = await requestJson(monitor.url, '/api/v1/auth/password', {
+        method: 'POST',
+        headers: adminHeaders(current),
+        body: { current_password: TEST_ADMIN_ENV['MONITOR_ADMIN_PASSWORD'], new_password: 'short' },
+      });
+      expect(tooShort.status).toBe(400);
+      const changed = await requestJson(monitor.url, '/api/v1/auth/password', {
+        method: 'POST',
+        headers: adminHeaders(current),
+        body: { current_password: TEST_ADMIN_ENV['MONITOR_ADMIN_PASSWORD'], new_password: 'brand-new-password-2' },
+      });
+      expect(changed.status).toBe(204);
+      expect((await requestJson(monitor.url, '/api/v1/auth/session', { headers: { cookie: current.cookie } })).status).toBe(200);
+      expect((await requestJson(monitor.url, '/api/v1/auth/session', { headers: { cookie: other.cookie } })).status).toBe(401);
+      const oldLogin = await requestJson(monitor.url, '/api/v1/auth/login', { method: 'POST', body: { username: 'admin', password: TEST_ADMIN_ENV['MONITOR_ADMIN_PASSWORD'] } });
+      expect(oldLogin.status).toBe(401);
+      const newLogin = await requestJson(monitor.url, '/api/v1/auth/login', { method: 'POST', body: { username: 'admin', password: 'brand-new-password-2' } });
+      expect(newLogin.status).toBe(200);
+    });
+
+    it('answers 401 without a session on every non-public route, and csrf_failed on every write without the token', async () => {
+      const routes = routeTable(monitor);
+      const guarded = routes.filter((route) => !route.isPublic);
+      expect(guarded.length).toBeGreaterThan(10);
+      expect(routes.filter((route) => route.isPublic).map((route) => `${route.method} ${route.path}`)).toEqual(
+        expect.arrayContaining(['GET /healthz', 'GET /readyz', 'POST /api/v1/auth/login', 'POST /api/v1/setup', 'GET /api/v1/setup/status']),
+      );
+      const session = await requestJson<{ csrf_token: string }>(monitor.url, '/api/v1/auth/login', {
+        method: 'POST',
+        body: { username: 'admin', password: 'brand-new-password-2' },
+      });
+      const cookie = (session.headers.get('set-cookie') ?? '').split(';')[0];
+      for (const route of guarded) {
+        const body = ['GET', 'HEAD', 'DELETE'].includes(route.method) ? undefined : {};
+        const anonymous = await requestJson(monitor.url, route.path, { method: route.method, body });
+        expect({ route: `${route.method} ${route.path}`, status: anonymous.status, code: (anonymous.body as Record<string, unknown>)?.['error_code'] }).toEqual({
+          route: `${route.method} ${route.path}`,
+          status: 401,
+          code: 'unauthorized',
+        });
+        const forgedBearer = await requestJson(monitor.url, route.path, { method: route.method, body, token: 'not-a-real-token' });
+        expect(forgedBearer.status).toBe(401);
+        if (!['GET', 'HEAD', 'OPTIONS'].includes(route.method)) {
+          const noCsrf = await requestJson(monitor.url, route.path, { method: route.method, body, headers: { cookie } });
+          expect({ route: `${route.method} ${route.path}`, status: noCsrf.status }).toEqual({ route: `${route.method} ${route.path}`, status: 403 });
+        }
+      }
+    });
+  });
+
+  describe('behind https', () => {
+    it('marks the session cookie Secure when the public base URL is https', async () => {
+      const monitor = await startMonitor({ env: { ...TEST_ADMIN_ENV, MONITOR_PUBLIC_BASE_URL: 'https://monitor.example.com' } });
+      try {
+        const response = await fetch(`${monitor.url}/api/v1/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username: 'admin', password: TEST_ADMIN_ENV['MONITOR_ADMIN_PASSWORD'] }),
+        });
+        expect(response.headers.get('set-cookie')).toMatch(/;\s*Secure/i);
+      } finally {
+        await monitor.close();
+      }
+    });
+  });
+});
