@@ -1,4 +1,4 @@
-import { startForwardProxy, ForwardProxy } from '@shared/testing';
+import { LocalHttpProxy } from '@shared/testing';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Dispatcher, request } from 'undici';
@@ -7,14 +7,14 @@ import { createOutboundDispatcher } from './outbound-dispatcher';
 describe('createOutboundDispatcher', () => {
   let target: Server;
   let targetUrl: string;
-  let proxy: ForwardProxy;
+  let proxy: LocalHttpProxy;
   const dispatchers: Dispatcher[] = [];
 
   beforeAll(async () => {
     target = createServer((req, res) => res.end(`hello ${req.url}`));
     await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
     targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
-    proxy = await startForwardProxy();
+    proxy = await new LocalHttpProxy().start();
   });
 
   afterEach(async () => {
