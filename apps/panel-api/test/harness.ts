@@ -1,7 +1,7 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { RawVariables } from '@shared/config';
 import { createTestPostgresDatabase, requestJson, tempDir, testDatabaseDriver, TestPostgresDatabase } from '@shared/testing';
-import { createPanelApp, listenPanelApp } from '../src/app/create-app';
+import { createPanelApp, listenPanelApp, PanelAppOptions } from '../src/app/create-app';
 import { loadPanelConfig, PanelConfig } from '../src/app/config/panel-config';
 
 export interface RunningPanel {
@@ -29,6 +29,8 @@ export interface StartOptions {
   env?: RawVariables;
   /** Reuse the data directory (and database) of an earlier instance. */
   reuse?: { dataDir: string; databaseUrl?: string };
+  /** Port replacements, e.g. `[{ provide: TELEGRAM_GATEWAY, useValue: new TelegramSimulator() }]`. */
+  overrides?: PanelAppOptions['overrides'];
 }
 
 /**
@@ -52,7 +54,7 @@ export async function startPanel(options: StartOptions = {}): Promise<RunningPan
     ...(databaseUrl ? { APP_DATABASE_URL: databaseUrl } : {}),
     ...(options.env ?? {}),
   });
-  const app = await createPanelApp(config);
+  const app = await createPanelApp(config, { overrides: options.overrides });
   // Nest registers its routes while starting to listen; record them for the route-table test.
   const routes: RegisteredRoute[] = [];
   app

@@ -11,14 +11,21 @@ import { DataDirectoryModule } from './data-dir/data-directory.module';
 import { LegacyModule } from './legacy/legacy.module';
 import { SettingsModule } from './settings/settings.module';
 import { OpsModule } from './ops/ops.module';
+import { NotificationsModule } from './notifications/notifications.module';
+import { BackupsModule } from './backups/backups.module';
+import { ProviderOverride, ProviderOverridesModule } from './common/provider-overrides';
+import { AccountsModule } from './accounts/accounts.module';
+import { DevicesModule } from './devices/devices.module';
+import { KeepaliveModule } from './keepalive/keepalive.module';
 
 @Module({})
 export class AppModule {
-  static register(config: PanelConfig): DynamicModule {
+  static register(config: PanelConfig, options: { overrides?: readonly ProviderOverride[] } = {}): DynamicModule {
     return {
       module: AppModule,
       imports: [
         PanelConfigModule.register(config),
+        ProviderOverridesModule.register(options.overrides ?? []),
         LoggerModule.forRoot(loggerParams(config.log)),
         TypeOrmModule.forRoot({ ...dataSourceOptions(config.database), retryAttempts: 5, retryDelay: 2000 }),
         HealthModule,
@@ -27,6 +34,11 @@ export class AppModule {
         SettingsModule,
         LegacyModule,
         OpsModule,
+        NotificationsModule,
+        BackupsModule,
+        AccountsModule,
+        DevicesModule,
+        KeepaliveModule,
       ],
     };
   }

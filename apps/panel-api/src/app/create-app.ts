@@ -4,21 +4,27 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
+import { ProviderOverride } from './common/provider-overrides';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { ReadinessService, requestIdFor } from '@shared/config';
 import { PanelConfig } from './config/panel-config';
 import { setupOpenApi } from './openapi';
 import { packageVersion } from './version';
 
+export interface PanelAppOptions {
+  /** Replace port providers (e2e tests: `{ provide: TELEGRAM_GATEWAY, useValue: simulator }`). */
+  overrides?: readonly ProviderOverride[];
+}
+
 /** Builds the panel-api application (not yet listening); main.ts and the e2e tests both use it. */
-export async function createPanelApp(config: PanelConfig): Promise<NestFastifyApplication> {
+export async function createPanelApp(config: PanelConfig, options: PanelAppOptions = {}): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: 10 * 1024 * 1024,
     trustProxy: config.http.trustProxy,
     genReqId: (req: IncomingMessage) => requestIdFor(req),
     requestIdHeader: false,
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, { overrides: options.overrides }), adapter, {
     bufferLogs: true,
     abortOnError: false,
   });

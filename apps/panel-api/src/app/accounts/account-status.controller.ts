@@ -1,0 +1,80 @@
+import { BadRequestException, Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiBadRequestResponse,
+  ApiBearerAuth,
+  ApiConflictResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import { BEARER_SCHEME } from '../openapi';
+import { AccountCheckJobsService, CheckJob, isJobId } from './account-check-jobs.service';
+import { AccountStatusService, DEFAULT_CHECK_TIMEOUT_SECONDS, summarize } from './account-status.service';
+import { CheckJobDto, CheckJobStartedDto, CheckSummaryDto, StatusCheckDto } from './dto/status-check.dto';
+
+function assertJobId(value: string): string {
+  if (!isJobId(value)) throw new BadRequestException('job_id must be a job id (UUID)');
+  return value;
+}
+
+function jobView(job: CheckJob): CheckJobDto {
+  return { ...job, progress: { ...job.progress }, result: { ...job.result } };
+}
+
+@ApiTags('accounts')
+@ApiBearerAuth(BEARER_SCHEME)
+@ApiUnauthorizedResponse({ description: 'Missing or invalid access token' })
+@Controller('api/accounts/status')
+export class AccountStatusController {
+  constructor(
+    private readonly status: AccountStatusService,
+    private readonly jobs: AccountCheckJobsService,
+  ) {}
+
+  @Post('check')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Check sessions now and wait for the result',
+    description: 'At most 200 accounts, a few at a time, each within timeout_seconds (default 8). Prefer check-jobs for many accounts.',
+  })
+  @ApiOkResponse({ type: CheckSummaryDto })
+  @ApiBadRequestResponse({ description: 'Invalid names, timeout out of 1..20, or more than 200 accounts' })
+  async check(@Body() body: StatusCheckDto): Promise<CheckSummaryDto> {
+    const names = this.status.targets(body.account_names);
+    const results = await this.status.check(names, body.timeout_seconds ?? DEFAULT_CHECK_TIMEOUT_SECONDS);
+    return summarize(results, names.length);
+  }
+
+  @Post('check-jobs')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Start a background check job (one at a time, at most 200 accounts)' })
+  @ApiAcceptedResponse({ type: CheckJobStartedDto })
+  @ApiBadRequestResponse({ description: 'Invalid names, timeout out of 1..20, or more than 200 accounts' })
+  @ApiConflictResponse({ description: 'Another check job is running' })
+  startJob(@Body() body: StatusCheckDto): CheckJobStartedDto {
+    const job = this.jobs.start(body.account_names, body.timeout_seconds ?? DEFAULT_CHECK_TIMEOUT_SECONDS);
+    return { job_id: job.job_id, status: job.status, total: job.progress.total };
+  }
+
+  @Get('check-jobs/:job_id')
+  @ApiOperation({ summary: 'Status, progress and (partial or final) result of a check job' })
+  @ApiOkResponse({ type: CheckJobDto })
+  @ApiBadRequestResponse({ description: 'job_id is not a UUID' })
+  @ApiNotFoundResponse({ description: 'No such job' })
+  getJob(@Param('job_id') jobId: string): CheckJobDto {
+    return jobView(this.jobs.get(assertJobId(jobId)));
+  }
+
+  @Post('check-jobs/:job_id/cancel')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Ask a running job to stop: accounts in progress finish, no new one starts' })
+  @ApiAcceptedResponse({ type: CheckJobDto })
+  @ApiNotFoundResponse({ description: 'No such job' })
+  @ApiConflictResponse({ description: 'The job is not running' })
+  cancelJob(@Param('job_id') jobId: string): CheckJobDto {
+    return jobView(this.jobs.cancel(assertJobId(jobId)));
+  }
+}

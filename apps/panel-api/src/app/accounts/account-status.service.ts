@@ -1,0 +1,140 @@
+import { BadRequestException, Inject, Injectable } from '@nestjs/common';
+import { TelegramError } from '../telegram/telegram-error';
+import { TELEGRAM_GATEWAY, TelegramGateway } from '../telegram/telegram-gateway';
+import { AccountSessionsService, checkCodeFor, userInfoOf } from './account-sessions.service';
+import { AccountStatus, AccountStore, CheckCode } from './account-store';
+import { isAccountName } from './account-name';
+import { forEachBounded } from './bounded-concurrency';
+
+export const MAX_CHECK_ACCOUNTS = 200;
+export const DEFAULT_CHECK_TIMEOUT_SECONDS = 8;
+const CHECK_CONCURRENCY = 4;
+
+export interface AccountCheckResult {
+  account_name: string;
+  ok: boolean;
+  code: CheckCode;
+  message: string;
+  status: AccountStatus;
+  needs_relogin: boolean;
+  checked_at: string;
+}
+
+export interface CheckSummary {
+  total: number;
+  normal: number;
+  abnormal: number;
+  results: AccountCheckResult[];
+  abnormal_accounts: Array<{ account_name: string; code: CheckCode; message: string }>;
+}
+
+export function summarize(results: AccountCheckResult[], total = results.length): CheckSummary {
+  const abnormal = results.filter((r) => !r.ok);
+  return {
+    total,
+    normal: results.length - abnormal.length,
+    abnormal: abnormal.length,
+    results,
+    abnormal_accounts: abnormal.map((r) => ({ account_name: r.account_name, code: r.code, message: r.message })),
+  };
+}
+
+function statusFor(code: CheckCode): AccountStatus {
+  if (code === 'OK') return 'connected';
+  if (code === 'ACCOUNT_SESSION_INVALID') return 'invalid';
+  if (code === 'ACCOUNT_NOT_FOUND') return 'not_found';
+  return 'error';
+}
+
+/** Session checks: one authenticated "who am I" per account, bounded concurrency, a per-account deadline. */
+@Injectable()
+export class AccountStatusService {
+  constructor(
+    private readonly store: AccountStore,
+    private readonly sessions: AccountSessionsService,
+    @Inject(TELEGRAM_GATEWAY) private readonly gateway: TelegramGateway,
+  ) {}
+
+  /** The accounts a check covers: the given names (deduplicated) or every account; 400 above 200. */
+  targets(accountNames?: string[]): string[] {
+    const names = accountNames && accountNames.length > 0 ? [...new Set(accountNames)] : this.store.names();
+    if (names.length > MAX_CHECK_ACCOUNTS) {
+      throw new BadRequestException(`A check covers at most ${MAX_CHECK_ACCOUNTS} accounts (asked for ${names.length}); pass account_names in batches`);
+    }
+    return names;
+  }
+
+  async check(
+    names: string[],
+    timeoutSeconds: number,
+    options: { signal?: AbortSignal; shouldStop?: () => boolean; onResult?: (result: AccountCheckResult) => void } = {},
+  ): Promise<AccountCheckResult[]> {
+    return forEachBounded(
+      names,
+      CHECK_CONCURRENCY,
+      async (name) => {
+        const result = await this.checkOne(name, timeoutSeconds, options.signal);
+        options.onResult?.(result);
+        return result;
+      },
+      options.shouldStop,
+    );
+  }
+
+  async checkOne(name: string, timeoutSeconds: number, signal?: AbortSignal): Promise<AccountCheckResult> {
+    const checkedAt = new Date().toISOString();
+    const result = (code: CheckCode, message: string, needsRelogin = false): AccountCheckResult => ({
+      account_name: name,
+      ok: code === 'OK',
+      code,
+      message,
+      status: statusFor(code),
+      needs_relogin: needsRelogin,
+      checked_at: checkedAt,
+    });
+    if (!isAccountName(name) || !this.store.exists(name)) return result('ACCOUNT_NOT_FOUND', `Account ${name} not found`);
+    let sessionString: string | undefined;
+    try {
+      sessionString = this.store.readSession(name);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const outcome =
+        code === 'EACCES' || code === 'EPERM'
+          ? result('STORAGE_PERMISSION_DENIED', `The session file of ${name} cannot be read (${code})`)
+          : result('CLIENT_INIT_FAILED', `The session file of ${name} cannot be used: ${(error as Error).message}`);
+      return this.record(outcome);
+    }
+    if (!sessionString) {
+      return this.record(result('ACCOUNT_NOT_FOUND', `Account ${name} has no stored session; log in again`, true));
+    }
+    const record = this.store.get(name);
+    try {
+      const user = await this.gateway.getMe(
+        { accountName: name, sessionString, proxy: record?.proxy ?? undefined },
+        { timeoutMs: timeoutSeconds * 1000, signal },
+      );
+      this.store.updateMeta(name, (meta) => {
+        meta.user = userInfoOf(user);
+        meta.needs_relogin = false;
+      });
+      return this.record(result('OK', 'Session is valid'));
+    } catch (error) {
+      const code = checkCodeFor(error);
+      const message = error instanceof TelegramError ? error.message : `Status check failed: ${(error as Error).message}`;
+      if (code === 'ACCOUNT_SESSION_INVALID') this.sessions.markSessionInvalid(name, message);
+      return this.record(result(code, message, code === 'ACCOUNT_SESSION_INVALID'));
+    }
+  }
+
+  private record(outcome: AccountCheckResult): AccountCheckResult {
+    if (this.store.exists(outcome.account_name)) {
+      this.store.updateMeta(outcome.account_name, (meta) => {
+        meta.status = outcome.status;
+        if (outcome.code === 'ACCOUNT_SESSION_INVALID') meta.needs_relogin = true;
+        meta.last_check = { checked_at: outcome.checked_at, code: outcome.code, message: outcome.message };
+      });
+    }
+    outcome.needs_relogin = this.store.get(outcome.account_name)?.needs_relogin ?? outcome.needs_relogin;
+    return outcome;
+  }
+}

@@ -1,0 +1,78 @@
+import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { TelegramProxy } from '../telegram/telegram-gateway';
+import { parseSessionString } from '../telegram/session-string';
+import { parseProxyUrl } from './account-proxy';
+import { AccountSessionsService } from './account-sessions.service';
+import { AccountRecord, AccountStore } from './account-store';
+
+export function proxyFromInput(text: string | null | undefined): TelegramProxy | null | undefined {
+  if (text === undefined) return undefined;
+  if (text === null || text === '') return null;
+  const proxy = parseProxyUrl(text);
+  if (!proxy) {
+    throw new BadRequestException(
+      'proxy must be socks5://[user:pass@]host:port, socks4://…, http://…, mtproxy://<hex secret>@host:port or tg://proxy?server=…&port=…&secret=…',
+    );
+  }
+  return proxy;
+}
+
+/** The account records: list (cached 5 s by the store), read, change, import, delete. */
+@Injectable()
+export class AccountsService {
+  constructor(
+    private readonly store: AccountStore,
+    private readonly sessions: AccountSessionsService,
+  ) {}
+
+  list(): AccountRecord[] {
+    return this.store.listCached();
+  }
+
+  get(name: string): AccountRecord {
+    const record = this.store.get(name);
+    if (!record) throw new NotFoundException(`Account ${name} not found`);
+    return record;
+  }
+
+  update(name: string, change: { remark?: string | null; proxy?: string | null }): AccountRecord {
+    this.get(name);
+    const proxy = proxyFromInput(change.proxy);
+    this.store.updateMeta(name, (meta) => {
+      if (change.remark !== undefined) meta.remark = change.remark === null || change.remark === '' ? null : change.remark;
+      if (proxy !== undefined) meta.proxy = proxy;
+    });
+    if (proxy !== undefined) void this.sessions.gateway.disconnect(name);
+    return this.get(name);
+  }
+
+  async remove(name: string): Promise<void> {
+    this.get(name);
+    // Listeners stop first, so none keeps using a session that is about to disappear.
+    this.sessions.emit({ type: 'removed', accountName: name });
+    await this.sessions.gateway.disconnect(name);
+    this.store.remove(name);
+  }
+
+  importSession(input: { account_name: string; session_string: string; remark?: string; proxy?: string; overwrite?: boolean }): AccountRecord {
+    const name = input.account_name;
+    if (!parseSessionString(input.session_string)) {
+      throw new BadRequestException('session_string is not a GramJS string session (version "1" followed by base64 of data center, address, port and a 256-byte key)');
+    }
+    const proxy = proxyFromInput(input.proxy);
+    if (this.store.exists(name) && !input.overwrite) {
+      throw new ConflictException(`Account ${name} already exists; send overwrite: true to replace its session`);
+    }
+    this.store.writeSession(name, input.session_string.trim());
+    this.store.updateMeta(name, (meta) => {
+      meta.status = null;
+      meta.needs_relogin = false;
+      meta.last_check = null;
+      if (input.remark !== undefined) meta.remark = input.remark || null;
+      if (proxy !== undefined) meta.proxy = proxy;
+    });
+    void this.sessions.gateway.disconnect(name);
+    this.sessions.emit({ type: 'logged_in', accountName: name });
+    return this.get(name);
+  }
+}

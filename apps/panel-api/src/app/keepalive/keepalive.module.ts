@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
+import { AccountsModule } from '../accounts/accounts.module';
+import { SettingsModule } from '../settings/settings.module';
+import { KeepaliveController } from './keepalive.controller';
+import { KeepaliveScheduler } from './keepalive-scheduler';
+import { KeepaliveService } from './keepalive.service';
+
+/** Daily device keep-alive (03:30 in the settings' time zone) and its manual trigger. */
+@Module({
+  imports: [ScheduleModule.forRoot(), AccountsModule, SettingsModule],
+  controllers: [KeepaliveController],
+  providers: [KeepaliveService, KeepaliveScheduler],
+  exports: [KeepaliveService],
+})
+export class KeepaliveModule {}
