@@ -5,17 +5,19 @@ import { MemoryMonitor } from './memory-monitor.service';
 import { OpsController } from './ops.controller';
 import { HttpReleaseFeed, RELEASE_FEED } from './release-feed';
 import { RuntimeStatusRegistry } from './runtime-status.registry';
+import { SystemJobGate } from './system-job-gate';
 import { VersionService } from './version.service';
 
 /**
  * Version, update check, memory and runtime status. Global so that every feature can inject
- * RuntimeStatusRegistry and report its state without importing this module.
+ * RuntimeStatusRegistry (to report its state) and SystemJobGate without importing this module.
  */
 @Global()
 @Module({
   controllers: [OpsController],
   providers: [
     RuntimeStatusRegistry,
+    SystemJobGate,
     MemoryMonitor,
     VersionService,
     {
@@ -25,6 +27,6 @@ import { VersionService } from './version.service';
         new HttpReleaseFeed(config.version.updateCheckUrl, `panel-api/${config.version.appVersion ?? packageVersion()}`),
     },
   ],
-  exports: [RuntimeStatusRegistry, MemoryMonitor, VersionService],
+  exports: [RuntimeStatusRegistry, SystemJobGate, MemoryMonitor, VersionService],
 })
 export class OpsModule {}

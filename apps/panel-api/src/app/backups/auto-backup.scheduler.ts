@@ -1,0 +1,85 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { RuntimeStatusRegistry } from '../ops/runtime-status.registry';
+import { registerSystemInterval, removeSystemInterval, SystemJobGate } from '../ops/system-job-gate';
+import { SettingsService } from '../settings/settings.service';
+import { BackupArchiveService } from './backup-archive.service';
+import { BackupService } from './backup.service';
+
+export const AUTO_BACKUP_JOB = 'system-auto-backup';
+
+/**
+ * Keeps the `system-auto-backup` interval in step with the settings: registered while
+ * auto_backup_enabled is on, re-registered when the interval changes, removed when switched off.
+ */
+@Injectable()
+export class AutoBackupScheduler implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(AutoBackupScheduler.name);
+  private intervalHours?: number;
+  private nextRunAt?: Date;
+  private unsubscribe?: () => void;
+
+  constructor(
+    private readonly registry: SchedulerRegistry,
+    private readonly gate: SystemJobGate,
+    private readonly settings: SettingsService,
+    private readonly backups: BackupService,
+    private readonly archives: BackupArchiveService,
+    private readonly runtimeStatus: RuntimeStatusRegistry,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.archives.removeLeftoverWorkFiles();
+    this.sync();
+    this.unsubscribe = this.settings.onChange((change) => {
+      if (change.global) this.sync();
+    });
+    this.runtimeStatus.register('auto_backup', () => {
+      const last = this.backups.lastAutomaticRun();
+      return {
+        state: this.intervalHours === undefined ? 'disabled' : this.gate.mayRun() ? 'running' : 'idle',
+        details: {
+          job: AUTO_BACKUP_JOB,
+          interval_hours: this.intervalHours ?? null,
+          next_run_at: this.nextRunAt?.toISOString() ?? null,
+          gate: this.gate.describe(),
+          last_run: last ?? null,
+        },
+      };
+    });
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribe?.();
+    removeSystemInterval(this.registry, AUTO_BACKUP_JOB);
+  }
+
+  /** When the next automatic backup is due; undefined while automatic backups are off. */
+  nextRun(): Date | undefined {
+    return this.nextRunAt;
+  }
+
+  sync(): void {
+    const settings = this.settings.getGlobal();
+    const wanted = settings.auto_backup_enabled ? settings.auto_backup_interval_hours : undefined;
+    if (wanted === this.intervalHours && (wanted === undefined || this.registry.doesExist('interval', AUTO_BACKUP_JOB))) return;
+    this.intervalHours = wanted;
+    if (wanted === undefined) {
+      removeSystemInterval(this.registry, AUTO_BACKUP_JOB);
+      this.nextRunAt = undefined;
+      this.logger.log('Automatic backups are off');
+      return;
+    }
+    const intervalMs = wanted * 3600 * 1000;
+    this.nextRunAt = new Date(Date.now() + intervalMs);
+    registerSystemInterval(this.registry, this.gate, AUTO_BACKUP_JOB, intervalMs, async () => {
+      this.nextRunAt = new Date(Date.now() + intervalMs);
+      try {
+        await this.backups.runAutomaticBackup();
+      } catch (error) {
+        this.logger.error({ err: error }, 'Automatic backup crashed');
+      }
+    });
+    this.logger.log(`Automatic backups every ${wanted} h`);
+  }
+}

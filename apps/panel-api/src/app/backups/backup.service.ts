@@ -1,0 +1,365 @@
+import { ConflictException, Inject, Injectable, Logger } from '@nestjs/common';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { lstat, mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
+import { DataDirectory } from '../data-dir/data-directory';
+import { PanelNotifier } from '../notifications/panel-notifier.service';
+import { SettingsService } from '../settings/settings.service';
+import { BackupManifest } from './backup-archive';
+import { BackupArchiveService } from './backup-archive.service';
+import {
+  REMOTE_BACKUP_STORE_FACTORY,
+  RemoteBackupFile,
+  RemoteBackupStore,
+  RemoteBackupStoreFactory,
+  RemoteUploadResult,
+  WebDavTarget,
+} from './remote-backup-store';
+
+/** Local automatic backups wait here until they are uploaded (or stay when the upload fails). */
+export const LOCAL_BACKUP_FOLDER = 'backups';
+export const AUTO_BACKUP_PREFIX = 'auto-';
+export const DEFAULT_WEBDAV_FOLDER = 'tg-signpulse-backups';
+
+/** `20240131-235959` in UTC: sorts like the time it names. */
+export function backupTimestamp(at: Date): string {
+  return at.toISOString().replace(/\.\d{3}Z$/, '').replace(/-/g, '').replace('T', '-').replace(/:/g, '');
+}
+
+export function autoBackupName(at: Date): string {
+  return `${AUTO_BACKUP_PREFIX}${backupTimestamp(at)}.tar.gz`;
+}
+
+export function manualBackupName(at: Date): string {
+  return `backup-${backupTimestamp(at)}.tar.gz`;
+}
+
+export interface LocalBackupFile {
+  name: string;
+  size_bytes: number;
+  modified_at: string;
+}
+
+export interface AutoBackupRun {
+  started_at: string;
+  finished_at: string;
+  ok: boolean;
+  /** `webdav` when uploaded, `local` when kept on disk (no WebDAV target, or the upload failed). */
+  destination: 'webdav' | 'local' | 'none';
+  file_name: string | null;
+  remote_path: string | null;
+  pruned_remote: string[];
+  error: string | null;
+  notified: boolean;
+}
+
+export interface BackupSizes {
+  database_bytes: number;
+  sessions_bytes: number;
+  signer_bytes: number;
+  signer_history_bytes: number;
+  settings_bytes: number;
+  local_backups_bytes: number;
+}
+
+export interface BackupStatus {
+  webdav_configured: boolean;
+  webdav_folder: string | null;
+  auto_backup_enabled: boolean;
+  auto_backup_interval_hours: number;
+  auto_backup_keep: number;
+  next_auto_backup_at: string | null;
+  last_auto_backup: AutoBackupRun | null;
+  local_backups: LocalBackupFile[];
+  database_driver: 'sqlite' | 'postgres';
+  sizes: BackupSizes;
+}
+
+export type ExportOutcome =
+  | { kind: 'download'; fileName: string; stream: Readable }
+  | { kind: 'webdav'; fileName: string; upload: RemoteUploadResult; sizeBytes: number; database: BackupManifest['database'] };
+
+async function pathSize(path: string): Promise<number> {
+  let stats;
+  try {
+    stats = await lstat(path);
+  } catch {
+    return 0;
+  }
+  if (!stats.isDirectory()) return stats.isFile() ? stats.size : 0;
+  let total = 0;
+  for (const name of await readdir(path).catch(() => [] as string[])) total += await pathSize(join(path, name));
+  return total;
+}
+
+/** Passes bytes through and counts them, so the answer can say how big the upload was. */
+function countingPassThrough(): { stream: PassThrough; bytes: () => number } {
+  let bytes = 0;
+  const stream = new PassThrough({
+    transform(chunk: Buffer, _encoding, callback) {
+      bytes += chunk.length;
+      callback(null, chunk);
+    },
+  });
+  return { stream, bytes: () => bytes };
+}
+
+/**
+ * Full backups: as a download, an upload to the saved WebDAV target, or the automatic backup with
+ * pruning and a failure notice. Only one backup is built at a time; each is already disk-heavy.
+ */
+@Injectable()
+export class BackupService {
+  private readonly logger = new Logger(BackupService.name);
+  private busy = false;
+  private lastAutoRun?: AutoBackupRun;
+
+  constructor(
+    private readonly archives: BackupArchiveService,
+    private readonly settings: SettingsService,
+    private readonly notifier: PanelNotifier,
+    private readonly dataDirectory: DataDirectory,
+    @Inject(PANEL_CONFIG) private readonly config: PanelConfig,
+    @Inject(REMOTE_BACKUP_STORE_FACTORY) private readonly remoteStores: RemoteBackupStoreFactory,
+  ) {}
+
+  get localFolder(): string {
+    return join(this.dataDirectory.root, LOCAL_BACKUP_FOLDER);
+  }
+
+  /** The saved WebDAV target, when a URL is saved. */
+  webdavTarget(): WebDavTarget | undefined {
+    const settings = this.settings.getGlobal();
+    if (!settings.webdav_url) return undefined;
+    return {
+      url: settings.webdav_url,
+      username: settings.webdav_username,
+      password: settings.webdav_password,
+      folder: settings.webdav_dir?.trim() || DEFAULT_WEBDAV_FOLDER,
+    };
+  }
+
+  remoteStore(): RemoteBackupStore | undefined {
+    const target = this.webdavTarget();
+    return target ? this.remoteStores(target) : undefined;
+  }
+
+  lastAutomaticRun(): AutoBackupRun | undefined {
+    return this.lastAutoRun;
+  }
+
+  /**
+   * A manual backup: uploaded to WebDAV when a target is saved (unless `download` is forced),
+   * otherwise a stream for the HTTP answer.
+   */
+  async export(mode: 'auto' | 'download' | 'webdav', now = new Date()): Promise<ExportOutcome> {
+    const store = mode === 'download' ? undefined : this.remoteStore();
+    if (mode === 'webdav' && !store) throw new ConflictException('No WebDAV target is saved; save webdav_url in the settings first');
+    const release = this.acquire();
+    const fileName = manualBackupName(now);
+    try {
+      const archive = await this.archives.open(now);
+      if (!store) {
+        void archive.done.then(release, release);
+        return { kind: 'download', fileName, stream: archive.stream };
+      }
+      const counter = countingPassThrough();
+      archive.stream.on('error', (error) => counter.stream.destroy(error));
+      archive.stream.pipe(counter.stream);
+      let upload: RemoteUploadResult;
+      try {
+        upload = await store.upload(fileName, counter.stream);
+        await archive.done;
+      } catch (error) {
+        await store.remove(fileName).catch(() => undefined);
+        throw error;
+      }
+      release();
+      return { kind: 'webdav', fileName, upload, sizeBytes: counter.bytes(), database: archive.manifest.database };
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  async status(nextAutoBackupAt: Date | undefined): Promise<BackupStatus> {
+    const settings = this.settings.getGlobal();
+    const target = this.webdavTarget();
+    return {
+      webdav_configured: target !== undefined,
+      webdav_folder: target?.folder ?? null,
+      auto_backup_enabled: settings.auto_backup_enabled,
+      auto_backup_interval_hours: settings.auto_backup_interval_hours,
+      auto_backup_keep: settings.auto_backup_keep,
+      next_auto_backup_at: nextAutoBackupAt?.toISOString() ?? null,
+      last_auto_backup: this.lastAutoRun ?? null,
+      local_backups: await this.localBackups(),
+      database_driver: this.config.database.driver,
+      sizes: await this.keyPathSizes(),
+    };
+  }
+
+  /** Local automatic backups, newest first. */
+  async localBackups(): Promise<LocalBackupFile[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.localFolder);
+    } catch {
+      return [];
+    }
+    const files: LocalBackupFile[] = [];
+    for (const name of names.filter((candidate) => candidate.endsWith('.tar.gz'))) {
+      const stats = await lstat(join(this.localFolder, name)).catch(() => undefined);
+      if (stats?.isFile()) files.push({ name, size_bytes: stats.size, modified_at: stats.mtime.toISOString() });
+    }
+    return files.sort((a, b) => b.name.localeCompare(a.name));
+  }
+
+  async keyPathSizes(): Promise<BackupSizes> {
+    const data = this.dataDirectory;
+    const database =
+      this.config.database.driver === 'sqlite'
+        ? (await pathSize(this.config.database.path)) + (await pathSize(`${this.config.database.path}-wal`)) + (await pathSize(`${this.config.database.path}-shm`))
+        : 0;
+    const settings = (await pathSize(data.globalSettingsFile)) + (await pathSize(data.aiSettingsFile)) + (await pathSize(data.telegramApiFile));
+    return {
+      database_bytes: database,
+      sessions_bytes: await pathSize(data.sessions),
+      signer_bytes: await pathSize(data.signer),
+      signer_history_bytes: await pathSize(data.signerHistory),
+      settings_bytes: settings,
+      local_backups_bytes: await pathSize(this.localFolder),
+    };
+  }
+
+  /**
+   * The automatic backup: archive to a local file, upload it, delete the local file and prune the
+   * remote folder to `auto_backup_keep`. When the upload fails the local file stays and the bot
+   * reports it (master switch only). Without a WebDAV target the local file is the backup.
+   */
+  async runAutomaticBackup(now = new Date()): Promise<AutoBackupRun> {
+    const startedAt = new Date();
+    const fileName = autoBackupName(now);
+    const run: AutoBackupRun = {
+      started_at: startedAt.toISOString(),
+      finished_at: startedAt.toISOString(),
+      ok: false,
+      destination: 'none',
+      file_name: fileName,
+      remote_path: null,
+      pruned_remote: [],
+      error: null,
+      notified: false,
+    };
+    let release: () => void;
+    try {
+      release = this.acquire();
+    } catch {
+      run.error = 'another backup was running; this run was skipped';
+      run.file_name = null;
+      return this.finishAutoRun(run);
+    }
+    const keep = this.settings.getGlobal().auto_backup_keep;
+    const localPath = join(this.localFolder, fileName);
+    try {
+      try {
+        await this.writeLocalArchive(localPath, now);
+      } catch (error) {
+        run.error = `creating the archive failed: ${error instanceof Error ? error.message : String(error)}`;
+        run.notified = await this.notifyFailure(run.error, undefined);
+        return this.finishAutoRun(run);
+      }
+      const store = this.remoteStore();
+      if (!store) {
+        run.ok = true;
+        run.destination = 'local';
+        await this.pruneLocal(keep);
+        return this.finishAutoRun(run);
+      }
+      try {
+        const upload = await store.upload(fileName, createReadStream(localPath));
+        run.remote_path = upload.remote_path;
+      } catch (error) {
+        await store.remove(fileName).catch(() => undefined);
+        run.destination = 'local';
+        run.error = error instanceof Error ? error.message : String(error);
+        run.notified = await this.notifyFailure(run.error, localPath);
+        await this.pruneLocal(keep);
+        return this.finishAutoRun(run);
+      }
+      run.ok = true;
+      run.destination = 'webdav';
+      await rm(localPath, { force: true });
+      try {
+        run.pruned_remote = await this.pruneRemote(store, keep);
+      } catch (error) {
+        // The backup itself is safe; a failed prune is retried by the next run.
+        this.logger.warn(`Pruning remote automatic backups failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      return this.finishAutoRun(run);
+    } finally {
+      release();
+    }
+  }
+
+  private async writeLocalArchive(localPath: string, now: Date): Promise<void> {
+    await mkdir(this.localFolder, { recursive: true, mode: 0o700 });
+    const partial = `${localPath}.partial`;
+    try {
+      const archive = await this.archives.open(now);
+      await pipeline(archive.stream, createWriteStream(partial, { mode: 0o600 }));
+      await archive.done;
+      await rename(partial, localPath);
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw error;
+    }
+  }
+
+  /** Deletes the oldest remote `auto-*.tar.gz` beyond `keep`; manual backups are never touched. */
+  private async pruneRemote(store: RemoteBackupStore, keep: number): Promise<string[]> {
+    const automatic = (await store.list()).filter((file: RemoteBackupFile) => file.name.startsWith(AUTO_BACKUP_PREFIX));
+    const doomed = automatic
+      .map((file) => file.name)
+      .sort()
+      .reverse()
+      .slice(keep);
+    for (const name of doomed) await store.remove(name);
+    return doomed;
+  }
+
+  /** Local automatic backups are kept to the same count, so failed uploads cannot fill the disk. */
+  private async pruneLocal(keep: number): Promise<void> {
+    const automatic = (await this.localBackups()).filter((file) => file.name.startsWith(AUTO_BACKUP_PREFIX));
+    for (const file of automatic.slice(keep)) await rm(join(this.localFolder, file.name), { force: true });
+  }
+
+  private async notifyFailure(reason: string, localPath: string | undefined): Promise<boolean> {
+    const lines = [reason];
+    if (localPath) lines.push(`The archive was kept on the server: ${localPath}`);
+    const outcome = await this.notifier.notify(PanelNotifier.format('Automatic backup failed', lines));
+    return outcome.sent;
+  }
+
+  private finishAutoRun(run: AutoBackupRun): AutoBackupRun {
+    run.finished_at = new Date().toISOString();
+    this.lastAutoRun = run;
+    if (run.ok) this.logger.log(`Automatic backup ${run.file_name} stored (${run.destination})`);
+    else this.logger.warn(`Automatic backup failed: ${run.error}`);
+    return run;
+  }
+
+  private acquire(): () => void {
+    if (this.busy) throw new ConflictException('A backup is already being created; try again when it has finished');
+    this.busy = true;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.busy = false;
+    };
+  }
+}

@@ -1,0 +1,140 @@
+import { BadGatewayException, BadRequestException, Controller, Get, HttpCode, NotFoundException, Post, Query, Res, StreamableFile } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBearerAuth,
+  ApiConflictResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { BEARER_SCHEME } from '../openapi';
+import { AutoBackupScheduler } from './auto-backup.scheduler';
+import { BackupService } from './backup.service';
+import {
+  BackupStatusDto,
+  ExportQueryDto,
+  RemoteBackupListDto,
+  RemoteDownloadQueryDto,
+  WebDavTestResultDto,
+  WebDavUploadResultDto,
+} from './dto/backup.dto';
+import { isSafeBackupName, RemoteBackupError, RemoteBackupStore } from './remote-backup-store';
+
+function remoteFailure(error: unknown): Error {
+  if (error instanceof RemoteBackupError) {
+    return error.status === 404 ? new NotFoundException(error.message) : new BadGatewayException(error.message);
+  }
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+@ApiTags('backups')
+@ApiBearerAuth(BEARER_SCHEME)
+@ApiUnauthorizedResponse({ description: 'Missing or invalid access token' })
+@Controller('api/ops/backup')
+export class BackupsController {
+  constructor(
+    private readonly backups: BackupService,
+    private readonly scheduler: AutoBackupScheduler,
+  ) {}
+
+  @Get('status')
+  @ApiOperation({ summary: 'Backup state: WebDAV and automatic backup settings, recent local automatic backups, sizes of key paths' })
+  @ApiOkResponse({ type: BackupStatusDto })
+  async status(): Promise<BackupStatusDto> {
+    return this.backups.status(this.scheduler.nextRun());
+  }
+
+  @Post('export')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Full backup (tar.gz): uploaded to the saved WebDAV target, otherwise a download',
+    description:
+      'The archive holds a consistent db.sqlite snapshot (SQLite only; a manifest says when the database is PostgreSQL and not included), ' +
+      'sessions/, .signer/ and the settings files; never .admin_bootstrap_password, .scheduler.lock or the JWT secret. ' +
+      'Restore: stop the service, extract over the data directory, start, log in with the original account.',
+  })
+  @ApiProduces('application/gzip', 'application/json')
+  @ApiOkResponse({ type: WebDavUploadResultDto, description: 'JSON when uploaded to WebDAV; the archive itself (application/gzip) when downloaded' })
+  @ApiConflictResponse({ description: 'Another backup is being created, or target=webdav without a saved WebDAV target' })
+  @ApiBadRequestResponse({ description: 'Unknown target' })
+  async export(@Query() query: ExportQueryDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<StreamableFile | WebDavUploadResultDto> {
+    let outcome;
+    try {
+      outcome = await this.backups.export(query.target ?? 'auto');
+    } catch (error) {
+      throw remoteFailure(error);
+    }
+    if (outcome.kind === 'download') {
+      void reply.header('cache-control', 'no-store');
+      return new StreamableFile(outcome.stream, { type: 'application/gzip', disposition: `attachment; filename="${outcome.fileName}"` });
+    }
+    return {
+      destination: 'webdav',
+      file_name: outcome.fileName,
+      remote_path: outcome.upload.remote_path,
+      url: outcome.upload.url,
+      size_bytes: outcome.sizeBytes,
+      database: outcome.database,
+    };
+  }
+
+  @Post('webdav/test')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Test the saved WebDAV target (reachability, credentials, folder)' })
+  @ApiOkResponse({ type: WebDavTestResultDto, description: 'ok=false with the reason when the server cannot be used' })
+  @ApiBadRequestResponse({ description: 'No WebDAV target is saved' })
+  async testWebDav(): Promise<WebDavTestResultDto> {
+    const { store, folder } = this.requireStore();
+    try {
+      const { folderExists } = await store.check();
+      return { ok: true, folder, folder_exists: folderExists };
+    } catch (error) {
+      return { ok: false, folder, error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  @Get('webdav/files')
+  @ApiOperation({ summary: 'List the .tar.gz backups in the saved WebDAV folder (PROPFIND), newest first' })
+  @ApiOkResponse({ type: RemoteBackupListDto })
+  @ApiBadRequestResponse({ description: 'No WebDAV target is saved' })
+  async listWebDav(): Promise<RemoteBackupListDto> {
+    const { store, folder } = this.requireStore();
+    try {
+      return { folder, files: await store.list() };
+    } catch (error) {
+      throw remoteFailure(error);
+    }
+  }
+
+  @Get('webdav/download')
+  @ApiOperation({ summary: 'Stream one .tar.gz from the saved WebDAV folder; only a plain safe file name is accepted' })
+  @ApiProduces('application/gzip')
+  @ApiOkResponse({ description: 'The archive' })
+  @ApiBadRequestResponse({ description: 'Unsafe name, or no WebDAV target is saved' })
+  async downloadWebDav(@Query() query: RemoteDownloadQueryDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<StreamableFile> {
+    if (!isSafeBackupName(query.name)) throw new BadRequestException('name must be a plain file name ending in .tar.gz');
+    const { store } = this.requireStore();
+    let download;
+    try {
+      download = await store.download(query.name);
+    } catch (error) {
+      throw remoteFailure(error);
+    }
+    void reply.header('cache-control', 'no-store');
+    return new StreamableFile(download.stream, {
+      type: 'application/gzip',
+      length: download.size,
+      disposition: `attachment; filename="${query.name}"`,
+    });
+  }
+
+  private requireStore(): { store: RemoteBackupStore; folder: string } {
+    const target = this.backups.webdavTarget();
+    const store = this.backups.remoteStore();
+    if (!target || !store) throw new BadRequestException('No WebDAV target is saved; save webdav_url (and credentials) in the settings first');
+    return { store, folder: target.folder };
+  }
+}

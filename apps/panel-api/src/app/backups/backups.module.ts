@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { NotificationsModule } from '../notifications/notifications.module';
+import { SettingsModule } from '../settings/settings.module';
+import { AutoBackupScheduler } from './auto-backup.scheduler';
+import { BackupArchiveService } from './backup-archive.service';
+import { BackupService } from './backup.service';
+import { BackupsController } from './backups.controller';
+import { REMOTE_BACKUP_STORE_FACTORY, RemoteBackupStoreFactory, WebDavTarget } from './remote-backup-store';
+import { WebDavBackupStore } from './webdav-backup-store';
+
+const webDavStores: RemoteBackupStoreFactory = (target: WebDavTarget) => new WebDavBackupStore(target);
+
+/**
+ * Full backups: download, WebDAV upload and listing, the automatic backup job. SchedulerRegistry
+ * comes from the one global ScheduleModule.forRoot() of the app: a second forRoot here would create
+ * a second registry that GET /api/ops/scheduled-jobs could not see.
+ */
+@Module({
+  imports: [SettingsModule, NotificationsModule],
+  controllers: [BackupsController],
+  providers: [BackupArchiveService, BackupService, AutoBackupScheduler, { provide: REMOTE_BACKUP_STORE_FACTORY, useValue: webDavStores }],
+  exports: [BackupService, BackupArchiveService],
+})
+export class BackupsModule {}
