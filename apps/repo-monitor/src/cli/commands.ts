@@ -2,12 +2,27 @@ import { ConfigValidationError, RawVariables } from '@shared/config';
 import { createMonitorApp, listenMonitorApp } from '../app/create-app';
 import { loadMonitorConfig, monitorSecrets, configSummary, MonitorConfig, postgresUrlParses } from '../app/config/monitor-config';
 import { packageVersion } from '../app/version';
-import { reportError } from './output';
+import { ResetPasswordError, passwordFromStdin, resetAdminPassword } from './admin-reset-password';
+import { ErrorWriter, reportError } from './output';
 import { startupErrorCode, startupErrorMessage } from './startup-errors';
 
 export interface CliContext {
   env: RawVariables;
   stdout: (line: string) => void;
+  /** Error lines; defaults to the process's stderr. */
+  stderr?: ErrorWriter;
+  /** Everything on standard input (for `--password-stdin`); defaults to the process's stdin. */
+  readStdin?: () => Promise<string>;
+}
+
+function fail(ctx: CliContext, code: string, message: string, secrets: string[] = []): number {
+  return reportError(code, message, secrets, ctx.stderr);
+}
+
+async function readProcessStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 export interface ParsedArgs {
@@ -22,6 +37,8 @@ commands:
   serve [--config FILE]              start the server
   config validate [--config FILE]    check the configuration and print a one-line summary
   version                            print the version and build data
+  admin reset-password --password-stdin [--config FILE]
+                                     set a new admin password read from stdin; signs out every session
   healthcheck                        exit 0 when the local /readyz answers 200
 `;
 
@@ -51,7 +68,7 @@ export function loadOrReport(ctx: CliContext, configFile?: string): MonitorConfi
     return loadMonitorConfig({ env: ctx.env, configFile });
   } catch (error) {
     if (error instanceof ConfigValidationError) {
-      reportError('validation_failed', error.message);
+      fail(ctx, 'validation_failed', error.message);
       return undefined;
     }
     throw error;
@@ -63,7 +80,8 @@ export async function serve(ctx: CliContext, args: ParsedArgs): Promise<number> 
   if (!config) return 1;
   const secrets = monitorSecrets(config);
   if (config.database.driver === 'postgres' && !postgresUrlParses(config.database.url)) {
-    return reportError(
+    return fail(
+      ctx,
       'database_unavailable',
       'MONITOR_DATABASE_URL cannot be parsed; percent-encode special characters in the password (# %23, @ %40, : %3A, / %2F)',
     );
@@ -75,7 +93,7 @@ export async function serve(ctx: CliContext, args: ParsedArgs): Promise<number> 
     return 0;
   } catch (error) {
     const kind = startupErrorCode(error);
-    return reportError(kind, startupErrorMessage(kind, error), secrets);
+    return fail(ctx, kind, startupErrorMessage(kind, error), secrets);
   }
 }
 
@@ -109,9 +127,31 @@ export async function healthcheck(ctx: CliContext, args: ParsedArgs): Promise<nu
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(3000) });
     if (response.status === 200) return 0;
-    return reportError('service_unavailable', `/readyz answered ${response.status}`);
+    return fail(ctx, 'service_unavailable', `/readyz answered ${response.status}`);
   } catch (error) {
-    return reportError('service_unavailable', `cannot reach ${url}: ${(error as Error).message}`);
+    return fail(ctx, 'service_unavailable', `cannot reach ${url}: ${(error as Error).message}`);
+  }
+}
+
+export async function adminResetPassword(ctx: CliContext, args: ParsedArgs): Promise<number> {
+  if (!args.flags.has('--password-stdin')) {
+    return fail(ctx, 'validation_failed', 'admin reset-password needs --password-stdin: the password is read from standard input, never from arguments');
+  }
+  const config = loadOrReport(ctx, args.configFile);
+  if (!config) return 1;
+  const secrets = monitorSecrets(config);
+  if (config.database.driver === 'postgres' && !postgresUrlParses(config.database.url)) {
+    return fail(ctx, 'database_unavailable', 'MONITOR_DATABASE_URL cannot be parsed; percent-encode special characters in the password');
+  }
+  const password = passwordFromStdin(await (ctx.readStdin ?? readProcessStdin)());
+  try {
+    const result = await resetAdminPassword(config, password);
+    ctx.stdout(`password_reset username=${result.username} sessions_revoked=${result.sessionsRevoked}`);
+    return 0;
+  } catch (error) {
+    if (error instanceof ResetPasswordError) return fail(ctx, error.code, error.message, [...secrets, password]);
+    const kind = startupErrorCode(error);
+    return fail(ctx, kind, startupErrorMessage(kind, error), [...secrets, password]);
   }
 }
 
@@ -121,13 +161,14 @@ export async function runCli(argv: string[], ctx: CliContext): Promise<number> {
   try {
     args = parseArgs(argv);
   } catch (error) {
-    return reportError('validation_failed', (error as Error).message);
+    return fail(ctx, 'validation_failed', (error as Error).message);
   }
   const [first, second] = args.command;
   if (first === 'serve') return serve(ctx, args);
   if (first === 'config' && second === 'validate') return validate(ctx, args);
   if (first === 'version') return version(ctx);
   if (first === 'healthcheck') return healthcheck(ctx, args);
+  if (first === 'admin' && second === 'reset-password') return adminResetPassword(ctx, args);
   process.stderr.write(USAGE);
   return args.flags.has('--help') ? 0 : 2;
 }

@@ -1,0 +1,60 @@
+import { DataSource } from 'typeorm';
+import { ADMIN_ACCOUNT_ID, AdminAccountEntity } from '../app/admin/admin-account.entity';
+import { AdminSessionEntity } from '../app/admin/admin-session.entity';
+import { AuditLogEntity } from '../app/admin/audit-log.entity';
+import { hashPassword, passwordRuleViolation } from '../app/admin/password-hashing';
+import { MonitorConfig } from '../app/config/monitor-config';
+import { dataSourceOptions } from '../database/data-source-options';
+
+export class ResetPasswordError extends Error {
+  constructor(
+    readonly code: 'validation_failed' | 'not_found',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ResetPasswordResult {
+  username: string;
+  sessionsRevoked: number;
+}
+
+/** The password piped on stdin: one line, the trailing newline removed. */
+export function passwordFromStdin(text: string): string {
+  return text.replace(/\r?\n$/, '');
+}
+
+/**
+ * Sets a new admin password directly in the database (migrating it first), signs out every
+ * session and records the reset in the audit log, all in one transaction.
+ */
+export async function resetAdminPassword(config: MonitorConfig, password: string): Promise<ResetPasswordResult> {
+  const violation = passwordRuleViolation(password);
+  if (violation) throw new ResetPasswordError('validation_failed', violation);
+  const passwordHash = await hashPassword(password);
+  const dataSource = new DataSource(dataSourceOptions(config.database));
+  // dataSourceOptions sets migrationsRun, so initialize() brings the schema up to date first.
+  await dataSource.initialize();
+  try {
+    return await dataSource.transaction(async (manager) => {
+      const account = await manager.findOne(AdminAccountEntity, { where: { id: ADMIN_ACCOUNT_ID } });
+      if (!account) {
+        throw new ResetPasswordError('not_found', 'no admin account exists yet; create it with web setup or MONITOR_ADMIN_USERNAME and MONITOR_ADMIN_PASSWORD');
+      }
+      await manager.update(AdminAccountEntity, { id: ADMIN_ACCOUNT_ID }, { passwordHash, updatedAt: new Date() });
+      const revoked = await manager.createQueryBuilder().delete().from(AdminSessionEntity).execute();
+      await manager.insert(AuditLogEntity, {
+        createdAt: new Date(),
+        actor: 'cli',
+        action: 'admin.password_reset',
+        target: account.username,
+        details: null,
+        clientIp: null,
+      });
+      return { username: account.username, sessionsRevoked: revoked.affected ?? 0 };
+    });
+  } finally {
+    await dataSource.destroy();
+  }
+}
