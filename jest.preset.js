@@ -16,6 +16,7 @@ const esmPackages = [
   'p-limit',
   'yocto-queue',
   'content-disposition',
+  'content-type',
   // @fastify/cookie loads the ESM-only `cookie` with a dynamic import(); transpiled, it becomes a require.
   '@fastify/cookie',
   'cookie',
@@ -55,4 +56,10 @@ module.exports = {
     ],
   },
   transformIgnorePatterns: [`node_modules/(?!(${esmPackages.join('|')})/)`],
+  // ESM-only packages whose `exports` offer only an `import` condition, which Jest's CommonJS
+  // resolver cannot match: point it at the file (transpiled like the others above).
+  moduleNameMapper: {
+    '^@octokit/auth-unauthenticated$': `${__dirname}/node_modules/@octokit/auth-unauthenticated/dist-node/index.js`,
+    '^@octokit/webhooks-methods$': `${__dirname}/node_modules/@octokit/webhooks-methods/dist-node/index.js`,
+  },
 };

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { createClient } from 'webdav';
+import { createClient, type FileStat } from 'webdav';
 import { LocalWebDavServer } from './local-webdav-server';
 
 describe('LocalWebDavServer with the webdav client', () => {
@@ -17,8 +17,7 @@ describe('LocalWebDavServer with the webdav client', () => {
     await client.createDirectory('/tg-signpulse-backups');
     await client.putFileContents('/tg-signpulse-backups/auto-1.tar.gz', Buffer.from('archive bytes'));
     expect(readFileSync(server.pathOnDisk('tg-signpulse-backups/auto-1.tar.gz'), 'utf8')).toBe('archive bytes');
-    const listing = await client.getDirectoryContents('/tg-signpulse-backups');
-    const entries = Array.isArray(listing) ? listing : listing.data;
+    const entries = (await client.getDirectoryContents('/tg-signpulse-backups')) as FileStat[];
     expect(entries.map((entry) => [entry.basename, entry.size])).toEqual([['auto-1.tar.gz', 13]]);
     const downloaded = (await client.getFileContents('/tg-signpulse-backups/auto-1.tar.gz')) as Buffer;
     expect(Buffer.from(downloaded).toString()).toBe('archive bytes');

@@ -1,0 +1,117 @@
+import { App } from '@octokit/app';
+import { Octokit } from '@octokit/core';
+import { generateGitHubAppKeyPair, LocalGitHubApi } from './local-github-api';
+
+describe('LocalGitHubApi with @octokit/app', () => {
+  const keys = generateGitHubAppKeyPair();
+  const github = new LocalGitHubApi({ appId: 4242, publicKey: keys.publicKey, appSlug: 'repo-monitor-test', personalAccessTokens: ['ghp_external'] });
+  let app: App;
+
+  beforeAll(async () => {
+    await github.start();
+    app = new App({ appId: 4242, privateKey: keys.privateKey, Octokit: Octokit.defaults({ baseUrl: github.url }) });
+    github.addInstallation({ id: 77, account: 'acme', repositories: ['acme/one', 'acme/two', 'acme/three', 'acme/four', 'acme/five'] });
+    github.addRepository('acme/secret', { private: true });
+  });
+  afterAll(async () => {
+    await github.close();
+  });
+
+  it('issues an installation token for a JWT signed with the App key and lists repositories page by page', async () => {
+    const octokit = await app.getInstallationOctokit(77);
+    const first = await octokit.request('GET /installation/repositories', { per_page: 2 });
+    expect(github.issuedTokens).toHaveLength(1);
+    const tokenRequest = github.requests.find((request) => request.path === '/app/installations/77/access_tokens');
+    expect(tokenRequest?.headers.authorization).toMatch(/^bearer [\w-]+\.[\w-]+\.[\w-]+$/i);
+    expect(github.requests.find((request) => request.path === '/installation/repositories')?.headers.authorization).toBe(`token ${github.issuedTokens[0]?.token}`);
+    expect(first.data.total_count).toBe(5);
+    expect(first.data.repositories.map((repository) => repository.full_name)).toEqual(['acme/one', 'acme/two']);
+    expect(first.headers.link).toContain('rel="next"');
+    expect(first.headers.link).toContain(`${github.url}/installation/repositories?per_page=2&page=2`);
+
+    const all: string[] = [];
+    for await (const { repository } of app.eachRepository.iterator({ installationId: 77 })) all.push(repository.full_name);
+    expect(all).toEqual(['acme/one', 'acme/two', 'acme/three', 'acme/four', 'acme/five']);
+  });
+
+  it('refuses a JWT signed with another key', async () => {
+    const other = generateGitHubAppKeyPair();
+    const impostor = new App({ appId: 4242, privateKey: other.privateKey, Octokit: Octokit.defaults({ baseUrl: github.url }) });
+    const octokit = await impostor.getInstallationOctokit(77);
+    await expect(octokit.request('GET /installation/repositories')).rejects.toMatchObject({ status: 401 });
+    expect(github.verifyAppJwt('a.b.c')).toBe(false);
+  });
+
+  it('keeps private repositories to installations that have them', async () => {
+    const octokit = await app.getInstallationOctokit(77);
+    await expect(octokit.request('GET /repos/{owner}/{repo}', { owner: 'acme', repo: 'secret' })).rejects.toMatchObject({ status: 404 });
+    const pat = new Octokit({ baseUrl: github.url, auth: 'ghp_external' });
+    expect((await pat.request('GET /repos/{owner}/{repo}', { owner: 'acme', repo: 'secret' })).data.private).toBe(true);
+    const bad = new Octokit({ baseUrl: github.url, auth: 'ghp_wrong' });
+    await expect(bad.request('GET /repos/{owner}/{repo}', { owner: 'acme', repo: 'one' })).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('answers starred with an ETag and a free 304 for an unchanged list', async () => {
+    github.setStarred('octocat', ['tools/alpha', 'tools/beta']);
+    const octokit = new Octokit({ baseUrl: github.url, auth: 'ghp_external' });
+    const first = await octokit.request('GET /users/{username}/starred', { username: 'octocat' });
+    expect((first.data as Array<{ full_name: string }>).map((repository) => repository.full_name)).toEqual(['tools/alpha', 'tools/beta']);
+    const etag = first.headers.etag as string;
+    const remaining = Number(first.headers['x-ratelimit-remaining']);
+    await expect(octokit.request('GET /users/{username}/starred', { username: 'octocat', headers: { 'if-none-match': etag } })).rejects.toMatchObject({ status: 304 });
+    expect(github.notModifiedCount).toBe(1);
+    expect(github.rateRemaining).toBe(remaining);
+    github.setStarred('octocat', ['tools/alpha', 'tools/beta', 'tools/gamma']);
+    const changed = await octokit.request('GET /users/{username}/starred', { username: 'octocat', headers: { 'if-none-match': etag } });
+    expect(changed.status).toBe(200);
+    expect(changed.data).toHaveLength(3);
+  });
+
+  it('serves the latest release, skipping pre-releases', async () => {
+    github.addRelease('tools/alpha', { tag_name: 'v1.0.0' });
+    github.addRelease('tools/alpha', { tag_name: 'v2.0.0-rc.1', prerelease: true });
+    const octokit = new Octokit({ baseUrl: github.url });
+    expect((await octokit.request('GET /repos/{owner}/{repo}/releases/latest', { owner: 'tools', repo: 'alpha' })).data.tag_name).toBe('v1.0.0');
+    await expect(octokit.request('GET /repos/{owner}/{repo}/releases/latest', { owner: 'tools', repo: 'beta' })).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('serves a pull request as JSON or as a diff', async () => {
+    github.setPullRequest('acme/one', 5, { title: 'Add feature', headSha: 'abc123', diff: 'diff --git a/x b/x\n+new line\n' });
+    const octokit = await app.getInstallationOctokit(77);
+    const pull = await octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { owner: 'acme', repo: 'one', pull_number: 5 });
+    expect(pull.data).toMatchObject({ number: 5, title: 'Add feature', head: { sha: 'abc123' } });
+    const diff = await octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { owner: 'acme', repo: 'one', pull_number: 5, mediaType: { format: 'diff' } });
+    expect(diff.data).toBe('diff --git a/x b/x\n+new line\n');
+  });
+
+  it('lists workflow jobs and follows the log redirect', async () => {
+    github.setWorkflowJobs('acme/one', 900, [{ id: 901, name: 'test', conclusion: 'failure', log: 'Error: expected 1 to be 2\n' }]);
+    const octokit = await app.getInstallationOctokit(77);
+    const jobs = await octokit.request('GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs', { owner: 'acme', repo: 'one', run_id: 900 });
+    expect(jobs.data.jobs.map((job) => [job.id, job.conclusion])).toEqual([[901, 'failure']]);
+    const logs = await octokit.request('GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs', { owner: 'acme', repo: 'one', job_id: 901 });
+    expect(logs.data).toBe('Error: expected 1 to be 2\n');
+  });
+
+  it('creates and edits issue comments', async () => {
+    const octokit = await app.getInstallationOctokit(77);
+    const created = await octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: 'acme', repo: 'one', issue_number: 5, body: 'AI review: 80/100' });
+    expect(created.status).toBe(201);
+    expect(created.data.user?.login).toBe('repo-monitor-test[bot]');
+    const edited = await octokit.request('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { owner: 'acme', repo: 'one', comment_id: created.data.id, body: 'AI review: 90/100' });
+    expect(edited.data.body).toBe('AI review: 90/100');
+    const listed = await octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: 'acme', repo: 'one', issue_number: 5 });
+    expect(listed.data.map((comment) => comment.body)).toEqual(['AI review: 90/100']);
+    await expect(octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: 'acme', repo: 'one', issue_number: 5, body: '' })).rejects.toMatchObject({ status: 422 });
+    expect(github.comments).toHaveLength(1);
+  });
+
+  it('reports the rate limit and answers queued faults', async () => {
+    const octokit = new Octokit({ baseUrl: github.url, auth: 'ghp_external' });
+    const limit = await octokit.request('GET /rate_limit');
+    expect(limit.data.resources.core).toMatchObject({ limit: 5000, remaining: github.rateRemaining });
+    github.failNext({ status: 403, message: 'API rate limit exceeded', headers: { 'x-ratelimit-remaining': '0' }, path: /^\/repos\// });
+    await expect(octokit.request('GET /repos/{owner}/{repo}', { owner: 'acme', repo: 'one' })).rejects.toMatchObject({ status: 403 });
+    expect((await octokit.request('GET /repos/{owner}/{repo}', { owner: 'acme', repo: 'one' })).status).toBe(200);
+  });
+});
