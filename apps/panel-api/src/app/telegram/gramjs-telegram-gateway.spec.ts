@@ -1,0 +1,245 @@
+import { createServer, Server } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { Api, errors, helpers } from 'telegram';
+import { StringSession } from 'telegram/sessions';
+import { GramJsClient, GramJsTelegramGateway, gramJsProxyParams } from './gramjs-telegram-gateway';
+import { encodeSessionString } from './session-string';
+import { TelegramError } from './telegram-error';
+import { TelegramSession } from './telegram-gateway';
+
+const credentials = { apiId: 12345, apiHash: '0123456789abcdef0123456789abcdef' };
+
+function sessionTo(serverAddress: string, proxy?: TelegramSession['proxy']): TelegramSession {
+  return { accountName: 'acc', sessionString: encodeSessionString({ dcId: 2, serverAddress, port: 443, authKey: randomBytes(256) }), proxy };
+}
+
+/** A stand-in for GramJS's TelegramClient: records each request object and answers like Telegram would. */
+class StubGramJsClient {
+  readonly requests: Api.AnyRequest[] = [];
+  connects = 0;
+  destroyed = 0;
+  readonly session = new StringSession('');
+
+  constructor(private readonly answer: (request: Api.AnyRequest) => unknown) {}
+
+  async connect(): Promise<boolean> {
+    this.connects += 1;
+    return true;
+  }
+
+  async destroy(): Promise<void> {
+    this.destroyed += 1;
+  }
+
+  async invoke(request: Api.AnyRequest): Promise<unknown> {
+    this.requests.push(request);
+    return this.answer(request);
+  }
+
+  async getInputEntity(id: number): Promise<Api.TypeInputPeer> {
+    return new Api.InputPeerUser({ userId: helpers.returnBigInt(id), accessHash: helpers.returnBigInt('987654321') });
+  }
+
+  async getMe(): Promise<Api.User> {
+    return new Api.User({ id: helpers.returnBigInt(42), firstName: 'Me', username: 'me' });
+  }
+}
+
+function authorization(hash: string, current: boolean): Api.Authorization {
+  return new Api.Authorization({
+    hash: helpers.returnBigInt(hash),
+    current,
+    officialApp: !current,
+    deviceModel: current ? 'signpulse panel' : 'Pixel 8',
+    platform: current ? 'Linux' : 'Android',
+    systemVersion: '14',
+    apiId: 1,
+    appName: current ? 'signpulse' : 'Telegram Android',
+    appVersion: '10.0',
+    dateCreated: 1_700_000_000,
+    dateActive: 1_700_000_500,
+    ip: '203.0.113.1',
+    country: 'Netherlands',
+    region: 'Utrecht',
+  });
+}
+
+describe('GramJsTelegramGateway request construction (stubbed GramJS client)', () => {
+  let stub: StubGramJsClient;
+  let gateway: GramJsTelegramGateway;
+
+  beforeEach(() => {
+    stub = new StubGramJsClient((request) => {
+      if (request instanceof Api.account.GetAuthorizations) {
+        return new Api.account.Authorizations({
+          authorizationTtlDays: 180,
+          authorizations: [authorization('0', true), authorization('-8070450532247928832', false)],
+        });
+      }
+      if (request instanceof Api.messages.GetHistory) {
+        return new Api.messages.Messages({
+          messages: [
+            new Api.Message({ id: 9, peerId: new Api.PeerUser({ userId: helpers.returnBigInt(777000) }), date: 1_700_000_900, message: 'Login code: 12345' }),
+          ],
+          chats: [],
+          users: [],
+        });
+      }
+      return true;
+    });
+    gateway = new GramJsTelegramGateway({ credentials: () => credentials, clientFactory: () => stub as unknown as GramJsClient });
+  });
+
+  afterEach(async () => {
+    await gateway.close();
+  });
+
+  it('lists authorizations with account.getAuthorizations and keeps the 64-bit hash exact', async () => {
+    const devices = await gateway.getAuthorizations(sessionTo('149.154.167.51'));
+    expect(stub.requests).toHaveLength(1);
+    expect(stub.requests[0]).toBeInstanceOf(Api.account.GetAuthorizations);
+    expect(devices.map((d) => [d.hash, d.current, d.officialApp, d.deviceModel])).toEqual([
+      ['0', true, false, 'signpulse panel'],
+      ['-8070450532247928832', false, true, 'Pixel 8'],
+    ]);
+  });
+
+  it('terminates a device with account.resetAuthorization carrying the hash as a 64-bit integer', async () => {
+    await gateway.resetAuthorization(sessionTo('149.154.167.51'), '-8070450532247928832');
+    const request = stub.requests[0];
+    expect(request).toBeInstanceOf(Api.account.ResetAuthorization);
+    expect((request as Api.account.ResetAuthorization).hash.toString()).toBe('-8070450532247928832');
+    // The exact bytes GramJS sends: constructor id, then the long in little-endian two's complement.
+    const bytes = request.getBytes();
+    expect(bytes.readBigInt64LE(4)).toBe(-8070450532247928832n);
+  });
+
+  it('reads official messages with messages.getHistory on peer 777000 and the limit, and nothing else', async () => {
+    const messages = await gateway.getOfficialMessages(sessionTo('149.154.167.51'), 15);
+    expect(stub.requests).toHaveLength(1);
+    const request = stub.requests[0] as Api.messages.GetHistory;
+    expect(request).toBeInstanceOf(Api.messages.GetHistory);
+    expect(request.limit).toBe(15);
+    expect(request.peer).toBeInstanceOf(Api.InputPeerUser);
+    expect((request.peer as Api.InputPeerUser).userId.toString()).toBe('777000');
+    expect(stub.requests.some((r) => r instanceof Api.messages.ReadHistory)).toBe(false);
+    expect(messages).toEqual([expect.objectContaining({ id: 9, text: 'Login code: 12345', chatId: '777000', date: 1_700_000_900 })]);
+  });
+
+  it('wakes an account with account.updateStatus(offline=false)', async () => {
+    await gateway.wakeUp(sessionTo('149.154.167.51'));
+    const request = stub.requests[0] as Api.account.UpdateStatus;
+    expect(request).toBeInstanceOf(Api.account.UpdateStatus);
+    expect(request.offline).toBe(false);
+  });
+
+  it('reuses one connection per account and closes it on disconnect and when idle', async () => {
+    const session = sessionTo('149.154.167.51');
+    await gateway.wakeUp(session);
+    await gateway.getAuthorizations(session);
+    expect(stub.connects).toBe(1);
+    expect(gateway.openConnections).toBe(1);
+    await gateway.disconnect('acc');
+    expect(stub.destroyed).toBe(1);
+    expect(gateway.openConnections).toBe(0);
+
+    const idle = new GramJsTelegramGateway({ credentials: () => credentials, clientFactory: () => stub as unknown as GramJsClient, idleCloseMs: 50 });
+    await idle.wakeUp(session);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(idle.openConnections).toBe(0);
+    await idle.close();
+  });
+
+  it('maps the RPCError GramJS throws for AUTH_KEY_UNREGISTERED to session_invalid', async () => {
+    const failing = new StubGramJsClient((request) => {
+      throw new errors.RPCError('AUTH_KEY_UNREGISTERED', request, 401);
+    });
+    const broken = new GramJsTelegramGateway({ credentials: () => credentials, clientFactory: () => failing as unknown as GramJsClient });
+    await expect(broken.wakeUp(sessionTo('149.154.167.51'))).rejects.toMatchObject({ kind: 'session_invalid' });
+    await broken.close();
+  });
+
+  it('refuses to create a client without API id and hash', async () => {
+    const unconfigured = new GramJsTelegramGateway({ credentials: () => undefined });
+    await expect(unconfigured.getMe(sessionTo('149.154.167.51'))).rejects.toMatchObject({ kind: 'not_configured' });
+    await unconfigured.close();
+  });
+
+  it('maps proxies to GramJS options', () => {
+    expect(gramJsProxyParams({ type: 'socks5', host: 'h', port: 1080, username: 'u', password: 'p' }, 5000)).toEqual({
+      proxy: { ip: 'h', port: 1080, socksType: 5, username: 'u', password: 'p', timeout: 5 },
+    });
+    expect(gramJsProxyParams({ type: 'mtproxy', host: 'm', port: 443, secret: 'ee00' }, 5000)).toEqual({
+      proxy: { ip: 'm', port: 443, secret: 'ee00', MTProxy: true, timeout: 5 },
+    });
+    expect(gramJsProxyParams({ type: 'http', host: 'h', port: 3128 }, 5000).networkSocket).toBeDefined();
+  });
+});
+
+describe('GramJsTelegramGateway when Telegram cannot be reached (real GramJS client)', () => {
+  const servers: Server[] = [];
+
+  async function closedPort(): Promise<number> {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    return port;
+  }
+
+  /** A local "HTTP proxy" that refuses every CONNECT. */
+  async function refusingHttpProxy(): Promise<number> {
+    const server = createServer((socket) => {
+      socket.once('data', () => socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n'));
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return (server.address() as { port: number }).port;
+  }
+
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  });
+
+  async function expectCleanFailure(session: TelegramSession, kinds: TelegramError['kind'][], timeoutMs = 1500): Promise<void> {
+    const gateway = new GramJsTelegramGateway({ credentials: () => credentials });
+    const started = Date.now();
+    try {
+      const error = await gateway.getMe(session, { timeoutMs }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(TelegramError);
+      expect(kinds).toContain((error as TelegramError).kind);
+      expect(Date.now() - started).toBeLessThan(timeoutMs + 1000);
+      expect(gateway.openConnections).toBe(0);
+    } finally {
+      await gateway.close();
+    }
+  }
+
+  it('fails within the deadline on an address that never answers', async () => {
+    await expectCleanFailure(sessionTo('10.255.255.1'), ['timeout', 'connection_error']);
+  });
+
+  it('fails with a connection error through a SOCKS5 proxy on a closed port', async () => {
+    await expectCleanFailure(sessionTo('149.154.167.51', { type: 'socks5', host: '127.0.0.1', port: await closedPort() }), ['connection_error']);
+  });
+
+  it('fails with a connection error through an HTTP proxy on a closed port or one that refuses CONNECT', async () => {
+    await expectCleanFailure(sessionTo('149.154.167.51', { type: 'http', host: '127.0.0.1', port: await closedPort() }), ['connection_error']);
+    await expectCleanFailure(sessionTo('149.154.167.51', { type: 'http', host: '127.0.0.1', port: await refusingHttpProxy() }), ['connection_error']);
+  });
+
+  it('honours the caller signal', async () => {
+    const gateway = new GramJsTelegramGateway({ credentials: () => credentials });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const started = Date.now();
+    await expect(gateway.getMe(sessionTo('10.255.255.1'), { timeoutMs: 10_000, signal: controller.signal })).rejects.toMatchObject({
+      kind: expect.stringMatching(/^(aborted|connection_error)$/),
+    });
+    expect(Date.now() - started).toBeLessThan(2000);
+    await gateway.close();
+  });
+});

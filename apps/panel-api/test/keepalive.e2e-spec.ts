@@ -1,0 +1,110 @@
+import { requestJson } from '@shared/testing';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { KEEPALIVE_JOB_ID } from '../src/app/keepalive/keepalive-schedule';
+import { KeepaliveService } from '../src/app/keepalive/keepalive.service';
+import { TELEGRAM_GATEWAY } from '../src/app/telegram/telegram-gateway';
+import { loginAsAdmin, RunningPanel, startPanel } from './harness';
+import { TelegramSimulator } from './telegram-simulator';
+
+interface KeepaliveRun {
+  woken: number;
+  failed: number;
+  skipped: number;
+  results: Array<{ account_name: string; outcome: string; code: string | null; last_keepalive_at: string | null }>;
+}
+
+describe('panel-api device keep-alive and file session mode (simulated Telegram)', () => {
+  let panel: RunningPanel;
+  let token: string;
+  const telegram = new TelegramSimulator();
+
+  const api = <T = Record<string, unknown>>(path: string, options: { method?: string; body?: unknown; auth?: boolean } = {}) =>
+    requestJson<T>(panel.url, path, { method: options.method, body: options.body, token: options.auth === false ? undefined : token });
+
+  beforeAll(async () => {
+    panel = await startPanel({ env: { MSGR_SESSION_MODE: 'file' }, overrides: [{ provide: TELEGRAM_GATEWAY, useValue: telegram }] });
+    token = await loginAsAdmin(panel);
+    for (const [name, phone] of [['one', '+31633333331'], ['two', '+31633333332'], ['three', '+31633333333']]) {
+      const user = telegram.createUser({ phone });
+      const response = await api('/api/accounts/import-session', { method: 'POST', body: { account_name: name, session_string: telegram.issueSession(user.id) } });
+      expect(response.status).toBe(201);
+    }
+  });
+
+  afterAll(async () => {
+    await panel?.close();
+  });
+
+  it('stores sessions as fields in file mode and reads them back', async () => {
+    const files = readdirSync(join(panel.dataDir, 'sessions')).filter((f) => f.startsWith('one.')).sort();
+    expect(files).toEqual(['one.account.json', 'one.session.json']);
+    const stored = JSON.parse(readFileSync(join(panel.dataDir, 'sessions', 'one.session.json'), 'utf8'));
+    expect(stored).toMatchObject({ format: 'gramjs-session/1', dc_id: 2, port: 443 });
+    expect(Buffer.from(stored.auth_key, 'base64')).toHaveLength(256);
+    const check = await api<{ normal: number }>('/api/accounts/status/check', { method: 'POST', body: { account_names: ['one'] } });
+    expect(check.body.normal).toBe(1);
+  });
+
+  it('refuses the manual run without a token and with a bad body', async () => {
+    expect((await api('/api/config/settings/device-keepalive/run', { method: 'POST', auth: false, body: {} })).status).toBe(401);
+    expect((await api('/api/config/settings/device-keepalive/run', { method: 'POST', body: { force: 'yes' } })).status).toBe(400);
+    expect((await api('/api/config/settings/device-keepalive/run', { method: 'POST', body: { extra: 1 } })).status).toBe(400);
+  });
+
+  it('wakes every account once, then skips them until the interval passed, and records results under .signer/', async () => {
+    telegram.setUnreachable('three');
+    const first = await api<KeepaliveRun>('/api/config/settings/device-keepalive/run', { method: 'POST', body: {} });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ woken: 2, failed: 1, skipped: 0 });
+    expect(first.body.results.find((r) => r.account_name === 'three')).toMatchObject({ outcome: 'failed', code: 'CONNECTION_ERROR' });
+    expect(telegram.callsOf('wakeUp').map((c) => c.accountName).sort()).toEqual(['one', 'three', 'two']);
+
+    telegram.setUnreachable('three', false);
+    const second = await api<KeepaliveRun>('/api/config/settings/device-keepalive/run', { method: 'POST', body: {} });
+    expect(second.body).toMatchObject({ woken: 1, skipped: 2 });
+    expect(second.body.results.find((r) => r.account_name === 'one')?.outcome).toBe('skipped_not_due');
+
+    const forced = await api<KeepaliveRun>('/api/config/settings/device-keepalive/run', { method: 'POST', body: { force: true } });
+    expect(forced.body.woken).toBe(3);
+
+    const state = JSON.parse(readFileSync(join(panel.dataDir, '.signer', 'device_keepalive.json'), 'utf8'));
+    expect(Object.keys(state.accounts).sort()).toEqual(['one', 'three', 'two']);
+    expect(state.last_run.trigger).toBe('manual');
+  });
+
+  it('skips accounts that need a new login and flags revoked ones', async () => {
+    const user = telegram.createUser({ phone: '+31633333334' });
+    const session = telegram.issueSession(user.id);
+    await api('/api/accounts/import-session', { method: 'POST', body: { account_name: 'four', session_string: session } });
+    telegram.revokeSession(session);
+    const run = await api<KeepaliveRun>('/api/config/settings/device-keepalive/run', { method: 'POST', body: { force: true } });
+    expect(run.body.results.find((r) => r.account_name === 'four')).toMatchObject({ outcome: 'failed', code: 'ACCOUNT_SESSION_INVALID' });
+    expect((await api<{ needs_relogin: boolean }>('/api/accounts/four')).body.needs_relogin).toBe(true);
+    const again = await api<KeepaliveRun>('/api/config/settings/device-keepalive/run', { method: 'POST', body: { force: true } });
+    expect(again.body.results.find((r) => r.account_name === 'four')?.outcome).toBe('skipped_needs_relogin');
+  });
+
+  it('registers the daily 03:30 job in the configured time zone and follows time zone changes', async () => {
+    const registry = panel.app.get(SchedulerRegistry);
+    const job = registry.getCronJob(KEEPALIVE_JOB_ID);
+    expect(job.cronTime.source).toBe('30 3 * * *');
+    const next = job.nextDate();
+    expect([next.hour, next.minute]).toEqual([3, 30]);
+    expect(next.zoneName).toBe('UTC');
+
+    const changed = await api('/api/config/settings', { method: 'PUT', body: { timezone: 'Asia/Shanghai' } });
+    expect(changed.status).toBe(200);
+    const moved = registry.getCronJob(KEEPALIVE_JOB_ID).nextDate();
+    expect(moved.zoneName).toBe('Asia/Shanghai');
+    expect([moved.hour, moved.minute]).toEqual([3, 30]);
+  });
+
+  it('does nothing on the scheduled run when keep-alive is disabled', async () => {
+    const before = telegram.callsOf('wakeUp').length;
+    await api('/api/config/settings', { method: 'PUT', body: { device_keepalive_enabled: false } });
+    expect(await panel.app.get(KeepaliveService).runScheduled()).toBeUndefined();
+    expect(telegram.callsOf('wakeUp').length).toBe(before);
+  });
+});
