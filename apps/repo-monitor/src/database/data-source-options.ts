@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import * as pg from 'pg';
 import * as sqlite3 from 'sqlite3';
@@ -11,6 +11,19 @@ import { sqliteMigrations } from './migrations/sqlite';
 // Timestamps are stored in UTC without a zone; read them back as UTC whatever the server's TZ is.
 const TIMESTAMP_WITHOUT_TIME_ZONE_OID = 1114;
 pg.types.setTypeParser(TIMESTAMP_WITHOUT_TIME_ZONE_OID, (value) => new Date(`${value.replace(' ', 'T')}Z`));
+
+/**
+ * Creates the SQLite file owner-only (0600) before SQLite opens it; SQLite gives its -wal and -shm
+ * files the same permissions. The database holds password hashes and encrypted secrets.
+ */
+function createPrivateDatabaseFile(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  try {
+    closeSync(openSync(path, 'wx', 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+}
 
 /** TypeORM options for the configured database; migrations only, never synchronize. */
 export function dataSourceOptions(database: MonitorDatabase): DataSourceOptions {
@@ -35,7 +48,7 @@ export function dataSourceOptions(database: MonitorDatabase): DataSourceOptions 
       },
     };
   }
-  mkdirSync(dirname(database.path), { recursive: true });
+  createPrivateDatabaseFile(database.path);
   // SQLite is one connection: TypeORM's sqlite driver serialises every query on it.
   return {
     type: 'sqlite',
