@@ -12,6 +12,7 @@ import { AiSettingsModule } from './ai-settings/ai-settings.module';
 import { GithubAppSettingsModule } from './github-app-settings/github-app-settings.module';
 import { NotificationChannelsModule } from './notification-channels/notification-channels.module';
 import { OutboundModule } from './outbound/outbound.module';
+import { RepositoryMonitoringModule } from './repositories/repositories.module';
 import { SettingsModule } from './settings/settings.module';
 import { SystemSettingsModule } from './system-settings/system-settings.module';
 
@@ -33,6 +34,7 @@ export class AppModule {
         NotificationChannelsModule,
         AiSettingsModule,
         SystemSettingsModule,
+        RepositoryMonitoringModule,
       ],
     };
   }

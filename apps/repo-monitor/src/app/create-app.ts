@@ -22,6 +22,8 @@ export async function createMonitorApp(config: MonitorConfig): Promise<NestFasti
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, {
     bufferLogs: true,
     abortOnError: false,
+    // POST /webhooks/github verifies its signature over the exact bytes received.
+    rawBody: true,
   });
   app.useLogger(app.get(Logger));
   await app.register(fastifyCookie);

@@ -3,6 +3,15 @@ import { AdminSessionEntity } from '../app/admin/admin-session.entity';
 import { AuditLogEntity } from '../app/admin/audit-log.entity';
 import { NotificationChannelEntity } from '../app/notification-channels/notification-channel.entity';
 import { SettingEntity } from '../app/settings/setting.entity';
+import { EventEntity } from '../app/events/event.entity';
+import { StarredReleaseTrackerEntity } from '../app/github/starred-release-tracker.entity';
+import { InstallationEntity } from '../app/installations/installation.entity';
+import { OutboxEntryEntity } from '../app/notifications/outbox-entry.entity';
+import { RepositoryEntity } from '../app/repositories/repository.entity';
+import { SecurityAlertEntity } from '../app/security-alerts/security-alert.entity';
+import { WebhookDeliveryEntity } from '../app/webhooks/webhook-delivery.entity';
+import { WorkItemEntity } from '../app/work-items/work-item.entity';
+import { WorkflowRunEntity } from '../app/workflow-runs/workflow-run.entity';
 
 /**
  * Every TypeORM entity of repo-monitor. Feature modules own their entity files; this list is what
@@ -14,4 +23,13 @@ export const monitorEntities: Array<new () => object> = [
   AdminSessionEntity,
   AuditLogEntity,
   NotificationChannelEntity,
+  InstallationEntity,
+  RepositoryEntity,
+  WebhookDeliveryEntity,
+  WorkItemEntity,
+  WorkflowRunEntity,
+  SecurityAlertEntity,
+  EventEntity,
+  OutboxEntryEntity,
+  StarredReleaseTrackerEntity,
 ];

@@ -1,0 +1,106 @@
+import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { EntityManager } from 'typeorm';
+import { NotificationOutboxService } from '../notifications/notification-outbox.service';
+import { DatabaseWork } from '../processing/database-work';
+import { clip } from '../processing/payload-reader';
+import { RepositoryEntity } from '../repositories/repository.entity';
+import { EventCategory } from './event.entity';
+
+/** An event about to be recorded. */
+export interface EventDraft {
+  repository: RepositoryEntity | null;
+  /** `issues.opened`, `pull_request.merged`, `workflow_run.failed`, `dependabot_alert.created`… */
+  kind: string;
+  category: EventCategory;
+  title: string;
+  bodyText: string;
+  htmlUrl: string | null;
+  actor: string | null;
+  /** What makes this event the same event however it reaches us (webhook, redelivery, polling). */
+  identity: string;
+  occurredAt: Date;
+  /** Whether this kind is a real-time notification (repo-monitor-details.md); toggles apply after. */
+  notify: boolean;
+  details: Record<string, unknown>;
+}
+
+/** The dedupe fingerprint of an event: SHA-256 of its identity. */
+export function eventFingerprint(identity: string): string {
+  return createHash('sha256').update(identity).digest('hex');
+}
+
+/** Whether a repository's per-kind toggles let an event kind notify. */
+export function repositoryWants(repository: RepositoryEntity | null, kind: string): boolean {
+  if (!repository) return true;
+  if (repository.status !== 'active') return false;
+  const family = kind.split('.')[0];
+  if (family === 'issues') return repository.notifyIssues;
+  if (family === 'pull_request') return repository.notifyPullRequests;
+  if (family === 'workflow_run') return repository.notifyWorkflowRuns;
+  if (family.endsWith('_alert')) return repository.notifySecurityAlerts;
+  if (family === 'release') return repository.notifyReleases;
+  if (family === 'star' || family === 'watch') return repository.notifyStars;
+  return true;
+}
+
+/**
+ * Records events (unique by fingerprint) and, in the same transaction, their notifications in the
+ * outbox. An event seen before is neither stored again nor notified again.
+ */
+@Injectable()
+export class EventRecorder {
+  constructor(
+    private readonly database: DatabaseWork,
+    private readonly outbox: NotificationOutboxService,
+  ) {}
+
+  /** Answers whether the event was new. */
+  async record(manager: EntityManager, draft: EventDraft, deliveryId: string | null, now: Date): Promise<boolean> {
+    const fingerprint = eventFingerprint(draft.identity);
+    const willNotify = draft.notify && repositoryWants(draft.repository, draft.kind);
+    const p = (n: number) => this.database.placeholder(n);
+    const inserted = await this.database.returning<{ id: number }>(
+      manager,
+      `INSERT INTO "events" ("repository_id", "delivery_id", "kind", "category", "title", "body_text", "html_url", "actor", "fingerprint", "notified", "occurred_at", "created_at")
+       VALUES (${[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map(p).join(', ')})
+       ON CONFLICT ("fingerprint") DO NOTHING
+       RETURNING "id"`,
+      [
+        draft.repository?.id ?? null,
+        deliveryId,
+        draft.kind,
+        draft.category,
+        clip(draft.title, 1024),
+        draft.bodyText,
+        draft.htmlUrl ? clip(draft.htmlUrl, 512) : null,
+        draft.actor ? clip(draft.actor, 255) : null,
+        fingerprint,
+        willNotify,
+        this.database.time(draft.occurredAt),
+        this.database.time(now),
+      ],
+    );
+    if (inserted.length === 0) return false;
+    if (willNotify) {
+      await this.outbox.enqueue(
+        manager,
+        {
+          id: Number(inserted[0].id),
+          kind: draft.kind,
+          category: draft.category,
+          repository: draft.repository?.fullName ?? null,
+          title: draft.title,
+          bodyText: draft.bodyText,
+          htmlUrl: draft.htmlUrl,
+          actor: draft.actor,
+          fingerprint,
+          occurredAt: draft.occurredAt,
+          details: draft.details,
+        },
+        now,
+      );
+    }
+    return true;
+  }
+}

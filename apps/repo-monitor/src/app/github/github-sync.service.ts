@@ -1,0 +1,288 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { EntityManager, In, IsNull, Not } from 'typeorm';
+import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
+import { SystemSettingsService } from '../system-settings/system-settings.service';
+import { EventRecorder } from '../events/event-recorder';
+import { InstallationEntity } from '../installations/installation.entity';
+import { NotificationOutboxService } from '../notifications/notification-outbox.service';
+import { DatabaseWork } from '../processing/database-work';
+import { releaseIdentity } from '../processing/delivery-applier';
+import { DeliveryProcessor } from '../processing/delivery-processor';
+import { clip, PayloadReader } from '../processing/payload-reader';
+import { upsertRepository } from '../repositories/repository-records';
+import { RepositoryEntity } from '../repositories/repository.entity';
+import { WorkItemEntity } from '../work-items/work-item.entity';
+import { GitHubClient, GitHubObject } from './github-client';
+import { StarredReleaseTrackerEntity } from './starred-release-tracker.entity';
+
+const STARRED_POLL_MS = 15 * 60_000;
+export const MAX_EXTERNAL_REPOSITORIES = 20;
+
+/** Where the effective starred user name comes from (console setting, else MONITOR_STARRED_USERNAME). */
+export abstract class StarredUsernameSource {
+  abstract username(): Promise<string | undefined>;
+}
+
+/** The starred user name of the console's general settings (which falls back to the environment). */
+@Injectable()
+export class SettingsStarredUsername extends StarredUsernameSource {
+  constructor(private readonly settings: SystemSettingsService) {
+    super();
+  }
+
+  async username(): Promise<string | undefined> {
+    return (await this.settings.current()).starred_username ?? undefined;
+  }
+}
+
+/**
+ * Keeps the records in step with GitHub without webhooks: reconciles installation repositories
+ * (their first import is a baseline: records only, no notifications), runs that periodically,
+ * and polls starred repositories' releases with ETags so unchanged answers cost no rate limit.
+ */
+@Injectable()
+export class GitHubSyncService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(GitHubSyncService.name);
+  private readonly inFlight = new Map<number, Promise<void>>();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private stopping = false;
+
+  constructor(
+    @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
+    private readonly github: GitHubClient,
+    private readonly database: DatabaseWork,
+    private readonly events: EventRecorder,
+    private readonly processor: DeliveryProcessor,
+    private readonly starredUsername: StarredUsernameSource,
+    private readonly outbox: NotificationOutboxService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.processor.onInstallationChanged((installationId) => void this.reconcileInstallation(installationId).catch(() => undefined));
+    this.timers.push(setInterval(() => void this.reconcileAll().catch(() => undefined), this.config.github.reconcileIntervalMs));
+    this.timers.push(setInterval(() => void this.pollStarredReleases().catch(() => undefined), STARRED_POLL_MS));
+    for (const timer of this.timers) timer.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    for (const timer of this.timers) clearInterval(timer);
+    await Promise.allSettled([...this.inFlight.values()]);
+  }
+
+  /** Reconciles one installation (concurrent calls for the same one share the run). */
+  reconcileInstallation(installationId: number): Promise<void> {
+    const running = this.inFlight.get(installationId);
+    if (running) return running;
+    const run = this.reconcile(installationId)
+      .catch((error: unknown) => {
+        this.logger.warn(`reconcile of installation ${installationId} failed: ${(error as Error).message}`);
+        throw error;
+      })
+      .finally(() => this.inFlight.delete(installationId));
+    this.inFlight.set(installationId, run);
+    return run;
+  }
+
+  /** Every installation of the app, then external repositories and starred releases. */
+  async reconcileAll(): Promise<void> {
+    if (this.stopping) return;
+    if (await this.github.appConfigured()) {
+      const installations = await this.github.listInstallations();
+      for (const installation of installations) {
+        const reader = PayloadReader.of(installation);
+        const installationId = reader.get('id').number();
+        if (installationId === undefined) continue;
+        await this.database.transaction((manager) => this.upsertInstallation(manager, reader, new Date()));
+        await this.reconcileInstallation(installationId).catch(() => undefined);
+      }
+    }
+    await this.importExternalBaselines();
+    await this.pollStarredReleases();
+  }
+
+  /** Adds a public repository watched through MONITOR_EXTERNAL_PAT (at most 20 external ones). */
+  async addExternalRepository(fullName: string): Promise<RepositoryEntity | 'limit' | 'not_found'> {
+    const found = await this.github.getPublicRepository(fullName);
+    if (!found) return 'not_found';
+    const repository = await this.database.transaction(async (manager) => {
+      const existing = await manager.getRepository(RepositoryEntity).findOne({ where: { fullName: String(found['full_name'] ?? fullName) } });
+      if (existing) return existing;
+      const external = await manager.getRepository(RepositoryEntity).count({ where: { source: 'external', status: Not('removed') } });
+      if (external >= MAX_EXTERNAL_REPOSITORIES) return 'limit' as const;
+      return upsertRepository(manager, PayloadReader.of(found), { source: 'external', now: new Date() });
+    });
+    if (!repository) return 'not_found';
+    if (repository !== 'limit' && !repository.baselineImportedAt) await this.importBaseline(repository).catch(() => undefined);
+    return repository;
+  }
+
+  /** Polls the starred user's repositories for new releases; the first sight of each is a baseline. */
+  async pollStarredReleases(): Promise<{ checked: number; notModified: number; published: number }> {
+    const figures = { checked: 0, notModified: 0, published: 0 };
+    const username = await this.starredUsername.username();
+    if (!username || this.stopping) return figures;
+    const trackers = this.database.dataSource.getRepository(StarredReleaseTrackerEntity);
+    const listTracker = await trackers.findOne({ where: { username, kind: 'starred_list', repositoryFullName: '' } });
+    const starred = await this.github.listStarred(username, listTracker?.etag ?? null);
+    const now = new Date();
+    if (!starred.notModified) {
+      const names = starred.value.map((repository) => PayloadReader.of(repository).get('full_name').string()).filter((name): name is string => Boolean(name));
+      await this.database.transaction(async (manager) => {
+        const store = manager.getRepository(StarredReleaseTrackerEntity);
+        await this.saveTracker(manager, listTracker ?? store.create({ username, kind: 'starred_list', repositoryFullName: '', createdAt: now }), {
+          etag: starred.etag,
+          lastCheckedAt: now,
+        });
+        for (const name of names) {
+          const existing = await store.findOne({ where: { username, kind: 'releases', repositoryFullName: name } });
+          if (!existing) await this.saveTracker(manager, store.create({ username, kind: 'releases', repositoryFullName: clip(name, 255), createdAt: now }), {});
+        }
+        const gone = (await store.find({ where: { username, kind: 'releases' } })).filter((row) => !names.includes(row.repositoryFullName));
+        if (gone.length > 0) await store.delete({ id: In(gone.map((row) => row.id)) });
+      });
+    }
+    for (const tracker of await trackers.find({ where: { username, kind: 'releases' }, order: { id: 'ASC' } })) {
+      if (this.stopping) break;
+      figures.checked++;
+      const latest = await this.github.latestRelease(tracker.repositoryFullName, tracker.etag);
+      const checkedAt = new Date();
+      if (latest.notModified) {
+        figures.notModified++;
+        await this.database.transaction((manager) => this.saveTracker(manager, tracker, { lastCheckedAt: checkedAt }));
+        continue;
+      }
+      const release = latest.value ? PayloadReader.of(latest.value) : undefined;
+      const releaseId = release?.get('id').number() ?? null;
+      const isNew = releaseId !== null && tracker.lastReleaseId !== null && releaseId !== tracker.lastReleaseId;
+      await this.database.transaction(async (manager) => {
+        if (release && isNew) {
+          const recorded = await this.events.record(
+            manager,
+            {
+              repository: await manager.getRepository(RepositoryEntity).findOne({ where: { fullName: tracker.repositoryFullName } }),
+              kind: 'release.published',
+              category: 'other',
+              title: `[${tracker.repositoryFullName}] Release ${release.get('name').string() || release.get('tag_name').string() || ''} published`,
+              bodyText: clip(release.get('body').string() ?? '', 1500),
+              htmlUrl: release.get('html_url').string() ?? null,
+              actor: release.path('author', 'login').string() ?? null,
+              identity: releaseIdentity(tracker.repositoryFullName, releaseId),
+              occurredAt: release.get('published_at').date() ?? checkedAt,
+              notify: true,
+              details: { tag: release.get('tag_name').string() ?? null, starred_by: username, source: 'starred' },
+            },
+            null,
+            checkedAt,
+          );
+          if (recorded) figures.published++;
+        }
+        await this.saveTracker(manager, tracker, {
+          etag: latest.etag,
+          lastReleaseId: releaseId,
+          lastReleaseTag: release?.get('tag_name').string() ?? null,
+          lastCheckedAt: checkedAt,
+        });
+      });
+    }
+    if (figures.published > 0) this.outbox.notifyCommitted();
+    return figures;
+  }
+
+  private async saveTracker(manager: EntityManager, tracker: StarredReleaseTrackerEntity, changes: Partial<StarredReleaseTrackerEntity>): Promise<void> {
+    Object.assign(tracker, changes, { updatedAt: new Date() });
+    await manager.getRepository(StarredReleaseTrackerEntity).save(tracker);
+  }
+
+  private async reconcile(installationId: number): Promise<void> {
+    if (!(await this.github.appConfigured())) return;
+    const repositories = await this.github.listInstallationRepositories(installationId);
+    const now = new Date();
+    const toImport = await this.database.transaction(async (manager) => {
+      const kept: RepositoryEntity[] = [];
+      for (const repository of repositories) {
+        const row = await upsertRepository(manager, PayloadReader.of(repository), { source: 'installation', installationId, now, reactivate: true });
+        if (row) kept.push(row);
+      }
+      const keptIds = kept.map((row) => row.id);
+      const store = manager.getRepository(RepositoryEntity);
+      const stale = await store.find({ where: { installationId, source: 'installation', status: Not('removed') } });
+      for (const row of stale) {
+        if (!keptIds.includes(row.id)) await store.update({ id: row.id }, { status: 'removed', updatedAt: now });
+      }
+      await manager.getRepository(InstallationEntity).update({ installationId }, { lastReconciledAt: now, updatedAt: now });
+      return kept.filter((row) => !row.baselineImportedAt && row.status === 'active');
+    });
+    for (const repository of toImport) {
+      if (this.stopping) return;
+      await this.importBaseline(repository).catch((error: unknown) =>
+        this.logger.warn(`baseline import of ${repository.fullName} failed: ${(error as Error).message}`),
+      );
+    }
+  }
+
+  private async importExternalBaselines(): Promise<void> {
+    const pending = await this.database.dataSource
+      .getRepository(RepositoryEntity)
+      .find({ where: { source: 'external', status: 'active', baselineImportedAt: IsNull() } });
+    for (const repository of pending) await this.importBaseline(repository).catch(() => undefined);
+  }
+
+  /** Open issues and pull requests as records only: a baseline never notifies. */
+  private async importBaseline(repository: RepositoryEntity): Promise<void> {
+    const items = await this.github.listOpenIssues(repository.source === 'installation' ? repository.installationId : null, repository.fullName);
+    const now = new Date();
+    await this.database.transaction(async (manager) => {
+      const store = manager.getRepository(WorkItemEntity);
+      for (const item of items) {
+        const reader = PayloadReader.of(item as GitHubObject);
+        const number = reader.get('number').number();
+        if (number === undefined) continue;
+        const kind = reader.get('pull_request').exists ? 'pull_request' : 'issue';
+        const existing = await store.findOne({ where: { repositoryId: repository.id, kind, number } });
+        // A webhook may already have written a newer state while the import ran.
+        if (existing) continue;
+        await store.save(
+          store.create({
+            repositoryId: repository.id,
+            kind,
+            number,
+            title: clip(reader.get('title').string() ?? '', 1024),
+            state: reader.get('state').string() ?? 'open',
+            merged: false,
+            draft: reader.get('draft').boolean() ?? false,
+            author: reader.path('user', 'login').string() ?? null,
+            htmlUrl: clip(reader.get('html_url').string() ?? repository.htmlUrl, 512),
+            githubUpdatedAt: reader.get('updated_at').date() ?? null,
+            createdAt: now,
+            updatedAt: now,
+          }),
+        );
+      }
+      await manager.getRepository(RepositoryEntity).update({ id: repository.id }, { baselineImportedAt: now, updatedAt: now });
+    });
+  }
+
+  private async upsertInstallation(manager: EntityManager, reader: PayloadReader, now: Date): Promise<void> {
+    const installationId = reader.get('id').number();
+    if (installationId === undefined) return;
+    const store = manager.getRepository(InstallationEntity);
+    const existing = await store.findOne({ where: { installationId } });
+    const row =
+      existing ??
+      store.create({
+        installationId,
+        accountLogin: clip(reader.path('account', 'login').string() ?? 'unknown', 255),
+        accountType: clip(reader.path('account', 'type').string() ?? 'User', 32),
+        suspended: false,
+        removedAt: null,
+        lastReconciledAt: null,
+        createdAt: now,
+      });
+    row.repositorySelection = reader.get('repository_selection').string() ?? row.repositorySelection ?? 'selected';
+    row.suspended = reader.get('suspended_at').exists;
+    row.removedAt = null;
+    row.updatedAt = now;
+    await store.save(row);
+  }
+}

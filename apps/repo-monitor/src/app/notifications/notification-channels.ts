@@ -1,0 +1,62 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
+import { NotificationChannelsService } from '../notification-channels/notification-channels.service';
+import { ShortCache } from '../processing/short-cache';
+
+export type ChannelKind = 'telegram' | 'http_webhook';
+
+/** An enabled notification channel with its secret in clear, as the outbox worker needs it. */
+export interface ChannelDescriptor {
+  id: string;
+  kind: ChannelKind;
+  /** telegram: bot token; http_webhook: signing secret. */
+  secret: string;
+  /** telegram: chat id; http_webhook: target URL. */
+  target: string;
+  allowPrivate: boolean;
+  /** Event kinds (`issues.opened`, `issues`, `security`…) this channel wants; empty: all. */
+  eventKinds: string[];
+}
+
+/** Where the enabled channels come from. */
+export abstract class NotificationChannelSource {
+  abstract enabledChannels(): Promise<ChannelDescriptor[]>;
+  abstract channel(id: string): Promise<ChannelDescriptor | undefined>;
+}
+
+/** Whether a channel's event-kind filter lets an event through (exact kind, its family, or its category). */
+export function channelWants(channel: ChannelDescriptor, kind: string, category: string): boolean {
+  if (channel.eventKinds.length === 0) return true;
+  const family = kind.split('.')[0];
+  return channel.eventKinds.some((wanted) => wanted === kind || wanted === family || wanted === category || wanted === '*');
+}
+
+/** The console's enabled channels (secrets decrypted), as the outbox worker needs them. */
+@Injectable()
+export class ConsoleChannelSource extends NotificationChannelSource {
+  private readonly cache: ShortCache<ChannelDescriptor[]>;
+
+  constructor(channels: NotificationChannelsService) {
+    super();
+    this.cache = new ShortCache(async () =>
+      (await channels.deliverableChannels())
+        .map((channel) => ({
+          id: channel.id,
+          kind: channel.kind,
+          secret: channel.secret,
+          target: (channel.kind === 'telegram' ? channel.chatId : channel.url) ?? '',
+          allowPrivate: channel.allowPrivate,
+          eventKinds: channel.eventKinds,
+        }))
+        .filter((channel) => channel.target !== ''),
+    );
+  }
+
+  enabledChannels(): Promise<ChannelDescriptor[]> {
+    return this.cache.get();
+  }
+
+  async channel(id: string): Promise<ChannelDescriptor | undefined> {
+    return (await this.cache.get()).find((channel) => channel.id === id);
+  }
+}

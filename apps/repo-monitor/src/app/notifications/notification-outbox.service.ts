@@ -1,0 +1,176 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { EntityManager } from 'typeorm';
+import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
+import { DatabaseWork } from '../processing/database-work';
+import { ShortCache } from '../processing/short-cache';
+import { SystemSettingsService } from '../system-settings/system-settings.service';
+import { ChannelDescriptor, channelWants, NotificationChannelSource } from './notification-channels';
+import { EventForMessage, messageForEvent, NotificationMessage } from './notification-message';
+import { OutboxEntryEntity, OutboxRole } from './outbox-entry.entity';
+
+export interface AggregationSettings {
+  windowMs: number;
+  burstThreshold: number;
+  burstWindowMs: number;
+}
+
+/**
+ * Writes notifications into the outbox inside the caller's transaction (the one that records the
+ * event), applying aggregation: the first notification of a repository and category goes out at
+ * once; more within MONITOR_AGGREGATION_WINDOW are merged into one follow-up; past the burst
+ * threshold within the burst window, the rest of the burst becomes one summary.
+ */
+@Injectable()
+export class NotificationOutboxService {
+  private readonly listeners: Array<() => void> = [];
+  private readonly aggregation: ShortCache<AggregationSettings>;
+
+  constructor(
+    @Inject(MONITOR_CONFIG) config: MonitorConfig,
+    private readonly channels: NotificationChannelSource,
+    private readonly database: DatabaseWork,
+    @Optional() systemSettings?: SystemSettingsService,
+  ) {
+    this.aggregation = new ShortCache(async () => {
+      if (!systemSettings) return config.notifications.aggregation;
+      const { aggregation } = await systemSettings.current();
+      return {
+        windowMs: aggregation.window_seconds * 1000,
+        burstThreshold: aggregation.burst_threshold,
+        burstWindowMs: aggregation.burst_window_seconds * 1000,
+      };
+    });
+  }
+
+  /** The effective aggregation window, burst threshold and burst window (console, else environment). */
+  aggregationSettings(): Promise<AggregationSettings> {
+    return this.aggregation.get();
+  }
+
+  /** Called after a transaction that wrote outbox rows has committed, to wake the worker. */
+  onEnqueued(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  notifyCommitted(): void {
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Adds the event's notification for every enabled channel that wants it; answers how many rows. */
+  async enqueue(manager: EntityManager, event: EventForMessage, now: Date): Promise<number> {
+    const channels = (await this.channels.enabledChannels()).filter((channel) => channelWants(channel, event.kind, event.category));
+    const message = messageForEvent(event);
+    for (const channel of channels) await this.enqueueForChannel(manager, channel, event, message, now);
+    return channels.length;
+  }
+
+  private async enqueueForChannel(
+    manager: EntityManager,
+    channel: ChannelDescriptor,
+    event: EventForMessage,
+    message: NotificationMessage,
+    now: Date,
+  ): Promise<void> {
+    const store = manager.getRepository(OutboxEntryEntity);
+    const groupKey = `${channel.id}|${event.repository ?? '-'}|${event.category}`;
+    const idempotencyKey = `${event.fingerprint}:${channel.id}`;
+    if (await store.exist({ where: { idempotencyKey } })) return;
+    const entry = store.create({
+      idempotencyKey,
+      eventId: event.id,
+      channelId: channel.id,
+      channelKind: channel.kind,
+      groupKey,
+      role: 'single',
+      aggregatedInto: null,
+      itemCount: 1,
+      message: JSON.stringify(message),
+      state: 'pending',
+      attempts: 0,
+      nextAttemptAt: now,
+      leaseUntil: null,
+      lastErrorCode: null,
+      lastError: null,
+      sentAt: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const { windowMs, burstThreshold, burstWindowMs } = await this.aggregation.get();
+
+    if (burstThreshold > 0 && burstWindowMs > 0) {
+      const since = new Date(now.getTime() - burstWindowMs);
+      const recent = await this.database.returning<{ count: number | string; oldest: string | Date | null }>(
+        manager,
+        `SELECT COUNT(*) AS "count", MIN("created_at") AS "oldest" FROM "notification_outbox"
+          WHERE "group_key" = ${this.database.placeholder(1)} AND "event_id" IS NOT NULL AND "created_at" > ${this.database.placeholder(2)}`,
+        [groupKey, this.database.time(since)],
+      );
+      const count = Number(recent[0]?.count ?? 0);
+      if (count >= burstThreshold) {
+        const oldest = this.parseTime(recent[0]?.oldest) ?? now;
+        await this.join(manager, entry, 'burst', groupKey, new Date(Math.max(now.getTime(), oldest.getTime() + burstWindowMs)));
+        return;
+      }
+    }
+    if (windowMs > 0) {
+      const pendingAggregate = await store.findOne({ where: { groupKey, role: 'aggregate', state: 'pending' }, order: { id: 'DESC' } });
+      if (pendingAggregate) {
+        await this.join(manager, entry, 'aggregate', groupKey, pendingAggregate.nextAttemptAt, pendingAggregate);
+        return;
+      }
+      const since = new Date(now.getTime() - windowMs);
+      const latest = await manager
+        .getRepository(OutboxEntryEntity)
+        .createQueryBuilder('entry')
+        .where('entry.group_key = :groupKey', { groupKey })
+        .andWhere("entry.role IN ('single', 'aggregate')")
+        .andWhere('entry.aggregated_into IS NULL')
+        .andWhere('entry.created_at > :since', { since: this.database.time(since) })
+        .orderBy('entry.id', 'DESC')
+        .getOne();
+      if (latest) {
+        await this.join(manager, entry, 'aggregate', groupKey, new Date(Math.max(now.getTime(), latest.createdAt.getTime() + windowMs)));
+        return;
+      }
+    }
+    await store.save(entry);
+  }
+
+  /** Saves `entry` as a member of the pending leader of its group (created when there is none). */
+  private async join(
+    manager: EntityManager,
+    entry: OutboxEntryEntity,
+    role: Exclude<OutboxRole, 'single'>,
+    groupKey: string,
+    sendAt: Date,
+    knownLeader?: OutboxEntryEntity,
+  ): Promise<void> {
+    const store = manager.getRepository(OutboxEntryEntity);
+    let leader = knownLeader ?? (await store.findOne({ where: { groupKey, role, state: 'pending' }, order: { id: 'DESC' } }));
+    if (!leader) {
+      const key = createHash('sha256').update(`${role}|${groupKey}|${entry.idempotencyKey}`).digest('hex').slice(0, 40);
+      leader = await store.save(
+        store.create({
+          ...entry,
+          idempotencyKey: `${role}:${key}`,
+          eventId: null,
+          role,
+          itemCount: 0,
+          nextAttemptAt: sendAt,
+        }),
+      );
+    }
+    entry.state = 'suppressed';
+    entry.aggregatedInto = leader.id;
+    await store.save(entry);
+    await store.increment({ id: leader.id }, 'itemCount', 1);
+  }
+
+  private parseTime(value: string | Date | null | undefined): Date | undefined {
+    if (!value) return undefined;
+    if (value instanceof Date) return value;
+    const date = new Date(value.includes('T') || value.endsWith('Z') ? value : `${value.replace(' ', 'T')}Z`);
+    return Number.isNaN(date.getTime()) ? undefined : date;
+  }
+}

@@ -1,0 +1,221 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, Optional } from '@nestjs/common';
+import { nextOutboxAttemptAt, SignedWebhookSender, TelegramBotSender } from '@shared/notify';
+import { createHash } from 'node:crypto';
+import type { Dispatcher } from 'undici';
+import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
+import { OUTBOUND_DISPATCHER } from '../outbound/outbound-dispatcher';
+import { DatabaseWork } from '../processing/database-work';
+import { ChannelDescriptor, NotificationChannelSource } from './notification-channels';
+import { mergedMessage, NotificationMessage } from './notification-message';
+import { NotificationOutboxService } from './notification-outbox.service';
+import { OutboxEntryEntity } from './outbox-entry.entity';
+
+/** How long a claimed entry stays ours; a crash mid-send releases it after this. */
+const LEASE_MS = 30_000;
+const BATCH = 20;
+const IDLE_POLL_MS = 1000;
+
+interface SendOutcome {
+  outcome: 'sent' | 'retryable' | 'permanent';
+  errorCode?: string;
+  message?: string;
+  retryAfterSeconds?: number;
+}
+
+interface ClaimedRow {
+  id: number;
+}
+
+/**
+ * Sends due outbox entries. Claiming flips `pending` to `sending` in one statement (with
+ * FOR UPDATE SKIP LOCKED on PostgreSQL, so several instances never take the same row; SQLite has a
+ * single writer). Failures follow the backoff schedule; permanent ones go to `dead` at once.
+ */
+@Injectable()
+export class NotificationWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(NotificationWorker.name);
+  private readonly webhookSender = new SignedWebhookSender({ userAgent: 'repo-monitor-webhook/1' });
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopping = false;
+
+  constructor(
+    @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
+    private readonly database: DatabaseWork,
+    private readonly channels: NotificationChannelSource,
+    private readonly outbox: NotificationOutboxService,
+    @Optional() @Inject(OUTBOUND_DISPATCHER) private readonly dispatcher?: Dispatcher,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.outbox.onEnqueued(() => this.wake());
+    this.wake();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** Runs a pass now (or right after the current one). */
+  wake(): void {
+    if (this.stopping) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.running = this.pass()
+      .catch((error: unknown) => this.logger.error(`outbox pass failed: ${(error as Error).message}`))
+      .finally(() => {
+        this.running = undefined;
+        if (this.stopping) return;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        } else {
+          this.timer = setTimeout(() => this.wake(), IDLE_POLL_MS);
+        }
+      });
+  }
+
+  private async pass(): Promise<void> {
+    await this.releaseExpiredLeases();
+    for (;;) {
+      if (this.stopping) return;
+      const claimed = await this.claim();
+      if (claimed.length === 0) return;
+      await Promise.all(claimed.map((entry) => this.deliver(entry)));
+    }
+  }
+
+  private async releaseExpiredLeases(): Promise<void> {
+    const p = (n: number) => this.database.placeholder(n);
+    await this.database.transaction((manager) =>
+      this.database.affected(
+        manager,
+        `UPDATE "notification_outbox" SET "state" = 'pending', "lease_until" = NULL WHERE "state" = 'sending' AND "lease_until" < ${p(1)}`,
+        [this.database.time(new Date())],
+      ),
+    );
+  }
+
+  private async claim(): Promise<OutboxEntryEntity[]> {
+    const now = new Date();
+    const p = (n: number) => this.database.placeholder(n);
+    const lock = this.database.isSqlite ? '' : 'FOR UPDATE SKIP LOCKED';
+    const ids = await this.database.transaction((manager) =>
+      this.database.returning<ClaimedRow>(
+        manager,
+        `UPDATE "notification_outbox" SET "state" = 'sending', "lease_until" = ${p(1)}, "updated_at" = ${p(2)}
+         WHERE "id" IN (
+           SELECT "id" FROM "notification_outbox"
+           WHERE "state" = 'pending' AND "next_attempt_at" <= ${p(3)}
+           ORDER BY "next_attempt_at", "id" LIMIT ${BATCH} ${lock}
+         )
+         RETURNING "id"`,
+        [this.database.time(new Date(now.getTime() + LEASE_MS)), this.database.time(now), this.database.time(now)],
+      ),
+    );
+    if (ids.length === 0) return [];
+    return this.database.dataSource
+      .getRepository(OutboxEntryEntity)
+      .createQueryBuilder('entry')
+      .where('entry.id IN (:...ids)', { ids: ids.map((row) => Number(row.id)) })
+      .orderBy('entry.id', 'ASC')
+      .getMany();
+  }
+
+  private async deliver(entry: OutboxEntryEntity): Promise<void> {
+    const channel = await this.channels.channel(entry.channelId);
+    let result: SendOutcome;
+    if (!channel) {
+      result = { outcome: 'permanent', errorCode: 'channel_unavailable', message: 'the channel was removed or disabled' };
+    } else {
+      try {
+        const message = await this.messageOf(entry);
+        result = message ? await this.send(channel, entry, message) : { outcome: 'sent' };
+      } catch (error) {
+        result = { outcome: 'retryable', errorCode: 'internal_error', message: (error as Error).message };
+      }
+    }
+    await this.settle(entry, result);
+  }
+
+  /** The message of an entry; merged entries combine their members' messages. */
+  private async messageOf(entry: OutboxEntryEntity): Promise<NotificationMessage | undefined> {
+    if (entry.role === 'single') return JSON.parse(entry.message) as NotificationMessage;
+    const members = await this.database.dataSource
+      .getRepository(OutboxEntryEntity)
+      .find({ where: { aggregatedInto: entry.id }, order: { id: 'ASC' } });
+    const messages = members.map((member) => JSON.parse(member.message) as NotificationMessage);
+    if (messages.length === 0) return undefined;
+    if (messages.length === 1) return messages[0];
+    const aggregation = await this.outbox.aggregationSettings();
+    const windowMs = entry.role === 'burst' ? aggregation.burstWindowMs : aggregation.windowMs;
+    return mergedMessage(entry.role, messages, Math.round(windowMs / 1000));
+  }
+
+  private async send(channel: ChannelDescriptor, entry: OutboxEntryEntity, message: NotificationMessage): Promise<SendOutcome> {
+    if (channel.kind === 'telegram') {
+      const sender = new TelegramBotSender({
+        token: channel.secret,
+        baseUrl: this.config.notifications.botApiBaseUrl,
+        dispatcher: this.dispatcher,
+        maxInlineRetryAfterSeconds: 0,
+      });
+      const result = await sender.sendMessage({
+        chatId: channel.target,
+        text: message.bodyHtml,
+        parseMode: 'HTML',
+        disableLinkPreview: true,
+        button: message.url ? { text: 'View on GitHub', url: message.url } : undefined,
+        overflow: 'truncate',
+        maxLength: 4000,
+      });
+      return { outcome: result.outcome, errorCode: result.errorCode, message: result.description, retryAfterSeconds: result.retryAfterSeconds };
+    }
+    const result = await this.webhookSender.send(
+      { url: channel.target, secret: channel.secret, allowPrivate: channel.allowPrivate },
+      {
+        deliveryId: outboundDeliveryId(entry.idempotencyKey),
+        eventType: message.kind,
+        event: message.event,
+        title: message.title,
+        bodyText: message.bodyHtml,
+        bodyPlain: message.bodyPlain,
+        emittedAt: entry.createdAt,
+      },
+    );
+    return { outcome: result.outcome, errorCode: result.errorCode, message: result.message, retryAfterSeconds: result.retryAfterSeconds };
+  }
+
+  private async settle(entry: OutboxEntryEntity, result: SendOutcome): Promise<void> {
+    const now = new Date();
+    const attempts = entry.attempts + 1;
+    const changes: Partial<OutboxEntryEntity> = { attempts, leaseUntil: null, updatedAt: now };
+    if (result.outcome === 'sent') {
+      Object.assign(changes, { state: 'sent', sentAt: now, lastErrorCode: null, lastError: null });
+    } else {
+      const next = result.outcome === 'retryable' ? nextOutboxAttemptAt(attempts, now, result.retryAfterSeconds) : null;
+      Object.assign(changes, {
+        state: next ? 'pending' : 'dead',
+        nextAttemptAt: next ?? entry.nextAttemptAt,
+        lastErrorCode: (result.errorCode ?? 'delivery_failed').slice(0, 64),
+        lastError: result.message ? result.message.slice(0, 500) : null,
+      });
+      this.logger.warn(`notification ${entry.id} via ${entry.channelKind}: ${result.outcome} (${result.errorCode ?? 'error'})`);
+    }
+    await this.database.transaction((manager) =>
+      manager.getRepository(OutboxEntryEntity).update({ id: entry.id, state: 'sending' }, changes),
+    );
+  }
+}
+
+/** A stable outbound delivery id per notification, so receivers can drop repeats. */
+export function outboundDeliveryId(idempotencyKey: string): string {
+  const hex = createHash('sha256').update(idempotencyKey).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { NotificationChannelsModule } from '../notification-channels/notification-channels.module';
+import { SystemSettingsModule } from '../system-settings/system-settings.module';
+import { ConsoleChannelSource, NotificationChannelSource } from './notification-channels';
+import { NotificationOutboxService } from './notification-outbox.service';
+import { NotificationWorker } from './notification-worker';
+import { NotificationsController } from './notifications.controller';
+
+@Module({
+  imports: [NotificationChannelsModule, SystemSettingsModule],
+  controllers: [NotificationsController],
+  providers: [{ provide: NotificationChannelSource, useClass: ConsoleChannelSource }, NotificationOutboxService, NotificationWorker],
+  exports: [NotificationOutboxService, NotificationWorker, NotificationChannelSource],
+})
+export class NotificationsModule {}

@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, QueryResult } from 'typeorm';
+
+/**
+ * Runs work in transactions on either driver. SQLite has one connection that TypeORM shares
+ * between query runners, so two transactions at once would interleave on it: they are queued here.
+ */
+@Injectable()
+export class DatabaseWork {
+  private sqliteTail: Promise<unknown> = Promise.resolve();
+
+  constructor(@InjectDataSource() readonly dataSource: DataSource) {}
+
+  get isSqlite(): boolean {
+    return this.dataSource.options.type === 'sqlite';
+  }
+
+  /** `fn` inside one transaction; committed when it resolves, rolled back when it throws. */
+  async transaction<T>(fn: (manager: EntityManager) => Promise<T>): Promise<T> {
+    if (!this.isSqlite) return this.dataSource.transaction(fn);
+    const run = this.sqliteTail.then(() => this.dataSource.transaction(fn));
+    this.sqliteTail = run.catch(() => undefined);
+    return run;
+  }
+
+  /** A time as a raw-query parameter: UTC text in the format TypeORM stores on each driver. */
+  time(date: Date): string {
+    const iso = date.toISOString();
+    return this.isSqlite ? iso.replace('T', ' ').replace('Z', '') : iso;
+  }
+
+  /** Positional placeholder number `n` (1-based) in raw SQL. */
+  placeholder(n: number): string {
+    return this.isSqlite ? '?' : `$${n}`;
+  }
+
+  /**
+   * Runs a `... RETURNING` statement and answers its rows on either driver. TypeORM's SQLite runner
+   * discards the rows of statements that begin with INSERT/UPDATE/DELETE, so the text is led by a newline.
+   */
+  async returning<T>(manager: EntityManager, sql: string, parameters: unknown[]): Promise<T[]> {
+    const runner = manager.queryRunner ?? this.dataSource.createQueryRunner();
+    try {
+      const result = (await runner.query(`\n${sql.trim()}`, parameters, true)) as QueryResult;
+      return (result.records ?? []) as T[];
+    } finally {
+      if (!manager.queryRunner) await runner.release();
+    }
+  }
+
+  /** Runs an UPDATE or DELETE and answers how many rows it changed. */
+  async affected(manager: EntityManager, sql: string, parameters: unknown[]): Promise<number> {
+    const runner = manager.queryRunner ?? this.dataSource.createQueryRunner();
+    try {
+      const result = (await runner.query(sql.trim(), parameters, true)) as QueryResult;
+      return result.affected ?? 0;
+    } finally {
+      if (!manager.queryRunner) await runner.release();
+    }
+  }
+}

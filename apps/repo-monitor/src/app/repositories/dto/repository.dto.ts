@@ -1,0 +1,69 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsIn, IsOptional, Matches } from 'class-validator';
+import { ListPageDto, PageQueryDto } from '../../common/list-page';
+import { RepositoryEntity } from '../repository.entity';
+
+export class RepositoryDto {
+  @ApiProperty() id!: number;
+  @ApiProperty() full_name!: string;
+  @ApiProperty() html_url!: string;
+  @ApiProperty() private!: boolean;
+  @ApiProperty({ enum: ['installation', 'external'] }) source!: string;
+  @ApiProperty({ nullable: true, type: Number }) installation_id!: number | null;
+  @ApiProperty({ enum: ['active', 'archived', 'removed'] }) status!: string;
+  @ApiProperty({ description: 'Per-kind notification toggles' })
+  notify!: { issues: boolean; pull_requests: boolean; workflow_runs: boolean; security_alerts: boolean; releases: boolean; stars: boolean };
+  @ApiProperty({ nullable: true, type: String }) baseline_imported_at!: string | null;
+  @ApiProperty() created_at!: string;
+  @ApiProperty() updated_at!: string;
+
+  static of(row: RepositoryEntity): RepositoryDto {
+    return {
+      id: row.id,
+      full_name: row.fullName,
+      html_url: row.htmlUrl,
+      private: row.private,
+      source: row.source,
+      installation_id: row.installationId,
+      status: row.status,
+      notify: {
+        issues: row.notifyIssues,
+        pull_requests: row.notifyPullRequests,
+        workflow_runs: row.notifyWorkflowRuns,
+        security_alerts: row.notifySecurityAlerts,
+        releases: row.notifyReleases,
+        stars: row.notifyStars,
+      },
+      baseline_imported_at: row.baselineImportedAt?.toISOString() ?? null,
+      created_at: row.createdAt.toISOString(),
+      updated_at: row.updatedAt.toISOString(),
+    };
+  }
+}
+
+export class RepositoryListDto extends ListPageDto {
+  @ApiProperty({ type: [RepositoryDto] }) items!: RepositoryDto[];
+}
+
+export class RepositoryListQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ enum: ['active', 'archived', 'removed'] })
+  @IsOptional()
+  @IsIn(['active', 'archived', 'removed'])
+  status?: 'active' | 'archived' | 'removed';
+}
+
+/** Per-kind toggles; fields left out keep their value. */
+export class UpdateRepositoryTogglesDto {
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() issues?: boolean;
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() pull_requests?: boolean;
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() workflow_runs?: boolean;
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() security_alerts?: boolean;
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() releases?: boolean;
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() stars?: boolean;
+}
+
+export class AddExternalRepositoryDto {
+  @ApiProperty({ example: 'octocat/Hello-World', description: 'A public repository watched through MONITOR_EXTERNAL_PAT (at most 20)' })
+  @Matches(/^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9._-]{1,100}$/, { message: 'full_name must be owner/name' })
+  full_name!: string;
+}

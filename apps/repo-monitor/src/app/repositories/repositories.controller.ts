@@ -1,0 +1,119 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Patch, Post, Query } from '@nestjs/common';
+import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { listPage, ListPage, pageWindow } from '../common/list-page';
+import { MonitorError } from '../common/monitor-error';
+import { GitHubSyncService, MAX_EXTERNAL_REPOSITORIES } from '../github/github-sync.service';
+import { COOKIE_SCHEME, CSRF_SCHEME, AGENT_SCHEME } from '../openapi';
+import { DatabaseWork } from '../processing/database-work';
+import { AddExternalRepositoryDto, RepositoryDto, RepositoryListDto, RepositoryListQueryDto, UpdateRepositoryTogglesDto } from './dto/repository.dto';
+import { RepositoryEntity, RepositoryStatus } from './repository.entity';
+
+@ApiTags('repositories')
+@ApiCookieAuth(COOKIE_SCHEME)
+@ApiSecurity(AGENT_SCHEME)
+@Controller('api/v1/repositories')
+export class RepositoriesController {
+  constructor(
+    private readonly database: DatabaseWork,
+    private readonly sync: GitHubSyncService,
+  ) {}
+
+  private get store() {
+    return this.database.dataSource.getRepository(RepositoryEntity);
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'Watched repositories, newest first' })
+  @ApiOkResponse({ type: RepositoryListDto })
+  async list(@Query() query: RepositoryListQueryDto): Promise<ListPage<RepositoryDto>> {
+    const window = pageWindow(query);
+    const [rows, total] = await this.store.findAndCount({
+      where: query.status ? { status: query.status } : {},
+      order: { fullName: 'ASC' },
+      skip: window.skip,
+      take: window.perPage,
+    });
+    return listPage(rows.map(RepositoryDto.of), total, window);
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'One repository' })
+  @ApiOkResponse({ type: RepositoryDto })
+  async get(@Param('id', ParseIntPipe) id: number): Promise<RepositoryDto> {
+    return RepositoryDto.of(await this.find(id));
+  }
+
+  @Post()
+  @ApiSecurity(CSRF_SCHEME)
+  @ApiOperation({ summary: `Watch an external public repository through MONITOR_EXTERNAL_PAT (at most ${MAX_EXTERNAL_REPOSITORIES})` })
+  @ApiOkResponse({ type: RepositoryDto })
+  async addExternal(@Body() body: AddExternalRepositoryDto): Promise<RepositoryDto> {
+    const result = await this.sync.addExternalRepository(body.full_name);
+    if (result === 'not_found') throw new MonitorError('not_found', 'no public repository with that name');
+    if (result === 'limit') throw new MonitorError('conflict', `at most ${MAX_EXTERNAL_REPOSITORIES} external repositories`);
+    return RepositoryDto.of(result);
+  }
+
+  @Patch(':id')
+  @ApiSecurity(CSRF_SCHEME)
+  @ApiOperation({ summary: 'Turn notifications per kind of event on or off' })
+  @ApiOkResponse({ type: RepositoryDto })
+  async updateToggles(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateRepositoryTogglesDto): Promise<RepositoryDto> {
+    const row = await this.find(id);
+    const fields: Array<[keyof UpdateRepositoryTogglesDto, keyof RepositoryEntity]> = [
+      ['issues', 'notifyIssues'],
+      ['pull_requests', 'notifyPullRequests'],
+      ['workflow_runs', 'notifyWorkflowRuns'],
+      ['security_alerts', 'notifySecurityAlerts'],
+      ['releases', 'notifyReleases'],
+      ['stars', 'notifyStars'],
+    ];
+    for (const [field, column] of fields) {
+      const value = body[field];
+      if (value !== undefined) Object.assign(row, { [column]: value });
+    }
+    row.updatedAt = new Date();
+    await this.database.transaction((manager) => manager.save(row));
+    return RepositoryDto.of(row);
+  }
+
+  @Post(':id/activate')
+  @HttpCode(200)
+  @ApiSecurity(CSRF_SCHEME)
+  @ApiOperation({ summary: 'Watch the repository again (notifications on)' })
+  @ApiOkResponse({ type: RepositoryDto })
+  activate(@Param('id', ParseIntPipe) id: number): Promise<RepositoryDto> {
+    return this.setStatus(id, 'active');
+  }
+
+  @Post(':id/archive')
+  @HttpCode(200)
+  @ApiSecurity(CSRF_SCHEME)
+  @ApiOperation({ summary: 'Keep the records but send no notifications' })
+  @ApiOkResponse({ type: RepositoryDto })
+  archive(@Param('id', ParseIntPipe) id: number): Promise<RepositoryDto> {
+    return this.setStatus(id, 'archived');
+  }
+
+  @Delete(':id')
+  @ApiSecurity(CSRF_SCHEME)
+  @ApiOperation({ summary: 'Stop watching: marked removed, history kept, no notifications' })
+  @ApiOkResponse({ type: RepositoryDto })
+  remove(@Param('id', ParseIntPipe) id: number): Promise<RepositoryDto> {
+    return this.setStatus(id, 'removed');
+  }
+
+  private async setStatus(id: number, status: RepositoryStatus): Promise<RepositoryDto> {
+    const row = await this.find(id);
+    row.status = status;
+    row.updatedAt = new Date();
+    await this.database.transaction((manager) => manager.save(row));
+    return RepositoryDto.of(row);
+  }
+
+  private async find(id: number): Promise<RepositoryEntity> {
+    const row = await this.store.findOne({ where: { id } });
+    if (!row) throw new MonitorError('not_found', 'no such repository');
+    return row;
+  }
+}

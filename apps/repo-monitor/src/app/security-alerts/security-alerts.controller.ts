@@ -1,0 +1,94 @@
+import { Body, Controller, Get, Param, ParseIntPipe, Patch, Query } from '@nestjs/common';
+import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, Min } from 'class-validator';
+import { FindOptionsWhere } from 'typeorm';
+import { ListPage, ListPageDto, listPage, PageQueryDto, pageWindow } from '../common/list-page';
+import { MonitorError } from '../common/monitor-error';
+import { AGENT_SCHEME, COOKIE_SCHEME, CSRF_SCHEME } from '../openapi';
+import { DatabaseWork } from '../processing/database-work';
+import { SECURITY_ALERT_KINDS, SecurityAlertEntity, SecurityAlertKind } from './security-alert.entity';
+
+export class SecurityAlertDto {
+  @ApiProperty() id!: number;
+  @ApiProperty() repository_id!: number;
+  @ApiProperty({ enum: SECURITY_ALERT_KINDS }) kind!: string;
+  @ApiProperty() number!: number;
+  @ApiProperty() state!: string;
+  @ApiProperty({ nullable: true, type: String }) severity!: string | null;
+  @ApiProperty() summary!: string;
+  @ApiProperty() html_url!: string;
+  @ApiProperty({ description: 'Ignored alerts send no notifications' }) ignored!: boolean;
+  @ApiProperty() updated_at!: string;
+
+  static of(row: SecurityAlertEntity): SecurityAlertDto {
+    return {
+      id: row.id,
+      repository_id: row.repositoryId,
+      kind: row.kind,
+      number: row.number,
+      state: row.state,
+      severity: row.severity,
+      summary: row.summary,
+      html_url: row.htmlUrl,
+      ignored: row.ignored,
+      updated_at: row.updatedAt.toISOString(),
+    };
+  }
+}
+
+export class SecurityAlertListDto extends ListPageDto {
+  @ApiProperty({ type: [SecurityAlertDto] }) items!: SecurityAlertDto[];
+}
+
+export class SecurityAlertQueryDto extends PageQueryDto {
+  @ApiPropertyOptional() @IsOptional() @Type(() => Number) @IsInt() @Min(1) repository_id?: number;
+  @ApiPropertyOptional({ enum: SECURITY_ALERT_KINDS }) @IsOptional() @IsIn(SECURITY_ALERT_KINDS) kind?: SecurityAlertKind;
+  @ApiPropertyOptional()
+  @IsOptional()
+  @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @IsBoolean()
+  ignored?: boolean;
+}
+
+export class UpdateSecurityAlertDto {
+  @ApiProperty({ description: 'true: no further notifications for this alert' }) @IsBoolean() ignored!: boolean;
+}
+
+@ApiTags('security-alerts')
+@ApiCookieAuth(COOKIE_SCHEME)
+@ApiSecurity(AGENT_SCHEME)
+@Controller('api/v1/security-alerts')
+export class SecurityAlertsController {
+  constructor(private readonly database: DatabaseWork) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Dependabot, code scanning and secret scanning alerts' })
+  @ApiOkResponse({ type: SecurityAlertListDto })
+  async list(@Query() query: SecurityAlertQueryDto): Promise<ListPage<SecurityAlertDto>> {
+    const window = pageWindow(query);
+    const where: FindOptionsWhere<SecurityAlertEntity> = {};
+    if (query.repository_id) where.repositoryId = query.repository_id;
+    if (query.kind) where.kind = query.kind;
+    if (query.ignored !== undefined) where.ignored = query.ignored;
+    const [rows, total] = await this.database.dataSource
+      .getRepository(SecurityAlertEntity)
+      .findAndCount({ where, order: { updatedAt: 'DESC', id: 'DESC' }, skip: window.skip, take: window.perPage });
+    return listPage(rows.map(SecurityAlertDto.of), total, window);
+  }
+
+  @Patch(':id')
+  @ApiSecurity(CSRF_SCHEME)
+  @ApiOperation({ summary: 'Ignore an alert (no more notifications for it) or stop ignoring it' })
+  @ApiOkResponse({ type: SecurityAlertDto })
+  async update(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateSecurityAlertDto): Promise<SecurityAlertDto> {
+    const store = this.database.dataSource.getRepository(SecurityAlertEntity);
+    const row = await store.findOne({ where: { id } });
+    if (!row) throw new MonitorError('not_found', 'no such alert');
+    row.ignored = body.ignored;
+    row.ignoredAt = body.ignored ? new Date() : null;
+    row.updatedAt = new Date();
+    await this.database.transaction((manager) => manager.save(row));
+    return SecurityAlertDto.of(row);
+  }
+}

@@ -1,0 +1,119 @@
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { DatabaseWork } from '../processing/database-work';
+
+export interface IncomingDelivery {
+  deliveryId: string;
+  event: string;
+  action: string | null;
+  installationId: number | null;
+  repositoryFullName: string | null;
+  payload: string;
+  receivedAt: Date;
+}
+
+export interface StoredDelivery {
+  status: 'accepted' | 'duplicate';
+  /** Row id when accepted. */
+  id?: number;
+}
+
+export type AcceptedListener = (delivery: { id: number; repositoryFullName: string | null }) => void;
+
+interface Waiting {
+  delivery: IncomingDelivery;
+  resolve: (stored: StoredDelivery) => void;
+  reject: (error: unknown) => void;
+}
+
+const BATCH_LIMIT = 200;
+
+/**
+ * Stores inbound deliveries durably before they are answered. Deliveries that arrive while a write
+ * is in flight are written together in one statement and one transaction, so under load the cost
+ * of a commit is shared instead of paid per request.
+ */
+@Injectable()
+export class DeliveryInbox implements OnApplicationShutdown {
+  private waiting: Waiting[] = [];
+  private writing: Promise<void> | undefined;
+  private readonly listeners: AcceptedListener[] = [];
+
+  constructor(private readonly database: DatabaseWork) {}
+
+  onAccepted(listener: AcceptedListener): void {
+    this.listeners.push(listener);
+  }
+
+  store(delivery: IncomingDelivery): Promise<StoredDelivery> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ delivery, resolve, reject });
+      this.writing ??= this.drain();
+    });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.writing;
+  }
+
+  private async drain(): Promise<void> {
+    // Let the requests of the same tick join the batch.
+    await new Promise((resolve) => setImmediate(resolve));
+    try {
+      while (this.waiting.length > 0) {
+        const batch = this.waiting.splice(0, BATCH_LIMIT);
+        try {
+          const accepted = await this.insert(batch.map((entry) => entry.delivery));
+          for (const entry of batch) {
+            const id = accepted.get(entry.delivery.deliveryId);
+            if (id !== undefined) {
+              accepted.delete(entry.delivery.deliveryId);
+              entry.resolve({ status: 'accepted', id });
+              for (const listener of this.listeners) listener({ id, repositoryFullName: entry.delivery.repositoryFullName });
+            } else {
+              entry.resolve({ status: 'duplicate' });
+            }
+          }
+        } catch (error) {
+          for (const entry of batch) entry.reject(error);
+        }
+      }
+    } finally {
+      this.writing = undefined;
+    }
+  }
+
+  /** Inserts the batch; answers the row id of each delivery id that was new. */
+  private async insert(deliveries: IncomingDelivery[]): Promise<Map<string, number>> {
+    const unique = new Map<string, IncomingDelivery>();
+    for (const delivery of deliveries) if (!unique.has(delivery.deliveryId)) unique.set(delivery.deliveryId, delivery);
+    const values: string[] = [];
+    const parameters: unknown[] = [];
+    for (const delivery of unique.values()) {
+      const base = parameters.length;
+      const row = [
+        delivery.deliveryId,
+        delivery.event,
+        delivery.action,
+        delivery.installationId,
+        delivery.repositoryFullName,
+        delivery.payload,
+        'accepted',
+        0,
+        this.database.time(delivery.receivedAt),
+      ];
+      parameters.push(...row);
+      values.push(`(${row.map((_, index) => this.database.placeholder(base + index + 1)).join(', ')})`);
+    }
+    const rows = await this.database.transaction((manager) =>
+      this.database.returning<{ id: number; delivery_id: string }>(
+        manager,
+        `INSERT INTO "webhook_deliveries" ("delivery_id", "event", "action", "installation_id", "repository_full_name", "payload", "status", "attempts", "received_at")
+         VALUES ${values.join(', ')}
+         ON CONFLICT ("delivery_id") DO NOTHING
+         RETURNING "id", "delivery_id"`,
+        parameters,
+      ),
+    );
+    return new Map(rows.map((row) => [row.delivery_id, Number(row.id)]));
+  }
+}

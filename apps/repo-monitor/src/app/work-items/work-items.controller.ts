@@ -1,0 +1,72 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, Min } from 'class-validator';
+import { FindOptionsWhere } from 'typeorm';
+import { ListPage, ListPageDto, listPage, PageQueryDto, pageWindow } from '../common/list-page';
+import { AGENT_SCHEME, COOKIE_SCHEME } from '../openapi';
+import { DatabaseWork } from '../processing/database-work';
+import { WorkItemEntity } from './work-item.entity';
+
+export class WorkItemDto {
+  @ApiProperty() id!: number;
+  @ApiProperty() repository_id!: number;
+  @ApiProperty({ enum: ['issue', 'pull_request'] }) kind!: string;
+  @ApiProperty() number!: number;
+  @ApiProperty() title!: string;
+  @ApiProperty() state!: string;
+  @ApiProperty() merged!: boolean;
+  @ApiProperty() draft!: boolean;
+  @ApiProperty({ nullable: true, type: String }) author!: string | null;
+  @ApiProperty() html_url!: string;
+  @ApiProperty() updated_at!: string;
+
+  static of(row: WorkItemEntity): WorkItemDto {
+    return {
+      id: row.id,
+      repository_id: row.repositoryId,
+      kind: row.kind,
+      number: row.number,
+      title: row.title,
+      state: row.state,
+      merged: row.merged,
+      draft: row.draft,
+      author: row.author,
+      html_url: row.htmlUrl,
+      updated_at: row.updatedAt.toISOString(),
+    };
+  }
+}
+
+export class WorkItemListDto extends ListPageDto {
+  @ApiProperty({ type: [WorkItemDto] }) items!: WorkItemDto[];
+}
+
+export class WorkItemQueryDto extends PageQueryDto {
+  @ApiPropertyOptional() @IsOptional() @Type(() => Number) @IsInt() @Min(1) repository_id?: number;
+  @ApiPropertyOptional({ enum: ['issue', 'pull_request'] }) @IsOptional() @IsIn(['issue', 'pull_request']) kind?: 'issue' | 'pull_request';
+  @ApiPropertyOptional({ enum: ['open', 'closed'] }) @IsOptional() @IsIn(['open', 'closed']) state?: string;
+}
+
+@ApiTags('work-items')
+@ApiCookieAuth(COOKIE_SCHEME)
+@ApiSecurity(AGENT_SCHEME)
+@Controller('api/v1/work-items')
+export class WorkItemsController {
+  constructor(private readonly database: DatabaseWork) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Issues and pull requests, most recently updated first' })
+  @ApiOkResponse({ type: WorkItemListDto })
+  async list(@Query() query: WorkItemQueryDto): Promise<ListPage<WorkItemDto>> {
+    const window = pageWindow(query);
+    const where: FindOptionsWhere<WorkItemEntity> = {};
+    if (query.repository_id) where.repositoryId = query.repository_id;
+    if (query.kind) where.kind = query.kind;
+    if (query.state) where.state = query.state;
+    const [rows, total] = await this.database.dataSource
+      .getRepository(WorkItemEntity)
+      .findAndCount({ where, order: { updatedAt: 'DESC', id: 'DESC' }, skip: window.skip, take: window.perPage });
+    return listPage(rows.map(WorkItemDto.of), total, window);
+  }
+}

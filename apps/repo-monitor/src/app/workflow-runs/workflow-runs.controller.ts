@@ -1,0 +1,70 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
+import { FindOptionsWhere } from 'typeorm';
+import { ListPage, ListPageDto, listPage, PageQueryDto, pageWindow } from '../common/list-page';
+import { AGENT_SCHEME, COOKIE_SCHEME } from '../openapi';
+import { DatabaseWork } from '../processing/database-work';
+import { WorkflowRunEntity } from './workflow-run.entity';
+
+export class WorkflowRunDto {
+  @ApiProperty() id!: number;
+  @ApiProperty() repository_id!: number;
+  @ApiProperty() run_id!: number;
+  @ApiProperty() workflow_name!: string;
+  @ApiProperty({ nullable: true, type: String }) head_branch!: string | null;
+  @ApiProperty({ nullable: true, type: String }) head_sha!: string | null;
+  @ApiProperty() status!: string;
+  @ApiProperty({ nullable: true, type: String }) conclusion!: string | null;
+  @ApiProperty() run_attempt!: number;
+  @ApiProperty() html_url!: string;
+  @ApiProperty() updated_at!: string;
+
+  static of(row: WorkflowRunEntity): WorkflowRunDto {
+    return {
+      id: row.id,
+      repository_id: row.repositoryId,
+      run_id: row.runId,
+      workflow_name: row.workflowName,
+      head_branch: row.headBranch,
+      head_sha: row.headSha,
+      status: row.status,
+      conclusion: row.conclusion,
+      run_attempt: row.runAttempt,
+      html_url: row.htmlUrl,
+      updated_at: row.updatedAt.toISOString(),
+    };
+  }
+}
+
+export class WorkflowRunListDto extends ListPageDto {
+  @ApiProperty({ type: [WorkflowRunDto] }) items!: WorkflowRunDto[];
+}
+
+export class WorkflowRunQueryDto extends PageQueryDto {
+  @ApiPropertyOptional() @IsOptional() @Type(() => Number) @IsInt() @Min(1) repository_id?: number;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(32) conclusion?: string;
+}
+
+@ApiTags('workflow-runs')
+@ApiCookieAuth(COOKIE_SCHEME)
+@ApiSecurity(AGENT_SCHEME)
+@Controller('api/v1/workflow-runs')
+export class WorkflowRunsController {
+  constructor(private readonly database: DatabaseWork) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Workflow runs, most recently updated first' })
+  @ApiOkResponse({ type: WorkflowRunListDto })
+  async list(@Query() query: WorkflowRunQueryDto): Promise<ListPage<WorkflowRunDto>> {
+    const window = pageWindow(query);
+    const where: FindOptionsWhere<WorkflowRunEntity> = {};
+    if (query.repository_id) where.repositoryId = query.repository_id;
+    if (query.conclusion) where.conclusion = query.conclusion;
+    const [rows, total] = await this.database.dataSource
+      .getRepository(WorkflowRunEntity)
+      .findAndCount({ where, order: { updatedAt: 'DESC', id: 'DESC' }, skip: window.skip, take: window.perPage });
+    return listPage(rows.map(WorkflowRunDto.of), total, window);
+  }
+}
