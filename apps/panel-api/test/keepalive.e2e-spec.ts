@@ -1,5 +1,5 @@
 import { requestJson } from '@shared/testing';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { KEEPALIVE_JOB_ID } from '../src/app/keepalive/keepalive-schedule';
@@ -106,5 +106,47 @@ describe('panel-api device keep-alive and file session mode (simulated Telegram)
     await api('/api/config/settings', { method: 'PUT', body: { device_keepalive_enabled: false } });
     expect(await panel.app.get(KeepaliveService).runScheduled()).toBeUndefined();
     expect(telegram.callsOf('wakeUp').length).toBe(before);
+  });
+});
+
+describe('panel-api status check job cut off by a stop', () => {
+  it('marks a job that was running when the service stopped as failed after restart', async () => {
+    const telegram = new TelegramSimulator();
+    const first = await startPanel({ overrides: [{ provide: TELEGRAM_GATEWAY, useValue: telegram }] });
+    const jobId = '6f1c2a1e-0b7d-4c39-9a54-2d1f0e8b7a11';
+    try {
+      await first.stop();
+      const now = new Date().toISOString();
+      mkdirSync(join(first.dataDir, '.signer', 'jobs'), { recursive: true });
+      writeFileSync(
+        join(first.dataDir, '.signer', 'jobs', `${jobId}.json`),
+        JSON.stringify({
+          job_id: jobId,
+          status: 'running',
+          account_names: ['a'],
+          timeout_seconds: 8,
+          progress: { done: 0, total: 1 },
+          result: { total: 1, normal: 0, abnormal: 0, results: [], abnormal_accounts: [] },
+          error: null,
+          created_at: now,
+          updated_at: now,
+          finished_at: null,
+        }),
+      );
+      const second = await startPanel({ reuse: { dataDir: first.dataDir, databaseUrl: first.databaseUrl }, overrides: [{ provide: TELEGRAM_GATEWAY, useValue: telegram }] });
+      try {
+        const token = await loginAsAdmin(second);
+        const job = await requestJson<{ status: string; error: string }>(second.url, `/api/accounts/status/check-jobs/${jobId}`, { token });
+        expect(job.status).toBe(200);
+        expect(job.body.status).toBe('failed');
+        expect(job.body.error).toMatch(/stopped/);
+        const started = await requestJson(second.url, '/api/accounts/status/check-jobs', { method: 'POST', body: {}, token });
+        expect(started.status).toBe(202);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await first.close();
+    }
   });
 });
