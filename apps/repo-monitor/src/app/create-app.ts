@@ -5,6 +5,8 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { ReadinessService, requestIdFor } from '@shared/config';
 import { Logger } from 'nestjs-pino';
 import type { IncomingMessage } from 'node:http';
+import { DataSource } from 'typeorm';
+import { serializeSqliteTransactions } from '../database/sqlite-transactions';
 import { AppModule } from './app.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { MonitorConfig } from './config/monitor-config';
@@ -27,6 +29,7 @@ export async function createMonitorApp(config: MonitorConfig): Promise<NestFasti
   });
   app.useLogger(app.get(Logger));
   await app.register(fastifyCookie);
+  serializeSqliteTransactions(app.get(DataSource));
   app.enableShutdownHooks();
   app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }));
   app.useGlobalFilters(new AllExceptionsFilter());
