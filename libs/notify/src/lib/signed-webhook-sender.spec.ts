@@ -1,4 +1,4 @@
-import { LocalWebhookReceiver, verifyHostMonitorSignature, verifyStandardWebhookSignature } from '@shared/testing';
+import { createSelfSignedCertificate, LocalWebhookReceiver, verifyHostMonitorSignature, verifyStandardWebhookSignature } from '@shared/testing';
 import type { ResolvedAddress } from './address-guard';
 import { buildSignedWebhookBody, SignedWebhookSender, type SignedWebhookMessage } from './signed-webhook-sender';
 import { standardWebhookKey, standardWebhookSignature, verifyStandardWebhook } from './standard-webhooks';
@@ -81,6 +81,29 @@ describe('SignedWebhookSender against a local receiver', () => {
     expect(lookups).toEqual(['hooks.example.test']);
     expect(receiver.requests[0]?.headers.host).toBe(`hooks.example.test:${receiver.port}`);
     expect(receiver.requests[0]?.path).toBe('/pinned');
+  });
+
+  it('over https, connects to the pinned address but checks the certificate against the name (SNI)', async () => {
+    const certificate = createSelfSignedCertificate(['hooks.example.test']);
+    const tlsReceiver = new LocalWebhookReceiver({ tls: certificate });
+    await tlsReceiver.start();
+    try {
+      const resolver = async (): Promise<ResolvedAddress[]> => [{ address: '127.0.0.1', family: 4 }];
+      const trusting = new SignedWebhookSender({ resolver, trustedCa: certificate.cert, timeoutMs: 2000 });
+      const sent = await trusting.send({ url: `https://hooks.example.test:${tlsReceiver.port}/tls`, secret, allowPrivate: true }, message);
+      expect(sent).toMatchObject({ outcome: 'sent', status: 200 });
+      expect(tlsReceiver.requests[0]?.headers.host).toBe(`hooks.example.test:${tlsReceiver.port}`);
+      // Same address, another name: the certificate does not match, so nothing is delivered.
+      const mismatch = await trusting.send({ url: `https://other.example.test:${tlsReceiver.port}/tls`, secret, allowPrivate: true }, message);
+      expect(mismatch).toMatchObject({ outcome: 'retryable', errorCode: 'network_error' });
+      expect(mismatch.message).toMatch(/ERR_TLS_CERT_ALTNAME_INVALID/);
+      // Without trusting the certificate, TLS verification stays on.
+      const strict = await new SignedWebhookSender({ resolver }).send({ url: `https://hooks.example.test:${tlsReceiver.port}/tls`, secret, allowPrivate: true }, message);
+      expect(strict.outcome).toBe('retryable');
+      expect(tlsReceiver.requests).toHaveLength(1);
+    } finally {
+      await tlsReceiver.close();
+    }
   });
 
   it('refuses a name that resolves to the metadata address', async () => {

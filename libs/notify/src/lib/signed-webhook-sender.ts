@@ -40,6 +40,8 @@ export interface SignedWebhookSenderOptions {
   /** Refuse plain http targets (default false). */
   requireHttps?: boolean;
   userAgent?: string;
+  /** Extra CA certificates (PEM) to trust for https targets, e.g. a self-hosted receiver's CA. */
+  trustedCa?: string | string[];
   /** Clock for `emitted_at` defaults and the signature timestamp. */
   now?: () => Date;
 }
@@ -84,10 +86,11 @@ export function signedWebhookHeaders(secret: string, message: Pick<SignedWebhook
  * An undici dispatcher whose connections go to `address` whatever the URL's host resolves to now:
  * the name stays in the URL (Host header, TLS SNI and certificate check), the address is the vetted one.
  */
-export function pinnedAddressAgent(address: ResolvedAddress, options: { connectTimeoutMs?: number } = {}): Agent {
+export function pinnedAddressAgent(address: ResolvedAddress, options: { connectTimeoutMs?: number; trustedCa?: string | string[] } = {}): Agent {
   return new Agent({
     connect: {
       timeout: options.connectTimeoutMs ?? 10_000,
+      ...(options.trustedCa ? { ca: options.trustedCa } : {}),
       lookup: (
         _hostname: string,
         lookupOptions: LookupOptions,
@@ -125,7 +128,7 @@ export class SignedWebhookSender {
     const timestamp = Math.floor(now.getTime() / 1000);
     const headers = signedWebhookHeaders(target.secret, message, body, timestamp);
     headers['user-agent'] = this.options.userAgent ?? 'repo-monitor-webhook/1';
-    const agent = pinnedAddressAgent(check.address, { connectTimeoutMs: this.timeoutMs });
+    const agent = pinnedAddressAgent(check.address, { connectTimeoutMs: this.timeoutMs, trustedCa: this.options.trustedCa });
     try {
       const response = await fetch(
         check.url,

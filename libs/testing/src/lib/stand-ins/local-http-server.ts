@@ -1,5 +1,12 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+
+/** A PEM private key and certificate (see `createSelfSignedCertificate`). */
+export interface TlsIdentity {
+  key: string;
+  cert: string;
+}
 
 /** One request as a stand-in received it. */
 export interface RecordedRequest {
@@ -57,9 +64,12 @@ export abstract class LocalHttpServer {
   private server?: Server;
   private origin?: string;
 
+  /** With `tls`, the server speaks HTTPS with that key and certificate. */
+  constructor(private readonly tls?: TlsIdentity) {}
+
   protected abstract handle(request: RecordedRequest, response: ServerResponse): void | Promise<void>;
 
-  /** `http://127.0.0.1:<port>` (no trailing slash); only after `start()`. */
+  /** `http(s)://127.0.0.1:<port>` (no trailing slash); only after `start()`. */
   get url(): string {
     if (!this.origin) throw new Error(`${this.constructor.name} is not started`);
     return this.origin;
@@ -71,15 +81,16 @@ export abstract class LocalHttpServer {
 
   async start(): Promise<this> {
     if (this.server) return this;
-    const server = createServer((request, response) => {
+    const listener = (request: IncomingMessage, response: ServerResponse): void => {
       void this.dispatch(request, response);
-    });
+    };
+    const server: Server = this.tls ? createHttpsServer({ key: this.tls.key, cert: this.tls.cert }, listener) : createServer(listener);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve());
     });
     this.server = server;
-    this.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    this.origin = `${this.tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`;
     return this;
   }
 

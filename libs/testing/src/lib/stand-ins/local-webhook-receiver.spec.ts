@@ -1,4 +1,6 @@
 import { createHmac } from 'node:crypto';
+import { Agent } from 'undici';
+import { createSelfSignedCertificate } from '../self-signed-certificate';
 import { LocalWebhookReceiver, verifyHostMonitorSignature, verifySha256SignatureHeader, verifyStandardWebhookSignature } from './local-webhook-receiver';
 
 describe('LocalWebhookReceiver', () => {
@@ -60,5 +62,22 @@ describe('LocalWebhookReceiver', () => {
     expect(verifyStandardWebhookSignature(request, secret)).toBe(true);
     expect(verifyStandardWebhookSignature(request, 'whsec_AAAA')).toBe(false);
     expect(verifyStandardWebhookSignature({ ...request, headers: { ...request.headers, 'webhook-timestamp': String(Number(timestamp) - 1000) } }, secret)).toBe(false);
+  });
+
+  it('speaks HTTPS with a self-signed certificate for a made-up name', async () => {
+    const certificate = createSelfSignedCertificate(['hooks.example.test']);
+    const secure = new LocalWebhookReceiver({ tls: certificate });
+    await secure.start();
+    const trusting = new Agent({ connect: { ca: certificate.cert } });
+    try {
+      expect(secure.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      const response = await fetch(secure.urlFor('/tls'), { method: 'POST', body: 'x', dispatcher: trusting } as unknown as RequestInit);
+      expect(response.status).toBe(200);
+      await expect(fetch(secure.urlFor('/tls'))).rejects.toThrow();
+      expect(secure.requestsTo('/tls')).toHaveLength(1);
+    } finally {
+      await trusting.close();
+      await secure.close();
+    }
   });
 });

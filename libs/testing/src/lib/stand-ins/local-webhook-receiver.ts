@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { delay, headerValue, LocalHttpServer, type RecordedRequest } from './local-http-server';
+import { delay, headerValue, LocalHttpServer, type RecordedRequest, type TlsIdentity } from './local-http-server';
 
 /** What the receiver answers to one request. */
 export interface WebhookReply {
@@ -27,6 +27,11 @@ function safeEqual(a: Buffer, b: Buffer): boolean {
 export class LocalWebhookReceiver extends LocalHttpServer {
   private readonly replies: WebhookReply[] = [];
   private defaultReply: WebhookReply = { status: 200, body: 'ok' };
+
+  /** `tls` makes it an HTTPS receiver (e.g. with a certificate for a made-up host name). */
+  constructor(options: { tls?: TlsIdentity } = {}) {
+    super(options.tls);
+  }
 
   /** The next requests get these replies, in order; after that the default. */
   replyNext(...replies: WebhookReply[]): void {
