@@ -88,7 +88,7 @@ interface BotApiAnswer<T> {
   parameters?: { retry_after?: number; migrate_to_chat_id?: number };
 }
 
-type CallResult<T> =
+export type TelegramCallResult<T> =
   | { ok: true; status: number; result: T; attempts: number }
   | {
       ok: false;
@@ -117,7 +117,7 @@ export class TelegramBotSender {
   }
 
   /** `getMe`: who the token belongs to; useful for a "test the bot settings" button. */
-  async getMe(): Promise<CallResult<TelegramBotUser>> {
+  async getMe(): Promise<TelegramCallResult<TelegramBotUser>> {
     return this.call<TelegramBotUser>('getMe', {});
   }
 
@@ -169,7 +169,7 @@ export class TelegramBotSender {
     return parts;
   }
 
-  private async call<T>(method: string, params: Record<string, unknown>): Promise<CallResult<T>> {
+  private async call<T>(method: string, params: Record<string, unknown>): Promise<TelegramCallResult<T>> {
     const url = `${this.baseUrl}/bot${this.options.token}/${method}`;
     for (let attempt = 1; ; attempt++) {
       let response: Response;
@@ -221,4 +221,3 @@ export class TelegramBotSender {
   }
 }
 
-export type TelegramCallResult<T> = CallResult<T>;
