@@ -17,6 +17,8 @@ import { ProviderOverride, ProviderOverridesModule } from './common/provider-ove
 import { AccountsModule } from './accounts/accounts.module';
 import { DevicesModule } from './devices/devices.module';
 import { KeepaliveModule } from './keepalive/keepalive.module';
+import { SignTasksModule } from './sign-tasks/sign-tasks.module';
+import { RunsModule } from './runs/runs.module';
 
 @Module({})
 export class AppModule {
@@ -39,6 +41,8 @@ export class AppModule {
         AccountsModule,
         DevicesModule,
         KeepaliveModule,
+        SignTasksModule,
+        RunsModule,
       ],
     };
   }

@@ -1,0 +1,340 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { randomInt } from 'node:crypto';
+import { AccountSessionsService } from '../accounts/account-sessions.service';
+import { ChatId, TaskAction } from '../sign-tasks/sign-task.types';
+import { isTelegramError } from '../telegram/telegram-error';
+import { CallOptions, TelegramButton, TelegramGateway, TelegramMessage, TelegramSession } from '../telegram/telegram-gateway';
+import { AI_CLIENT, AiClient, AiQuestion } from './ai-client';
+import { FailureCategory, failureCategoryOf, RunInterrupted, StepFailure } from './failure-category';
+import { RUN_TIMINGS, RunTimings } from './run-timings';
+
+export interface FlowLogEntry {
+  at: string;
+  /** `chat 0 action 1` style label of the step, or null for run-level lines. */
+  step: string | null;
+  level: 'info' | 'warn' | 'error';
+  message: string;
+}
+
+/** Where actions are performed: a chat (numeric id or `@username`), optionally a forum topic. */
+export interface ActionTarget {
+  chat_id: ChatId;
+  message_thread_id?: number;
+  /** Seconds between two actions in this chat. */
+  action_interval?: number;
+}
+
+export interface ActionContext {
+  session: TelegramSession;
+  target: ActionTarget;
+  signal: AbortSignal;
+  step: string;
+  log: (entry: Omit<FlowLogEntry, 'at' | 'step'> & { step?: string | null }) => void;
+  /** `{keyword}`, `{message}`, … replaced in texts (listen follow-ups). */
+  variables?: Readonly<Record<string, string>>;
+}
+
+export interface RunActionsOptions {
+  signal?: AbortSignal;
+  /** Values for the placeholders `{keyword}` `{message}` `{text}` `{sender}` `{chat_id}` `{chat_title}` `{message_id}` `{url}` `{task_name}` `{account_name}`. */
+  variables?: Readonly<Record<string, string>>;
+  /** Receives every flow-log line as it happens. */
+  onLog?: (entry: FlowLogEntry) => void;
+}
+
+export interface RunActionsResult {
+  success: boolean;
+  /** Index of the failed action (or actions.length when all ran). */
+  completed: number;
+  failure_category: FailureCategory;
+  error: string | null;
+  flow_log: FlowLogEntry[];
+}
+
+const DEEP_LINK_PATTERN = /(?:https?:\/\/)?(?:t|telegram)\.me\/([A-Za-z][A-Za-z0-9_]{3,31})\?start=([A-Za-z0-9_-]{1,64})/i;
+
+/** Sleeps, or rejects with the run's interruption as soon as `signal` aborts. */
+export function waitFor(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(interruptionOf(signal));
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(interruptionOf(signal));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** What an aborted run signal means: the RunInterrupted it was aborted with, or a cancel. */
+export function interruptionOf(signal: AbortSignal): RunInterrupted {
+  return signal.reason instanceof RunInterrupted ? signal.reason : new RunInterrupted('cancelled');
+}
+
+/** Seconds of an action delay: a number, or a random value within `"a-b"`. */
+export function delaySeconds(delay: number | string | undefined): number {
+  if (delay === undefined) return 0;
+  if (typeof delay === 'number') return delay;
+  const [low, high] = delay.split('-').map((part) => Number(part.trim()));
+  if (high === undefined || Number.isNaN(high)) return Number.isNaN(low) ? 0 : low;
+  return low + Math.random() * (high - low);
+}
+
+export function fillTemplate(text: string, variables: Readonly<Record<string, string>> | undefined): string {
+  if (!variables) return text;
+  return text.replace(/\{(keyword|message|text|sender|chat_id|chat_title|message_id|url|task_name|account_name)\}/g, (whole, key: string) => variables[key] ?? whole);
+}
+
+function normalise(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+function buttonMatching(buttons: TelegramButton[][], answer: string): TelegramButton | undefined {
+  const wanted = normalise(answer);
+  const all = buttons.flat();
+  return all.find((b) => normalise(b.text) === wanted) ?? all.find((b) => normalise(b.text).includes(wanted) && wanted.length > 0) ?? all.find((b) => wanted.includes(normalise(b.text)) && b.text.trim().length > 0);
+}
+
+/**
+ * Performs task actions 1-7 and 9 over the TelegramGateway and the AI port, writing what happens
+ * (what was sent, the bot's reply, the model's answer) to the flow log.
+ *
+ * Sign runs use `runAction` step by step (so a retry resumes at the failed step); keyword listeners
+ * call `runActions` for `continue` follow-ups. Neither takes the per-account run lock.
+ */
+@Injectable()
+export class ActionRunner {
+  constructor(
+    private readonly sessions: AccountSessionsService,
+    @Inject(AI_CLIENT) private readonly ai: AiClient,
+    @Inject(RUN_TIMINGS) private readonly timings: RunTimings,
+  ) {}
+
+  private get gateway(): TelegramGateway {
+    return this.sessions.gateway;
+  }
+
+  /**
+   * Runs `actions` in `target` as `accountName`, in order, stopping at the first failure (no retry).
+   * Never throws for a failed action: the result says which one failed and why. A session Telegram
+   * rejects flags the account `needs_relogin`.
+   */
+  async runActions(accountName: string, target: ActionTarget, actions: readonly TaskAction[], options: RunActionsOptions = {}): Promise<RunActionsResult> {
+    const flowLog: FlowLogEntry[] = [];
+    const log = (entry: Omit<FlowLogEntry, 'at' | 'step'> & { step?: string | null }, step: string | null): void => {
+      const line: FlowLogEntry = { at: new Date().toISOString(), step: entry.step === undefined ? step : entry.step, level: entry.level, message: entry.message };
+      flowLog.push(line);
+      options.onLog?.(line);
+    };
+    const signal = options.signal ?? new AbortController().signal;
+    let completed = 0;
+    try {
+      const session = this.sessionOf(accountName);
+      for (const [index, action] of actions.entries()) {
+        const step = `action ${index + 1}`;
+        if (index > 0 && target.action_interval) await waitFor(target.action_interval * 1000, signal);
+        await this.runAction(action, { session, target, signal, step, variables: options.variables, log: (entry) => log(entry, step) });
+        completed = index + 1;
+      }
+      return { success: true, completed, failure_category: 'none', error: null, flow_log: flowLog };
+    } catch (error) {
+      const category = failureCategoryOf(error);
+      const message = error instanceof Error ? error.message : String(error);
+      log({ level: 'error', message }, `action ${completed + 1}`);
+      if (category === 'session_invalid') this.sessions.markSessionInvalid(accountName, message);
+      return { success: false, completed, failure_category: category, error: message, flow_log: flowLog };
+    }
+  }
+
+  /** The session of an account, or a StepFailure (session_invalid / strong_failure) when it has none usable. */
+  sessionOf(accountName: string): TelegramSession {
+    try {
+      return this.sessions.sessionFor(accountName);
+    } catch (error) {
+      const status = (error as { getStatus?: () => number }).getStatus?.();
+      if (status === 409) throw new StepFailure('session_invalid', (error as Error).message);
+      if (status === 404) throw new StepFailure('strong_failure', `Account ${accountName} does not exist`);
+      throw error;
+    }
+  }
+
+  /** One step: its delay, then the action. Throws StepFailure, TelegramError, AiError or RunInterrupted. */
+  async runAction(action: TaskAction, context: ActionContext): Promise<void> {
+    const seconds = delaySeconds(action.delay);
+    if (seconds > 0) {
+      context.log({ level: 'info', message: `waiting ${seconds.toFixed(1)} s before the action` });
+      await waitFor(seconds * 1000, context.signal);
+    }
+    switch (action.action) {
+      case 1:
+        return this.sendText(fillTemplate(action.text ?? '', context.variables), context);
+      case 2:
+        return this.sendDice(action.dice ?? '🎲', context);
+      case 3:
+        return this.clickButtonByText(fillTemplate(action.text ?? '', context.variables), context);
+      case 4:
+        return this.aiChooseOption(action, context);
+      case 5:
+        return this.aiAnswerCalculation(action, context);
+      case 6:
+        return this.aiReadImage(action, context);
+      case 7:
+        return this.aiCalculateAndClick(action, context);
+      case 9:
+        return this.followDeepLink(context);
+      default:
+        throw new StepFailure('strong_failure', `Action ${action.action} cannot run in a sign run`);
+    }
+  }
+
+  // ----- actions ----------------------------------------------------------------------------
+
+  private async sendText(text: string, context: ActionContext): Promise<void> {
+    const sent = await this.call(context, (options) => this.gateway.sendMessage(context.session, context.target.chat_id, text, { ...options, threadId: context.target.message_thread_id }));
+    context.log({ level: 'info', message: `sent: ${text}` });
+    await this.recordReply(sent.id, context);
+  }
+
+  private async sendDice(emoji: string, context: ActionContext): Promise<void> {
+    const sent = await this.call(context, (options) => this.gateway.sendDice(context.session, context.target.chat_id, emoji, { ...options, threadId: context.target.message_thread_id }));
+    context.log({ level: 'info', message: `sent dice ${emoji}${sent.diceValue !== undefined ? ` (rolled ${sent.diceValue})` : ''}` });
+    await this.recordReply(sent.id, context);
+  }
+
+  private async clickButtonByText(text: string, context: ActionContext): Promise<void> {
+    const recent = await this.recentIncoming(context);
+    const message = recent.find((m) => m.buttons.flat().some((b) => b.text.includes(text)));
+    if (!message) throw new StepFailure('button_not_found', `No recent message in ${context.target.chat_id} has a button "${text}"`);
+    await this.press(message, text, context);
+  }
+
+  private async aiChooseOption(action: TaskAction, context: ActionContext): Promise<void> {
+    const recent = await this.recentIncoming(context);
+    const message = recent.find((m) => m.hasMedia && m.mediaKind === 'photo' && m.buttons.length > 0) ?? recent.find((m) => m.hasMedia && m.mediaKind === 'photo');
+    if (!message) throw new StepFailure('target_not_found', `No recent image in ${context.target.chat_id} to choose from`);
+    const options = message.buttons.flat().map((b) => b.text);
+    if (options.length === 0) throw new StepFailure('button_not_found', 'The image message has no option buttons');
+    const image = await this.download(message, context);
+    const answer = await this.askAi(context, {
+      instruction: `Look at the image and pick the one option it asks for. Options: ${options.map((o) => JSON.stringify(o)).join(', ')}. Answer with the option text only.${action.ai_prompt ? ` ${action.ai_prompt}` : ''}`,
+      text: message.text || undefined,
+      image,
+    });
+    const button = buttonMatching(message.buttons, answer);
+    if (!button) throw new StepFailure('button_not_found', `The model answered "${answer}", which matches no option (${options.join(', ')})`);
+    await this.press(message, button.text, context);
+  }
+
+  private async aiAnswerCalculation(action: TaskAction, context: ActionContext): Promise<void> {
+    const question = (await this.recentIncoming(context)).find((m) => m.text.trim().length > 0);
+    if (!question) throw new StepFailure('target_not_found', `No recent question in ${context.target.chat_id}`);
+    const answer = await this.askAi(context, {
+      instruction: `Solve the calculation question. Answer with the result only, no words.${action.ai_prompt ? ` ${action.ai_prompt}` : ''}`,
+      text: question.text,
+    });
+    await this.sendText(answer, context);
+  }
+
+  private async aiReadImage(action: TaskAction, context: ActionContext): Promise<void> {
+    const message = (await this.recentIncoming(context)).find((m) => m.hasMedia && m.mediaKind === 'photo');
+    if (!message) throw new StepFailure('target_not_found', `No recent image in ${context.target.chat_id} to read`);
+    const image = await this.download(message, context);
+    const answer = await this.askAi(context, {
+      instruction: `Read the characters shown in the image (a captcha or code). Answer with exactly those characters only.${action.ai_prompt ? ` ${action.ai_prompt}` : ''}`,
+      text: message.text || undefined,
+      image,
+    });
+    await this.sendText(answer, context);
+  }
+
+  private async aiCalculateAndClick(action: TaskAction, context: ActionContext): Promise<void> {
+    const message = (await this.recentIncoming(context)).find((m) => m.buttons.length > 0);
+    if (!message) throw new StepFailure('button_not_found', `No recent message with buttons in ${context.target.chat_id}`);
+    const options = message.buttons.flat().map((b) => b.text);
+    const image = message.hasMedia && message.mediaKind === 'photo' ? await this.download(message, context) : undefined;
+    const answer = await this.askAi(context, {
+      instruction: `Solve the calculation in the message and pick the button with the result. Buttons: ${options.map((o) => JSON.stringify(o)).join(', ')}. Answer with the button text only.${action.ai_prompt ? ` ${action.ai_prompt}` : ''}`,
+      text: message.text || undefined,
+      image,
+    });
+    const button = buttonMatching(message.buttons, answer);
+    if (!button) throw new StepFailure('button_not_found', `The model answered "${answer}", which matches no button (${options.join(', ')})`);
+    await this.press(message, button.text, context);
+  }
+
+  private async followDeepLink(context: ActionContext): Promise<void> {
+    const source = [context.variables?.['url'], context.variables?.['message'], context.variables?.['text']].filter(Boolean).join('\n');
+    const link = DEEP_LINK_PATTERN.exec(source);
+    if (!link) throw new StepFailure('target_not_found', 'No t.me/<bot>?start=<arg> link in the message');
+    const [, bot, argument] = link;
+    const text = `/start ${argument}`;
+    const sent = await this.call(context, (options) => this.gateway.sendMessage(context.session, `@${bot}`, text, options));
+    context.log({ level: 'info', message: `followed t.me/${bot}?start=${argument}` });
+    await this.recordReply(sent.id, { ...context, target: { chat_id: `@${bot}` } });
+  }
+
+  // ----- helpers ----------------------------------------------------------------------------
+
+  private async press(message: TelegramMessage, buttonText: string, context: ActionContext): Promise<void> {
+    const result = await this.call(context, (options) => this.gateway.clickButton(context.session, context.target.chat_id, message.id, buttonText, options));
+    if (result.kind === 'sent') {
+      context.log({ level: 'info', message: `pressed keyboard button "${buttonText}"` });
+      await this.recordReply(result.message.id, context);
+      return;
+    }
+    context.log({ level: 'info', message: `clicked "${buttonText}"${result.answer ? `; bot answered: ${result.answer}` : ''}` });
+    const latest = await this.recentIncoming(context, 1);
+    await this.recordReply(Math.max(message.id, latest[0]?.id ?? 0), context, { quiet: Boolean(result.answer) });
+  }
+
+  /** Waits for the bot's reply after `afterId` and writes it to the flow log. */
+  private async recordReply(afterId: number, context: ActionContext, options: { quiet?: boolean } = {}): Promise<void> {
+    const reply = await this.call(context, (callOptions) =>
+      this.gateway.waitForReply(context.session, context.target.chat_id, afterId, { signal: callOptions.signal, timeoutMs: this.timings.replyWaitMs }),
+    );
+    if (reply) context.log({ level: 'info', message: `reply: ${reply.text || (reply.hasMedia ? `[${reply.mediaKind ?? 'media'}]` : '(empty)')}` });
+    else if (!options.quiet) context.log({ level: 'warn', message: `no reply within ${Math.round(this.timings.replyWaitMs / 1000)} s` });
+  }
+
+  private async recentIncoming(context: ActionContext, limit = 20): Promise<TelegramMessage[]> {
+    const messages = await this.call(context, (options) => this.gateway.getMessages(context.session, context.target.chat_id, { ...options, limit }));
+    return messages.filter((m) => !m.out);
+  }
+
+  private async download(message: TelegramMessage, context: ActionContext): Promise<{ data: Buffer; mimeType: string }> {
+    const media = await this.call(context, (options) => this.gateway.downloadMedia(context.session, context.target.chat_id, message.id, options));
+    if (!media) throw new StepFailure('target_not_found', `Message ${message.id} has no downloadable image`);
+    return media;
+  }
+
+  private async askAi(context: ActionContext, question: AiQuestion): Promise<string> {
+    try {
+      const answer = await this.ai.answer(question, { signal: context.signal, timeoutMs: this.timings.aiTimeoutMs });
+      context.log({ level: 'info', message: `model answered: ${answer}` });
+      return answer;
+    } catch (error) {
+      if (context.signal.aborted) throw interruptionOf(context.signal);
+      throw error;
+    }
+  }
+
+  /** A gateway call with the run's signal and the per-call deadline; an abort becomes the run's interruption. */
+  private async call<T>(context: ActionContext, run: (options: CallOptions) => Promise<T>): Promise<T> {
+    if (context.signal.aborted) throw interruptionOf(context.signal);
+    try {
+      return await run({ signal: context.signal, timeoutMs: this.timings.telegramCallTimeoutMs });
+    } catch (error) {
+      if (context.signal.aborted || isTelegramError(error, 'aborted')) throw interruptionOf(context.signal);
+      throw error;
+    }
+  }
+}
+
+/** A random whole number of seconds in [0, max]. */
+export function randomSeconds(max: number): number {
+  return max > 0 ? randomInt(0, Math.floor(max) + 1) : 0;
+}

@@ -1,0 +1,64 @@
+import { TelegramError } from '../telegram/telegram-error';
+import { AiError } from './ai-client';
+
+/** The failure categories of the details file. */
+export type FailureCategory =
+  | 'none'
+  | 'session_invalid'
+  | 'flood_wait'
+  | 'ai_timeout'
+  | 'ai_error'
+  | 'button_not_found'
+  | 'target_not_found'
+  | 'network_proxy'
+  | 'timeout'
+  | 'strong_failure'
+  | 'unknown';
+
+/** A step failed for a reason the runner names itself (no matching button, no image, account unusable). */
+export class StepFailure extends Error {
+  constructor(
+    readonly category: FailureCategory,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'StepFailure';
+  }
+}
+
+/** The run was cancelled or hit its deadline; never retried. */
+export class RunInterrupted extends Error {
+  constructor(readonly reason: 'cancelled' | 'timeout') {
+    super(reason === 'cancelled' ? 'The run was cancelled' : 'The run took longer than its time limit');
+    this.name = 'RunInterrupted';
+  }
+}
+
+export function failureCategoryOf(error: unknown): FailureCategory {
+  if (error instanceof StepFailure) return error.category;
+  if (error instanceof RunInterrupted) return error.reason === 'timeout' ? 'timeout' : 'none';
+  if (error instanceof AiError) return error.kind === 'timeout' ? 'ai_timeout' : error.kind === 'not_configured' ? 'strong_failure' : 'ai_error';
+  if (error instanceof TelegramError) {
+    switch (error.kind) {
+      case 'session_invalid':
+        return 'session_invalid';
+      case 'flood_wait':
+        return 'flood_wait';
+      case 'connection_error':
+      case 'timeout':
+        return 'network_proxy';
+      case 'not_found':
+        return error.details.rpcMessage === 'BUTTON_NOT_FOUND' ? 'button_not_found' : 'target_not_found';
+      case 'not_configured':
+        return 'strong_failure';
+      default:
+        return 'unknown';
+    }
+  }
+  return 'unknown';
+}
+
+/** Failures a retry cannot fix: the session is gone, the account or AI is not set up, the run is over. */
+export function isRetryable(category: FailureCategory): boolean {
+  return !['session_invalid', 'strong_failure', 'timeout', 'none'].includes(category);
+}

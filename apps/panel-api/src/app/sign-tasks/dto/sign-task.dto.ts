@@ -1,0 +1,312 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  registerDecorator,
+  ValidateNested,
+  ValidationArguments,
+} from 'class-validator';
+import {
+  ActionNumber,
+  ChatId,
+  ExecutionMode,
+  MATCH_MODES,
+  MatchMode,
+  PUSH_CHANNELS,
+  PushChannel,
+  TASK_LIMITS,
+} from '../sign-task.types';
+
+const CHAT_ID_PATTERN = /^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31})$/;
+const DELAY_RANGE_PATTERN = /^(\d+(?:\.\d+)?)\s*-\s*(\d+(?:\.\d+)?)$/;
+
+export function isChatId(value: unknown): value is ChatId {
+  if (typeof value === 'number') return Number.isSafeInteger(value);
+  return typeof value === 'string' && CHAT_ID_PATTERN.test(value.trim());
+}
+
+/** A delay is seconds (0..3600) or a random range `"a-b"` with a <= b <= 3600. */
+export function isDelay(value: unknown): value is number | string {
+  if (typeof value === 'number') return Number.isFinite(value) && value >= 0 && value <= TASK_LIMITS.delaySeconds.max;
+  if (typeof value !== 'string') return false;
+  const trimmed = value.trim();
+  if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Number(trimmed) <= TASK_LIMITS.delaySeconds.max;
+  const range = DELAY_RANGE_PATTERN.exec(trimmed);
+  if (!range) return false;
+  const [low, high] = [Number(range[1]), Number(range[2])];
+  return low <= high && high <= TASK_LIMITS.delaySeconds.max;
+}
+
+function IsChatIdValue(): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isChatId',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      validator: {
+        validate: (value: unknown) => isChatId(value),
+        defaultMessage: (args?: ValidationArguments) => `${args?.property} must be a numeric chat id or an @username`,
+      },
+    });
+}
+
+function IsDelayValue(): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isDelay',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      validator: {
+        validate: (value: unknown) => isDelay(value),
+        defaultMessage: (args?: ValidationArguments) =>
+          `${args?.property} must be seconds (0-${TASK_LIMITS.delaySeconds.max}) or a range "a-b" with a <= b`,
+      },
+    });
+}
+
+const chatIdSchema = { oneOf: [{ type: 'integer' }, { type: 'string', example: '@checkin_bot' }] };
+
+export class TaskActionDto {
+  @ApiProperty({ enum: [1, 2, 3, 4, 5, 6, 7, 8, 9], description: '1 text, 2 dice, 3 click button, 4-7 AI, 8 keyword listen, 9 follow deep link (listen follow-up)' })
+  @IsInt()
+  @IsIn([1, 2, 3, 4, 5, 6, 7, 8, 9], { message: 'action must be one of 1-9' })
+  action!: ActionNumber;
+
+  @ApiPropertyOptional({ oneOf: [{ type: 'number' }, { type: 'string', example: '3-10' }], description: 'Seconds before the step, or a random range "a-b"' })
+  @IsOptional()
+  @IsDelayValue()
+  delay?: number | string;
+
+  @ApiPropertyOptional({ description: 'Action 1: text to send; action 3: button text to click' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(TASK_LIMITS.textLength)
+  text?: string;
+
+  @ApiPropertyOptional({ example: '🎲' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(16)
+  dice?: string;
+
+  @ApiPropertyOptional({ description: 'Actions 4-7: extra instructions for the model' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(TASK_LIMITS.textLength)
+  ai_prompt?: string;
+
+  @ApiPropertyOptional({ type: [String] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(TASK_LIMITS.keywords)
+  @IsString({ each: true })
+  @MinLength(1, { each: true })
+  @MaxLength(512, { each: true })
+  keywords?: string[];
+
+  @ApiPropertyOptional({ enum: MATCH_MODES })
+  @IsOptional()
+  @IsIn(MATCH_MODES)
+  match_mode?: MatchMode;
+
+  @ApiPropertyOptional({ default: true }) @IsOptional() @IsBoolean() ignore_case?: boolean;
+  @ApiPropertyOptional({ default: true }) @IsOptional() @IsBoolean() ignore_self?: boolean;
+
+  @ApiPropertyOptional({ description: 'Only these senders (ids, @usernames or names, comma separated)' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1024)
+  sender_filter?: string;
+
+  @ApiPropertyOptional({ example: '08:00' }) @IsOptional() @IsString() active_time_start?: string;
+  @ApiPropertyOptional({ example: '23:30' }) @IsOptional() @IsString() active_time_end?: string;
+
+  @ApiPropertyOptional({ enum: PUSH_CHANNELS })
+  @IsOptional()
+  @IsIn(PUSH_CHANNELS)
+  push_channel?: PushChannel;
+
+  @ApiPropertyOptional(chatIdSchema) @IsOptional() @IsChatIdValue() forward_chat_id?: ChatId;
+  @ApiPropertyOptional() @IsOptional() @IsInt() @Min(1) forward_message_thread_id?: number;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(2048) bark_url?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(2048) custom_url?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(256) server_chan_key?: string;
+  @ApiPropertyOptional(chatIdSchema) @IsOptional() @IsChatIdValue() continue_chat_id?: ChatId;
+  @ApiPropertyOptional() @IsOptional() @IsInt() @Min(1) continue_message_thread_id?: number;
+
+  @ApiPropertyOptional({ type: 'array', items: { $ref: '#/components/schemas/TaskActionDto' }, description: 'push_channel continue: actions run in continue_chat_id' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(TASK_LIMITS.actionsPerChat)
+  @ValidateNested({ each: true })
+  @Type(() => TaskActionDto)
+  continue_actions?: TaskActionDto[];
+}
+
+export class TaskChatDto {
+  @ApiProperty(chatIdSchema) @IsChatIdValue() chat_id!: ChatId;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(256) name?: string;
+  @ApiPropertyOptional({ description: 'Forum topic' }) @IsOptional() @IsInt() @Min(1) message_thread_id?: number;
+  @ApiPropertyOptional({ description: 'Seconds between actions' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(TASK_LIMITS.actionInterval.max)
+  action_interval?: number;
+  @ApiPropertyOptional({ description: 'Seconds after which sent messages are deleted' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(TASK_LIMITS.deleteAfter.max)
+  delete_after?: number;
+
+  @ApiProperty({ type: [TaskActionDto] })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(TASK_LIMITS.actionsPerChat)
+  @ValidateNested({ each: true })
+  @Type(() => TaskActionDto)
+  actions!: TaskActionDto[];
+}
+
+/** Body of POST /api/sign-tasks and PUT /api/sign-tasks/{name}; the rules across fields are in task-validation.ts. */
+export class SignTaskInputDto {
+  @ApiProperty({ example: 'daily-checkin', description: 'Path-safe: letters, digits, "_", "-", ".", spaces; 1-64; no leading dot' })
+  @IsString()
+  name!: string;
+
+  @ApiPropertyOptional({ example: 'main' }) @IsOptional() @IsString() account_name?: string;
+
+  @ApiPropertyOptional({ type: [String], description: 'Several accounts; ["*"] = every account' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(TASK_LIMITS.accounts)
+  @IsString({ each: true })
+  account_names?: string[];
+
+  @ApiPropertyOptional({ example: '0 8 * * *', description: '5- or 6-field cron, or HH:MM[:SS]; required in fixed mode' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  sign_at?: string;
+
+  @ApiPropertyOptional({ default: 0 })
+  @IsOptional()
+  @IsInt()
+  @Min(TASK_LIMITS.randomSeconds.min)
+  @Max(TASK_LIMITS.randomSeconds.max)
+  random_seconds?: number;
+
+  @ApiProperty({ enum: ['fixed', 'range', 'listen'] })
+  @IsIn(['fixed', 'range', 'listen'])
+  execution_mode!: ExecutionMode;
+
+  @ApiPropertyOptional({ example: '08:00' }) @IsOptional() @IsString() range_start?: string;
+  @ApiPropertyOptional({ example: '09:30' }) @IsOptional() @IsString() range_end?: string;
+  @ApiPropertyOptional({ default: true }) @IsOptional() @IsBoolean() enabled?: boolean;
+
+  @ApiPropertyOptional({ default: TASK_LIMITS.retryCount.default, minimum: 0, maximum: 99 })
+  @IsOptional()
+  @IsInt()
+  @Min(TASK_LIMITS.retryCount.min)
+  @Max(TASK_LIMITS.retryCount.max)
+  retry_count?: number;
+
+  @ApiPropertyOptional({ default: true }) @IsOptional() @IsBoolean() notify_on_failure?: boolean;
+  @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() notify_on_success?: boolean;
+
+  @ApiProperty({ type: [TaskChatDto] })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(TASK_LIMITS.chats)
+  @ValidateNested({ each: true })
+  @Type(() => TaskChatDto)
+  chats!: TaskChatDto[];
+}
+
+export class TaskLastRunDto {
+  @ApiProperty({ format: 'date-time' }) at!: string;
+  @ApiProperty() account_name!: string;
+  @ApiProperty() success!: boolean;
+  @ApiProperty() message!: string;
+  @ApiProperty() failure_category!: string;
+}
+
+export class SignTaskDto extends SignTaskInputDto {
+  @ApiProperty() declare random_seconds: number;
+  @ApiProperty() declare enabled: boolean;
+  @ApiProperty() declare retry_count: number;
+  @ApiProperty() declare notify_on_failure: boolean;
+  @ApiProperty() declare notify_on_success: boolean;
+  @ApiProperty({ nullable: true, type: TaskLastRunDto }) last_run!: TaskLastRunDto | null;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ format: 'date-time' }) updated_at!: string;
+}
+
+export class SignTaskListDto {
+  @ApiProperty({ type: [SignTaskDto] }) tasks!: SignTaskDto[];
+  @ApiProperty() total!: number;
+}
+
+export class SignTaskListQueryDto {
+  @ApiPropertyOptional({ description: 'Only tasks that run for this account (including "*" tasks)' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  account?: string;
+
+  @ApiPropertyOptional({ enum: ['true', 'false'] })
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  enabled?: 'true' | 'false';
+
+  @ApiPropertyOptional({ enum: ['fixed', 'range', 'listen'] })
+  @IsOptional()
+  @IsIn(['fixed', 'range', 'listen'])
+  execution_mode?: ExecutionMode;
+}
+
+export class CloneTaskDto {
+  @ApiProperty({ example: 'daily-checkin-copy' }) @IsString() new_name!: string;
+}
+
+export class BatchTasksDto {
+  @ApiProperty({ enum: ['enable', 'disable', 'delete', 'run'] })
+  @IsIn(['enable', 'disable', 'delete', 'run'])
+  action!: 'enable' | 'disable' | 'delete' | 'run';
+
+  @ApiProperty({ type: [String], maxItems: 100 })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(100)
+  @IsString({ each: true })
+  names!: string[];
+}
+
+export class BatchItemResultDto {
+  @ApiProperty() name!: string;
+  @ApiProperty() ok!: boolean;
+  @ApiProperty({ enum: ['done', 'not_found', 'invalid', 'failed', 'already_running'] }) result!: string;
+  @ApiPropertyOptional() message?: string;
+}
+
+export class BatchResultDto {
+  @ApiProperty() action!: string;
+  @ApiProperty({ type: [BatchItemResultDto] }) results!: BatchItemResultDto[];
+  @ApiProperty() succeeded!: number;
+  @ApiProperty() failed!: number;
+}

@@ -1,0 +1,128 @@
+/**
+ * The task document as it is stored under `.signer/tasks/<name>.json` and served by the API. Field
+ * names are those of the panel users migrate from (panel-api-details.md), so its exports import here.
+ */
+
+export type ExecutionMode = 'fixed' | 'range' | 'listen';
+
+/** 1 text, 2 dice, 3 click button, 4 AI picks the option in an image, 5 AI answers a calculation, 6 AI OCR → reply, 7 AI calculation → click, 8 keyword listen, 9 follow a bot deep link (listen follow-up only). */
+export type ActionNumber = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
+
+export const SIGN_ACTIONS: readonly ActionNumber[] = [1, 2, 3, 4, 5, 6, 7];
+export const FOLLOW_UP_ACTIONS: readonly ActionNumber[] = [1, 2, 3, 4, 5, 6, 7, 9];
+export const LISTEN_ACTION: ActionNumber = 8;
+export const DEEP_LINK_ACTION: ActionNumber = 9;
+
+export type MatchMode = 'contains' | 'exact' | 'regex' | 'all';
+export type PushChannel = 'telegram' | 'forward' | 'bark' | 'custom' | 'server_chan' | 'continue';
+
+export const MATCH_MODES: readonly MatchMode[] = ['contains', 'exact', 'regex', 'all'];
+export const PUSH_CHANNELS: readonly PushChannel[] = ['telegram', 'forward', 'bark', 'custom', 'server_chan', 'continue'];
+
+/** A chat as Telegram knows it: a numeric id (`-100…` for channels) or `@username`. */
+export type ChatId = number | string;
+
+/**
+ * One step. Which fields apply depends on `action`; validation (task-validation.ts) refuses fields
+ * an action does not know only where a wrong field would change behaviour silently.
+ */
+export interface TaskAction {
+  action: ActionNumber;
+  /** Seconds to wait before this step: a number, or a random range written `"a-b"`. */
+  delay?: number | string;
+  /** 1: the text to send; 3: the button text to click. */
+  text?: string;
+  /** 2: the dice emoji. */
+  dice?: string;
+  /** 4-7: extra instructions for the model. */
+  ai_prompt?: string;
+
+  // Action 8 (keyword listen rule).
+  keywords?: string[];
+  match_mode?: MatchMode;
+  ignore_case?: boolean;
+  ignore_self?: boolean;
+  /** Only messages from these senders: a user id, `@username` or display name, comma separated. */
+  sender_filter?: string;
+  active_time_start?: string;
+  active_time_end?: string;
+  push_channel?: PushChannel;
+  forward_chat_id?: ChatId;
+  forward_message_thread_id?: number;
+  bark_url?: string;
+  custom_url?: string;
+  server_chan_key?: string;
+  continue_chat_id?: ChatId;
+  continue_message_thread_id?: number;
+  continue_actions?: TaskAction[];
+}
+
+export interface TaskChat {
+  chat_id: ChatId;
+  name?: string;
+  /** Forum topic. */
+  message_thread_id?: number;
+  /** Seconds between the actions of this chat. */
+  action_interval?: number;
+  /** Seconds after which the messages the run sent are deleted (kept when absent). */
+  delete_after?: number;
+  actions: TaskAction[];
+}
+
+export interface TaskLastRun {
+  at: string;
+  account_name: string;
+  success: boolean;
+  message: string;
+  failure_category: string;
+}
+
+export interface SignTask {
+  name: string;
+  /** One account, or … */
+  account_name?: string;
+  /** … several (`"*"` = every account). */
+  account_names?: string[];
+  /** 5- or 6-field cron expression, or `HH:MM[:SS]` (daily). Required in `fixed` mode. */
+  sign_at?: string;
+  /** Extra random delay (0..random_seconds) before a scheduled run. */
+  random_seconds: number;
+  execution_mode: ExecutionMode;
+  /** `range` mode: fires at range_start (`HH:MM[:SS]`) and waits a random time up to range_end. */
+  range_start?: string;
+  range_end?: string;
+  enabled: boolean;
+  retry_count: number;
+  notify_on_failure: boolean;
+  notify_on_success: boolean;
+  last_run: TaskLastRun | null;
+  chats: TaskChat[];
+  created_at: string;
+  updated_at: string;
+}
+
+/** What a client sends to create or replace a task; the server keeps last_run and the timestamps. */
+export type SignTaskInput = Omit<SignTask, 'last_run' | 'created_at' | 'updated_at' | 'random_seconds' | 'enabled' | 'retry_count' | 'notify_on_failure' | 'notify_on_success'> &
+  Partial<Pick<SignTask, 'random_seconds' | 'enabled' | 'retry_count' | 'notify_on_failure' | 'notify_on_success'>>;
+
+export type TaskChangeType = 'created' | 'updated' | 'deleted' | 'enabled' | 'disabled' | 'imported' | 'last_run';
+
+/** Emitted after every write of the task store (listeners and the scheduler re-sync on it). */
+export interface TaskChange {
+  type: TaskChangeType;
+  /** The tasks the change touched. */
+  names: string[];
+}
+
+export const TASK_LIMITS = {
+  retryCount: { min: 0, max: 99, default: 3 },
+  randomSeconds: { min: 0, max: 86_400 },
+  delaySeconds: { max: 3_600 },
+  actionInterval: { max: 3_600 },
+  deleteAfter: { max: 86_400 * 7 },
+  chats: 50,
+  actionsPerChat: 50,
+  keywords: 100,
+  accounts: 500,
+  textLength: 4_096,
+} as const;

@@ -1,0 +1,201 @@
+import { BadRequestException, ConflictException, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { Observable, Subject } from 'rxjs';
+import { AccountStore } from '../accounts/account-store';
+import { ExecutionMode, SignTask, SignTaskInput, TaskChange, TaskLastRun } from './sign-task.types';
+import { TaskStore, withDefaults } from './task-store';
+import { isTaskName, normaliseTask, parseTaskInput, TASK_NAME_RULE, taskRuleProblems } from './task-validation';
+
+export interface TaskListFilter {
+  /** Tasks that run for this account (tasks for `"*"` included). */
+  account?: string;
+  enabled?: boolean;
+  execution_mode?: ExecutionMode;
+}
+
+export type TaskChangeListener = (change: TaskChange) => void;
+
+export interface ImportOutcome {
+  created: string[];
+  updated: string[];
+  skipped: string[];
+  invalid: Array<{ name: string; problems: string[] }>;
+}
+
+/** A task that breaks the rules; the API answers 400 with every problem. */
+export class InvalidTaskException extends BadRequestException {
+  constructor(readonly problems: string[]) {
+    super(problems.join('; '));
+  }
+}
+
+/**
+ * Sign and listen tasks: validation on every write, the documents under `.signer/tasks/`, and a
+ * change stream. The scheduler, the runner and the keyword listeners depend on this API:
+ *
+ * - `list(filter?)`, `get(name)`, `require(name)` read tasks (always the current documents);
+ * - `accountsOf(task)` resolves `account_name` / `account_names` (`"*"` = every stored account);
+ * - `onTasksChanged(listener)` (or the `changes` observable) is told after every write, with the
+ *   change type and the task names; it returns the unsubscribe function.
+ */
+@Injectable()
+export class SignTasksService {
+  private readonly logger = new Logger(SignTasksService.name);
+  private readonly changeSubject = new Subject<TaskChange>();
+  /** Every change of the task store, after the write. */
+  readonly changes: Observable<TaskChange> = this.changeSubject.asObservable();
+
+  constructor(
+    private readonly store: TaskStore,
+    private readonly accounts: AccountStore,
+  ) {}
+
+  list(filter: TaskListFilter = {}): SignTask[] {
+    return this.store
+      .all()
+      .filter((task) => filter.enabled === undefined || task.enabled === filter.enabled)
+      .filter((task) => filter.execution_mode === undefined || task.execution_mode === filter.execution_mode)
+      .filter((task) => filter.account === undefined || this.namesAccount(task, filter.account))
+      .sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  get(name: string): SignTask | undefined {
+    return isTaskName(name) ? this.store.get(name) : undefined;
+  }
+
+  /** The task, 400 for a name that is not path-safe, 404 when there is none. */
+  require(name: string): SignTask {
+    assertTaskName(name);
+    const task = this.store.get(name);
+    if (!task) throw new NotFoundException(`Task ${name} not found`);
+    return task;
+  }
+
+  /** The accounts a task runs for, in a stable order. */
+  accountsOf(task: Pick<SignTask, 'account_name' | 'account_names'>): string[] {
+    if (task.account_names?.includes('*')) return this.accounts.names();
+    const names = task.account_names ?? (task.account_name ? [task.account_name] : []);
+    return [...new Set(names)];
+  }
+
+  onTasksChanged(listener: TaskChangeListener): () => void {
+    const subscription = this.changes.subscribe({
+      next: (change) => {
+        try {
+          listener(change);
+        } catch (error) {
+          this.logger.error({ err: error }, 'A task change listener failed');
+        }
+      },
+    });
+    return () => subscription.unsubscribe();
+  }
+
+  create(input: SignTaskInput): SignTask {
+    const checked = this.check(input);
+    if (this.store.has(checked.name)) throw new ConflictException(`Task ${checked.name} already exists`);
+    const now = new Date().toISOString();
+    const task: SignTask = { ...withDefaults(checked), last_run: null, created_at: now, updated_at: now };
+    this.store.save(task);
+    this.emit({ type: 'created', names: [task.name] });
+    return task;
+  }
+
+  /** Replaces the whole task (PUT); the name in the body, when given, must be the path's. */
+  replace(name: string, input: SignTaskInput): SignTask {
+    const existing = this.require(name);
+    if (input.name !== undefined && input.name !== name) throw new BadRequestException('name in the body must match the task in the path (use clone to rename)');
+    const checked = this.check({ ...input, name });
+    const task: SignTask = { ...withDefaults(checked), last_run: existing.last_run, created_at: existing.created_at, updated_at: new Date().toISOString() };
+    this.store.save(task);
+    this.emit({ type: 'updated', names: [name] });
+    return task;
+  }
+
+  remove(name: string): void {
+    this.require(name);
+    this.store.remove(name);
+    this.emit({ type: 'deleted', names: [name] });
+  }
+
+  clone(name: string, newName: string): SignTask {
+    const source = this.require(name);
+    if (!isTaskName(newName)) throw new InvalidTaskException([`new_name must be ${TASK_NAME_RULE}`]);
+    if (this.store.has(newName)) throw new ConflictException(`Task ${newName} already exists`);
+    const now = new Date().toISOString();
+    const task: SignTask = { ...structuredClone(source), name: newName, last_run: null, created_at: now, updated_at: now };
+    this.store.save(task);
+    this.emit({ type: 'created', names: [newName] });
+    return task;
+  }
+
+  setEnabled(name: string, enabled: boolean): SignTask {
+    const existing = this.require(name);
+    if (existing.enabled === enabled) return existing;
+    const task: SignTask = { ...existing, enabled, updated_at: new Date().toISOString() };
+    this.store.save(task);
+    this.emit({ type: enabled ? 'enabled' : 'disabled', names: [name] });
+    return task;
+  }
+
+  /** Records the outcome of the latest run in the document (no-op when the task is gone). */
+  recordLastRun(name: string, lastRun: TaskLastRun): void {
+    const existing = this.store.get(name);
+    if (!existing) return;
+    this.store.save({ ...existing, last_run: lastRun });
+    this.emit({ type: 'last_run', names: [name] });
+  }
+
+  /**
+   * Imports task documents (configuration import): each is checked like an API write; existing
+   * tasks are replaced only with `overwrite`. One change event for the whole import.
+   */
+  importTasks(documents: unknown[], options: { overwrite: boolean; dryRun?: boolean }): ImportOutcome {
+    const outcome: ImportOutcome = { created: [], updated: [], skipped: [], invalid: [] };
+    const now = new Date().toISOString();
+    for (const document of documents) {
+      const parsed = parseTaskInput(document, { strict: false });
+      const name = typeof (document as { name?: unknown })?.name === 'string' ? (document as { name: string }).name : '(unnamed)';
+      if (!parsed.ok) {
+        outcome.invalid.push({ name, problems: parsed.problems });
+        continue;
+      }
+      const existing = this.store.get(parsed.task.name);
+      if (existing && !options.overwrite) {
+        outcome.skipped.push(parsed.task.name);
+        continue;
+      }
+      (existing ? outcome.updated : outcome.created).push(parsed.task.name);
+      if (options.dryRun) continue;
+      this.store.save({
+        ...withDefaults(parsed.task),
+        last_run: existing?.last_run ?? null,
+        created_at: existing?.created_at ?? now,
+        updated_at: now,
+      });
+    }
+    const names = [...outcome.created, ...outcome.updated];
+    if (!options.dryRun && names.length) this.emit({ type: 'imported', names });
+    return outcome;
+  }
+
+  private check(input: SignTaskInput): SignTaskInput {
+    const task = normaliseTask(input);
+    const problems = taskRuleProblems(task);
+    if (problems.length) throw new InvalidTaskException(problems);
+    return task;
+  }
+
+  private namesAccount(task: SignTask, account: string): boolean {
+    if (task.account_names?.includes('*')) return true;
+    return task.account_name === account || (task.account_names ?? []).includes(account);
+  }
+
+  private emit(change: TaskChange): void {
+    this.changeSubject.next(change);
+  }
+}
+
+export function assertTaskName(name: unknown): string {
+  if (!isTaskName(name)) throw new InvalidTaskException([`task name must be ${TASK_NAME_RULE}`]);
+  return name;
+}

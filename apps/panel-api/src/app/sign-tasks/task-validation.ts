@@ -1,0 +1,224 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync, ValidationError } from 'class-validator';
+import { validateCronExpression } from 'cron';
+import { SignTaskInputDto } from './dto/sign-task.dto';
+import { DEEP_LINK_ACTION, FOLLOW_UP_ACTIONS, LISTEN_ACTION, SIGN_ACTIONS, SignTaskInput, TaskAction, TaskChat } from './sign-task.types';
+
+/**
+ * Task names become file names (`.signer/tasks/<name>.json`) and job ids: letters and digits of any
+ * script, `_`, `-`, `.` and inner spaces, 1-64 characters, no leading dot or space.
+ */
+export const TASK_NAME_PATTERN = /^(?![.\s])[\p{L}\p{N}_.\- ]{1,64}$/u;
+export const TASK_NAME_RULE = 'letters, digits, "_", "-", "." or inner spaces; 1-64 characters; no leading dot';
+
+export function isTaskName(value: unknown): value is string {
+  return typeof value === 'string' && TASK_NAME_PATTERN.test(value) && value.trimEnd() === value;
+}
+
+const ACCOUNT_NAME_PATTERN = /^(?!\.)[A-Za-z0-9_.-]{1,64}$/;
+const TIME_OF_DAY_PATTERN = /^([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$/;
+
+/** Seconds after midnight of `HH:MM[:SS]`, or undefined when it is not one. */
+export function parseTimeOfDay(value: string): number | undefined {
+  const match = TIME_OF_DAY_PATTERN.exec(value.trim());
+  if (!match) return undefined;
+  return Number(match[1]) * 3600 + Number(match[2]) * 60 + Number(match[3] ?? 0);
+}
+
+/**
+ * The cron expression (6 fields, seconds first) a `sign_at` stands for: `HH:MM[:SS]` becomes a daily
+ * expression; a 5-field cron gets second 0. Undefined when `sign_at` is neither.
+ */
+export function cronOfSignAt(signAt: string): string | undefined {
+  const trimmed = signAt.trim();
+  const seconds = parseTimeOfDay(trimmed);
+  if (seconds !== undefined) {
+    return `${seconds % 60} ${Math.floor(seconds / 60) % 60} ${Math.floor(seconds / 3600)} * * *`;
+  }
+  const fields = trimmed.split(/\s+/);
+  if (fields.length !== 5 && fields.length !== 6) return undefined;
+  const expression = fields.length === 5 ? `0 ${trimmed}` : fields.join(' ');
+  return validateCronExpression(expression).valid ? expression : undefined;
+}
+
+/** Flattens class-validator errors to `chats.0.actions.1.delay must be …` lines. */
+export function flattenValidationErrors(errors: ValidationError[], prefix = ''): string[] {
+  const lines: string[] = [];
+  for (const error of errors) {
+    const path = prefix ? `${prefix}.${error.property}` : error.property;
+    for (const message of Object.values(error.constraints ?? {})) {
+      lines.push(message.startsWith(error.property) ? `${path}${message.slice(error.property.length)}` : `${path}: ${message}`);
+    }
+    if (error.children?.length) lines.push(...flattenValidationErrors(error.children, path));
+  }
+  return lines;
+}
+
+function actionProblems(action: TaskAction, path: string, context: 'sign' | 'listen' | 'follow_up'): string[] {
+  const problems: string[] = [];
+  const allowed = context === 'sign' ? SIGN_ACTIONS : context === 'listen' ? [LISTEN_ACTION] : FOLLOW_UP_ACTIONS;
+  if (!allowed.includes(action.action)) {
+    if (action.action === LISTEN_ACTION) problems.push(`${path}.action 8 (keyword listen) belongs only to tasks with execution_mode listen`);
+    else if (action.action === DEEP_LINK_ACTION) problems.push(`${path}.action 9 (deep link) is allowed only in continue_actions of a listen rule`);
+    else if (context === 'listen') problems.push(`${path}.action ${action.action}: a listen task's chats hold only action 8 rules (follow-ups go in continue_actions)`);
+    else problems.push(`${path}.action ${action.action} is not allowed here`);
+    return problems;
+  }
+  switch (action.action) {
+    case 1:
+      if (!action.text) problems.push(`${path}.text is required for action 1 (send text)`);
+      break;
+    case 2:
+      if (!action.dice) problems.push(`${path}.dice is required for action 2 (send dice)`);
+      break;
+    case 3:
+      if (!action.text) problems.push(`${path}.text is required for action 3 (click button)`);
+      break;
+    case 8:
+      problems.push(...listenRuleProblems(action, path));
+      break;
+    default:
+      break;
+  }
+  if (action.action !== LISTEN_ACTION) {
+    for (const field of ['keywords', 'match_mode', 'push_channel', 'continue_actions'] as const) {
+      if (action[field] !== undefined) problems.push(`${path}.${field} belongs to action 8 rules only`);
+    }
+  }
+  return problems;
+}
+
+function listenRuleProblems(rule: TaskAction, path: string): string[] {
+  const problems: string[] = [];
+  const keywords = rule.keywords ?? [];
+  if (keywords.length === 0) problems.push(`${path}.keywords needs at least one keyword`);
+  if ((rule.match_mode ?? 'contains') === 'regex') {
+    keywords.forEach((keyword, index) => {
+      try {
+        new RegExp(keyword, rule.ignore_case === false ? 'u' : 'iu');
+      } catch (error) {
+        problems.push(`${path}.keywords.${index} is not a valid regular expression (${(error as Error).message})`);
+      }
+    });
+  }
+  for (const field of ['active_time_start', 'active_time_end'] as const) {
+    const value = rule[field];
+    if (value !== undefined && (parseTimeOfDay(value) === undefined || value.split(':').length !== 2)) {
+      problems.push(`${path}.${field} must be HH:MM`);
+    }
+  }
+  if ((rule.active_time_start === undefined) !== (rule.active_time_end === undefined)) {
+    problems.push(`${path}: active_time_start and active_time_end go together`);
+  }
+  const channel = rule.push_channel ?? 'telegram';
+  const needs: Partial<Record<typeof channel, 'forward_chat_id' | 'bark_url' | 'custom_url' | 'server_chan_key' | 'continue_chat_id'>> = {
+    forward: 'forward_chat_id',
+    bark: 'bark_url',
+    custom: 'custom_url',
+    server_chan: 'server_chan_key',
+    continue: 'continue_chat_id',
+  };
+  const required = needs[channel];
+  if (required && (rule[required] === undefined || rule[required] === '')) problems.push(`${path}.${required} is required for push_channel ${channel}`);
+  for (const field of ['bark_url', 'custom_url'] as const) {
+    const value = rule[field];
+    if (value !== undefined && !/^https?:\/\/[^\s]+$/i.test(value)) problems.push(`${path}.${field} must be an http(s) URL`);
+  }
+  if (channel === 'continue') {
+    const followUps = rule.continue_actions ?? [];
+    if (followUps.length === 0) problems.push(`${path}.continue_actions needs at least one action for push_channel continue`);
+    followUps.forEach((followUp, index) => problems.push(...actionProblems(followUp, `${path}.continue_actions.${index}`, 'follow_up')));
+  } else if (rule.continue_actions?.length) {
+    problems.push(`${path}.continue_actions apply only to push_channel continue`);
+  }
+  return problems;
+}
+
+function chatProblems(chat: TaskChat, path: string, listen: boolean): string[] {
+  return chat.actions.flatMap((action, index) => actionProblems(action, `${path}.actions.${index}`, listen ? 'listen' : 'sign'));
+}
+
+/**
+ * The rules across fields that class-validator cannot state: accounts, schedule by mode, which
+ * actions belong where and what each action needs, regular expressions that compile.
+ */
+export function taskRuleProblems(task: SignTaskInput): string[] {
+  const problems: string[] = [];
+  if (!isTaskName(task.name)) problems.push(`name must be ${TASK_NAME_RULE}`);
+  const hasSingle = task.account_name !== undefined && task.account_name !== '';
+  const hasMany = task.account_names !== undefined;
+  if (hasSingle === hasMany) problems.push('give exactly one of account_name or account_names');
+  for (const name of [...(hasSingle ? [task.account_name as string] : []), ...(task.account_names ?? [])]) {
+    if (name !== '*' && !ACCOUNT_NAME_PATTERN.test(name)) problems.push(`account "${name}" is not a valid account name`);
+  }
+  if (task.account_names?.includes('*') && task.account_names.length > 1) problems.push('account_names ["*"] stands alone');
+  if (task.account_name === '*') problems.push('use account_names ["*"] for every account');
+
+  if (task.execution_mode === 'fixed') {
+    if (!task.sign_at) problems.push('sign_at is required in fixed mode');
+    else if (!cronOfSignAt(task.sign_at)) problems.push('sign_at must be a 5- or 6-field cron expression or HH:MM[:SS]');
+  } else if (task.sign_at !== undefined && task.sign_at !== '' && !cronOfSignAt(task.sign_at)) {
+    problems.push('sign_at must be a 5- or 6-field cron expression or HH:MM[:SS]');
+  }
+  if (task.execution_mode === 'range') {
+    const start = task.range_start === undefined ? undefined : parseTimeOfDay(task.range_start);
+    const end = task.range_end === undefined ? undefined : parseTimeOfDay(task.range_end);
+    if (start === undefined || end === undefined) problems.push('range mode needs range_start and range_end as HH:MM[:SS]');
+    else if (start === end) problems.push('range_end must differ from range_start');
+  } else {
+    for (const field of ['range_start', 'range_end'] as const) {
+      const value = task[field];
+      if (value !== undefined && parseTimeOfDay(value) === undefined) problems.push(`${field} must be HH:MM[:SS]`);
+    }
+  }
+  const listen = task.execution_mode === 'listen';
+  task.chats.forEach((chat, index) => problems.push(...chatProblems(chat, `chats.${index}`, listen)));
+  return problems;
+}
+
+const STORED_FIELDS: ReadonlyArray<keyof SignTaskInput> = [
+  'name',
+  'account_name',
+  'account_names',
+  'sign_at',
+  'random_seconds',
+  'execution_mode',
+  'range_start',
+  'range_end',
+  'enabled',
+  'retry_count',
+  'notify_on_failure',
+  'notify_on_success',
+  'chats',
+];
+
+export type ParsedTask = { ok: true; task: SignTaskInput } | { ok: false; problems: string[] };
+
+/**
+ * Checks a task from anywhere (API body, import, a file on disk) with the same rules as the API:
+ * the DTO's field rules, then taskRuleProblems. `strict` refuses unknown fields (the API);
+ * otherwise they are dropped (imports from the panel users migrate from carry extra fields).
+ */
+export function parseTaskInput(plain: unknown, options: { strict: boolean }): ParsedTask {
+  if (plain === null || typeof plain !== 'object' || Array.isArray(plain)) return { ok: false, problems: ['a task must be a JSON object'] };
+  const source = { ...(plain as Record<string, unknown>) };
+  if (!options.strict) {
+    for (const key of ['last_run', 'created_at', 'updated_at']) delete source[key];
+    // The panel users migrate from writes null for absent optional fields.
+    for (const [key, value] of Object.entries(source)) if (value === null) delete source[key];
+  }
+  const instance = plainToInstance(SignTaskInputDto, source);
+  const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: options.strict });
+  if (errors.length) return { ok: false, problems: flattenValidationErrors(errors) };
+  const task = normaliseTask(instance);
+  const problems = taskRuleProblems(task);
+  return problems.length ? { ok: false, problems } : { ok: true, task };
+}
+
+/** A plain copy with only the stored fields (class instances and undefined fields dropped). */
+export function normaliseTask(input: SignTaskInput): SignTaskInput {
+  const plain = JSON.parse(JSON.stringify(input)) as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const field of STORED_FIELDS) if (plain[field] !== undefined) out[field] = plain[field];
+  return out as unknown as SignTaskInput;
+}
