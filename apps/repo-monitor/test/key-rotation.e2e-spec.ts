@@ -1,3 +1,4 @@
+import { RawVariables } from '@shared/config';
 import { keyIdOf, parseMasterKey } from '@shared/crypto';
 import { requestJson } from '@shared/testing';
 import { DataSource } from 'typeorm';
@@ -55,7 +56,7 @@ describe('master key rotation', () => {
       expect(await readSecrets(monitor)).toEqual(expected);
 
       await monitor.stop();
-      const env = { ...monitor.env, MONITOR_ENCRYPTION_KEY: KEY_B };
+      const env: RawVariables = { ...monitor.env, MONITOR_ENCRYPTION_KEY: KEY_B };
       delete env['MONITOR_ENCRYPTION_KEY_PREVIOUS'];
       monitor = await startMonitor({ reuseEnv: env });
       expect(await readSecrets(monitor)).toEqual(expected);
