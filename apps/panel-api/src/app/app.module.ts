@@ -13,6 +13,7 @@ import { SettingsModule } from './settings/settings.module';
 import { OpsModule } from './ops/ops.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { BackupsModule } from './backups/backups.module';
+import { ConfigTransferModule } from './config-transfer/config-transfer.module';
 import { ProviderOverride, ProviderOverridesModule } from './common/provider-overrides';
 import { AccountsModule } from './accounts/accounts.module';
 import { DevicesModule } from './devices/devices.module';
@@ -38,6 +39,7 @@ export class AppModule {
         OpsModule,
         NotificationsModule,
         BackupsModule,
+        ConfigTransferModule,
         AccountsModule,
         DevicesModule,
         KeepaliveModule,
