@@ -60,10 +60,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     const status = exception instanceof HttpException ? exception.getStatus() : HttpStatus.INTERNAL_SERVER_ERROR;
     const requestId = String(request.id ?? '');
-    this.logger.error(
-      { err: exception, requestId, method: request.method, url: request.url },
-      `Unhandled error on ${request.method} ${request.url.split('?')[0]}`,
-    );
+    const path = request.url.split('?')[0];
+    if (exception instanceof HttpException && status !== 500) {
+      // A deliberate upstream failure (Telegram unreachable, timeout): expected, not a bug.
+      this.logger.warn({ requestId, method: request.method, url: path, status }, exception.message);
+    } else {
+      this.logger.error({ err: exception, requestId, method: request.method, url: path }, `Unhandled error on ${request.method} ${path}`);
+    }
     const message =
       exception instanceof HttpException && status !== 500
         ? messageOf(exception.getResponse(), exception.message)
