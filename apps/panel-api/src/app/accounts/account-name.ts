@@ -1,7 +1,10 @@
 import { BadRequestException } from '@nestjs/common';
 
-/** Letters, digits, `_`, `-`, `.`; 1..64 characters; no leading dot (so never `.`, `..` or a hidden file). */
-export const ACCOUNT_NAME_PATTERN = /^(?!\.)[A-Za-z0-9_.-]{1,64}$/;
+/**
+ * Letters, digits, `_`, `-`, `.`; 1..64 characters; no leading dot (so never `.`, `..` or a hidden
+ * file); not one of the fixed path segments under /api/accounts/, which would shadow the account.
+ */
+export const ACCOUNT_NAME_PATTERN = /^(?!\.)(?!(?:status|login|qr-login|import-session)$)[A-Za-z0-9_.-]{1,64}$/;
 
 export function isAccountName(value: unknown): value is string {
   return typeof value === 'string' && ACCOUNT_NAME_PATTERN.test(value);
