@@ -2,13 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryResult } from 'typeorm';
 
+export type TransactionPriority = 'high' | 'normal';
+
 /**
  * Runs work in transactions on either driver. SQLite has one connection that TypeORM shares
  * between query runners, so two transactions at once would interleave on it: they are queued here.
  */
 @Injectable()
 export class DatabaseWork {
-  private sqliteTail: Promise<unknown> = Promise.resolve();
+  private readonly sqliteQueues: Record<TransactionPriority, Array<() => Promise<void>>> = { high: [], normal: [] };
+  private sqliteBusy = false;
 
   constructor(@InjectDataSource() readonly dataSource: DataSource) {}
 
@@ -16,12 +19,36 @@ export class DatabaseWork {
     return this.dataSource.options.type === 'sqlite';
   }
 
-  /** `fn` inside one transaction; committed when it resolves, rolled back when it throws. */
-  async transaction<T>(fn: (manager: EntityManager) => Promise<T>): Promise<T> {
+  /**
+   * `fn` inside one transaction; committed when it resolves, rolled back when it throws. On SQLite,
+   * `high` work (storing inbound deliveries before they are answered) goes ahead of queued `normal` work.
+   */
+  async transaction<T>(fn: (manager: EntityManager) => Promise<T>, priority: TransactionPriority = 'normal'): Promise<T> {
     if (!this.isSqlite) return this.dataSource.transaction(fn);
-    const run = this.sqliteTail.then(() => this.dataSource.transaction(fn));
-    this.sqliteTail = run.catch(() => undefined);
-    return run;
+    return new Promise<T>((resolve, reject) => {
+      this.sqliteQueues[priority].push(async () => {
+        try {
+          resolve(await this.dataSource.transaction(fn));
+        } catch (error) {
+          reject(error);
+        }
+      });
+      void this.runSqliteQueue();
+    });
+  }
+
+  private async runSqliteQueue(): Promise<void> {
+    if (this.sqliteBusy) return;
+    this.sqliteBusy = true;
+    try {
+      for (;;) {
+        const job = this.sqliteQueues.high.shift() ?? this.sqliteQueues.normal.shift();
+        if (!job) return;
+        await job();
+      }
+    } finally {
+      this.sqliteBusy = false;
+    }
   }
 
   /** A time as a raw-query parameter: UTC text in the format TypeORM stores on each driver. */

@@ -113,6 +113,7 @@ export class DeliveryInbox implements OnApplicationShutdown {
          RETURNING "id", "delivery_id"`,
         parameters,
       ),
+      'high',
     );
     return new Map(rows.map((row) => [row.delivery_id, Number(row.id)]));
   }
