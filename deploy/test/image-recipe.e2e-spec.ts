@@ -70,7 +70,12 @@ describe('image recipe', () => {
     const image = mkdtempSync(join(tmpdir(), `image-${app}-`));
     folders.push(image);
     cpSync(dist, join(image, 'app'), { recursive: true });
-    await run('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], { cwd: join(image, 'app'), maxBuffer: 64 * 1024 * 1024 });
+    // JOBS=max lets node-gyp compile the native modules (sqlite3, argon2 when no prebuild fits) on every core.
+    await run('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], {
+      cwd: join(image, 'app'),
+      maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, JOBS: 'max' },
+    });
 
     const port = await freePort();
     let output = '';
