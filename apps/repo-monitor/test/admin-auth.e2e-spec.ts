@@ -23,7 +23,8 @@ function routeTable(monitor: RunningMonitor): Route[] {
       const base = String(Reflect.getMetadata(PATH_METADATA, controller) ?? '');
       const classPublic = Reflect.getMetadata(IS_PUBLIC_ROUTE, controller) === true;
       for (const name of Object.getOwnPropertyNames(controller.prototype)) {
-        const handler = (controller.prototype as Record<string, unknown>)[name];
+        // Read the descriptor, not the property: a getter on the prototype must not run.
+        const handler: unknown = Object.getOwnPropertyDescriptor(controller.prototype, name)?.value;
         if (typeof handler !== 'function' || name === 'constructor') continue;
         const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
         const path = Reflect.getMetadata(PATH_METADATA, handler) as string | undefined;
