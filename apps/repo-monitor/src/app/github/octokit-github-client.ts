@@ -1,7 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { App } from '@octokit/app';
 import { Octokit } from '@octokit/core';
-import { readFileSync } from 'node:fs';
 import type { Dispatcher } from 'undici';
 import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
 import { GithubAppSettingsService } from '../github-app-settings/github-app-settings.service';

@@ -1,5 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
+import { Injectable } from '@nestjs/common';
 import { NotificationChannelsService } from '../notification-channels/notification-channels.service';
 import { ShortCache } from '../processing/short-cache';
 

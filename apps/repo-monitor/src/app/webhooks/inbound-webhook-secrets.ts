@@ -1,5 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
+import { Injectable } from '@nestjs/common';
 import { GithubAppSettingsService } from '../github-app-settings/github-app-settings.service';
 import { ShortCache } from '../processing/short-cache';
 
