@@ -48,7 +48,7 @@ async function postgresReachable() {
 }
 
 rmSync(resultsDir, { recursive: true, force: true });
-const projects = 'panel-api,repo-monitor,config,crypto,notify,testing';
+const projects = 'panel-api,repo-monitor,config,crypto,database,notify,testing';
 
 step('lint', ['run-many', '-t', 'lint', '--projects', projects, '--skip-nx-cache']);
 step('typecheck', ['run-many', '-t', 'typecheck', '--projects', projects]);
