@@ -20,6 +20,8 @@ import { DevicesModule } from './devices/devices.module';
 import { KeepaliveModule } from './keepalive/keepalive.module';
 import { SignTasksModule } from './sign-tasks/sign-tasks.module';
 import { RunsModule } from './runs/runs.module';
+import { SchedulerModule } from './scheduler/scheduler.module';
+import { EventsModule } from './events/events.module';
 
 @Module({})
 export class AppModule {
@@ -45,6 +47,8 @@ export class AppModule {
         KeepaliveModule,
         SignTasksModule,
         RunsModule,
+        SchedulerModule,
+        EventsModule,
       ],
     };
   }

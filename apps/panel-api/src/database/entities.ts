@@ -1,7 +1,8 @@
 import { AdminUser } from '../app/auth/entities/admin-user.entity';
+import { SignLog } from '../app/runs/entities/sign-log.entity';
 
 /**
  * Every TypeORM entity of panel-api. Feature modules own their entity files; this list is what the
  * data source (and the TypeORM CLI) loads.
  */
-export const panelEntities: Array<new () => object> = [AdminUser];
+export const panelEntities: Array<new () => object> = [AdminUser, SignLog];

@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
+import { SystemJobGate } from '../ops/system-job-gate';
 import { SettingsService } from '../settings/settings.service';
 import { registerKeepaliveJob, unregisterKeepaliveJob } from './keepalive-schedule';
 import { KeepaliveService } from './keepalive.service';
@@ -15,6 +16,7 @@ export class KeepaliveScheduler implements OnApplicationBootstrap, OnModuleDestr
     private readonly registry: SchedulerRegistry,
     private readonly settings: SettingsService,
     private readonly keepalive: KeepaliveService,
+    private readonly gate: SystemJobGate,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -32,6 +34,8 @@ export class KeepaliveScheduler implements OnApplicationBootstrap, OnModuleDestr
   private register(): void {
     this.timeZone = this.settings.getGlobal().timezone;
     registerKeepaliveJob(this.registry, this.timeZone, async () => {
+      // With several instances on one data directory only the scheduler lock holder wakes the sessions.
+      if (!this.gate.mayRun()) return;
       try {
         await this.keepalive.runScheduled();
       } catch (error) {

@@ -162,6 +162,11 @@ export class ActionRunner {
     }
   }
 
+  /** Flags the account needs_relogin after Telegram rejected its session during a run. */
+  markSessionInvalid(accountName: string, message: string): void {
+    this.sessions.markSessionInvalid(accountName, message);
+  }
+
   /** One step: its delay, then the action. Throws StepFailure, TelegramError, AiError or RunInterrupted. */
   async runAction(action: TaskAction, context: ActionContext): Promise<void> {
     const seconds = delaySeconds(action.delay);

@@ -1,24 +1,39 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccountsModule } from '../accounts/accounts.module';
 import { overridableProvider } from '../common/provider-overrides';
+import { NotificationsModule } from '../notifications/notifications.module';
 import { SettingsModule } from '../settings/settings.module';
 import { SettingsService } from '../settings/settings.service';
 import { SignTasksModule } from '../sign-tasks/sign-tasks.module';
+import { AccountRunLock } from './account-run-lock';
 import { ActionRunner } from './action-runner';
 import { AI_CLIENT, OpenAiCompatibleClient } from './ai-client';
+import { BatchController } from './batch.controller';
+import { SignLog } from './entities/sign-log.entity';
+import { RunHistoryService } from './run-history.service';
+import { RunRegistry } from './run-registry';
 import { DEFAULT_RUN_TIMINGS, RUN_TIMINGS } from './run-timings';
+import { RunsController } from './runs.controller';
+import { TaskRunner } from './task-runner.service';
 
 /**
- * Running tasks: the action runner (actions 1-7 and 9 over the TelegramGateway and the AI port).
+ * Running tasks: the action runner (actions 1-7 and 9 over the TelegramGateway and the AI port), the
+ * task runner with its in-memory registry, persistent history and the sign-log event stream.
  * Keyword listeners import this module and inject ActionRunner for `continue` follow-ups.
  */
 @Module({
-  imports: [AccountsModule, SettingsModule, SignTasksModule],
+  imports: [TypeOrmModule.forFeature([SignLog]), AccountsModule, SettingsModule, SignTasksModule, NotificationsModule],
+  controllers: [RunsController, BatchController],
   providers: [
     overridableProvider(AI_CLIENT, (settings: SettingsService) => new OpenAiCompatibleClient(settings), [SettingsService]),
     overridableProvider(RUN_TIMINGS, () => DEFAULT_RUN_TIMINGS),
     ActionRunner,
+    RunRegistry,
+    AccountRunLock,
+    RunHistoryService,
+    TaskRunner,
   ],
-  exports: [ActionRunner, RUN_TIMINGS],
+  exports: [ActionRunner, TaskRunner, RunRegistry, RunHistoryService, RUN_TIMINGS],
 })
 export class RunsModule {}

@@ -3,7 +3,7 @@ import { Observable, Subject } from 'rxjs';
 import { AccountStore } from '../accounts/account-store';
 import { ExecutionMode, SignTask, SignTaskInput, TaskChange, TaskLastRun } from './sign-task.types';
 import { TaskStore, withDefaults } from './task-store';
-import { isTaskName, normaliseTask, parseTaskInput, TASK_NAME_RULE, taskRuleProblems } from './task-validation';
+import { isTaskName, normaliseTask, TASK_NAME_RULE, taskRuleProblems } from './task-validation';
 
 export interface TaskListFilter {
   /** Tasks that run for this account (tasks for `"*"` included). */
@@ -13,13 +13,6 @@ export interface TaskListFilter {
 }
 
 export type TaskChangeListener = (change: TaskChange) => void;
-
-export interface ImportOutcome {
-  created: string[];
-  updated: string[];
-  skipped: string[];
-  invalid: Array<{ name: string; problems: string[] }>;
-}
 
 /** A task that breaks the rules; the API answers 400 with every problem. */
 export class InvalidTaskException extends BadRequestException {
@@ -146,36 +139,12 @@ export class SignTasksService {
   }
 
   /**
-   * Imports task documents (configuration import): each is checked like an API write; existing
-   * tasks are replaced only with `overwrite`. One change event for the whole import.
+   * Re-reads the task files from disk, for an instance that just became the scheduler lock holder
+   * while another instance was writing tasks. Listeners get one `imported` change with every name.
    */
-  importTasks(documents: unknown[], options: { overwrite: boolean; dryRun?: boolean }): ImportOutcome {
-    const outcome: ImportOutcome = { created: [], updated: [], skipped: [], invalid: [] };
-    const now = new Date().toISOString();
-    for (const document of documents) {
-      const parsed = parseTaskInput(document, { strict: false });
-      const name = typeof (document as { name?: unknown })?.name === 'string' ? (document as { name: string }).name : '(unnamed)';
-      if (!parsed.ok) {
-        outcome.invalid.push({ name, problems: parsed.problems });
-        continue;
-      }
-      const existing = this.store.get(parsed.task.name);
-      if (existing && !options.overwrite) {
-        outcome.skipped.push(parsed.task.name);
-        continue;
-      }
-      (existing ? outcome.updated : outcome.created).push(parsed.task.name);
-      if (options.dryRun) continue;
-      this.store.save({
-        ...withDefaults(parsed.task),
-        last_run: existing?.last_run ?? null,
-        created_at: existing?.created_at ?? now,
-        updated_at: now,
-      });
-    }
-    const names = [...outcome.created, ...outcome.updated];
-    if (!options.dryRun && names.length) this.emit({ type: 'imported', names });
-    return outcome;
+  reloadFromDisk(): void {
+    this.store.reload();
+    this.emit({ type: 'imported', names: this.store.all().map((task) => task.name) });
   }
 
   private check(input: SignTaskInput): SignTaskInput {

@@ -38,6 +38,12 @@ export class TaskStore {
     return this.loaded().has(name);
   }
 
+  /** Reads every task file again (another instance on the same data directory may have written them). */
+  reload(): void {
+    this.unreadable.length = 0;
+    this.tasks = this.load();
+  }
+
   /** Writes the document and keeps it in memory; the caller has validated it. */
   save(task: SignTask): void {
     const tasks = this.loaded();

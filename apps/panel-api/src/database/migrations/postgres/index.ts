@@ -1,4 +1,5 @@
 import { AdminUsers1732250000000 } from './1732250000000-admin-users';
+import { SignLogs1795315616322 } from './1795315616322-sign-logs';
 
 /** Every PostgreSQL migration, oldest first; the same names and order as the SQLite list. */
-export const postgresMigrations = [AdminUsers1732250000000];
+export const postgresMigrations = [AdminUsers1732250000000, SignLogs1795315616322];

@@ -1,0 +1,47 @@
+import { Body, Controller, HttpCode, HttpException, Post } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { BEARER_SCHEME } from '../openapi';
+import { BatchItemResultDto, BatchResultDto, BatchTasksDto } from '../sign-tasks/dto/sign-task.dto';
+import { SignTasksService } from '../sign-tasks/sign-tasks.service';
+import { isTaskName } from '../sign-tasks/task-validation';
+import { TaskRunner } from './task-runner.service';
+
+@ApiTags('sign-tasks')
+@ApiBearerAuth(BEARER_SCHEME)
+@ApiUnauthorizedResponse({ description: 'Missing or invalid access token' })
+@Controller('api/batch')
+export class BatchController {
+  constructor(
+    private readonly tasks: SignTasksService,
+    private readonly runner: TaskRunner,
+  ) {}
+
+  @Post('sign-tasks')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Enable, disable, delete or run up to 100 tasks; a result per name (unknown names reported, the rest done)' })
+  @ApiOkResponse({ type: BatchResultDto })
+  @ApiBadRequestResponse({ description: 'Unknown action, no names or more than 100' })
+  apply(@Body() body: BatchTasksDto): BatchResultDto {
+    const results: BatchItemResultDto[] = [...new Set(body.names)].map((name) => this.applyOne(body.action, name));
+    const succeeded = results.filter((result) => result.ok).length;
+    return { action: body.action, results, succeeded, failed: results.length - succeeded };
+  }
+
+  private applyOne(action: BatchTasksDto['action'], name: string): BatchItemResultDto {
+    if (!isTaskName(name)) return { name, ok: false, result: 'invalid', message: 'not a valid task name' };
+    if (!this.tasks.get(name)) return { name, ok: false, result: 'not_found' };
+    try {
+      if (action === 'enable' || action === 'disable') this.tasks.setEnabled(name, action === 'enable');
+      else if (action === 'delete') this.tasks.remove(name);
+      else {
+        const started = this.runner.start(name, 'batch');
+        return { name, ok: true, result: 'done', message: `started ${started.length} run(s)` };
+      }
+      return { name, ok: true, result: 'done' };
+    } catch (error) {
+      const status = error instanceof HttpException ? error.getStatus() : 500;
+      const message = error instanceof Error ? error.message : String(error);
+      return { name, ok: false, result: status === 409 ? 'already_running' : 'failed', message };
+    }
+  }
+}

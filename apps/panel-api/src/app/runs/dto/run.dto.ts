@@ -1,0 +1,111 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+
+export class FlowLogEntryDto {
+  @ApiProperty({ format: 'date-time' }) at!: string;
+  @ApiProperty({ nullable: true, type: String, example: 'chat 1 action 2' }) step!: string | null;
+  @ApiProperty({ enum: ['info', 'warn', 'error'] }) level!: string;
+  @ApiProperty() message!: string;
+}
+
+export class RunStatusDto {
+  @ApiProperty({ nullable: true, type: String }) run_id!: string | null;
+  @ApiProperty() task_name!: string;
+  @ApiProperty({ nullable: true, type: String }) account_name!: string | null;
+  @ApiProperty({ enum: ['idle', 'running', 'finished', 'cancelled', 'stale', 'timeout'] }) state!: string;
+  @ApiProperty({ nullable: true, enum: ['starting', 'checking_account', 'waiting_lock', 'cooldown', 'running', 'finalizing'] }) phase!: string | null;
+  @ApiProperty({ nullable: true, type: String }) phase_detail!: string | null;
+  @ApiProperty({ nullable: true, type: Boolean }) success!: boolean | null;
+  @ApiProperty({ nullable: true, type: String }) error!: string | null;
+  @ApiProperty({
+    enum: ['none', 'session_invalid', 'flood_wait', 'ai_timeout', 'ai_error', 'button_not_found', 'target_not_found', 'network_proxy', 'timeout', 'strong_failure', 'unknown'],
+  })
+  failure_category!: string;
+  @ApiProperty({ nullable: true, type: String }) output!: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) started_at!: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) finished_at!: string | null;
+  @ApiProperty({ nullable: true, type: Number }) wait_seconds!: number | null;
+  @ApiProperty() timeout_seconds!: number;
+  @ApiProperty({ nullable: true, type: String }) trigger!: string | null;
+  @ApiProperty() attempts!: number;
+  @ApiProperty({ type: [FlowLogEntryDto], description: 'In-memory flow log; empty about 60 s after the end (history keeps it)' }) logs!: FlowLogEntryDto[];
+}
+
+export class TaskRunStatusDto extends RunStatusDto {
+  @ApiProperty({ type: [RunStatusDto], description: 'One entry per account of the task still in memory' }) runs!: RunStatusDto[];
+}
+
+export class ActiveRunDto {
+  @ApiProperty() run_id!: string;
+  @ApiProperty() task_name!: string;
+  @ApiProperty() account_name!: string;
+  @ApiProperty() phase!: string;
+  @ApiProperty({ nullable: true, type: String }) phase_detail!: string | null;
+  @ApiProperty({ format: 'date-time' }) started_at!: string;
+  @ApiProperty({ nullable: true, type: Number }) wait_seconds!: number | null;
+}
+
+export class ActiveRunListDto {
+  @ApiProperty({ type: [ActiveRunDto] }) runs!: ActiveRunDto[];
+  @ApiProperty() total!: number;
+}
+
+export class StartedRunDto {
+  @ApiProperty() run_id!: string;
+  @ApiProperty() account_name!: string;
+}
+
+export class RunStartedDto {
+  @ApiProperty() task_name!: string;
+  @ApiProperty({ type: [StartedRunDto] }) runs!: StartedRunDto[];
+}
+
+export class RunTaskDto {
+  @ApiPropertyOptional({ description: 'Run for this account only (it must be one of the task\'s accounts)' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  account_name?: string;
+}
+
+export class CancelResultDto {
+  @ApiProperty() task_name!: string;
+  @ApiProperty({ description: 'Runs asked to stop (they stop at the next step or wait)' }) cancelled!: number;
+}
+
+export class HistoryQueryDto {
+  @ApiPropertyOptional({ default: 50, minimum: 1, maximum: 500 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  limit?: number;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  account?: string;
+}
+
+export class HistoryEntryDto {
+  @ApiProperty() run_id!: string;
+  @ApiProperty() task_name!: string;
+  @ApiProperty() account_name!: string;
+  @ApiProperty() trigger!: string;
+  @ApiProperty({ enum: ['finished', 'cancelled', 'timeout'] }) state!: string;
+  @ApiProperty() success!: boolean;
+  @ApiProperty() failure_category!: string;
+  @ApiProperty() message!: string;
+  @ApiProperty() attempts!: number;
+  @ApiProperty({ format: 'date-time' }) started_at!: string;
+  @ApiProperty({ format: 'date-time' }) finished_at!: string;
+  @ApiProperty({ type: [FlowLogEntryDto] }) flow_log!: FlowLogEntryDto[];
+}
+
+export class HistoryListDto {
+  @ApiProperty() task_name!: string;
+  @ApiProperty({ type: [HistoryEntryDto] }) history!: HistoryEntryDto[];
+}

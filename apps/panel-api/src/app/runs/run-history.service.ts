@@ -1,0 +1,156 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Subject } from 'rxjs';
+import { Repository } from 'typeorm';
+import { DataDirectory } from '../data-dir/data-directory';
+import { readJsonObjectFile, writeJsonFileAtomic } from '../data-dir/json-file-store';
+import { isTaskName } from '../sign-tasks/task-validation';
+import { FlowLogEntry } from './action-runner';
+import { SignLog } from './entities/sign-log.entity';
+import { RunRecord } from './run-registry';
+
+/** The `sign_log` event of the live sign history stream. */
+export interface SignLogEvent {
+  run_id: string;
+  account_name: string;
+  task_name: string;
+  success: boolean;
+  message: string;
+  created_at: string;
+  failure_category: string;
+}
+
+/** A finished run as kept in `.signer/history/<task>/<run_id>.json`. */
+export interface HistoryEntry {
+  run_id: string;
+  task_name: string;
+  account_name: string;
+  trigger: string;
+  state: string;
+  success: boolean;
+  failure_category: string;
+  message: string;
+  attempts: number;
+  started_at: string;
+  finished_at: string;
+  flow_log: FlowLogEntry[];
+}
+
+/**
+ * Persistent history of finished runs: the flow log in `.signer/history/<task>/<run_id>.json`
+ * (written atomically) and a row in `sign_logs`; both outlive the in-memory run status. Every
+ * recorded run is also published on `events` for the SSE stream.
+ */
+@Injectable()
+export class RunHistoryService {
+  private readonly logger = new Logger(RunHistoryService.name);
+  private readonly eventSubject = new Subject<SignLogEvent>();
+  readonly events = this.eventSubject.asObservable();
+
+  constructor(
+    private readonly dataDirectory: DataDirectory,
+    @InjectRepository(SignLog) private readonly logs: Repository<SignLog>,
+  ) {}
+
+  async record(run: RunRecord, message: string): Promise<SignLogEvent> {
+    const entry: HistoryEntry = {
+      run_id: run.run_id,
+      task_name: run.task_name,
+      account_name: run.account_name,
+      trigger: run.trigger,
+      state: run.state,
+      success: run.success === true,
+      failure_category: run.failure_category,
+      message,
+      attempts: run.attempts,
+      started_at: run.started_at,
+      finished_at: run.finished_at ?? new Date().toISOString(),
+      flow_log: [...run.logs],
+    };
+    try {
+      const folder = this.folderOf(run.task_name);
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
+      writeJsonFileAtomic(join(folder, `${run.run_id}.json`), entry);
+    } catch (error) {
+      this.logger.error({ err: error }, `Could not write the history file of run ${run.run_id}`);
+    }
+    let createdAt = new Date(entry.finished_at);
+    try {
+      const saved = await this.logs.save(
+        this.logs.create({
+          runId: run.run_id,
+          taskName: run.task_name,
+          accountName: run.account_name,
+          success: entry.success,
+          state: run.state,
+          failureCategory: run.failure_category,
+          message,
+          trigger: run.trigger,
+          attempts: run.attempts,
+          createdAt,
+        }),
+      );
+      createdAt = saved.createdAt;
+    } catch (error) {
+      this.logger.error({ err: error }, `Could not store the sign log of run ${run.run_id}`);
+    }
+    const event: SignLogEvent = {
+      run_id: run.run_id,
+      account_name: run.account_name,
+      task_name: run.task_name,
+      success: entry.success,
+      message,
+      created_at: createdAt.toISOString(),
+      failure_category: run.failure_category,
+    };
+    this.eventSubject.next(event);
+    return event;
+  }
+
+  /** Publishes an event without a run (the benchmark's fan-out, tests of the stream). */
+  publish(event: SignLogEvent): void {
+    this.eventSubject.next(event);
+  }
+
+  /** The task's finished runs, newest first, with their flow logs from the history files. */
+  async list(taskName: string, options: { limit: number; accountName?: string }): Promise<HistoryEntry[]> {
+    const rows = await this.logs.find({
+      where: { taskName, ...(options.accountName ? { accountName: options.accountName } : {}) },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: options.limit,
+    });
+    return rows.map((row) => {
+      const stored = this.readEntry(taskName, row.runId);
+      return {
+        run_id: row.runId,
+        task_name: row.taskName,
+        account_name: row.accountName,
+        trigger: row.trigger,
+        state: row.state,
+        success: row.success,
+        failure_category: row.failureCategory,
+        message: row.message,
+        attempts: row.attempts,
+        started_at: stored?.started_at ?? row.createdAt.toISOString(),
+        finished_at: stored?.finished_at ?? row.createdAt.toISOString(),
+        flow_log: stored?.flow_log ?? [],
+      };
+    });
+  }
+
+  private readEntry(taskName: string, runId: string): HistoryEntry | undefined {
+    if (!/^[0-9a-f-]{36}$/.test(runId)) return undefined;
+    try {
+      return readJsonObjectFile(join(this.folderOf(taskName), `${runId}.json`)) as unknown as HistoryEntry | undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private folderOf(taskName: string): string {
+    if (!isTaskName(taskName)) throw new Error(`Not a path-safe task name: ${JSON.stringify(taskName)}`);
+    return join(this.dataDirectory.signerHistory, taskName);
+  }
+}

@@ -1,0 +1,146 @@
+import { BadRequestException, Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiBadRequestResponse,
+  ApiBearerAuth,
+  ApiConflictResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import { BEARER_SCHEME } from '../openapi';
+import { assertTaskName, SignTasksService } from '../sign-tasks/sign-tasks.service';
+import { ActiveRunListDto, CancelResultDto, HistoryListDto, HistoryQueryDto, RunStartedDto, RunStatusDto, RunTaskDto, TaskRunStatusDto } from './dto/run.dto';
+import { RunHistoryService } from './run-history.service';
+import { RunRecord, RunRegistry } from './run-registry';
+import { RUN_TIMINGS, RunTimings } from './run-timings';
+import { TaskRunner } from './task-runner.service';
+
+/** A run that claims to be running but has not moved for longer than a whole run may take. */
+const STALE_MARGIN_MS = 60_000;
+
+@ApiTags('sign-tasks')
+@ApiBearerAuth(BEARER_SCHEME)
+@ApiUnauthorizedResponse({ description: 'Missing or invalid access token' })
+@ApiBadRequestResponse({ description: 'A task name that is not path-safe or bad input' })
+@Controller('api/sign-tasks')
+export class RunsController {
+  constructor(
+    private readonly tasks: SignTasksService,
+    private readonly runner: TaskRunner,
+    private readonly registry: RunRegistry,
+    private readonly history: RunHistoryService,
+    @Inject(RUN_TIMINGS) private readonly timings: RunTimings,
+  ) {}
+
+  @Get('runs/active')
+  @ApiOperation({ summary: 'Runs in progress (phase, account, task)' })
+  @ApiOkResponse({ type: ActiveRunListDto })
+  active(): ActiveRunListDto {
+    const runs = this.registry.active().map((run) => ({
+      run_id: run.run_id,
+      task_name: run.task_name,
+      account_name: run.account_name,
+      phase: run.phase ?? 'finalizing',
+      phase_detail: run.phase_detail,
+      started_at: run.started_at,
+      wait_seconds: run.wait_seconds,
+    }));
+    return { runs, total: runs.length };
+  }
+
+  @Post(':name/run')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Run a task now for its accounts (or one of them); follow it with run/status' })
+  @ApiAcceptedResponse({ type: RunStartedDto })
+  @ApiNotFoundResponse()
+  @ApiConflictResponse({ description: 'The task is already running' })
+  run(@Param('name') name: string, @Body() body: RunTaskDto): RunStartedDto {
+    const task = this.tasks.require(name);
+    if (body.account_name !== undefined && !this.tasks.accountsOf(task).includes(body.account_name)) {
+      throw new BadRequestException(`Account ${body.account_name} is not one of the task's accounts`);
+    }
+    return { task_name: name, runs: this.runner.start(name, 'manual', body.account_name) };
+  }
+
+  @Get(':name/run/status')
+  @ApiOperation({ summary: 'In-memory status of the task\'s run: state, phase, failure_category and the flow log' })
+  @ApiOkResponse({ type: TaskRunStatusDto })
+  @ApiNotFoundResponse()
+  status(@Param('name') name: string): TaskRunStatusDto {
+    assertTaskName(name);
+    const runs = this.registry.ofTask(name);
+    if (runs.length === 0) this.tasks.require(name);
+    const views = runs.map((run) => this.view(run));
+    const primary = views.find((run) => run.state === 'running') ?? views[0];
+    return { ...(primary ?? idleStatus(name, Math.round(this.timings.runTimeoutMs / 1000))), runs: views };
+  }
+
+  @Post(':name/run/cancel')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Ask the task\'s active runs to stop (checked between steps and during every wait)' })
+  @ApiOkResponse({ type: CancelResultDto })
+  @ApiNotFoundResponse()
+  cancel(@Param('name') name: string): CancelResultDto {
+    assertTaskName(name);
+    const cancelled = this.registry.cancel(name);
+    if (cancelled === 0) this.tasks.require(name);
+    return { task_name: name, cancelled };
+  }
+
+  @Get(':name/history')
+  @ApiOperation({ summary: 'Finished runs of the task with their flow logs (persistent), newest first' })
+  @ApiOkResponse({ type: HistoryListDto })
+  @ApiNotFoundResponse()
+  async taskHistory(@Param('name') name: string, @Query() query: HistoryQueryDto): Promise<HistoryListDto> {
+    this.tasks.require(name);
+    return { task_name: name, history: await this.history.list(name, { limit: query.limit ?? 50, accountName: query.account }) };
+  }
+
+  private view(run: RunRecord): RunStatusDto {
+    const stale = run.state === 'running' && Date.now() - Date.parse(run.updated_at) > this.timings.runTimeoutMs + STALE_MARGIN_MS;
+    return {
+      run_id: run.run_id,
+      task_name: run.task_name,
+      account_name: run.account_name,
+      state: stale ? 'stale' : run.state,
+      phase: run.phase,
+      phase_detail: run.phase_detail,
+      success: run.success,
+      error: run.error,
+      failure_category: run.failure_category,
+      output: run.output,
+      started_at: run.started_at,
+      finished_at: run.finished_at,
+      wait_seconds: run.wait_seconds,
+      timeout_seconds: run.timeout_seconds,
+      trigger: run.trigger,
+      attempts: run.attempts,
+      logs: [...run.logs],
+    };
+  }
+}
+
+function idleStatus(taskName: string, timeoutSeconds: number): RunStatusDto {
+  return {
+    run_id: null,
+    task_name: taskName,
+    account_name: null,
+    state: 'idle',
+    phase: null,
+    phase_detail: null,
+    success: null,
+    error: null,
+    failure_category: 'none',
+    output: null,
+    started_at: null,
+    finished_at: null,
+    wait_seconds: null,
+    timeout_seconds: timeoutSeconds,
+    trigger: null,
+    attempts: 0,
+    logs: [],
+  };
+}

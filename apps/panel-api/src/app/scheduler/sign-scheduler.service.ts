@@ -1,0 +1,197 @@
+import { ConflictException, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { CronJob } from 'cron';
+import { AccountSessionsService } from '../accounts/account-sessions.service';
+import { RuntimeStatusRegistry } from '../ops/runtime-status.registry';
+import { randomSeconds } from '../runs/action-runner';
+import { TaskRunner } from '../runs/task-runner.service';
+import { SettingsService } from '../settings/settings.service';
+import { SignTask } from '../sign-tasks/sign-task.types';
+import { SignTasksService } from '../sign-tasks/sign-tasks.service';
+import { cronOfSignAt, parseTimeOfDay } from '../sign-tasks/task-validation';
+import { SchedulerLockService } from './scheduler-lock.service';
+
+export const SIGN_JOB_PREFIX = 'sign-';
+
+export function signJobId(accountName: string, taskName: string): string {
+  return `${SIGN_JOB_PREFIX}${accountName}-${taskName}`;
+}
+
+interface WantedJob {
+  id: string;
+  taskName: string;
+  accountName: string;
+  cron: string;
+  /** Everything that, when changed, needs the job replaced. */
+  key: string;
+}
+
+interface RegisteredJob {
+  key: string;
+  taskName: string;
+  accountName: string;
+}
+
+/**
+ * One cron job per enabled sign task and account (`sign-{account}-{task}`) in the time zone of the
+ * settings. `fixed` tasks fire at `sign_at` plus a random delay of up to `random_seconds`; `range`
+ * tasks fire at `range_start` and wait a random time up to `range_end`. The jobs follow every task
+ * change, account change, time zone change and the scheduler lock (only its holder has jobs);
+ * a re-sync touches only the jobs that changed.
+ */
+@Injectable()
+export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(SignScheduler.name);
+  private readonly jobs = new Map<string, RegisteredJob>();
+  /** Runs waiting out their random delay. */
+  private readonly delayed = new Map<string, NodeJS.Timeout>();
+  private readonly unsubscribers: Array<() => void> = [];
+  private timeZone = 'UTC';
+  private lastSync?: { at: string; durationMs: number; jobs: number };
+
+  constructor(
+    private readonly registry: SchedulerRegistry,
+    private readonly tasks: SignTasksService,
+    private readonly runner: TaskRunner,
+    private readonly settings: SettingsService,
+    private readonly lock: SchedulerLockService,
+    private readonly accounts: AccountSessionsService,
+    private readonly runtimeStatus: RuntimeStatusRegistry,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.sync();
+    this.unsubscribers.push(
+      this.tasks.onTasksChanged((change) => {
+        if (change.type !== 'last_run') this.sync();
+      }),
+      this.settings.onChange((change) => {
+        if (change.global && this.settings.getGlobal().timezone !== this.timeZone) this.sync();
+      }),
+      this.lock.onChange((held) => {
+        // Another instance may have changed tasks while this one was not scheduling.
+        if (held) this.tasks.reloadFromDisk();
+        else this.sync();
+      }),
+      this.accounts.onEvent((event) => {
+        if (event.type === 'removed' || event.type === 'logged_in') this.sync();
+      }),
+    );
+    this.runtimeStatus.register('scheduler', () => ({
+      state: this.lock.isHeld() ? 'running' : 'idle',
+      details: { sign_jobs: this.jobs.size, delayed_runs: this.delayed.size, time_zone: this.timeZone, lock: this.lock.describe(), last_sync: this.lastSync ?? null },
+    }));
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribers.forEach((unsubscribe) => unsubscribe());
+    this.unregisterAll();
+  }
+
+  /** Ids of the registered sign jobs. */
+  jobIds(): string[] {
+    return [...this.jobs.keys()];
+  }
+
+  /** Brings the registered jobs in line with the tasks (none unless this instance holds the lock). */
+  sync(): void {
+    const started = performance.now();
+    this.timeZone = this.settings.getGlobal().timezone;
+    if (!this.lock.isHeld()) {
+      this.unregisterAll();
+      return;
+    }
+    const wanted = new Map(this.wantedJobs().map((job) => [job.id, job]));
+    for (const [id, job] of this.jobs) {
+      const next = wanted.get(id);
+      if (!next || next.key !== job.key) this.unregister(id);
+    }
+    for (const job of wanted.values()) {
+      if (!this.jobs.has(job.id)) this.register(job);
+    }
+    this.lastSync = { at: new Date().toISOString(), durationMs: Math.round((performance.now() - started) * 10) / 10, jobs: this.jobs.size };
+  }
+
+  private wantedJobs(): WantedJob[] {
+    const out: WantedJob[] = [];
+    for (const task of this.tasks.list({ enabled: true })) {
+      const cron = scheduleOf(task);
+      if (!cron) continue;
+      const key = `${cron}|${this.timeZone}|${task.execution_mode}|${task.random_seconds}|${task.range_end ?? ''}`;
+      for (const accountName of this.tasks.accountsOf(task)) {
+        out.push({ id: signJobId(accountName, task.name), taskName: task.name, accountName, cron, key });
+      }
+    }
+    return out;
+  }
+
+  private register(job: WantedJob): void {
+    try {
+      const cronJob = CronJob.from({
+        cronTime: job.cron,
+        timeZone: this.timeZone,
+        start: false,
+        onTick: () => this.fire(job),
+      });
+      if (this.registry.doesExist('cron', job.id)) this.registry.deleteCronJob(job.id);
+      this.registry.addCronJob(job.id, cronJob);
+      cronJob.start();
+      this.jobs.set(job.id, { key: job.key, taskName: job.taskName, accountName: job.accountName });
+    } catch (error) {
+      this.logger.error({ err: error }, `Could not schedule ${job.id}`);
+    }
+  }
+
+  private unregister(id: string): void {
+    if (this.registry.doesExist('cron', id)) this.registry.deleteCronJob(id);
+    this.jobs.delete(id);
+    const delayed = this.delayed.get(id);
+    if (delayed) clearTimeout(delayed);
+    this.delayed.delete(id);
+  }
+
+  private unregisterAll(): void {
+    for (const id of [...this.jobs.keys()]) this.unregister(id);
+  }
+
+  /** A tick: wait the random delay (or the range window), then run the task for the job's account. */
+  private fire(job: WantedJob): void {
+    const task = this.tasks.get(job.taskName);
+    if (!task?.enabled || !this.lock.isHeld()) return;
+    const delaySeconds = task.execution_mode === 'range' ? randomSeconds(rangeWindowSeconds(task)) : randomSeconds(task.random_seconds);
+    if (this.delayed.has(job.id)) return;
+    const run = (): void => {
+      this.delayed.delete(job.id);
+      const current = this.tasks.get(job.taskName);
+      if (!current?.enabled || !this.lock.isHeld()) return;
+      try {
+        this.runner.start(job.taskName, 'schedule', job.accountName);
+      } catch (error) {
+        if (error instanceof ConflictException) this.logger.warn(`${job.id}: skipped, the previous run is still going`);
+        else this.logger.error({ err: error }, `${job.id}: could not start`);
+      }
+    };
+    if (delaySeconds <= 0) {
+      run();
+      return;
+    }
+    const timer = setTimeout(run, delaySeconds * 1000);
+    timer.unref();
+    this.delayed.set(job.id, timer);
+  }
+}
+
+/** The cron expression a task fires on, or undefined for listen tasks and tasks without a schedule. */
+export function scheduleOf(task: SignTask): string | undefined {
+  if (task.execution_mode === 'fixed') return task.sign_at ? cronOfSignAt(task.sign_at) : undefined;
+  if (task.execution_mode === 'range') return task.range_start ? cronOfSignAt(task.range_start) : undefined;
+  return undefined;
+}
+
+/** Seconds from range_start to range_end (across midnight when the end is earlier). */
+export function rangeWindowSeconds(task: Pick<SignTask, 'range_start' | 'range_end'>): number {
+  const start = task.range_start ? parseTimeOfDay(task.range_start) : undefined;
+  const end = task.range_end ? parseTimeOfDay(task.range_end) : undefined;
+  if (start === undefined || end === undefined) return 0;
+  return (end - start + 86_400) % 86_400;
+}
