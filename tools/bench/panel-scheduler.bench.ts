@@ -1,4 +1,3 @@
-/* eslint-disable no-console */
 // Run through tools/bench/panel-scheduler.mjs (TypeScript via @swc-node/register, --expose-gc).
 //
 // 1. Writes `--tasks` task documents spread over `--accounts` accounts (sessions issued by the

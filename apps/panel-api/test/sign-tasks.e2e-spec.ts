@@ -1,4 +1,4 @@
-import { LocalOpenAiServer, requestJson } from '@shared/testing';
+import { LocalOpenAiServer, LocalTelegramBotApi, requestJson } from '@shared/testing';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RUN_TIMINGS, RunTimings } from '../src/app/runs/run-timings';
@@ -59,6 +59,7 @@ describe('panel-api sign tasks, runs, scheduler and live history (simulated Tele
   let token: string;
   const telegram = new TelegramSimulator();
   const openai = new LocalOpenAiServer({ apiKey: 'sk-local' });
+  const bot = new LocalTelegramBotApi({ token: '123456:notify-token' });
   let alice: SimUser;
   let bob: SimUser;
   let aliceSession: string;
@@ -97,6 +98,7 @@ describe('panel-api sign tasks, runs, scheduler and live history (simulated Tele
 
   beforeAll(async () => {
     await openai.start();
+    await bot.start();
     alice = telegram.createUser({ phone: '+31 600 000 101', firstName: 'Alice' });
     bob = telegram.createUser({ phone: '+31 600 000 102', firstName: 'Bob' });
     telegram.addBot({
@@ -113,7 +115,7 @@ describe('panel-api sign tasks, runs, scheduler and live history (simulated Tele
       onCallback: (button) => (button === 'Sign' ? { answer: 'Signed via button' } : button === 'Dog' ? { answer: 'Right animal' } : { answer: `pressed ${button}` }),
     });
     panel = await startPanel({
-      env: { MSGR_SESSION_MODE: 'string', ACTIVE_LOG_CLEANUP_DELAY_SECONDS: '1' },
+      env: { MSGR_SESSION_MODE: 'string', ACTIVE_LOG_CLEANUP_DELAY_SECONDS: '1', APP_BOT_API_BASE_URL: bot.apiBaseUrl },
       overrides: [
         { provide: TELEGRAM_GATEWAY, useValue: telegram },
         { provide: RUN_TIMINGS, useValue: TEST_TIMINGS },
@@ -135,6 +137,7 @@ describe('panel-api sign tasks, runs, scheduler and live history (simulated Tele
   afterAll(async () => {
     await panel?.close();
     await openai.close();
+    await bot.close();
   });
 
   it('refuses every task, run, ops and stream route without a token', async () => {
@@ -448,6 +451,27 @@ describe('panel-api sign tasks, runs, scheduler and live history (simulated Tele
     expect(Math.abs(Date.parse(job?.next_run_at ?? '') - Math.floor(at.getTime() / 1000) * 1000)).toBeLessThan(1_000);
     const entry = await eventually(async () => (await api<{ history: HistoryEntry[] }>('/api/sign-tasks/scheduled/history')).body.history[0], { timeoutMs: 10_000, intervalMs: 100 });
     expect(entry).toMatchObject({ trigger: 'schedule', account_name: 'bob', success: true });
+  });
+
+  it('notifies through the bot on success and failure as the task and the settings ask', async () => {
+    const saved = await api('/api/config/settings', {
+      method: 'PUT',
+      body: { bot_token: '123456:notify-token', bot_chat_id: '4242', bot_notify_enabled: true, bot_notify_task_success: true, bot_notify_task_failure: true },
+    });
+    expect(saved.status).toBeLessThan(300);
+    await create(task('notified', { notify_on_success: true }));
+    await create(task('quiet-failure', { notify_on_failure: false, chats: [{ chat_id: '@nobody_here_bot', actions: [{ action: 1, text: 'x' }] }] }));
+    await create(task('loud-failure', { chats: [{ chat_id: '@nobody_here_bot', actions: [{ action: 1, text: 'x' }] }] }));
+    await runAndWait('notified');
+    await runAndWait('quiet-failure');
+    await runAndWait('loud-failure');
+    const texts = await eventually(async () => {
+      const sent = bot.messagesTo('4242').map((message) => message.plainText);
+      return sent.length >= 2 ? sent : undefined;
+    });
+    expect(texts).toHaveLength(2);
+    expect(texts[0]).toMatch(/Sign task notified succeeded[\s\S]*Account: alice/);
+    expect(texts[1]).toMatch(/Sign task loud-failure failed[\s\S]*Category: target_not_found/);
   });
 
   it('streams ready, then sign_log per finished run, with keep-alives; no listener is left behind', async () => {
