@@ -22,6 +22,8 @@ import { SignTasksModule } from './sign-tasks/sign-tasks.module';
 import { RunsModule } from './runs/runs.module';
 import { SchedulerModule } from './scheduler/scheduler.module';
 import { EventsModule } from './events/events.module';
+import { KeywordHitsModule } from './keyword-hits/keyword-hits.module';
+import { ListenersModule } from './listeners/listeners.module';
 
 @Module({})
 export class AppModule {
@@ -49,6 +51,8 @@ export class AppModule {
         RunsModule,
         SchedulerModule,
         EventsModule,
+        KeywordHitsModule,
+        ListenersModule,
       ],
     };
   }

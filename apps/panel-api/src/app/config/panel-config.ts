@@ -26,6 +26,8 @@ export interface PanelConfig {
   listeners: { accountAllowlist?: string[]; shard?: MonitorShard };
   version: { appVersion?: string; gitSha?: string; gitBranch?: string; buildTime?: string; updateCheck: boolean; updateCheckUrl: string };
   telegram: { sessionMode: 'string' | 'file'; botApiBaseUrl: string };
+  /** Base URL of ServerChan for keyword pushes; undefined = the sender's default per key type. */
+  push: { serverChanBaseUrl?: string };
   runs: { activeLogCleanupDelaySeconds: number; runStatusCleanupDelaySeconds: number };
   log: { level: string; format: 'json' | 'text' };
 }
@@ -91,6 +93,7 @@ export function loadPanelConfig(raw: RawVariables, options: { defaultDataDir?: s
       sessionMode: (env.MSGR_SESSION_MODE as 'string' | 'file' | undefined) ?? 'file',
       botApiBaseUrl: (env.APP_BOT_API_BASE_URL ?? 'https://api.telegram.org').replace(/\/+$/, ''),
     },
+    push: { serverChanBaseUrl: env.APP_SERVER_CHAN_BASE_URL?.replace(/\/+$/, '') },
     runs: {
       activeLogCleanupDelaySeconds: env.ACTIVE_LOG_CLEANUP_DELAY_SECONDS ?? 60,
       runStatusCleanupDelaySeconds: env.RUN_STATUS_CLEANUP_DELAY_SECONDS ?? 600,

@@ -65,6 +65,8 @@ export class PanelEnvironment {
   @IsOptional() @ToInteger() @IsInt() @Min(0) @Max(86400) RUN_STATUS_CLEANUP_DELAY_SECONDS?: number;
 
   @IsOptional() @EmptyAsUndefined() @IsHttpUrl() APP_BOT_API_BASE_URL?: string;
+  /** ServerChan API base for keyword pushes (default https://sctapi.ftqq.com; Server酱³ keys pick their own host). */
+  @IsOptional() @EmptyAsUndefined() @IsHttpUrl() APP_SERVER_CHAN_BASE_URL?: string;
 
   @IsOptional() @ToBoolean() @IsBoolean() APP_TRUST_PROXY?: boolean;
   @IsOptional() @IsIn(['json', 'text']) LOG_FORMAT?: string;

@@ -26,7 +26,7 @@ function message(text: string, extra: Partial<TelegramIncomingMessage> = {}): Te
 }
 
 function rule(action: Partial<TaskAction>, extra: { messageThreadId?: number } = {}): CompiledListenRule {
-  return new CompiledListenRule({ accountName: 'acc', taskName: 'watch', chatId: -1001, action: { action: 8, ...action }, ...extra });
+  return new CompiledListenRule({ accountName: 'acc', taskName: 'watch', ruleIndex: 0, chatId: -1001, action: { action: 8, ...action }, ...extra });
 }
 
 function matchOf(compiled: CompiledListenRule, msg: TelegramIncomingMessage, timeZone = 'UTC'): string | undefined {

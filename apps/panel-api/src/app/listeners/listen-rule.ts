@@ -7,6 +7,8 @@ import { ActiveHours, activeHoursOf, isWithinActiveHours } from './active-hours'
 export interface ListenRuleSource {
   accountName: string;
   taskName: string;
+  /** Position of this action 8 among the task's listen rules (over all its chats). */
+  ruleIndex: number;
   chatId: ChatId;
   chatName?: string;
   /** Only messages of this forum topic. */
@@ -98,7 +100,7 @@ export function normalizeKeywords(keywords: readonly string[] | undefined, mode:
 
 /** The regular expression flags a listen rule uses; task validation compiles with the same ones. */
 export function regexFlags(ignoreCase: boolean): string {
-  return ignoreCase ? 'i' : '';
+  return ignoreCase ? 'iu' : 'u';
 }
 
 function regexValue(match: RegExpExecArray): string {
@@ -181,6 +183,7 @@ function compileTextMatcher(mode: MatchMode, keywords: string[], ignoreCase: boo
 export class CompiledListenRule {
   readonly accountName: string;
   readonly taskName: string;
+  readonly ruleIndex: number;
   readonly chatId: string;
   readonly chatName?: string;
   readonly messageThreadId?: number;
@@ -194,11 +197,13 @@ export class CompiledListenRule {
   private readonly textMatcher: TextMatcher;
   private readonly senderFilter?: SenderFilter;
   private readonly activeHours?: ActiveHours;
+  private resolvedChatId?: string;
 
   constructor(source: ListenRuleSource) {
     const action = source.action;
     this.accountName = source.accountName;
     this.taskName = source.taskName;
+    this.ruleIndex = source.ruleIndex;
     this.chatId = String(source.chatId).trim();
     this.chatName = source.chatName;
     this.messageThreadId = source.messageThreadId;
@@ -218,9 +223,14 @@ export class CompiledListenRule {
     }
   }
 
+  /** The numeric chat id an `@username` chat turned out to have. */
+  resolveChatId(chatId: string): void {
+    this.resolvedChatId = chatId;
+  }
+
   /** True when the message is in this rule's chat (and topic). */
   appliesToChat(message: TelegramIncomingMessage): boolean {
-    if (message.chatId !== this.chatId) return false;
+    if (message.chatId !== (this.resolvedChatId ?? this.chatId)) return false;
     return this.messageThreadId === undefined || message.threadId === this.messageThreadId;
   }
 

@@ -1,0 +1,115 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+
+export const HIT_GROUP_KEYS = ['task', 'account', 'chat'] as const;
+export type HitGroupKey = (typeof HIT_GROUP_KEYS)[number];
+
+/** The filters every keyword-hits route shares (list, groups, export, delete). */
+export class KeywordHitFilterDto {
+  @ApiPropertyOptional({ description: 'Account name (exact)' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(64)
+  account?: string;
+
+  @ApiPropertyOptional({ description: 'Task name (exact)' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(128)
+  task?: string;
+
+  @ApiPropertyOptional({ description: 'Chat id (exact), e.g. -1001234567890' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(64)
+  chat?: string;
+
+  @ApiPropertyOptional({ description: 'Hits at or after this time (ISO 8601)', example: '2025-01-01T00:00:00Z' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  since?: string;
+
+  @ApiPropertyOptional({ description: 'Hits before this time (ISO 8601)', example: '2025-02-01T00:00:00Z' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  until?: string;
+
+  @ApiPropertyOptional({ description: 'Text search in the message, matched keyword, sender and chat title' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(256)
+  q?: string;
+}
+
+export class KeywordHitListQueryDto extends KeywordHitFilterDto {
+  @ApiPropertyOptional({ default: 50, minimum: 1, maximum: 500 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  limit?: number;
+
+  @ApiPropertyOptional({ default: 0, minimum: 0 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(100_000_000)
+  offset?: number;
+}
+
+export class KeywordHitGroupQueryDto extends KeywordHitFilterDto {
+  @ApiProperty({ enum: HIT_GROUP_KEYS })
+  @IsIn(HIT_GROUP_KEYS, { message: `group_by must be one of ${HIT_GROUP_KEYS.join(', ')}` })
+  group_by!: HitGroupKey;
+}
+
+export class KeywordHitDto {
+  @ApiProperty() id!: number;
+  @ApiProperty() account_name!: string;
+  @ApiProperty() task_name!: string;
+  @ApiProperty() chat_id!: string;
+  @ApiProperty({ nullable: true, type: String }) chat_title!: string | null;
+  @ApiProperty({ nullable: true, type: Number }) message_thread_id!: number | null;
+  @ApiProperty({ nullable: true, type: String }) sender_id!: string | null;
+  @ApiProperty({ nullable: true, type: String }) sender_name!: string | null;
+  @ApiProperty({ nullable: true, type: String }) sender_username!: string | null;
+  @ApiProperty() message_id!: number;
+  @ApiProperty() text!: string;
+  @ApiProperty() matched_keyword!: string;
+  @ApiProperty({ nullable: true, type: String }) url!: string | null;
+  @ApiProperty({ description: 'When the message was sent (UTC, ISO 8601)' }) hit_at!: string;
+  @ApiProperty({ enum: ['telegram', 'forward', 'bark', 'custom', 'server_chan', 'continue'] }) push_channel!: string;
+  @ApiProperty({ enum: ['pending', 'sent', 'failed'] }) push_status!: string;
+  @ApiProperty({ nullable: true, type: String }) push_error!: string | null;
+  @ApiProperty() created_at!: string;
+}
+
+export class KeywordHitPageDto {
+  @ApiProperty({ type: [KeywordHitDto] }) items!: KeywordHitDto[];
+  @ApiProperty({ description: 'Hits matching the filters' }) total!: number;
+  @ApiProperty() limit!: number;
+  @ApiProperty() offset!: number;
+}
+
+export class KeywordHitGroupDto {
+  @ApiProperty({ description: 'The task name, account name or chat id' }) key!: string;
+  @ApiProperty({ nullable: true, type: String, description: 'Chat title (group_by=chat)' }) title!: string | null;
+  @ApiProperty() count!: number;
+  @ApiProperty({ type: KeywordHitDto }) latest_hit!: KeywordHitDto;
+}
+
+export class KeywordHitGroupsDto {
+  @ApiProperty({ enum: HIT_GROUP_KEYS }) group_by!: HitGroupKey;
+  @ApiProperty({ type: [KeywordHitGroupDto], description: 'Groups, the one with the latest hit first' }) groups!: KeywordHitGroupDto[];
+}
+
+export class KeywordHitDeleteResultDto {
+  @ApiProperty() deleted!: number;
+}

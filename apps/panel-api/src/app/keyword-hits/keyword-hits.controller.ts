@@ -1,0 +1,79 @@
+import { BadRequestException, Controller, Delete, Get, Query, Res, StreamableFile } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { BEARER_SCHEME } from '../openapi';
+import {
+  KeywordHitDeleteResultDto,
+  KeywordHitFilterDto,
+  KeywordHitGroupQueryDto,
+  KeywordHitGroupsDto,
+  KeywordHitListQueryDto,
+  KeywordHitPageDto,
+} from './dto/keyword-hits.dto';
+import { hitToDto, KeywordHitFilter, KeywordHitsService } from './keyword-hits.service';
+
+function filterOf(query: KeywordHitFilterDto): KeywordHitFilter {
+  const since = query.since !== undefined ? new Date(query.since) : undefined;
+  const until = query.until !== undefined ? new Date(query.until) : undefined;
+  if (since && until && since.getTime() > until.getTime()) throw new BadRequestException('since must not be after until');
+  return { account: query.account, task: query.task, chat: query.chat, since, until, q: query.q };
+}
+
+function exportFileName(now: Date): string {
+  return `keyword-hits-${now.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-')}.csv`;
+}
+
+@ApiTags('keyword-hits')
+@ApiBearerAuth(BEARER_SCHEME)
+@ApiUnauthorizedResponse({ description: 'Missing or invalid access token' })
+@ApiBadRequestResponse({ description: 'Invalid filter (unknown parameter, bad time, since after until, limit out of range)' })
+@Controller('api/keyword-hits')
+export class KeywordHitsController {
+  constructor(private readonly hits: KeywordHitsService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'List keyword hits, newest first; filters account, task, chat, since, until, q; limit/offset pagination' })
+  @ApiOkResponse({ type: KeywordHitPageDto })
+  async list(@Query() query: KeywordHitListQueryDto): Promise<KeywordHitPageDto> {
+    const limit = query.limit ?? 50;
+    const offset = query.offset ?? 0;
+    const page = await this.hits.list(filterOf(query), limit, offset);
+    return { items: page.items.map(hitToDto), total: page.total, limit, offset };
+  }
+
+  @Get('groups')
+  @ApiOperation({ summary: 'Hits grouped by task, account or chat: count and latest hit of each group (same filters)' })
+  @ApiOkResponse({ type: KeywordHitGroupsDto })
+  async groups(@Query() query: KeywordHitGroupQueryDto): Promise<KeywordHitGroupsDto> {
+    const groups = await this.hits.groups(query.group_by, filterOf(query));
+    return {
+      group_by: query.group_by,
+      groups: groups.map((group) => ({
+        key: group.key,
+        title: query.group_by === 'chat' ? group.latest.chatTitle : null,
+        count: group.count,
+        latest_hit: hitToDto(group.latest),
+      })),
+    };
+  }
+
+  @Get('export')
+  @ApiOperation({
+    summary: 'CSV export of the hits matching the filters (UTF-8 with byte-order mark), streamed',
+    description: 'RFC 4180 quoting; cells beginning with = + - @, tab or CR get a leading apostrophe so a spreadsheet does not run them.',
+  })
+  @ApiProduces('text/csv')
+  @ApiOkResponse({ description: 'The CSV file' })
+  export(@Query() query: KeywordHitFilterDto, @Res({ passthrough: true }) reply: FastifyReply): StreamableFile {
+    const stream = this.hits.exportCsv(filterOf(query));
+    void reply.header('cache-control', 'no-store');
+    return new StreamableFile(stream, { type: 'text/csv; charset=utf-8', disposition: `attachment; filename="${exportFileName(new Date())}"` });
+  }
+
+  @Delete()
+  @ApiOperation({ summary: 'Delete the hits matching the filters (every hit without filters); answers how many were deleted' })
+  @ApiOkResponse({ type: KeywordHitDeleteResultDto })
+  async delete(@Query() query: KeywordHitFilterDto): Promise<KeywordHitDeleteResultDto> {
+    return { deleted: await this.hits.delete(filterOf(query)) };
+  }
+}
