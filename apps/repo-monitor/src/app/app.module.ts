@@ -15,6 +15,10 @@ import { OutboundModule } from './outbound/outbound.module';
 import { RepositoryMonitoringModule } from './repositories/repositories.module';
 import { SettingsModule } from './settings/settings.module';
 import { SystemSettingsModule } from './system-settings/system-settings.module';
+import { AiModule } from './ai/ai.module';
+import { AgentAccessModule } from './agent-access/agent-access.module';
+import { MetricsModule } from './metrics/metrics.module';
+import { SystemVersionModule } from './system-version/system-version.module';
 
 @Module({})
 export class AppModule {
@@ -35,6 +39,10 @@ export class AppModule {
         AiSettingsModule,
         SystemSettingsModule,
         RepositoryMonitoringModule,
+        MetricsModule,
+        AgentAccessModule,
+        AiModule,
+        SystemVersionModule,
       ],
     };
   }

@@ -5,6 +5,7 @@ export const SESSION_COOKIE = 'monitor_session';
 export const COOKIE_SCHEME = 'session';
 export const CSRF_SCHEME = 'csrf';
 export const AGENT_SCHEME = 'agent';
+export const METRICS_SCHEME = 'metrics';
 
 /** Serves the OpenAPI document at /openapi.json and Swagger UI at /docs. */
 export function setupOpenApi(app: INestApplication, version: string): void {
@@ -21,6 +22,7 @@ export function setupOpenApi(app: INestApplication, version: string): void {
       .addCookieAuth(SESSION_COOKIE, { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE }, COOKIE_SCHEME)
       .addApiKey({ type: 'apiKey', in: 'header', name: 'X-CSRF-Token' }, CSRF_SCHEME)
       .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, AGENT_SCHEME)
+      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'MONITOR_METRICS_TOKEN' }, METRICS_SCHEME)
       .build(),
   );
   SwaggerModule.setup('docs', app, document, {

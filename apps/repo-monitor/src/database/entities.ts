@@ -12,6 +12,8 @@ import { SecurityAlertEntity } from '../app/security-alerts/security-alert.entit
 import { WebhookDeliveryEntity } from '../app/webhooks/webhook-delivery.entity';
 import { WorkItemEntity } from '../app/work-items/work-item.entity';
 import { WorkflowRunEntity } from '../app/workflow-runs/workflow-run.entity';
+import { DigestEntity } from '../app/ai/digest.entity';
+import { PrReviewEntity } from '../app/ai/pr-review.entity';
 
 /**
  * Every TypeORM entity of repo-monitor. Feature modules own their entity files; this list is what
@@ -32,4 +34,6 @@ export const monitorEntities: Array<new () => object> = [
   EventEntity,
   OutboxEntryEntity,
   StarredReleaseTrackerEntity,
+  PrReviewEntity,
+  DigestEntity,
 ];

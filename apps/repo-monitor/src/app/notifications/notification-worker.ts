@@ -6,6 +6,7 @@ import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
 import { OUTBOUND_DISPATCHER } from '../outbound/outbound-dispatcher';
 import { DatabaseWork } from '../processing/database-work';
 import { ChannelDescriptor, NotificationChannelSource } from './notification-channels';
+import { NotificationEnricher } from './notification-enricher';
 import { mergedMessage, NotificationMessage } from './notification-message';
 import { NotificationOutboxService } from './notification-outbox.service';
 import { OutboxEntryEntity } from './outbox-entry.entity';
@@ -39,6 +40,7 @@ export class NotificationWorker implements OnApplicationBootstrap, BeforeApplica
   private running: Promise<void> | undefined;
   private again = false;
   private stopping = false;
+  private readonly enrichers: NotificationEnricher[] = [];
 
   constructor(
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
@@ -57,6 +59,11 @@ export class NotificationWorker implements OnApplicationBootstrap, BeforeApplica
     this.stopping = true;
     if (this.timer) clearTimeout(this.timer);
     await this.running;
+  }
+
+  /** Features (AI triage, diagnosis, summaries) add to messages right before they are sent. */
+  addEnricher(enricher: NotificationEnricher): void {
+    this.enrichers.push(enricher);
   }
 
   /** Runs a pass now (or right after the current one). */
@@ -136,12 +143,24 @@ export class NotificationWorker implements OnApplicationBootstrap, BeforeApplica
     } else {
       try {
         const message = await this.messageOf(entry);
-        result = message ? await this.send(channel, entry, message) : { outcome: 'sent' };
+        result = message ? await this.send(channel, entry, await this.enrich(message)) : { outcome: 'sent' };
       } catch (error) {
         result = { outcome: 'retryable', errorCode: 'internal_error', message: (error as Error).message };
       }
     }
     await this.settle(entry, result);
+  }
+
+  private async enrich(message: NotificationMessage): Promise<NotificationMessage> {
+    let enriched = message;
+    for (const enricher of this.enrichers) {
+      try {
+        enriched = await enricher.enrich(enriched);
+      } catch (error) {
+        this.logger.warn(`enriching a ${message.kind} notification failed: ${(error as Error).message}`);
+      }
+    }
+    return enriched;
   }
 
   /** The message of an entry; merged entries combine their members' messages. */

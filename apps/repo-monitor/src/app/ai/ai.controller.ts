@@ -1,0 +1,208 @@
+import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Put, Query, Req } from '@nestjs/common';
+import { ApiConflictResponse, ApiCookieAuth, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { parseDuration } from '@shared/config';
+import type { FastifyRequest } from 'fastify';
+import { FindOptionsWhere } from 'typeorm';
+import { AuditLogService } from '../admin/audit-log.service';
+import { actorOf, clientAddress } from '../admin/principal';
+import { AiSettingsService } from '../ai-settings/ai-settings.service';
+import { ListPage, listPage, pageWindow } from '../common/list-page';
+import { MonitorError } from '../common/monitor-error';
+import { AGENT_SCHEME, COOKIE_SCHEME, CSRF_SCHEME } from '../openapi';
+import { DatabaseWork } from '../processing/database-work';
+import { AiClient } from './ai-client';
+import { CONNECTIVITY_TEST_MESSAGES } from './ai-prompts';
+import { DigestEntity } from './digest.entity';
+import { DigestService } from './digest.service';
+import {
+  AiTestDto,
+  AiTestResultDto,
+  DigestDto,
+  DigestListDto,
+  DigestQueryDto,
+  PrReviewDto,
+  PrReviewListDto,
+  PrReviewQueryDto,
+  ProduceDigestDto,
+  ReviewSettingsDto,
+  UpdateReviewSettingsDto,
+} from './dto/ai.dto';
+import { PrReviewEntity } from './pr-review.entity';
+import { PrReviewService } from './pr-review.service';
+
+const TESTABLE_FIELDS = ['api_key', 'base_url', 'model', 'timeout', 'max_tokens', 'retries'] as const;
+
+function list(text: string): string[] {
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return Array.isArray(parsed) ? parsed.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
+export function prReviewDto(row: PrReviewEntity): PrReviewDto {
+  return {
+    id: row.id,
+    repository: row.repositoryFullName,
+    pr_number: row.prNumber,
+    title: row.title,
+    html_url: row.htmlUrl,
+    head_sha: row.headSha,
+    status: row.status,
+    summary: row.summary,
+    score: row.score,
+    merge_risk: row.mergeRisk,
+    security_risks: list(row.securityRisks),
+    breaking_risks: list(row.breakingRisks),
+    suggestions: list(row.suggestions),
+    missing_tests: list(row.missingTests),
+    diff_truncated: row.diffTruncated,
+    diff_chars: row.diffChars,
+    alerted: row.alerted,
+    comment_id: row.commentId === null ? null : Number(row.commentId),
+    model: row.model,
+    error_code: row.errorCode,
+    error_message: row.errorMessage,
+    created_at: row.createdAt.toISOString(),
+    completed_at: row.completedAt ? row.completedAt.toISOString() : null,
+  };
+}
+
+function digestDto(row: DigestEntity): DigestDto {
+  return {
+    id: row.id,
+    period: row.period,
+    period_start: row.periodStart.toISOString(),
+    period_end: row.periodEnd.toISOString(),
+    source: row.source,
+    fallback_reason: row.fallbackReason,
+    title: row.title,
+    body: row.body,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+@ApiTags('ai')
+@ApiCookieAuth(COOKIE_SCHEME)
+@Controller('api/v1/ai')
+export class AiController {
+  constructor(
+    private readonly ai: AiClient,
+    private readonly aiSettings: AiSettingsService,
+    private readonly reviews: PrReviewService,
+    private readonly database: DatabaseWork,
+    private readonly audit: AuditLogService,
+  ) {}
+
+  @Post('test')
+  @HttpCode(200)
+  @ApiSecurity(CSRF_SCHEME)
+  @ApiOperation({
+    summary: 'Connectivity test: one fixed minimal message (no repository data) to the effective endpoint',
+    description: 'Unlocked fields may carry unsaved form values. Writes nothing and changes no runtime state; a failure is ok: false with error_code.',
+  })
+  @ApiOkResponse({ type: AiTestResultDto })
+  @ApiConflictResponse({ description: 'ai_field_locked (details.field): a value was given for a field set by environment' })
+  async test(@Body() body: AiTestDto): Promise<AiTestResultDto> {
+    const locked = this.aiSettings.lockedFields();
+    for (const field of TESTABLE_FIELDS) {
+      if (body[field] !== undefined && locked.includes(field)) {
+        throw new MonitorError('ai_field_locked', `${field} is set by environment and cannot be overridden`, { field });
+      }
+    }
+    const current = await this.ai.settings();
+    const settings = {
+      ...current,
+      apiKey: body.api_key ?? current.apiKey,
+      baseUrl: body.base_url ? body.base_url.replace(/\/+$/, '') : current.baseUrl,
+      model: body.model?.trim() ?? current.model,
+      timeoutMs: body.timeout ? (parseDuration(body.timeout) as number) : current.timeoutMs,
+      maxTokens: body.max_tokens ?? current.maxTokens,
+      retries: body.retries ?? current.retries,
+    };
+    const base = { base_url: settings.baseUrl, model: settings.model };
+    if (!settings.apiKey) return { ok: false, elapsed_ms: 0, ...base, error_code: 'not_configured', message: 'no API key: set one (any placeholder for a local gateway)' };
+    const outcome = await this.ai.complete(settings, CONNECTIVITY_TEST_MESSAGES, { record: false });
+    if (outcome.ok) return { ok: true, elapsed_ms: outcome.elapsedMs, ...base, model: outcome.model, reply: outcome.text.slice(0, 200) };
+    return { ok: false, elapsed_ms: outcome.elapsedMs, ...base, error_code: outcome.code, message: outcome.message };
+  }
+
+  @Get('reviews')
+  @ApiSecurity(AGENT_SCHEME)
+  @ApiOperation({ summary: 'AI pull-request reviews and security audits, newest first' })
+  @ApiOkResponse({ type: PrReviewListDto })
+  async listReviews(@Query() query: PrReviewQueryDto): Promise<ListPage<PrReviewDto>> {
+    const window = pageWindow(query);
+    const where: FindOptionsWhere<PrReviewEntity> = {};
+    if (query.repository) where.repositoryFullName = query.repository;
+    if (query.pr_number) where.prNumber = query.pr_number;
+    if (query.status) where.status = query.status as PrReviewEntity['status'];
+    const [rows, total] = await this.database.dataSource
+      .getRepository(PrReviewEntity)
+      .findAndCount({ where, order: { createdAt: 'DESC', id: 'DESC' }, skip: window.skip, take: window.perPage });
+    return listPage(rows.map(prReviewDto), total, window);
+  }
+
+  @Get('reviews/:id')
+  @ApiSecurity(AGENT_SCHEME)
+  @ApiOperation({ summary: 'One AI pull-request review' })
+  @ApiOkResponse({ type: PrReviewDto })
+  async getReview(@Param('id', ParseIntPipe) id: number): Promise<PrReviewDto> {
+    const row = await this.database.dataSource.getRepository(PrReviewEntity).findOne({ where: { id } });
+    if (!row) throw new MonitorError('not_found', 'no such review');
+    return prReviewDto(row);
+  }
+
+  @Get('review-settings')
+  @ApiSecurity(AGENT_SCHEME)
+  @ApiOperation({ summary: 'Whether reviews keep a comment on the pull request' })
+  @ApiOkResponse({ type: ReviewSettingsDto })
+  reviewSettings(): Promise<ReviewSettingsDto> {
+    return this.reviews.reviewSettings();
+  }
+
+  @Put('review-settings')
+  @ApiSecurity(CSRF_SCHEME)
+  @ApiOperation({ summary: 'Turn the single, updated-in-place PR review comment on or off (default off)' })
+  @ApiOkResponse({ type: ReviewSettingsDto })
+  async updateReviewSettings(@Body() body: UpdateReviewSettingsDto, @Req() request: FastifyRequest): Promise<ReviewSettingsDto> {
+    const next = await this.reviews.updateReviewSettings(body);
+    await this.audit.record({ actor: actorOf(request.principal), action: 'ai_review_settings.updated', details: { post_comment: next.post_comment }, clientIp: clientAddress(request) });
+    return next;
+  }
+}
+
+@ApiTags('ai')
+@ApiCookieAuth(COOKIE_SCHEME)
+@Controller('api/v1/digests')
+export class DigestsController {
+  constructor(
+    private readonly digests: DigestService,
+    private readonly database: DatabaseWork,
+    private readonly audit: AuditLogService,
+  ) {}
+
+  @Get()
+  @ApiSecurity(AGENT_SCHEME)
+  @ApiOperation({ summary: 'Produced digests and reports, newest first' })
+  @ApiOkResponse({ type: DigestListDto })
+  async list(@Query() query: DigestQueryDto): Promise<ListPage<DigestDto>> {
+    const window = pageWindow(query);
+    const [rows, total] = await this.database.dataSource
+      .getRepository(DigestEntity)
+      .findAndCount({ where: query.period ? { period: query.period } : {}, order: { createdAt: 'DESC', id: 'DESC' }, skip: window.skip, take: window.perPage });
+    return listPage(rows.map(digestDto), total, window);
+  }
+
+  @Post()
+  @ApiSecurity(CSRF_SCHEME)
+  @ApiOperation({ summary: 'Produce a digest for the period ending now and send it (AI when available, else the template)' })
+  @ApiOkResponse({ type: DigestDto })
+  async produce(@Body() body: ProduceDigestDto, @Req() request: FastifyRequest): Promise<DigestDto> {
+    const row = await this.digests.produce(body.period, new Date());
+    if (!row) throw new MonitorError('conflict', 'the digest was produced concurrently');
+    await this.audit.record({ actor: actorOf(request.principal), action: 'digest.sent', details: { period: body.period, digest_id: row.id }, clientIp: clientAddress(request) });
+    return digestDto(row);
+  }
+}

@@ -1,0 +1,290 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { LessThan } from 'typeorm';
+import { EventRecorder } from '../events/event-recorder';
+import { NotificationOutboxService } from '../notifications/notification-outbox.service';
+import { DatabaseWork } from '../processing/database-work';
+import { clip, PayloadReader } from '../processing/payload-reader';
+import { RepositoryEntity } from '../repositories/repository.entity';
+import { SettingsStore } from '../settings/settings.store';
+import { DeliveryInbox } from '../webhooks/delivery-inbox';
+import { WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity';
+import { AiClient } from './ai-client';
+import { AiGitHubSource } from './ai-github-source';
+import { pullRequestReviewPrompt } from './ai-prompts';
+import { PrReviewEntity } from './pr-review.entity';
+import { capDiff, parseReviewResult, REVIEW_DIFF_CAP, ReviewResult, reviewNeedsAlert } from './review-result';
+
+/** PR actions that get a review: a new PR, new commits, and a draft turned ready (its head may be unreviewed). */
+export const REVIEWED_PR_ACTIONS = new Set(['opened', 'synchronize', 'ready_for_review']);
+export const REVIEW_COMMENT_MARKER = '<!-- repo-monitor:ai-review -->';
+const REVIEW_SETTINGS_KEY = 'ai.review';
+/** A review left `running` this long (a crash mid-review) is taken up again. */
+const STALE_RUNNING_MS = 10 * 60_000;
+
+export interface ReviewSettings {
+  post_comment: boolean;
+}
+
+/**
+ * AI pull-request review and security audit: on `opened` / `synchronize` (and ready-for-review) of
+ * a non-draft PR, once per head SHA (a unique row claims it), with the diff capped at 12,000
+ * characters. Stores the structured result, alerts through the outbox when a security risk is
+ * found or the score is under 60, and optionally keeps one PR comment up to date in place.
+ */
+@Injectable()
+export class PrReviewService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(PrReviewService.name);
+  private readonly queue: number[] = [];
+  private running: Promise<void> | undefined;
+  private stopping = false;
+
+  constructor(
+    private readonly database: DatabaseWork,
+    private readonly inbox: DeliveryInbox,
+    private readonly ai: AiClient,
+    private readonly github: AiGitHubSource,
+    private readonly events: EventRecorder,
+    private readonly outbox: NotificationOutboxService,
+    private readonly store: SettingsStore,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.inbox.onAccepted((delivery) => {
+      void this.considerDelivery(delivery.id).catch((error: unknown) => this.logger.warn(`PR review of delivery ${delivery.id} not started: ${(error as Error).message}`));
+    });
+    const reviews = this.database.dataSource.getRepository(PrReviewEntity);
+    await reviews.update({ status: 'running', updatedAt: LessThan(new Date(Date.now() - STALE_RUNNING_MS)) }, { status: 'pending' });
+    for (const pending of await reviews.find({ where: { status: 'pending' }, select: { id: true }, order: { id: 'ASC' } })) this.enqueue(pending.id);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    await this.running;
+  }
+
+  /** Resolves once no review is queued or running (tests use it). */
+  async idle(): Promise<void> {
+    while (this.running || this.queue.length > 0) await (this.running ?? new Promise((resolve) => setTimeout(resolve, 20)));
+  }
+
+  async reviewSettings(): Promise<ReviewSettings> {
+    const stored = await this.store.get<Partial<ReviewSettings>>(REVIEW_SETTINGS_KEY);
+    return { post_comment: stored?.post_comment ?? false };
+  }
+
+  async updateReviewSettings(changes: Partial<ReviewSettings>): Promise<ReviewSettings> {
+    const next = { ...(await this.reviewSettings()), ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) };
+    await this.database.transaction((manager) => this.store.set(REVIEW_SETTINGS_KEY, next, manager));
+    return next;
+  }
+
+  /** Claims a review when the delivery is a reviewable PR event and AI code review is on. */
+  async considerDelivery(deliveryRowId: number): Promise<number | undefined> {
+    if (this.stopping) return undefined;
+    const { unavailable } = await this.ai.settingsFor('codeReview');
+    if (unavailable) return undefined;
+    const deliveries = this.database.dataSource.getRepository(WebhookDeliveryEntity);
+    const head = await deliveries.findOne({ where: { id: deliveryRowId }, select: { id: true, event: true, action: true } });
+    if (head?.event !== 'pull_request' || !REVIEWED_PR_ACTIONS.has(head.action ?? '')) return undefined;
+    const delivery = await deliveries.findOne({ where: { id: deliveryRowId }, select: { id: true, payload: true } });
+    if (!delivery) return undefined;
+    let payload: PayloadReader;
+    try {
+      payload = PayloadReader.of(JSON.parse(delivery.payload));
+    } catch {
+      return undefined;
+    }
+    const pull = payload.get('pull_request');
+    const fullName = payload.path('repository', 'full_name').string();
+    const number = pull.get('number').number();
+    const headSha = pull.path('head', 'sha').string();
+    if (!fullName || number === undefined || !headSha || pull.get('draft').boolean() === true || pull.get('state').string() === 'closed') return undefined;
+    const now = new Date();
+    const p = (n: number) => this.database.placeholder(n);
+    const inserted = await this.database.transaction((manager) =>
+      this.database.returning<{ id: number }>(
+        manager,
+        `INSERT INTO "ai_pr_reviews" ("repository_full_name", "pr_number", "head_sha", "title", "html_url", "installation_id", "status", "created_at", "updated_at")
+         VALUES (${[1, 2, 3, 4, 5, 6, 7, 8, 9].map(p).join(', ')})
+         ON CONFLICT ("repository_full_name", "pr_number", "head_sha") DO NOTHING
+         RETURNING "id"`,
+        [
+          clip(fullName, 255),
+          number,
+          clip(headSha, 64),
+          clip(pull.get('title').string() ?? '', 1024),
+          clip(pull.get('html_url').string() ?? `https://github.com/${fullName}/pull/${number}`, 512),
+          payload.path('installation', 'id').number() ?? null,
+          'pending',
+          this.database.time(now),
+          this.database.time(now),
+        ],
+      ),
+    );
+    if (inserted.length === 0) return undefined;
+    const id = Number(inserted[0].id);
+    this.enqueue(id);
+    return id;
+  }
+
+  private enqueue(id: number): void {
+    if (this.stopping) return;
+    this.queue.push(id);
+    this.running ??= this.drain().finally(() => {
+      this.running = undefined;
+    });
+  }
+
+  private async drain(): Promise<void> {
+    for (let id = this.queue.shift(); id !== undefined && !this.stopping; id = this.queue.shift()) {
+      try {
+        await this.review(id);
+      } catch (error) {
+        this.logger.error(`PR review ${id} failed: ${(error as Error).message}`);
+        await this.finish(id, { status: 'failed', errorCode: 'internal_error', errorMessage: (error as Error).message.slice(0, 500) }).catch(() => undefined);
+      }
+    }
+  }
+
+  private async review(id: number): Promise<void> {
+    const reviews = this.database.dataSource.getRepository(PrReviewEntity);
+    const claimed = await this.database.transaction((manager) =>
+      manager.getRepository(PrReviewEntity).update({ id, status: 'pending' }, { status: 'running', updatedAt: new Date() }),
+    );
+    if (!claimed.affected) return;
+    const row = await reviews.findOneOrFail({ where: { id } });
+    const installationId = row.installationId === null ? null : Number(row.installationId);
+    let diff: string;
+    try {
+      diff = await this.github.pullRequestDiff(installationId, row.repositoryFullName, row.prNumber);
+    } catch (error) {
+      await this.finish(id, { status: 'failed', errorCode: 'github_unavailable', errorMessage: `could not read the diff: ${(error as Error).message}`.slice(0, 500) });
+      return;
+    }
+    const capped = capDiff(diff);
+    const delivery = await this.pullRequestBody(row);
+    const outcome = await this.ai.completeFor(
+      'codeReview',
+      pullRequestReviewPrompt({ repository: row.repositoryFullName, number: row.prNumber, title: row.title, body: delivery, diff: capped.text, truncated: capped.truncated }),
+      { json: true },
+    );
+    const base = { diffTruncated: capped.truncated, diffChars: capped.originalChars };
+    if (!outcome.ok) {
+      await this.finish(id, { ...base, status: 'failed', errorCode: outcome.code, errorMessage: outcome.message.slice(0, 500) });
+      return;
+    }
+    let result: ReviewResult;
+    try {
+      result = parseReviewResult(outcome.text);
+    } catch (error) {
+      await this.finish(id, { ...base, status: 'failed', model: outcome.model.slice(0, 200), errorCode: 'malformed_response', errorMessage: (error as Error).message.slice(0, 500) });
+      return;
+    }
+    const completed: Partial<PrReviewEntity> = {
+      ...base,
+      status: 'completed',
+      model: outcome.model.slice(0, 200),
+      summary: result.summary,
+      score: result.score,
+      mergeRisk: result.merge_risk,
+      securityRisks: JSON.stringify(result.security_risks),
+      breakingRisks: JSON.stringify(result.breaking_risks),
+      suggestions: JSON.stringify(result.suggestions),
+      missingTests: JSON.stringify(result.missing_tests),
+      errorCode: null,
+      errorMessage: null,
+      completedAt: new Date(),
+    };
+    const alert = reviewNeedsAlert(result);
+    await this.database.transaction(async (manager) => {
+      await manager.getRepository(PrReviewEntity).update({ id }, { ...completed, alerted: alert, updatedAt: new Date() });
+      if (alert) await this.recordAlert(manager, row, result, capped.truncated);
+    });
+    if (alert) this.outbox.notifyCommitted();
+    if ((await this.reviewSettings()).post_comment) await this.comment(row, result, capped.truncated);
+  }
+
+  private async recordAlert(manager: import('typeorm').EntityManager, row: PrReviewEntity, result: ReviewResult, truncated: boolean): Promise<void> {
+    const repository = await manager.getRepository(RepositoryEntity).findOne({ where: { fullName: row.repositoryFullName } });
+    const lines = [result.summary];
+    if (result.security_risks.length > 0) lines.push('Security risks:', ...result.security_risks.map((risk) => `- ${risk}`));
+    if (result.breaking_risks.length > 0) lines.push('Breaking risks:', ...result.breaking_risks.map((risk) => `- ${risk}`));
+    if (truncated) lines.push(`(reviewed the first ${REVIEW_DIFF_CAP.toLocaleString('en-US')} characters of the diff)`);
+    const now = new Date();
+    await this.events.record(
+      manager,
+      {
+        repository,
+        kind: 'pr_review.alert',
+        category: result.security_risks.length > 0 ? 'security' : 'pr',
+        title: `AI review of PR #${row.prNumber}: score ${result.score}/100, merge risk ${result.merge_risk}`,
+        bodyText: lines.join('\n'),
+        htmlUrl: row.htmlUrl,
+        actor: null,
+        identity: `pr_review:${row.repositoryFullName.toLowerCase()}:${row.prNumber}:${row.headSha}`,
+        occurredAt: now,
+        notify: true,
+        details: { review_id: row.id, number: row.prNumber, head_sha: row.headSha, score: result.score, merge_risk: result.merge_risk, security_risks: result.security_risks },
+      },
+      null,
+      now,
+    );
+  }
+
+  private async comment(row: PrReviewEntity, result: ReviewResult, truncated: boolean): Promise<void> {
+    if (row.installationId === null) return;
+    const installationId = Number(row.installationId);
+    const reviews = this.database.dataSource.getRepository(PrReviewEntity);
+    try {
+      const earlier = await reviews
+        .createQueryBuilder('review')
+        .where('review.repository_full_name = :name AND review.pr_number = :number AND review.comment_id IS NOT NULL', { name: row.repositoryFullName, number: row.prNumber })
+        .orderBy('review.id', 'DESC')
+        .getOne();
+      const known = earlier?.commentId ?? (await this.github.findComment(installationId, row.repositoryFullName, row.prNumber, REVIEW_COMMENT_MARKER));
+      const commentId = await this.github.upsertComment(installationId, row.repositoryFullName, row.prNumber, known === null ? null : Number(known), reviewComment(row, result, truncated));
+      await this.database.transaction((manager) => manager.getRepository(PrReviewEntity).update({ id: row.id }, { commentId, updatedAt: new Date() }));
+    } catch (error) {
+      this.logger.warn(`could not post the review comment on ${row.repositoryFullName}#${row.prNumber}: ${(error as Error).message}`);
+    }
+  }
+
+  /** The PR description from the newest stored delivery of this PR (the review prompt shows it). */
+  private async pullRequestBody(row: PrReviewEntity): Promise<string> {
+    const delivery = await this.database.dataSource
+      .getRepository(WebhookDeliveryEntity)
+      .createQueryBuilder('delivery')
+      .select(['delivery.id', 'delivery.payload'])
+      .where("delivery.event = 'pull_request' AND delivery.repository_full_name = :name", { name: row.repositoryFullName })
+      .orderBy('delivery.id', 'DESC')
+      .getOne();
+    if (!delivery) return '';
+    try {
+      const pull = PayloadReader.of(JSON.parse(delivery.payload)).get('pull_request');
+      return pull.get('number').number() === row.prNumber ? (pull.get('body').string() ?? '') : '';
+    } catch {
+      return '';
+    }
+  }
+
+  private async finish(id: number, changes: Partial<PrReviewEntity>): Promise<void> {
+    await this.database.transaction((manager) => manager.getRepository(PrReviewEntity).update({ id }, { ...changes, updatedAt: new Date(), completedAt: new Date() }));
+  }
+}
+
+/** The one PR comment (found again by its marker and edited in place on later commits). */
+export function reviewComment(row: Pick<PrReviewEntity, 'headSha'>, result: ReviewResult, truncated: boolean): string {
+  const section = (title: string, items: string[]) => (items.length > 0 ? [`**${title}**`, ...items.map((item) => `- ${item}`), ''] : []);
+  return [
+    REVIEW_COMMENT_MARKER,
+    `### AI review: score ${result.score}/100, merge risk ${result.merge_risk}`,
+    '',
+    result.summary,
+    '',
+    ...section('Security risks', result.security_risks),
+    ...section('Breaking risks', result.breaking_risks),
+    ...section('Suggestions', result.suggestions),
+    ...section('Missing tests', result.missing_tests),
+    `_Reviewed commit ${row.headSha.slice(0, 12)}${truncated ? `; the diff was cut at ${REVIEW_DIFF_CAP.toLocaleString('en-US')} characters` : ''}. This comment is updated on new commits._`,
+  ].join('\n');
+}

@@ -1,0 +1,169 @@
+import { Injectable } from '@nestjs/common';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { DatabaseWork } from '../processing/database-work';
+
+export type WebhookResult = 'accepted' | 'duplicate' | 'invalid_signature' | 'failed';
+export type ReconcileResult = 'succeeded' | 'failed';
+
+/** Conclusions counted as a failed run (repo-monitor-details.md, real-time notifications). */
+const FAILED_CONCLUSIONS = ['failure', 'timed_out', 'cancelled', 'action_required', 'startup_failure'];
+/** A failed run counts towards the gauge while it is this recent. */
+export const FAILED_RUN_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The Prometheus registry of one application instance (not prom-client's global one, so several
+ * instances in one process never share figures). Counters are incremented by the features; the
+ * gauges read the database when /metrics is scraped.
+ */
+@Injectable()
+export class MetricsService {
+  readonly registry = new Registry();
+  private readonly webhooks: Counter<'result'>;
+  private readonly reconciles: Counter<'result'>;
+  private readonly aiRequests: Counter<'feature'>;
+  private readonly aiFailures: Counter<'feature' | 'code'>;
+  private readonly aiDuration: Histogram<'feature' | 'outcome'>;
+  private readonly aiTokens: Counter<'feature' | 'kind'>;
+
+  constructor(private readonly database: DatabaseWork) {
+    collectDefaultMetrics({ register: this.registry });
+    const registers = [this.registry];
+    this.webhooks = new Counter({
+      name: 'monitor_webhook_deliveries_total',
+      help: 'Inbound GitHub webhook deliveries by result (accepted, duplicate, invalid_signature, failed: refused for another reason)',
+      labelNames: ['result'],
+      registers,
+    });
+    for (const result of ['accepted', 'duplicate', 'invalid_signature', 'failed'] as const) this.webhooks.inc({ result }, 0);
+    this.reconciles = new Counter({ name: 'monitor_reconcile_runs_total', help: 'Reconcile runs of GitHub installations by result', labelNames: ['result'], registers });
+    for (const result of ['succeeded', 'failed'] as const) this.reconciles.inc({ result }, 0);
+    this.aiRequests = new Counter({ name: 'monitor_ai_requests_total', help: 'Chat-completion requests by AI feature', labelNames: ['feature'], registers });
+    this.aiFailures = new Counter({ name: 'monitor_ai_failures_total', help: 'Failed AI requests by feature and failure code', labelNames: ['feature', 'code'], registers });
+    this.aiDuration = new Histogram({
+      name: 'monitor_ai_request_duration_seconds',
+      help: 'Duration of AI requests (including retries) by feature and outcome',
+      labelNames: ['feature', 'outcome'],
+      buckets: [0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120],
+      registers,
+    });
+    this.aiTokens = new Counter({ name: 'monitor_ai_tokens_total', help: 'Tokens reported by the AI endpoint by feature and kind (prompt, completion)', labelNames: ['feature', 'kind'], registers });
+
+    // One scrape reads every database figure once, whichever gauge prom-client collects first.
+    let snapshot: Promise<DatabaseFigures> | undefined;
+    const figures = (): Promise<DatabaseFigures> => {
+      snapshot ??= this.readFigures().finally(() => setTimeout(() => (snapshot = undefined), 0));
+      return snapshot;
+    };
+    new Gauge({
+      name: 'monitor_outbox_entries',
+      help: 'Notification outbox entries by state (pending, sending, sent, dead, suppressed)',
+      labelNames: ['state'],
+      registers,
+      async collect() {
+        const { outboxStates } = await figures();
+        for (const state of ['pending', 'sending', 'sent', 'dead', 'suppressed']) this.set({ state }, outboxStates[state] ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'monitor_webhook_deliveries_stored',
+      help: 'Stored webhook deliveries by processing status (failed: processing gave up)',
+      labelNames: ['status'],
+      registers,
+      async collect() {
+        const { deliveryStatuses } = await figures();
+        for (const status of ['accepted', 'processed', 'failed']) this.set({ status }, deliveryStatuses[status] ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'monitor_open_work_items',
+      help: 'Open issues and pull requests of watched repositories',
+      labelNames: ['kind'],
+      registers,
+      async collect() {
+        const { openItems } = await figures();
+        this.set({ kind: 'issue' }, openItems['issue'] ?? 0);
+        this.set({ kind: 'pull_request' }, openItems['pull_request'] ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'monitor_failed_workflow_runs',
+      help: 'Workflow runs that concluded as failed, timed out, cancelled, action required or startup failure in the last 24 hours',
+      registers,
+      async collect() {
+        this.set((await figures()).failedRuns);
+      },
+    });
+    new Gauge({
+      name: 'monitor_open_security_alerts',
+      help: 'Open security alerts that are not ignored',
+      registers,
+      async collect() {
+        this.set((await figures()).openAlerts);
+      },
+    });
+    new Gauge({
+      name: 'monitor_active_repositories',
+      help: 'Active watched repositories',
+      registers,
+      async collect() {
+        this.set((await figures()).activeRepositories);
+      },
+    });
+  }
+
+  webhookReceived(result: WebhookResult): void {
+    this.webhooks.inc({ result });
+  }
+
+  reconcileFinished(result: ReconcileResult): void {
+    this.reconciles.inc({ result });
+  }
+
+  aiRequestFinished(feature: string, outcome: { ok: boolean; code?: string; elapsedMs: number; promptTokens?: number; completionTokens?: number }): void {
+    this.aiRequests.inc({ feature });
+    if (!outcome.ok) this.aiFailures.inc({ feature, code: outcome.code ?? 'unknown' });
+    this.aiDuration.observe({ feature, outcome: outcome.ok ? 'ok' : 'failed' }, outcome.elapsedMs / 1000);
+    if (outcome.promptTokens) this.aiTokens.inc({ feature, kind: 'prompt' }, outcome.promptTokens);
+    if (outcome.completionTokens) this.aiTokens.inc({ feature, kind: 'completion' }, outcome.completionTokens);
+  }
+
+  /** The exposition text and its content type. */
+  async render(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+
+  private async readFigures(): Promise<DatabaseFigures> {
+    const source = this.database.dataSource;
+    const grouped = async (sql: string, parameters: unknown[] = []): Promise<Record<string, number>> => {
+      const rows = (await source.query(sql, parameters)) as Array<{ key: string; count: number | string }>;
+      return Object.fromEntries(rows.map((row) => [row.key, Number(row.count)]));
+    };
+    const single = async (sql: string, parameters: unknown[] = []): Promise<number> => {
+      const rows = (await source.query(sql, parameters)) as Array<{ count: number | string }>;
+      return Number(rows[0]?.count ?? 0);
+    };
+    const p = (n: number) => this.database.placeholder(n);
+    const since = this.database.time(new Date(Date.now() - FAILED_RUN_WINDOW_MS));
+    const failedList = FAILED_CONCLUSIONS.map((_, index) => p(index + 2)).join(', ');
+    return {
+      outboxStates: await grouped('SELECT "state" AS "key", COUNT(*) AS "count" FROM "notification_outbox" GROUP BY "state"'),
+      deliveryStatuses: await grouped('SELECT "status" AS "key", COUNT(*) AS "count" FROM "webhook_deliveries" GROUP BY "status"'),
+      openItems: await grouped(`SELECT "kind" AS "key", COUNT(*) AS "count" FROM "work_items" WHERE "state" = 'open' GROUP BY "kind"`),
+      failedRuns: await single(
+        `SELECT COUNT(*) AS "count" FROM "workflow_runs" WHERE "updated_at" > ${p(1)} AND "conclusion" IN (${failedList})`,
+        [since, ...FAILED_CONCLUSIONS],
+      ),
+      openAlerts: await single(`SELECT COUNT(*) AS "count" FROM "security_alerts" WHERE "state" = 'open' AND "ignored" = ${this.database.isSqlite ? '0' : 'false'}`),
+      activeRepositories: await single(`SELECT COUNT(*) AS "count" FROM "repositories" WHERE "status" = 'active'`),
+    };
+  }
+}
+
+interface DatabaseFigures {
+  outboxStates: Record<string, number>;
+  deliveryStatuses: Record<string, number>;
+  openItems: Record<string, number>;
+  failedRuns: number;
+  openAlerts: number;
+  activeRepositories: number;
+}
