@@ -11,6 +11,8 @@ import { sqliteMigrations } from './migrations/sqlite';
 // Timestamps are stored in UTC without a zone; read them back as UTC whatever the server's TZ is.
 const TIMESTAMP_WITHOUT_TIME_ZONE_OID = 1114;
 pg.types.setTypeParser(TIMESTAMP_WITHOUT_TIME_ZONE_OID, (value) => new Date(`${value.replace(' ', 'T')}Z`));
+// …and write them as UTC: node-postgres would send a Date in local time, and a `timestamp` column drops the offset.
+pg.defaults.parseInputDatesAsUTC = true;
 
 /**
  * Creates the SQLite file owner-only (0600) before SQLite opens it; SQLite gives its -wal and -shm

@@ -5,7 +5,6 @@ import { Brackets, DataSource, In, QueryFailedError, Repository, SelectQueryBuil
 import { csvRecord, UTF8_BOM } from './csv';
 import { HitGroupKey, KeywordHitDto } from './dto/keyword-hits.dto';
 import { HitPushStatus, KeywordHit } from './entities/keyword-hit.entity';
-import { utcTimestampText } from './utc-timestamp';
 
 export interface KeywordHitFilter {
   account?: string;
@@ -212,8 +211,8 @@ export class KeywordHitsService {
     if (filter.account !== undefined) query.andWhere('"account_name" = :account', { account: filter.account });
     if (filter.task !== undefined) query.andWhere('"task_name" = :task', { task: filter.task });
     if (filter.chat !== undefined) query.andWhere('"chat_id" = :chat', { chat: filter.chat });
-    if (filter.since !== undefined) query.andWhere('"hit_at" >= :since', { since: utcTimestampText(filter.since) });
-    if (filter.until !== undefined) query.andWhere('"hit_at" < :until', { until: utcTimestampText(filter.until) });
+    if (filter.since !== undefined) query.andWhere('"hit_at" >= :since', { since: filter.since });
+    if (filter.until !== undefined) query.andWhere('"hit_at" < :until', { until: filter.until });
     if (filter.q !== undefined) {
       const like = this.dataSource.options.type === 'postgres' ? 'ILIKE' : 'LIKE';
       const pattern = `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -1,5 +1,4 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { utcTimestampTransformer } from '../utc-timestamp';
 
 export type HitPushStatus = 'pending' | 'sent' | 'failed';
 
@@ -59,7 +58,7 @@ export class KeywordHit {
   messageUrl!: string | null;
 
   /** When the message was sent (UTC). */
-  @Column({ name: 'hit_at', type: Date, transformer: utcTimestampTransformer })
+  @Column({ name: 'hit_at', type: Date })
   hitAt!: Date;
 
   @Column({ name: 'push_channel', type: 'varchar', length: 32 })
@@ -71,6 +70,6 @@ export class KeywordHit {
   @Column({ name: 'push_error', type: 'varchar', length: 1024, nullable: true })
   pushError!: string | null;
 
-  @Column({ name: 'created_at', type: Date, transformer: utcTimestampTransformer })
+  @Column({ name: 'created_at', type: Date })
   createdAt!: Date;
 }

@@ -1,5 +1,4 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { utcTimestampTransformer } from '../../keyword-hits/utc-timestamp';
 
 /** The last message id a listener has handled in one chat of one account; a reconnect never replays below it. */
 @Entity('listener_watermarks')
@@ -13,6 +12,6 @@ export class ListenerWatermark {
   @Column({ name: 'last_message_id', type: 'integer' })
   lastMessageId!: number;
 
-  @Column({ name: 'updated_at', type: Date, transformer: utcTimestampTransformer })
+  @Column({ name: 'updated_at', type: Date })
   updatedAt!: Date;
 }
