@@ -244,6 +244,10 @@ describe('AI features against a local OpenAI-compatible server', () => {
     expect(metrics).toMatch(/monitor_ai_failures_total\{feature="triage",code="timeout"\} [1-9]/);
     expect(metrics).toMatch(/monitor_ai_failures_total\{feature="triage",code="server_error"\} [1-9]/);
     expect(metrics).toMatch(/monitor_ai_tokens_total\{feature="triage",kind="prompt"\} [1-9]/);
+    expect(metrics).toMatch(/monitor_reconcile_runs_total\{result="succeeded"\} [1-9]/);
+    expect(metrics).toMatch(/monitor_open_security_alerts [1-9]/);
+    expect(metrics).toMatch(/monitor_active_repositories 1\n/);
+    expect(metrics).toMatch(/monitor_outbox_entries\{state="sent"\} [1-9]/);
   });
 
   it('appends a diagnosis from the failed job log to the run notification, independent of triage', async () => {

@@ -1,9 +1,10 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { EntityManager, In, IsNull, Not } from 'typeorm';
 import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
 import { SystemSettingsService } from '../system-settings/system-settings.service';
 import { EventRecorder } from '../events/event-recorder';
 import { InstallationEntity } from '../installations/installation.entity';
+import { MetricsService } from '../metrics/metrics.service';
 import { NotificationOutboxService } from '../notifications/notification-outbox.service';
 import { DatabaseWork } from '../processing/database-work';
 import { releaseIdentity } from '../processing/delivery-applier';
@@ -55,6 +56,7 @@ export class GitHubSyncService implements OnApplicationBootstrap, BeforeApplicat
     private readonly processor: DeliveryProcessor,
     private readonly starredUsername: StarredUsernameSource,
     private readonly outbox: NotificationOutboxService,
+    @Optional() private readonly metrics?: MetricsService,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -75,7 +77,9 @@ export class GitHubSyncService implements OnApplicationBootstrap, BeforeApplicat
     const running = this.inFlight.get(installationId);
     if (running) return running;
     const run = this.reconcile(installationId)
+      .then(() => this.metrics?.reconcileFinished('succeeded'))
       .catch((error: unknown) => {
+        this.metrics?.reconcileFinished('failed');
         this.logger.warn(`reconcile of installation ${installationId} failed: ${(error as Error).message}`);
         throw error;
       })
