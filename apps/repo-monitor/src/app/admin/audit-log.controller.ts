@@ -2,7 +2,8 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { COOKIE_SCHEME } from '../openapi';
 import { AuditLogService } from './audit-log.service';
-import { AuditLogPageDto, PageQueryDto } from './dto/audit-log.dto';
+import { PageQueryDto } from '../common/list-page';
+import { AuditLogPageDto } from './dto/audit-log.dto';
 
 @ApiTags('audit-log')
 @ApiCookieAuth(COOKIE_SCHEME)

@@ -12,7 +12,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { PageQueryDto } from '../admin/dto/audit-log.dto';
+import { PageQueryDto } from '../common/list-page';
 import { CurrentAdmin, Principal, clientAddress } from '../admin/principal';
 import { COOKIE_SCHEME, CSRF_SCHEME } from '../openapi';
 import {

@@ -84,6 +84,29 @@ describe('LocalGitHubApi with @octokit/app', () => {
     expect(diff.data).toBe('diff --git a/x b/x\n+new line\n');
   });
 
+  it('lists issues with pull requests among them, by state and page by page', async () => {
+    github.setIssue('acme/two', { number: 1, title: 'First bug' });
+    github.setIssue('acme/two', { number: 2, title: 'Fixed bug', state: 'closed' });
+    github.setIssue('acme/two', { number: 4, title: 'Second bug' });
+    github.setPullRequest('acme/two', 3, { title: 'Fix first bug' });
+    const octokit = await app.getInstallationOctokit(77);
+    const open = await octokit.request('GET /repos/{owner}/{repo}/issues', { owner: 'acme', repo: 'two' });
+    expect(open.data.map((item) => [item.number, item.title, Boolean(item.pull_request)])).toEqual([
+      [4, 'Second bug', false],
+      [3, 'Fix first bug', true],
+      [1, 'First bug', false],
+    ]);
+    expect(open.data.find((item) => item.number === 3)?.pull_request?.html_url).toBe('https://github.com/acme/two/pull/3');
+    const closed = await octokit.request('GET /repos/{owner}/{repo}/issues', { owner: 'acme', repo: 'two', state: 'closed' });
+    expect(closed.data.map((item) => item.number)).toEqual([2]);
+    const firstPage = await octokit.request('GET /repos/{owner}/{repo}/issues', { owner: 'acme', repo: 'two', state: 'all', per_page: 2 });
+    expect(firstPage.headers.link).toContain('rel="next"');
+    const secondPage = await octokit.request('GET /repos/{owner}/{repo}/issues', { owner: 'acme', repo: 'two', state: 'all', per_page: 2, page: 2 });
+    expect(secondPage.headers.link).not.toContain('rel="next"');
+    expect([...firstPage.data, ...secondPage.data].map((item) => item.number)).toEqual([4, 3, 2, 1]);
+    await expect(octokit.request('GET /repos/{owner}/{repo}/issues', { owner: 'acme', repo: 'two', state: 'draft' as 'open' })).rejects.toMatchObject({ status: 422 });
+  });
+
   it('lists workflow jobs and follows the log redirect', async () => {
     github.setWorkflowJobs('acme/one', 900, [{ id: 901, name: 'test', conclusion: 'failure', log: 'Error: expected 1 to be 2\n' }]);
     const octokit = await app.getInstallationOctokit(77);

@@ -63,6 +63,18 @@ export interface GitHubIssueComment {
   issue: string;
 }
 
+export interface GitHubIssueState {
+  number: number;
+  title: string;
+  state: 'open' | 'closed';
+  body?: string | null;
+  user?: string;
+  labels?: string[];
+  created_at?: string;
+  updated_at?: string;
+  closed_at?: string | null;
+}
+
 export interface GitHubApiFault {
   status: number;
   message?: string;
@@ -101,7 +113,7 @@ function iso(date: Date): string {
 /**
  * A small GitHub REST API for @octokit/app and octokit pointed at it with `baseUrl`: App JWT checked
  * with RS256, installation tokens, installation repositories (paginated with Link), repositories,
- * starred (ETag / 304), latest release, pull requests (JSON or diff), workflow jobs and logs,
+ * starred (ETag / 304), latest release, issues (with pull requests), pull requests (JSON or diff), workflow jobs and logs,
  * issue comments and rate limits. State is set by tests; every request is recorded.
  */
 export class LocalGitHubApi extends LocalHttpServer {
@@ -112,6 +124,8 @@ export class LocalGitHubApi extends LocalHttpServer {
   readonly pulls = new Map<string, { pull: Record<string, unknown>; diff: string }>();
   readonly workflowJobs = new Map<string, GitHubWorkflowJobState[]>();
   readonly comments: GitHubIssueComment[] = [];
+  /** Issues (not pull requests) per repository, keyed `owner/repo#number` (lower-case). */
+  readonly issues = new Map<string, GitHubIssueState>();
   /** Installation tokens handed out, oldest first. */
   readonly issuedTokens: IssuedToken[] = [];
   /** How many conditional requests were answered 304. */
@@ -230,6 +244,15 @@ export class LocalGitHubApi extends LocalHttpServer {
     });
   }
 
+  /** Adds or replaces an issue; `GET /repos/{o}/{r}/issues` lists it with the repository's pull requests. */
+  setIssue(fullName: string, issue: Partial<GitHubIssueState> & { number: number; title: string }): GitHubIssueState {
+    if (!this.repositories.has(fullName.toLowerCase())) this.addRepository(fullName);
+    const now = iso(new Date());
+    const state: GitHubIssueState = { state: 'open', body: null, user: 'reporter', labels: [], created_at: now, updated_at: now, closed_at: null, ...issue };
+    this.issues.set(`${fullName.toLowerCase()}#${issue.number}`, state);
+    return state;
+  }
+
   setWorkflowJobs(fullName: string, runId: number, jobs: GitHubWorkflowJobState[]): void {
     this.workflowJobs.set(`${fullName.toLowerCase()}/${runId}`, jobs);
   }
@@ -288,6 +311,7 @@ export class LocalGitHubApi extends LocalHttpServer {
     const key = repository.full_name.toLowerCase();
     let match: RegExpExecArray | null;
     if (request.method === 'GET' && rest === '') return this.json(request, response, 200, repository);
+    if (request.method === 'GET' && rest === '/issues') return this.listIssues(request, response, repository);
     if (request.method === 'GET' && rest === '/releases/latest') {
       const latest = (this.releases.get(key) ?? []).find((release) => !release.draft && !release.prerelease);
       return latest ? this.json(request, response, 200, latest) : this.error(response, 404, 'Not Found');
@@ -457,6 +481,65 @@ export class LocalGitHubApi extends LocalHttpServer {
     const core = { limit, used: this.rateUsed, remaining: this.rateRemaining, reset: this.rateReset, resource: 'core' };
     this.countedHeaders(response);
     sendJson(response, 200, { resources: { core, search: { limit: 30, used: 0, remaining: 30, reset: this.rateReset, resource: 'search' }, graphql: { ...core, resource: 'graphql' } }, rate: core });
+  }
+
+  /**
+   * Issues and pull requests together, as GitHub lists them: `state` open (default), closed or all,
+   * newest first, paginated with Link; a pull request carries a `pull_request` object.
+   */
+  private listIssues(request: RecordedRequest, response: ServerResponse, repository: GitHubRepository): void {
+    const wanted = request.query.get('state') ?? 'open';
+    if (!['open', 'closed', 'all'].includes(wanted)) return this.error(response, 422, 'Validation Failed');
+    const key = repository.full_name.toLowerCase();
+    const user = (login: string): Record<string, unknown> => ({ login, id: createHash('sha1').update(login).digest().readUInt32BE(0), type: 'User' });
+    const items: Array<Record<string, unknown> & { number: number; state: string }> = [];
+    for (const [issueKey, issue] of this.issues) {
+      if (!issueKey.startsWith(`${key}#`)) continue;
+      items.push({
+        id: 10_000_000 + issue.number,
+        node_id: `I_${issue.number}`,
+        number: issue.number,
+        title: issue.title,
+        state: issue.state,
+        body: issue.body ?? null,
+        user: user(issue.user ?? 'reporter'),
+        labels: (issue.labels ?? []).map((name) => ({ name })),
+        html_url: `https://github.com/${repository.full_name}/issues/${issue.number}`,
+        url: `${this.url}/repos/${repository.full_name}/issues/${issue.number}`,
+        created_at: issue.created_at,
+        updated_at: issue.updated_at,
+        closed_at: issue.closed_at ?? null,
+      });
+    }
+    for (const [pullKey, { pull }] of this.pulls) {
+      if (!pullKey.startsWith(`${key}#`)) continue;
+      const number = Number(pull['number']);
+      items.push({
+        id: pull['id'],
+        node_id: `I_PR_${number}`,
+        number,
+        title: pull['title'],
+        state: String(pull['state'] ?? 'open'),
+        draft: pull['draft'] ?? false,
+        body: pull['body'] ?? null,
+        user: pull['user'],
+        labels: [],
+        html_url: `https://github.com/${repository.full_name}/pull/${number}`,
+        url: `${this.url}/repos/${repository.full_name}/issues/${number}`,
+        created_at: pull['created_at'] ?? '2024-01-01T00:00:00Z',
+        updated_at: pull['updated_at'] ?? '2024-01-01T00:00:00Z',
+        closed_at: pull['closed_at'] ?? null,
+        pull_request: {
+          url: `${this.url}/repos/${repository.full_name}/pulls/${number}`,
+          html_url: `https://github.com/${repository.full_name}/pull/${number}`,
+          diff_url: `https://github.com/${repository.full_name}/pull/${number}.diff`,
+          patch_url: `https://github.com/${repository.full_name}/pull/${number}.patch`,
+          merged_at: pull['merged_at'] ?? null,
+        },
+      });
+    }
+    const selected = items.filter((item) => wanted === 'all' || item.state === wanted).sort((a, b) => b.number - a.number);
+    this.paginated(request, response, selected);
   }
 
   private jobLog(request: RecordedRequest, response: ServerResponse): void {
