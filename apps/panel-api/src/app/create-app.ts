@@ -1,6 +1,8 @@
 import { ValidationPipe } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import { NestFactory } from '@nestjs/core';
+import { serializeSqliteAccess } from '@shared/database';
+import { DataSource } from 'typeorm';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
@@ -28,6 +30,8 @@ export async function createPanelApp(config: PanelConfig, options: PanelAppOptio
     bufferLogs: true,
     abortOnError: false,
   });
+  // SQLite is one shared connection: every flow takes its turn (see @shared/database).
+  serializeSqliteAccess(app.get(DataSource));
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks();
   app.useGlobalPipes(

@@ -5,8 +5,8 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { ReadinessService, requestIdFor } from '@shared/config';
 import { Logger } from 'nestjs-pino';
 import type { IncomingMessage } from 'node:http';
+import { serializeSqliteAccess } from '@shared/database';
 import { DataSource } from 'typeorm';
-import { serializeSqliteTransactions } from '../database/sqlite-transactions';
 import { AppModule } from './app.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { MonitorConfig } from './config/monitor-config';
@@ -29,7 +29,8 @@ export async function createMonitorApp(config: MonitorConfig): Promise<NestFasti
   });
   app.useLogger(app.get(Logger));
   await app.register(fastifyCookie);
-  serializeSqliteTransactions(app.get(DataSource));
+  // SQLite is one shared connection: every flow takes its turn (see @shared/database).
+  serializeSqliteAccess(app.get(DataSource));
   app.enableShutdownHooks();
   app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }));
   app.useGlobalFilters(new AllExceptionsFilter());
