@@ -6,6 +6,7 @@ import { classifyHttpStatus, type DeliveryResult, describeFetchError, parseRetry
 import { type HostResolver, type ResolvedAddress, resolveTarget } from './address-guard';
 import { standardWebhookSignature } from './standard-webhooks';
 import { withDispatcher } from './fetch-init';
+import { type OutboundProxy, proxyApplies, proxyTunnelAgent } from './proxy-tunnel';
 
 /** The event part of the outbound webhook body; its fields are the caller's. */
 export type WebhookEventPayload = Record<string, unknown>;
@@ -44,6 +45,12 @@ export interface SignedWebhookSenderOptions {
   trustedCa?: string | string[];
   /** Clock for `emitted_at` defaults and the signature timestamp. */
   now?: () => Date;
+  /**
+   * HTTPS_PROXY / NO_PROXY. When the proxy applies to a target, the address is still resolved and
+   * vetted here and the proxy is asked to CONNECT to that IP (so it cannot resolve the name again);
+   * Host header, TLS SNI and certificate name stay the URL's host name.
+   */
+  proxy?: OutboundProxy;
 }
 
 export interface SignedWebhookResult extends DeliveryResult {
@@ -128,7 +135,11 @@ export class SignedWebhookSender {
     const timestamp = Math.floor(now.getTime() / 1000);
     const headers = signedWebhookHeaders(target.secret, message, body, timestamp);
     headers['user-agent'] = this.options.userAgent ?? 'repo-monitor-webhook/1';
-    const agent = pinnedAddressAgent(check.address, { connectTimeoutMs: this.timeoutMs, trustedCa: this.options.trustedCa });
+    const proxy = this.options.proxy;
+    const agent =
+      proxy && proxyApplies(proxy, check.url)
+        ? proxyTunnelAgent(new URL(proxy.url), check.address, { servername: check.hostname, connectTimeoutMs: this.timeoutMs, trustedCa: this.options.trustedCa })
+        : pinnedAddressAgent(check.address, { connectTimeoutMs: this.timeoutMs, trustedCa: this.options.trustedCa });
     try {
       const response = await fetch(
         check.url,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { NotificationChannelsService } from '../notification-channels/notification-channels.service';
+import { DatabaseWork } from '../processing/database-work';
 import { ShortCache } from '../processing/short-cache';
 
 export type ChannelKind = 'telegram' | 'http_webhook';
@@ -35,7 +36,7 @@ export function channelWants(channel: ChannelDescriptor, kind: string, category:
 export class ConsoleChannelSource extends NotificationChannelSource {
   private readonly cache: ShortCache<ChannelDescriptor[]>;
 
-  constructor(channels: NotificationChannelsService) {
+  constructor(channels: NotificationChannelsService, database: DatabaseWork) {
     super();
     this.cache = new ShortCache(async () =>
       (await channels.deliverableChannels())
@@ -48,6 +49,8 @@ export class ConsoleChannelSource extends NotificationChannelSource {
           eventKinds: channel.eventKinds,
         }))
         .filter((channel) => channel.target !== ''),
+      undefined,
+      () => database.holdsSqliteConnection(),
     );
   }
 

@@ -40,7 +40,7 @@ export class NotificationOutboxService {
         burstThreshold: aggregation.burst_threshold,
         burstWindowMs: aggregation.burst_window_seconds * 1000,
       };
-    });
+    }, undefined, () => database.holdsSqliteConnection());
   }
 
   /** The effective aggregation window, burst threshold and burst window (console, else environment). */

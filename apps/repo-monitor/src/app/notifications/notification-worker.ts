@@ -3,7 +3,7 @@ import { nextOutboxAttemptAt, SignedWebhookSender, TelegramBotSender } from '@sh
 import { createHash } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
-import { OUTBOUND_DISPATCHER } from '../outbound/outbound-dispatcher';
+import { OUTBOUND_DISPATCHER, outboundProxy } from '../outbound/outbound-dispatcher';
 import { DatabaseWork } from '../processing/database-work';
 import { ChannelDescriptor, NotificationChannelSource } from './notification-channels';
 import { NotificationEnricher } from './notification-enricher';
@@ -35,7 +35,7 @@ interface ClaimedRow {
 @Injectable()
 export class NotificationWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(NotificationWorker.name);
-  private readonly webhookSender = new SignedWebhookSender({ userAgent: 'repo-monitor-webhook/1' });
+  private readonly webhookSender: SignedWebhookSender;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private again = false;
@@ -48,7 +48,10 @@ export class NotificationWorker implements OnApplicationBootstrap, BeforeApplica
     private readonly channels: NotificationChannelSource,
     private readonly outbox: NotificationOutboxService,
     @Optional() @Inject(OUTBOUND_DISPATCHER) private readonly dispatcher?: Dispatcher,
-  ) {}
+  ) {
+    // The webhook sender pins the vetted address itself, so it gets the proxy settings rather than the dispatcher.
+    this.webhookSender = new SignedWebhookSender({ userAgent: 'repo-monitor-webhook/1', proxy: outboundProxy(config.proxy) });
+  }
 
   onApplicationBootstrap(): void {
     this.outbox.onEnqueued(() => this.wake());

@@ -1,3 +1,4 @@
+import type { OutboundProxy } from '@shared/notify';
 import { Agent, Dispatcher, EnvHttpProxyAgent } from 'undici';
 
 export interface OutboundProxySettings {
@@ -24,4 +25,13 @@ export function createOutboundDispatcher(settings: OutboundProxySettings, option
     httpsProxy: proxy,
     noProxy: settings.noProxy?.trim() ?? '',
   });
+}
+
+/**
+ * The same settings for senders that connect by themselves (the outbound webhook pins the address
+ * it vetted and tunnels to it with CONNECT); undefined when no proxy is configured.
+ */
+export function outboundProxy(settings: OutboundProxySettings): OutboundProxy | undefined {
+  const url = settings.httpsProxy?.trim();
+  return url ? { url, noProxy: settings.noProxy?.trim() ?? '' } : undefined;
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryResult } from 'typeorm';
 
@@ -12,6 +13,7 @@ export type TransactionPriority = 'high' | 'normal';
 export class DatabaseWork {
   private readonly sqliteQueues: Record<TransactionPriority, Array<() => Promise<void>>> = { high: [], normal: [] };
   private sqliteBusy = false;
+  private readonly insideTransaction = new AsyncLocalStorage<true>();
 
   constructor(@InjectDataSource() readonly dataSource: DataSource) {}
 
@@ -25,16 +27,26 @@ export class DatabaseWork {
    */
   async transaction<T>(fn: (manager: EntityManager) => Promise<T>, priority: TransactionPriority = 'normal'): Promise<T> {
     if (!this.isSqlite) return this.dataSource.transaction(fn);
+    // Nested in one of ours: queueing would wait for ourselves; TypeORM nests it as a savepoint.
+    if (this.holdsSqliteConnection()) return this.dataSource.transaction(fn);
     return new Promise<T>((resolve, reject) => {
       this.sqliteQueues[priority].push(async () => {
         try {
-          resolve(await this.dataSource.transaction(fn));
+          resolve(await this.insideTransaction.run(true, () => this.dataSource.transaction(fn)));
         } catch (error) {
           reject(error);
         }
       });
       void this.runSqliteQueue();
     });
+  }
+
+  /**
+   * True inside a SQLite transaction opened here: the flow holds the one connection, so it must not
+   * wait for work queued behind it (see ShortCache).
+   */
+  holdsSqliteConnection(): boolean {
+    return this.insideTransaction.getStore() === true;
   }
 
   private async runSqliteQueue(): Promise<void> {
