@@ -158,7 +158,9 @@ export class GitHubSyncService implements OnApplicationBootstrap, BeforeApplicat
       }
       const release = latest.value ? PayloadReader.of(latest.value) : undefined;
       const releaseId = release?.get('id').number() ?? null;
-      const isNew = releaseId !== null && tracker.lastReleaseId !== null && releaseId !== tracker.lastReleaseId;
+      // The first check of a repository is its baseline; after it, any other latest release is new
+      // (also the first release of a repository that had none at the baseline).
+      const isNew = releaseId !== null && tracker.lastCheckedAt !== null && releaseId !== tracker.lastReleaseId;
       await this.database.transaction(async (manager) => {
         if (release && isNew) {
           const recorded = await this.events.record(
