@@ -16,6 +16,30 @@ export interface AggregationSettings {
 }
 
 /**
+ * Burst rule: when `recentCount` notifications of the group were written within the burst window
+ * and that reaches the threshold, this one joins the burst summary, sent when the burst window of
+ * the oldest of them ends (at once if that is past). Undefined: not a burst.
+ */
+export function burstSendAt(
+  settings: Pick<AggregationSettings, 'burstThreshold' | 'burstWindowMs'>,
+  recentCount: number,
+  oldest: Date | undefined,
+  now: Date,
+): Date | undefined {
+  if (settings.burstThreshold <= 0 || settings.burstWindowMs <= 0 || recentCount < settings.burstThreshold) return undefined;
+  return new Date(Math.max(now.getTime(), (oldest ?? now).getTime() + settings.burstWindowMs));
+}
+
+/**
+ * Window rule: a notification that follows the group's latest one (`latestAt`) within the window is
+ * merged into one follow-up, sent when that window ends. Undefined: send on its own, at once.
+ */
+export function windowSendAt(settings: Pick<AggregationSettings, 'windowMs'>, latestAt: Date | undefined, now: Date): Date | undefined {
+  if (settings.windowMs <= 0 || !latestAt || now.getTime() - latestAt.getTime() >= settings.windowMs) return undefined;
+  return new Date(Math.max(now.getTime(), latestAt.getTime() + settings.windowMs));
+}
+
+/**
  * Writes notifications into the outbox inside the caller's transaction (the one that records the
  * event), applying aggregation: the first notification of a repository and category goes out at
  * once; more within MONITOR_AGGREGATION_WINDOW are merged into one follow-up; past the burst
@@ -106,10 +130,9 @@ export class NotificationOutboxService {
           WHERE "group_key" = ${this.database.placeholder(1)} AND "event_id" IS NOT NULL AND "created_at" > ${this.database.placeholder(2)}`,
         [groupKey, this.database.time(since)],
       );
-      const count = Number(recent[0]?.count ?? 0);
-      if (count >= burstThreshold) {
-        const oldest = this.parseTime(recent[0]?.oldest) ?? now;
-        await this.join(manager, entry, 'burst', groupKey, new Date(Math.max(now.getTime(), oldest.getTime() + burstWindowMs)));
+      const burstAt = burstSendAt({ burstThreshold, burstWindowMs }, Number(recent[0]?.count ?? 0), this.parseTime(recent[0]?.oldest), now);
+      if (burstAt) {
+        await this.join(manager, entry, 'burst', groupKey, burstAt);
         return;
       }
     }
@@ -129,8 +152,9 @@ export class NotificationOutboxService {
         .andWhere('entry.created_at > :since', { since: this.database.time(since) })
         .orderBy('entry.id', 'DESC')
         .getOne();
-      if (latest) {
-        await this.join(manager, entry, 'aggregate', groupKey, new Date(Math.max(now.getTime(), latest.createdAt.getTime() + windowMs)));
+      const mergeAt = windowSendAt({ windowMs }, latest?.createdAt, now);
+      if (mergeAt) {
+        await this.join(manager, entry, 'aggregate', groupKey, mergeAt);
         return;
       }
     }

@@ -8,7 +8,7 @@ import { WebhookAcceptedDto } from './dto/webhook-accepted.dto';
 import { InboundWebhookSecretSource } from './inbound-webhook-secrets';
 import { WebhookSignatureVerifier } from './webhook-signature-verifier';
 
-interface DeliverySummary {
+export interface DeliverySummary {
   action: string | null;
   installationId: number | null;
   repositoryFullName: string | null;
@@ -16,7 +16,7 @@ interface DeliverySummary {
 }
 
 /** The JSON text of a delivery (GitHub sends JSON or a form with a `payload` field) and what routing needs. */
-function summarise(body: unknown, rawBody: Buffer, contentType: string | undefined): DeliverySummary {
+export function summariseDelivery(body: unknown, rawBody: Buffer, contentType: string | undefined): DeliverySummary {
   let payload = rawBody.toString('utf8');
   let parsed: unknown = body;
   if (contentType?.startsWith('application/x-www-form-urlencoded')) {
@@ -85,7 +85,7 @@ export class WebhooksController {
         fields: ['X-GitHub-Delivery', 'X-GitHub-Event'],
       });
     }
-    const summary = summarise(request.body, rawBody, request.headers['content-type']);
+    const summary = summariseDelivery(request.body, rawBody, request.headers['content-type']);
     const stored = await this.inbox.store({ deliveryId: id, event: kind, receivedAt: new Date(), ...summary });
     return { status: stored.status, delivery_id: id };
   }
