@@ -63,6 +63,7 @@ describe('panel-api sign tasks, runs, scheduler and live history (simulated Tele
   let alice: SimUser;
   let bob: SimUser;
   let aliceSession: string;
+  let checkinBot: { id: string; username: string };
 
   const api = <T = Record<string, unknown>>(path: string, options: { method?: string; body?: unknown; token?: string | null } = {}) =>
     requestJson<T>(panel.url, path, { method: options.method, body: options.body, token: options.token === null ? undefined : (options.token ?? token) });
@@ -101,7 +102,7 @@ describe('panel-api sign tasks, runs, scheduler and live history (simulated Tele
     await bot.start();
     alice = telegram.createUser({ phone: '+31 600 000 101', firstName: 'Alice' });
     bob = telegram.createUser({ phone: '+31 600 000 102', firstName: 'Bob' });
-    telegram.addBot({
+    checkinBot = telegram.addBot({
       username: 'checkin_bot',
       onMessage: (text) => {
         if (text === '/checkin') return { text: 'Checked in! +10 points' };
@@ -335,6 +336,32 @@ describe('panel-api sign tasks, runs, scheduler and live history (simulated Tele
     expect((await api<{ history: HistoryEntry[] }>('/api/sign-tasks/full/history')).body.history[0].flow_log.length).toBeGreaterThan(3);
     expect((await api('/api/sign-tasks/listen-hits/run', { method: 'POST', body: {} })).status).toBe(400);
     expect((await api('/api/sign-tasks/full/run', { method: 'POST', body: { account_name: 'bob' } })).status).toBe(400);
+  });
+
+  it('deletes what a run sent in a chat delete_after seconds after its actions, without holding the run; bot replies and other chats stay', async () => {
+    await create(task('tidy', {
+      chats: [
+        { chat_id: '@checkin_bot', delete_after: 3, actions: [{ action: 1, text: 'tidy-text' }, { action: 2, dice: '🎯' }] },
+        { chat_id: '@checkin_bot', actions: [{ action: 1, text: 'tidy-keep' }] },
+      ],
+    }));
+    const chat = () => telegram.history(alice.id, checkinBot.id);
+    const started = Date.now();
+    const status = await runAndWait('tidy');
+    expect(status).toMatchObject({ state: 'finished', success: true });
+    expect(status.logs.map((entry) => entry.message)).toContain('2 sent message(s) in @checkin_bot will be deleted in 3 s');
+    const sent = chat().filter((m) => m.out && (m.text === 'tidy-text' || m.text === '🎯'));
+    expect(sent).toHaveLength(2);
+    // The run is over long before the deletion is due (it did not sleep through delete_after).
+    expect(Date.now() - started).toBeLessThan(3_000);
+
+    await eventually(async () => !chat().some((m) => m.text === 'tidy-text'), { timeoutMs: 6_000, intervalMs: 100 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3_000);
+    expect(chat().some((m) => m.out && m.text === '🎯')).toBe(false);
+    expect(chat().some((m) => !m.out && m.text === 'unknown: tidy-text')).toBe(true);
+    expect(chat().some((m) => m.out && m.text === 'tidy-keep')).toBe(true);
+    expect(telegram.deletions.at(-1)).toMatchObject({ userId: alice.id, chatId: checkinBot.id, messageIds: expect.arrayContaining(sent.map((m) => m.id)) });
+    expect(telegram.deletions.at(-1)?.messageIds).toHaveLength(2);
   });
 
   it('answers with the AI model: picks the option in an image (4) and solves a calculation (5)', async () => {

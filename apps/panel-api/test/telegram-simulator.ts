@@ -183,6 +183,8 @@ export class TelegramSimulator implements TelegramGateway {
   /** Every call made through the port, for assertions (for example "sent nothing"). */
   readonly calls: SimCall[] = [];
   readonly disconnected: string[] = [];
+  /** Every deletion that removed messages: whose view, which chat, which ids. */
+  readonly deletions: Array<{ userId: string; chatId: string; messageIds: number[]; at: number }> = [];
 
   constructor() {
     this.chats.set(OFFICIAL_USER_ID, { id: OFFICIAL_USER_ID, title: 'Telegram', type: 'user' });
@@ -401,6 +403,22 @@ export class TelegramSimulator implements TelegramGateway {
       });
       this.botAnswer(user, target, emoji, sent);
       return sent;
+    });
+  }
+
+  async deleteMessages(session: TelegramSession, chat: TelegramChatRef, messageIds: readonly number[], options?: CallOptions): Promise<void> {
+    return this.call('deleteMessages', session, [chat, [...messageIds]], options, (user) => {
+      const target = this.resolveChat(chat);
+      const key = `${user.id}:${target.id}`;
+      const list = this.histories.get(key) ?? [];
+      // Like Telegram: in a private chat either side's messages may be revoked; in groups (no admin rights here) only one's own.
+      const removable = new Set(list.filter((m) => messageIds.includes(m.id) && (m.out || target.type === 'user')).map((m) => m.id));
+      if (removable.size === 0) return;
+      this.histories.set(
+        key,
+        list.filter((m) => !removable.has(m.id)),
+      );
+      this.deletions.push({ userId: user.id, chatId: target.id, messageIds: [...removable], at: Date.now() });
     });
   }
 

@@ -32,6 +32,8 @@ export interface ActionContext {
   log: (entry: Omit<FlowLogEntry, 'at' | 'step'> & { step?: string | null }) => void;
   /** `{keyword}`, `{message}`, … replaced in texts (listen follow-ups). */
   variables?: Readonly<Record<string, string>>;
+  /** Told about every message the account sent in this step (for the chat's `delete_after`). */
+  onSent?: (chat: ChatId, message: TelegramMessage) => void;
 }
 
 export interface RunActionsOptions {
@@ -200,12 +202,14 @@ export class ActionRunner {
 
   private async sendText(text: string, context: ActionContext): Promise<void> {
     const sent = await this.call(context, (options) => this.gateway.sendMessage(context.session, context.target.chat_id, text, { ...options, threadId: context.target.message_thread_id }));
+    context.onSent?.(context.target.chat_id, sent);
     context.log({ level: 'info', message: `sent: ${text}` });
     await this.recordReply(sent.id, context);
   }
 
   private async sendDice(emoji: string, context: ActionContext): Promise<void> {
     const sent = await this.call(context, (options) => this.gateway.sendDice(context.session, context.target.chat_id, emoji, { ...options, threadId: context.target.message_thread_id }));
+    context.onSent?.(context.target.chat_id, sent);
     context.log({ level: 'info', message: `sent dice ${emoji}${sent.diceValue !== undefined ? ` (rolled ${sent.diceValue})` : ''}` });
     await this.recordReply(sent.id, context);
   }
@@ -278,6 +282,7 @@ export class ActionRunner {
     const [, bot, argument] = link;
     const text = `/start ${argument}`;
     const sent = await this.call(context, (options) => this.gateway.sendMessage(context.session, `@${bot}`, text, options));
+    context.onSent?.(`@${bot}`, sent);
     context.log({ level: 'info', message: `followed t.me/${bot}?start=${argument}` });
     await this.recordReply(sent.id, { ...context, target: { chat_id: `@${bot}` } });
   }
@@ -287,6 +292,7 @@ export class ActionRunner {
   private async press(message: TelegramMessage, buttonText: string, context: ActionContext): Promise<void> {
     const result = await this.call(context, (options) => this.gateway.clickButton(context.session, context.target.chat_id, message.id, buttonText, options));
     if (result.kind === 'sent') {
+      context.onSent?.(context.target.chat_id, result.message);
       context.log({ level: 'info', message: `pressed keyboard button "${buttonText}"` });
       await this.recordReply(result.message.id, context);
       return;

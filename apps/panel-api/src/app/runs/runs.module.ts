@@ -15,6 +15,7 @@ import { RunHistoryService } from './run-history.service';
 import { RunRegistry } from './run-registry';
 import { DEFAULT_RUN_TIMINGS, RUN_TIMINGS } from './run-timings';
 import { RunsController } from './runs.controller';
+import { SentMessageDeletions } from './sent-message-deletions';
 import { TaskRunner } from './task-runner.service';
 
 /**
@@ -32,6 +33,7 @@ import { TaskRunner } from './task-runner.service';
     RunRegistry,
     AccountRunLock,
     RunHistoryService,
+    SentMessageDeletions,
     TaskRunner,
   ],
   exports: [ActionRunner, TaskRunner, RunRegistry, RunHistoryService, RUN_TIMINGS],

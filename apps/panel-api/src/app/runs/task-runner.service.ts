@@ -9,6 +9,7 @@ import { AccountRunLock } from './account-run-lock';
 import { RunHistoryService } from './run-history.service';
 import { RunRecord, RunRegistry, RunTrigger } from './run-registry';
 import { RUN_TIMINGS, RunTimings } from './run-timings';
+import { SentMessageDeletions } from './sent-message-deletions';
 
 interface Step {
   chatIndex: number;
@@ -16,6 +17,9 @@ interface Step {
   chat: TaskChat;
   action: TaskAction;
 }
+
+/** Messages a run sent, per chat index of the task, until the chat's `delete_after` deletion is scheduled. */
+type SentByChat = Map<number, number[]>;
 
 export interface StartedRun {
   run_id: string;
@@ -40,6 +44,7 @@ export class TaskRunner implements OnModuleInit, OnModuleDestroy {
     private readonly lock: AccountRunLock,
     private readonly history: RunHistoryService,
     private readonly notifier: PanelNotifier,
+    private readonly deletions: SentMessageDeletions,
     @Inject(RUN_TIMINGS) private readonly timings: RunTimings,
   ) {}
 
@@ -94,6 +99,7 @@ export class TaskRunner implements OnModuleInit, OnModuleDestroy {
     const log = (level: FlowLogEntry['level'], message: string, step: string | null = null): void =>
       this.registry.log(run, { at: new Date().toISOString(), step, level, message });
     let outcome: { success: boolean; category: FailureCategory; message: string; state: 'finished' | 'cancelled' | 'timeout' };
+    const sent: SentByChat = new Map();
     try {
       this.registry.update(run, { phase: 'checking_account', phase_detail: `account ${run.account_name}` });
       const session = this.actions.sessionOf(run.account_name);
@@ -112,7 +118,7 @@ export class TaskRunner implements OnModuleInit, OnModuleDestroy {
 
       timeoutTimer = setTimeout(() => abort.abort(new RunInterrupted('timeout')), this.timings.runTimeoutMs);
       this.registry.update(run, { phase: 'running', phase_detail: null, wait_seconds: null });
-      const lastReply = await this.runSteps(task, run, session, signal, log);
+      const lastReply = await this.runSteps(task, run, session, signal, log, sent);
       outcome = { success: true, category: 'none', message: lastReply ?? 'completed', state: 'finished' };
     } catch (error) {
       const interrupted = error instanceof RunInterrupted ? error : signal.aborted ? interruptionOf(signal) : undefined;
@@ -130,6 +136,8 @@ export class TaskRunner implements OnModuleInit, OnModuleDestroy {
       if (timeoutTimer) clearTimeout(timeoutTimer);
       release?.();
     }
+    // A failed or cancelled run still cleans up what it sent before it stopped.
+    for (const chatIndex of [...sent.keys()]) this.scheduleDeletion(task, run, chatIndex, sent, log);
     await this.finalize(task, run, outcome);
   }
 
@@ -140,6 +148,7 @@ export class TaskRunner implements OnModuleInit, OnModuleDestroy {
     session: ReturnType<ActionRunner['sessionOf']>,
     signal: AbortSignal,
     log: (level: FlowLogEntry['level'], message: string, step?: string | null) => void,
+    sent: SentByChat,
   ): Promise<string | undefined> {
     const steps: Step[] = task.chats.flatMap((chat, chatIndex) => chat.actions.map((action, actionIndex) => ({ chatIndex, actionIndex, chat, action })));
     let next = 0;
@@ -161,8 +170,12 @@ export class TaskRunner implements OnModuleInit, OnModuleDestroy {
             if (entry.message.startsWith('reply: ')) lastReply = entry.message.slice('reply: '.length);
             log(entry.level, entry.message, entry.step === undefined ? label : entry.step);
           },
+          onSent: (_chat, message) => {
+            if (step.chat.delete_after) sent.set(step.chatIndex, [...(sent.get(step.chatIndex) ?? []), message.id]);
+          },
         });
         next += 1;
+        if (step.actionIndex === step.chat.actions.length - 1) this.scheduleDeletion(task, run, step.chatIndex, sent, log);
       } catch (error) {
         if (error instanceof RunInterrupted || signal.aborted) throw error;
         const category = failureCategoryOf(error);
@@ -178,6 +191,16 @@ export class TaskRunner implements OnModuleInit, OnModuleDestroy {
       }
     }
     return lastReply;
+  }
+
+  /** Hands what the run sent in one chat to the `delete_after` timer; the run does not wait for it. */
+  private scheduleDeletion(task: SignTask, run: RunRecord, chatIndex: number, sent: SentByChat, log: (level: FlowLogEntry['level'], message: string, step?: string | null) => void): void {
+    const messageIds = sent.get(chatIndex) ?? [];
+    sent.delete(chatIndex);
+    const chat = task.chats[chatIndex];
+    if (!chat?.delete_after || messageIds.length === 0) return;
+    this.deletions.schedule({ accountName: run.account_name, taskName: task.name, runId: run.run_id, chatId: chat.chat_id, messageIds, delaySeconds: chat.delete_after });
+    log('info', `${messageIds.length} sent message(s) in ${chat.chat_id} will be deleted in ${chat.delete_after} s`, `chat ${chatIndex + 1}`);
   }
 
   private async finalize(

@@ -2,6 +2,8 @@ import { createServer, Server } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { Api, errors, helpers } from 'telegram';
 import { StringSession } from 'telegram/sessions';
+import { deleteMessages as gramJsDeleteMessages } from 'telegram/client/messages';
+import type { TelegramClient } from 'telegram';
 import { GramJsClient, GramJsTelegramGateway, gramJsProxyParams } from './gramjs-telegram-gateway';
 import { encodeSessionString } from './session-string';
 import { TelegramError } from './telegram-error';
@@ -36,8 +38,15 @@ class StubGramJsClient {
     return this.answer(request);
   }
 
-  async getInputEntity(id: number): Promise<Api.TypeInputPeer> {
-    return new Api.InputPeerUser({ userId: helpers.returnBigInt(id), accessHash: helpers.returnBigInt('987654321') });
+  async getInputEntity(id: number | string): Promise<Api.TypeInputPeer> {
+    const text = String(id);
+    if (text.startsWith('-100')) return new Api.InputPeerChannel({ channelId: helpers.returnBigInt(text.slice(4)), accessHash: helpers.returnBigInt('123456789') });
+    return new Api.InputPeerUser({ userId: helpers.returnBigInt(/^\d+$/.test(text) ? text : '555'), accessHash: helpers.returnBigInt('987654321') });
+  }
+
+  /** GramJS's own implementation, so the requests it builds from our arguments are the ones recorded. */
+  async deleteMessages(entity: string | number, messageIds: number[], options: { revoke?: boolean }): Promise<unknown> {
+    return gramJsDeleteMessages(this as unknown as TelegramClient, entity, messageIds, { revoke: options.revoke ?? false });
   }
 
   async getMe(): Promise<Api.User> {
@@ -131,6 +140,25 @@ describe('GramJsTelegramGateway request construction (stubbed GramJS client)', (
     const request = stub.requests[0] as Api.account.UpdateStatus;
     expect(request).toBeInstanceOf(Api.account.UpdateStatus);
     expect(request.offline).toBe(false);
+  });
+
+  it('deletes messages for everyone: messages.deleteMessages with revoke in private chats, channels.deleteMessages in channels', async () => {
+    const session = sessionTo('149.154.167.51');
+    await gateway.deleteMessages(session, '@checkin_bot', [41, 42]);
+    expect(stub.requests).toHaveLength(1);
+    const privateRequest = stub.requests[0] as Api.messages.DeleteMessages;
+    expect(privateRequest).toBeInstanceOf(Api.messages.DeleteMessages);
+    expect(privateRequest.id).toEqual([41, 42]);
+    expect(privateRequest.revoke).toBe(true);
+
+    await gateway.deleteMessages(session, '-1001234567890', [7]);
+    const channelRequest = stub.requests[1] as Api.channels.DeleteMessages;
+    expect(channelRequest).toBeInstanceOf(Api.channels.DeleteMessages);
+    expect(channelRequest.id).toEqual([7]);
+    expect((channelRequest.channel as Api.InputPeerChannel).channelId.toString()).toBe('1234567890');
+
+    await gateway.deleteMessages(session, '@checkin_bot', []);
+    expect(stub.requests).toHaveLength(2);
   });
 
   it('reuses one connection per account and closes it on disconnect and when idle', async () => {

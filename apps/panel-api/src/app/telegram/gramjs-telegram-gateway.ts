@@ -50,6 +50,7 @@ export type GramJsClient = Pick<
   | 'getInputEntity'
   | 'getMessages'
   | 'sendMessage'
+  | 'deleteMessages'
   | 'downloadMedia'
   | 'getDialogs'
   | 'addEventHandler'
@@ -432,6 +433,12 @@ export class GramJsTelegramGateway implements TelegramGateway {
       }
     }
     return undefined;
+  }
+
+  async deleteMessages(session: TelegramSession, chat: TelegramChatRef, messageIds: readonly number[], options?: CallOptions): Promise<void> {
+    if (messageIds.length === 0) return;
+    // GramJS sends channels.deleteMessages for channels and supergroups, messages.deleteMessages (with revoke) otherwise.
+    await this.withClient(session, options, (client) => client.deleteMessages(chatRef(chat), [...messageIds], { revoke: true }));
   }
 
   async getMessages(session: TelegramSession, chat: TelegramChatRef, options?: HistoryOptions): Promise<TelegramMessage[]> {

@@ -180,6 +180,12 @@ export interface TelegramGateway {
 
   sendMessage(session: TelegramSession, chat: TelegramChatRef, text: string, options?: SendOptions): Promise<TelegramMessage>;
   sendDice(session: TelegramSession, chat: TelegramChatRef, emoji: string, options?: SendOptions): Promise<TelegramMessage>;
+  /**
+   * Deletes messages of a chat for everyone (revoke): in private chats and groups the account may
+   * delete its own messages on both sides; in channels and supergroups this needs the right to.
+   * Ids that are already gone are ignored by Telegram.
+   */
+  deleteMessages(session: TelegramSession, chat: TelegramChatRef, messageIds: readonly number[], options?: CallOptions): Promise<void>;
   /** Newest first. */
   getMessages(session: TelegramSession, chat: TelegramChatRef, options?: HistoryOptions): Promise<TelegramMessage[]>;
   /** Presses the button whose text contains `buttonText` on that message: inline → callback query, reply keyboard → sends the text. */
