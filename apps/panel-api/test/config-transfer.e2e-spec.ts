@@ -236,11 +236,14 @@ describe('configuration export and import', () => {
       overwritten: [{ name: 'daily' }],
       skipped: [],
       settings: { action: 'overwrite' },
-      post_import: [
+    });
+    // Other features (the real keyword listeners) may have registered their own steps too.
+    expect(response.body['post_import']).toEqual(
+      expect.arrayContaining([
         { name: 'scheduler', ok: true, error: null },
         { name: 'listeners', ok: false, error: 'listener restart refused' },
-      ],
-    });
+      ]),
+    );
     expect(hookCalls).toEqual([{ created: { signs: ['weekly'] }, overwritten: { signs: ['daily'] }, settingsChanged: true }]);
     expect(signs.stored('daily')).toEqual({ name: 'daily', chat_id: 9, token: 'task-secret' });
     expect(signs.stored('weekly')).toEqual({ name: 'weekly', chat_id: 3, token: 'weekly-secret' });
