@@ -3,15 +3,18 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryResult } from 'typeorm';
 
-export type TransactionPriority = 'high' | 'normal';
-
 /**
- * Runs work in transactions on either driver. SQLite has one connection that TypeORM shares
- * between query runners, so two transactions at once would interleave on it: they are queued here.
+ * Runs work in transactions on either driver.
+ *
+ * On SQLite every statement already waits for the one connection (serializeSqliteAccess in
+ * @shared/database), in arrival order. This class adds admission control on top: its transactions
+ * enter that queue one at a time, so a statement that does not go through here (the inbound
+ * delivery insert, one autocommitted statement) waits for at most the one transaction that holds
+ * the connection, never for a backlog of background work.
  */
 @Injectable()
 export class DatabaseWork {
-  private readonly sqliteQueues: Record<TransactionPriority, Array<() => Promise<void>>> = { high: [], normal: [] };
+  private readonly sqliteWaiting: Array<() => Promise<void>> = [];
   private sqliteBusy = false;
   private readonly insideTransaction = new AsyncLocalStorage<true>();
 
@@ -21,16 +24,13 @@ export class DatabaseWork {
     return this.dataSource.options.type === 'sqlite';
   }
 
-  /**
-   * `fn` inside one transaction; committed when it resolves, rolled back when it throws. On SQLite,
-   * `high` work (storing inbound deliveries before they are answered) goes ahead of queued `normal` work.
-   */
-  async transaction<T>(fn: (manager: EntityManager) => Promise<T>, priority: TransactionPriority = 'normal'): Promise<T> {
+  /** `fn` inside one transaction; committed when it resolves, rolled back when it throws. */
+  async transaction<T>(fn: (manager: EntityManager) => Promise<T>): Promise<T> {
     if (!this.isSqlite) return this.dataSource.transaction(fn);
-    // Nested in one of ours: queueing would wait for ourselves; TypeORM nests it as a savepoint.
+    // Nested in one of ours: waiting here would wait for ourselves; TypeORM nests it as a savepoint.
     if (this.holdsSqliteConnection()) return this.dataSource.transaction(fn);
     return new Promise<T>((resolve, reject) => {
-      this.sqliteQueues[priority].push(async () => {
+      this.sqliteWaiting.push(async () => {
         try {
           resolve(await this.insideTransaction.run(true, () => this.dataSource.transaction(fn)));
         } catch (error) {
@@ -54,7 +54,7 @@ export class DatabaseWork {
     this.sqliteBusy = true;
     try {
       for (;;) {
-        const job = this.sqliteQueues.high.shift() ?? this.sqliteQueues.normal.shift();
+        const job = this.sqliteWaiting.shift();
         if (!job) return;
         await job();
       }

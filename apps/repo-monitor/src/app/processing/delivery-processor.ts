@@ -6,6 +6,8 @@ import { DatabaseWork } from './database-work';
 import { DeliveryApplier, FollowUps } from './delivery-applier';
 
 const MAX_ATTEMPTS = 5;
+/** How long a delivery's processing waits at most for inbound writes to pause (SQLite). */
+const INGEST_YIELD_MS = 25;
 
 class AlreadyProcessed extends Error {}
 
@@ -97,6 +99,8 @@ export class DeliveryProcessor implements OnApplicationBootstrap, BeforeApplicat
 
   private async process(item: QueuedDelivery): Promise<void> {
     let followUps: FollowUps | null;
+    // On SQLite's one connection, storing inbound deliveries (their 202 waits for it) goes first.
+    if (this.database.isSqlite) await this.inbox.whenIdle(INGEST_YIELD_MS);
     try {
       followUps = await this.database.transaction(async (manager) => {
         const delivery = await manager.findOne(WebhookDeliveryEntity, { where: { id: item.id } });

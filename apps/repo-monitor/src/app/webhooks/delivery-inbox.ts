@@ -17,7 +17,8 @@ export interface StoredDelivery {
   id?: number;
 }
 
-export type AcceptedListener = (delivery: { id: number; repositoryFullName: string | null }) => void;
+/** Told of every newly stored delivery (after it is durable), with what routing needs without a read. */
+export type AcceptedListener = (delivery: { id: number; event: string; action: string | null; repositoryFullName: string | null }) => void;
 
 interface Waiting {
   delivery: IncomingDelivery;
@@ -29,14 +30,15 @@ const BATCH_LIMIT = 200;
 
 /**
  * Stores inbound deliveries durably before they are answered. Deliveries that arrive while a write
- * is in flight are written together in one statement and one transaction, so under load the cost
- * of a commit is shared instead of paid per request.
+ * is in flight are written together in one INSERT (group commit), so under load the cost of a
+ * commit is shared instead of paid per request.
  */
 @Injectable()
 export class DeliveryInbox implements OnApplicationShutdown {
   private waiting: Waiting[] = [];
   private writing: Promise<void> | undefined;
   private readonly listeners: AcceptedListener[] = [];
+  private idleWaiters: Array<() => void> = [];
 
   constructor(private readonly database: DatabaseWork) {}
 
@@ -48,6 +50,22 @@ export class DeliveryInbox implements OnApplicationShutdown {
     return new Promise((resolve, reject) => {
       this.waiting.push({ delivery, resolve, reject });
       this.writing ??= this.drain();
+    });
+  }
+
+  /**
+   * Resolves once no delivery is waiting to be stored, or after `maxWaitMs` at the latest, so
+   * background work on SQLite's one connection steps aside for inbound deliveries without stalling.
+   */
+  whenIdle(maxWaitMs: number): Promise<void> {
+    if (!this.writing) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, maxWaitMs);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.idleWaiters.push(done);
     });
   }
 
@@ -68,7 +86,9 @@ export class DeliveryInbox implements OnApplicationShutdown {
             if (id !== undefined) {
               accepted.delete(entry.delivery.deliveryId);
               entry.resolve({ status: 'accepted', id });
-              for (const listener of this.listeners) listener({ id, repositoryFullName: entry.delivery.repositoryFullName });
+              for (const listener of this.listeners) {
+                listener({ id, event: entry.delivery.event, action: entry.delivery.action, repositoryFullName: entry.delivery.repositoryFullName });
+              }
             } else {
               entry.resolve({ status: 'duplicate' });
             }
@@ -79,6 +99,7 @@ export class DeliveryInbox implements OnApplicationShutdown {
       }
     } finally {
       this.writing = undefined;
+      for (const waiter of this.idleWaiters.splice(0)) waiter();
     }
   }
 
@@ -104,16 +125,15 @@ export class DeliveryInbox implements OnApplicationShutdown {
       parameters.push(...row);
       values.push(`(${row.map((_, index) => this.database.placeholder(base + index + 1)).join(', ')})`);
     }
-    const rows = await this.database.transaction((manager) =>
-      this.database.returning<{ id: number; delivery_id: string }>(
-        manager,
-        `INSERT INTO "webhook_deliveries" ("delivery_id", "event", "action", "installation_id", "repository_full_name", "payload", "status", "attempts", "received_at")
-         VALUES ${values.join(', ')}
-         ON CONFLICT ("delivery_id") DO NOTHING
-         RETURNING "id", "delivery_id"`,
-        parameters,
-      ),
-      'high',
+    // One statement is atomic on its own: no BEGIN/COMMIT round trips, and on SQLite it waits only
+    // for the transaction that holds the connection (DatabaseWork admits one at a time).
+    const rows = await this.database.returning<{ id: number; delivery_id: string }>(
+      this.database.dataSource.manager,
+      `INSERT INTO "webhook_deliveries" ("delivery_id", "event", "action", "installation_id", "repository_full_name", "payload", "status", "attempts", "received_at")
+       VALUES ${values.join(', ')}
+       ON CONFLICT ("delivery_id") DO NOTHING
+       RETURNING "id", "delivery_id"`,
+      parameters,
     );
     return new Map(rows.map((row) => [row.delivery_id, Number(row.id)]));
   }
