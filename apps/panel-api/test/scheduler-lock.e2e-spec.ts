@@ -1,3 +1,4 @@
+import { SchedulerRegistry } from '@nestjs/schedule';
 import { requestJson } from '@shared/testing';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { TelegramSimulator } from './telegram-simulator';
 const LOCK_TIMINGS: SchedulerLockTimings = { heartbeatMs: 150, staleAfterMs: 2_000 };
 
 interface JobList {
-  jobs: Array<{ id: string; type: string; runs_here: boolean; next_run_at: string | null }>;
+  jobs: Array<{ id: string; type: string; kind: string; runs_here: boolean; next_run_at: string | null }>;
   lock_held: boolean;
 }
 
@@ -50,10 +51,20 @@ describe('scheduler lock: two instances on one data directory', () => {
     await instances.at(-1)?.close();
   });
 
+  /** The jobs on this instance's SchedulerRegistry (what actually fires here). */
+  const registered = (panel: RunningPanel) => {
+    const registry = panel.app.get(SchedulerRegistry);
+    return [...registry.getCronJobs().keys(), ...registry.getIntervals()].sort();
+  };
+  const SYSTEM_JOBS = ['system-auto-backup', 'system-device-keepalive', 'system-maintenance'];
+
   it('lets exactly one instance schedule; the other takes over when the holder stops or dies', async () => {
     const first = await start();
-    const second = await start({ reuse: { dataDir: first.dataDir, databaseUrl: first.databaseUrl } });
     const firstToken = await loginAsAdmin(first);
+    // Settings are read at start: switch automatic backups on before the second instance starts.
+    const settings = await requestJson(first.url, '/api/config/settings', { method: 'PUT', token: firstToken, body: { auto_backup_enabled: true, auto_backup_interval_hours: 6 } });
+    expect(settings.status).toBe(200);
+    const second = await start({ reuse: { dataDir: first.dataDir, databaseUrl: first.databaseUrl } });
     const secondToken = await loginAsAdmin(second);
 
     expect(await lockOf(first)).toMatchObject({ enabled: true, held: true });
@@ -81,10 +92,18 @@ describe('scheduler lock: two instances on one data directory', () => {
     expect(onSecond.jobs.filter((job) => job.type === 'sign')).toEqual([]);
     expect(onSecond.jobs.filter((job) => job.type === 'system').every((job) => !job.runs_here)).toBe(true);
 
+    // Only the holder registers system jobs; the other lists them for information and has nothing on its scheduler.
+    expect(registered(first)).toEqual([...SYSTEM_JOBS, 'sign-alice-locked'].sort());
+    expect(registered(second)).toEqual([]);
+    expect(onFirst.jobs.filter((job) => job.type === 'system').map((job) => [job.id, job.runs_here, job.next_run_at !== null])).toEqual(SYSTEM_JOBS.map((id) => [id, true, true]));
+    expect(onSecond.jobs.map((job) => [job.id, job.runs_here, job.next_run_at])).toEqual(SYSTEM_JOBS.map((id) => [id, false, null]));
+
     // A clean stop removes the lock; the second instance takes it on its next heartbeat and loads the task written by the first.
     await first.stop();
     await eventually(async () => (await lockOf(second)).held);
     await eventually(async () => (await jobs(second, secondToken)).jobs.some((job) => job.id === 'sign-alice-locked'));
+    expect(registered(second)).toEqual([...SYSTEM_JOBS, 'sign-alice-locked'].sort());
+    expect((await jobs(second, secondToken)).jobs.every((job) => job.runs_here)).toBe(true);
     const lock = JSON.parse(readFileSync(join(first.dataDir, '.scheduler.lock'), 'utf8'));
     expect(lock).toMatchObject({ pid: process.pid, hostname: hostname() });
 
@@ -111,6 +130,15 @@ describe('scheduler lock: two instances on one data directory', () => {
     const fourth = await start({ reuse: { dataDir: first.dataDir, databaseUrl: first.databaseUrl } });
     expect(await lockOf(fourth)).toMatchObject({ held: false });
     await eventually(async () => (await lockOf(fourth)).held, 6_000);
+    expect(registered(fourth)).toEqual([...SYSTEM_JOBS, 'sign-alice-locked'].sort());
+
+    // A holder that finds the lock file taken by another instance lets go and unregisters every job at once.
+    writeFileSync(
+      join(first.dataDir, '.scheduler.lock'),
+      JSON.stringify({ instance_id: 'usurper', pid: 1, hostname: 'another-host', acquired_at: now, heartbeat_at: new Date().toISOString() }),
+    );
+    await eventually(async () => !(await lockOf(fourth)).held);
+    expect(registered(fourth)).toEqual([]);
   });
 
   it('with APP_SCHEDULER_LOCK=0 every instance schedules and no lock file is written', async () => {

@@ -51,7 +51,7 @@ export class AutoBackupScheduler implements OnApplicationBootstrap, OnModuleDest
 
   onModuleDestroy(): void {
     this.unsubscribe?.();
-    removeSystemInterval(this.registry, AUTO_BACKUP_JOB);
+    removeSystemInterval(this.registry, AUTO_BACKUP_JOB, this.gate);
   }
 
   /** When the next automatic backup is due; undefined while automatic backups are off. */
@@ -65,7 +65,7 @@ export class AutoBackupScheduler implements OnApplicationBootstrap, OnModuleDest
     if (wanted === this.intervalHours && (wanted === undefined || this.registry.doesExist('interval', AUTO_BACKUP_JOB))) return;
     this.intervalHours = wanted;
     if (wanted === undefined) {
-      removeSystemInterval(this.registry, AUTO_BACKUP_JOB);
+      removeSystemInterval(this.registry, AUTO_BACKUP_JOB, this.gate);
       this.nextRunAt = undefined;
       this.logger.log('Automatic backups are off');
       return;

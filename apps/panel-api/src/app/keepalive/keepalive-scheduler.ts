@@ -2,10 +2,13 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { SystemJobGate } from '../ops/system-job-gate';
 import { SettingsService } from '../settings/settings.service';
-import { registerKeepaliveJob, unregisterKeepaliveJob } from './keepalive-schedule';
+import { KEEPALIVE_CRON, KEEPALIVE_JOB_ID, registerKeepaliveJob, unregisterKeepaliveJob } from './keepalive-schedule';
 import { KeepaliveService } from './keepalive.service';
 
-/** Keeps the daily keep-alive job registered in the time zone of the settings. */
+/**
+ * Keeps the daily keep-alive job in the time zone of the settings, registered through SystemJobGate:
+ * with several instances on one data directory only the scheduler lock holder has it.
+ */
 @Injectable()
 export class KeepaliveScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(KeepaliveScheduler.name);
@@ -28,19 +31,26 @@ export class KeepaliveScheduler implements OnApplicationBootstrap, OnModuleDestr
 
   onModuleDestroy(): void {
     this.stopListening?.();
-    unregisterKeepaliveJob(this.registry);
+    this.gate.release(KEEPALIVE_JOB_ID);
   }
 
+  /** Hands the job (in the current time zone) to the gate: registered only while this instance holds the scheduler lock. */
   private register(): void {
-    this.timeZone = this.settings.getGlobal().timezone;
-    registerKeepaliveJob(this.registry, this.timeZone, async () => {
-      // With several instances on one data directory only the scheduler lock holder wakes the sessions.
-      if (!this.gate.mayRun()) return;
-      try {
-        await this.keepalive.runScheduled();
-      } catch (error) {
-        this.logger.error({ err: error }, 'Scheduled device keep-alive failed');
-      }
+    const timeZone = this.settings.getGlobal().timezone;
+    this.timeZone = timeZone;
+    this.gate.manage(KEEPALIVE_JOB_ID, {
+      kind: 'cron',
+      schedule: KEEPALIVE_CRON,
+      timeZone,
+      register: () =>
+        registerKeepaliveJob(this.registry, timeZone, async () => {
+          try {
+            await this.keepalive.runScheduled();
+          } catch (error) {
+            this.logger.error({ err: error }, 'Scheduled device keep-alive failed');
+          }
+        }),
+      unregister: () => unregisterKeepaliveJob(this.registry),
     });
   }
 }

@@ -14,7 +14,7 @@ export class ScheduledJobDto {
   @ApiProperty({ nullable: true, type: String, example: '0 0 8 * * *' }) schedule!: string | null;
   @ApiProperty({ nullable: true, type: String }) time_zone!: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) next_run_at!: string | null;
-  @ApiProperty({ description: 'False when this instance does not hold the scheduler lock, so the job does nothing here' }) runs_here!: boolean;
+  @ApiProperty({ description: 'False for a system job listed for information on an instance without the scheduler lock: it is not registered here' }) runs_here!: boolean;
 }
 
 export class ScheduledJobListDto {
@@ -36,12 +36,16 @@ export class ScheduledJobsController {
   ) {}
 
   @Get('scheduled-jobs')
-  @ApiOperation({ summary: 'Every scheduled job (sign jobs, keep-alive, automatic backup) with its next run time' })
+  @ApiOperation({
+    summary: 'Every scheduled job (sign jobs, keep-alive, maintenance, automatic backup) with its next run time',
+    description:
+      'Jobs are registered only on the instance that holds the scheduler lock. On another instance the system jobs appear for information with runs_here=false and no next run; sign jobs are listed by the holder only.',
+  })
   @ApiOkResponse({ type: ScheduledJobListDto })
   async list(): Promise<ScheduledJobListDto> {
     const jobs: ScheduledJobDto[] = [];
+    const managed = new Map(this.gate.managed().map((job) => [job.name, job]));
     for (const [id, job] of this.registry.getCronJobs()) {
-      const sign = id.startsWith(SIGN_JOB_PREFIX);
       let next: string | null = null;
       try {
         next = job.isActive ? job.nextDate().toUTC().toISO() : null;
@@ -50,12 +54,12 @@ export class ScheduledJobsController {
       }
       jobs.push({
         id,
-        type: sign ? 'sign' : 'system',
+        type: id.startsWith(SIGN_JOB_PREFIX) ? 'sign' : 'system',
         kind: 'cron',
         schedule: String(job.cronTime.source),
         time_zone: job.cronTime.timeZone ?? null,
         next_run_at: next,
-        runs_here: sign || this.gate.mayRun(),
+        runs_here: true,
       });
     }
     const intervals = this.registry.getIntervals();
@@ -67,8 +71,14 @@ export class ScheduledJobsController {
         if (typeof details['job'] === 'string' && typeof details['next_run_at'] === 'string') knownNextRuns.set(details['job'], details['next_run_at']);
       }
       for (const id of intervals) {
-        jobs.push({ id, type: 'system', kind: 'interval', schedule: null, time_zone: null, next_run_at: knownNextRuns.get(id) ?? null, runs_here: this.gate.mayRun() });
+        const next = managed.get(id)?.nextRunAt?.toISOString() ?? knownNextRuns.get(id) ?? null;
+        jobs.push({ id, type: 'system', kind: 'interval', schedule: null, time_zone: null, next_run_at: next, runs_here: true });
       }
+    }
+    // System jobs the lock holder runs, shown here for information.
+    for (const job of managed.values()) {
+      if (job.registered) continue;
+      jobs.push({ id: job.name, type: 'system', kind: job.kind, schedule: job.schedule, time_zone: job.timeZone, next_run_at: null, runs_here: false });
     }
     jobs.sort((a, b) => a.id.localeCompare(b.id));
     return { jobs, total: jobs.length, lock_held: this.lock.isHeld() };

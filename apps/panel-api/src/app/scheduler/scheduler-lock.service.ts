@@ -186,6 +186,8 @@ export class SchedulerLockService implements OnModuleInit, OnApplicationShutdown
   private setHeld(held: boolean): void {
     if (this.held === held) return;
     this.held = held;
+    // System jobs (keep-alive, backups, maintenance) are registered only on the holder.
+    this.gate.refresh();
     for (const listener of this.listeners) {
       try {
         listener(held);
