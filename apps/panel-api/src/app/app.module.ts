@@ -24,6 +24,7 @@ import { SchedulerModule } from './scheduler/scheduler.module';
 import { EventsModule } from './events/events.module';
 import { KeywordHitsModule } from './keyword-hits/keyword-hits.module';
 import { ListenersModule } from './listeners/listeners.module';
+import { MaintenanceModule } from './maintenance/maintenance.module';
 
 @Module({})
 export class AppModule {
@@ -53,6 +54,7 @@ export class AppModule {
         EventsModule,
         KeywordHitsModule,
         ListenersModule,
+        MaintenanceModule,
       ],
     };
   }

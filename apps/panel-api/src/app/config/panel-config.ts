@@ -28,7 +28,7 @@ export interface PanelConfig {
   telegram: { sessionMode: 'string' | 'file'; botApiBaseUrl: string };
   /** Base URL of ServerChan for keyword pushes; undefined = the sender's default per key type. */
   push: { serverChanBaseUrl?: string };
-  runs: { activeLogCleanupDelaySeconds: number; runStatusCleanupDelaySeconds: number };
+  runs: { activeLogCleanupDelaySeconds: number; runStatusCleanupDelaySeconds: number; historyRetentionDays: number };
   log: { level: string; format: 'json' | 'text' };
 }
 
@@ -97,6 +97,7 @@ export function loadPanelConfig(raw: RawVariables, options: { defaultDataDir?: s
     runs: {
       activeLogCleanupDelaySeconds: env.ACTIVE_LOG_CLEANUP_DELAY_SECONDS ?? 60,
       runStatusCleanupDelaySeconds: env.RUN_STATUS_CLEANUP_DELAY_SECONDS ?? 600,
+      historyRetentionDays: env.APP_HISTORY_RETENTION_DAYS ?? 90,
     },
     log: { level: env.LOG_LEVEL ?? 'info', format: (env.LOG_FORMAT as 'json' | 'text' | undefined) ?? 'json' },
   };

@@ -63,6 +63,8 @@ export class PanelEnvironment {
   @IsOptional() @IsIn(['string', 'file']) MSGR_SESSION_MODE?: string;
   @IsOptional() @ToInteger() @IsInt() @Min(0) @Max(86400) ACTIVE_LOG_CLEANUP_DELAY_SECONDS?: number;
   @IsOptional() @ToInteger() @IsInt() @Min(0) @Max(86400) RUN_STATUS_CLEANUP_DELAY_SECONDS?: number;
+  /** Days of run history (`.signer/history/` files and `sign_logs` rows) the daily system-maintenance job keeps (default 90). */
+  @IsOptional() @ToInteger() @IsInt() @Min(1) @Max(3650) APP_HISTORY_RETENTION_DAYS?: number;
 
   @IsOptional() @EmptyAsUndefined() @IsHttpUrl() APP_BOT_API_BASE_URL?: string;
   /** ServerChan API base for keyword pushes (default https://sctapi.ftqq.com; Server酱³ keys pick their own host). */
