@@ -11,8 +11,13 @@ import { mergedMessage, NotificationMessage } from './notification-message';
 import { NotificationOutboxService } from './notification-outbox.service';
 import { OutboxEntryEntity } from './outbox-entry.entity';
 
-/** How long a claimed entry stays ours; a crash mid-send releases it after this. */
-const LEASE_MS = 30_000;
+/** Each send gives up after this (Telegram and webhook alike). */
+const SEND_TIMEOUT_MS = 10_000;
+/**
+ * How long a claimed entry stays ours: just longer than a send can take, so a live worker never
+ * loses an entry it is still sending, while one claimed by a killed process is sent again soon.
+ */
+const LEASE_MS = SEND_TIMEOUT_MS + 5_000;
 const BATCH = 20;
 const IDLE_POLL_MS = 1000;
 
@@ -50,7 +55,7 @@ export class NotificationWorker implements OnApplicationBootstrap, BeforeApplica
     @Optional() @Inject(OUTBOUND_DISPATCHER) private readonly dispatcher?: Dispatcher,
   ) {
     // The webhook sender pins the vetted address itself, so it gets the proxy settings rather than the dispatcher.
-    this.webhookSender = new SignedWebhookSender({ userAgent: 'repo-monitor-webhook/1', proxy: outboundProxy(config.proxy) });
+    this.webhookSender = new SignedWebhookSender({ userAgent: 'repo-monitor-webhook/1', timeoutMs: SEND_TIMEOUT_MS, proxy: outboundProxy(config.proxy) });
   }
 
   onApplicationBootstrap(): void {
@@ -186,6 +191,7 @@ export class NotificationWorker implements OnApplicationBootstrap, BeforeApplica
         token: channel.secret,
         baseUrl: this.config.notifications.botApiBaseUrl,
         dispatcher: this.dispatcher,
+        timeoutMs: SEND_TIMEOUT_MS,
         maxInlineRetryAfterSeconds: 0,
       });
       const result = await sender.sendMessage({
@@ -230,9 +236,9 @@ export class NotificationWorker implements OnApplicationBootstrap, BeforeApplica
       });
       this.logger.warn(`notification ${entry.id} via ${entry.channelKind}: ${result.outcome} (${result.errorCode ?? 'error'})`);
     }
-    await this.database.transaction((manager) =>
-      manager.getRepository(OutboxEntryEntity).update({ id: entry.id, state: 'sending' }, changes),
-    );
+    // Recorded the moment the answer is in, as one autocommitted UPDATE that does not queue behind
+    // background transactions: a crash between a send and this line is the only way to send twice.
+    await this.database.dataSource.getRepository(OutboxEntryEntity).update({ id: entry.id, state: 'sending' }, changes);
   }
 }
 
