@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { dataSourceOptions } from '../database/data-source-options';
@@ -34,6 +35,8 @@ export class AppModule {
       imports: [
         PanelConfigModule.register(config),
         ProviderOverridesModule.register(options.overrides ?? []),
+        // The one SchedulerRegistry of the app: feature modules register their jobs in it.
+        ScheduleModule.forRoot(),
         LoggerModule.forRoot(loggerParams(config.log)),
         TypeOrmModule.forRoot({ ...dataSourceOptions(config.database), retryAttempts: 5, retryDelay: 2000 }),
         HealthModule,

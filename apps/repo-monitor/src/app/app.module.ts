@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { loggerParams } from '@shared/config';
 import { LoggerModule } from 'nestjs-pino';
@@ -27,6 +28,8 @@ export class AppModule {
       module: AppModule,
       imports: [
         MonitorConfigModule.register(config),
+        // The one SchedulerRegistry of the app: feature modules register their jobs in it.
+        ScheduleModule.forRoot(),
         LoggerModule.forRoot(loggerParams(config.log)),
         TypeOrmModule.forRoot({ ...dataSourceOptions(config.database), retryAttempts: 2, retryDelay: 1000 }),
         HealthModule,

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { ScheduleModule } from '@nestjs/schedule';
 import { AccountsModule } from '../accounts/accounts.module';
 import { SettingsModule } from '../settings/settings.module';
 import { KeepaliveController } from './keepalive.controller';
@@ -8,7 +7,7 @@ import { KeepaliveService } from './keepalive.service';
 
 /** Daily device keep-alive (03:30 in the settings' time zone) and its manual trigger. */
 @Module({
-  imports: [ScheduleModule.forRoot(), AccountsModule, SettingsModule],
+  imports: [AccountsModule, SettingsModule],
   controllers: [KeepaliveController],
   providers: [KeepaliveService, KeepaliveScheduler],
   exports: [KeepaliveService],

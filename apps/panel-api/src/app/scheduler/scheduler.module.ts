@@ -13,7 +13,7 @@ import { SignScheduler } from './sign-scheduler.service';
  * GET /api/ops/scheduled-jobs.
  */
 @Module({
-  // SchedulerRegistry comes from the app's one global ScheduleModule.forRoot() (in KeepaliveModule);
+  // SchedulerRegistry comes from the app's one global ScheduleModule.forRoot() (in AppModule);
   // a second forRoot would create a second registry and split the job list.
   imports: [AccountsModule, SettingsModule, SignTasksModule, RunsModule],
   controllers: [ScheduledJobsController],

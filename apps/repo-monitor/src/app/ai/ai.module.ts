@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { ScheduleModule } from '@nestjs/schedule';
 import { AiSettingsModule } from '../ai-settings/ai-settings.module';
 import { EventsModule } from '../events/events.module';
 import { GithubAppSettingsModule } from '../github-app-settings/github-app-settings.module';
@@ -23,7 +22,6 @@ import { PrReviewService } from './pr-review.service';
  */
 @Module({
   imports: [
-    ScheduleModule.forRoot(),
     DatabaseWorkModule,
     AiSettingsModule,
     SettingsModule,
