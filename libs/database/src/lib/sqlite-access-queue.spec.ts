@@ -84,6 +84,25 @@ describe('serializeSqliteAccess', () => {
     expect(queue.queued).toBe(0);
   });
 
+  it('makes work left behind by a finished turn wait like everyone else', async () => {
+    let leftBehind!: Promise<unknown>;
+    await dataSource.transaction(async () => {
+      // Fire-and-forget work started inside a turn inherits its async context.
+      leftBehind = pause(20).then(() => dataSource.query(`INSERT INTO items (name) VALUES ('late')`));
+    });
+    const holder = dataSource
+      .transaction(async (manager) => {
+        await manager.query(`INSERT INTO items (name) VALUES ('holder')`);
+        await pause(60);
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    await Promise.all([leftBehind, holder]);
+    const rows = (await dataSource.query('SELECT name FROM items ORDER BY id')) as Array<{ name: string }>;
+    // Without the holder check, 'late' ran inside the rolled-back transaction and was lost.
+    expect(rows.map((row) => row.name)).toEqual(['late']);
+  });
+
   it('refuses a hand-started transaction outside dataSource.transaction()', async () => {
     const runner = dataSource.createQueryRunner();
     await expect(runner.startTransaction()).rejects.toThrow(/dataSource.transaction/);

@@ -13,15 +13,23 @@ import type { DataSource, QueryRunner } from 'typeorm';
 export class SqliteAccessQueue {
   private tail: Promise<void> = Promise.resolve();
   private readonly owner = new AsyncLocalStorage<symbol>();
+  /** The turn now using the connection; async work that outlives its turn no longer matches it. */
+  private activeHolder: symbol | undefined;
   private waiting = 0;
 
-  /** Runs `work` once the connection is free (or at once inside the flow that holds it). */
+  /** Runs `work` once the connection is free (or at once inside the flow that holds it now). */
   run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.owner.getStore()) return work();
+    if (this.heldByCurrentFlow) return work();
     this.waiting += 1;
-    const result = this.tail.then(() => {
+    const result = this.tail.then(async () => {
       this.waiting -= 1;
-      return this.owner.run(Symbol('sqlite-holder'), work);
+      const holder = Symbol('sqlite-holder');
+      this.activeHolder = holder;
+      try {
+        return await this.owner.run(holder, work);
+      } finally {
+        this.activeHolder = undefined;
+      }
     });
     this.tail = result.then(
       () => undefined,
@@ -30,9 +38,10 @@ export class SqliteAccessQueue {
     return result;
   }
 
-  /** True inside a flow that holds the connection. */
+  /** True inside the flow that holds the connection right now (not a timer it left behind). */
   get heldByCurrentFlow(): boolean {
-    return this.owner.getStore() !== undefined;
+    const store = this.owner.getStore();
+    return store !== undefined && store === this.activeHolder;
   }
 
   /** How many flows are waiting for the connection (for diagnostics and tests). */
