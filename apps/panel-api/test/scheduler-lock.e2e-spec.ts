@@ -98,6 +98,27 @@ describe('scheduler lock: two instances on one data directory', () => {
     expect(onFirst.jobs.filter((job) => job.type === 'system').map((job) => [job.id, job.runs_here, job.next_run_at !== null])).toEqual(SYSTEM_JOBS.map((id) => [id, true, true]));
     expect(onSecond.jobs.map((job) => [job.id, job.runs_here, job.next_run_at])).toEqual(SYSTEM_JOBS.map((id) => [id, false, null]));
 
+    // Both instances serve the same tasks: one created through the non-holder is scheduled by the holder.
+    const names = async (panel: RunningPanel, token: string) =>
+      (await requestJson<{ tasks: Array<{ name: string; enabled: boolean }> }>(panel.url, '/api/sign-tasks', { token })).body.tasks.map((task) => `${task.name}:${task.enabled}`);
+    const viaSecond = await requestJson(second.url, '/api/sign-tasks', {
+      method: 'POST',
+      token: secondToken,
+      body: { name: 'from-second', account_name: 'alice', sign_at: '08:15', execution_mode: 'fixed', chats: [{ chat_id: '@bot_here', actions: [{ action: 1, text: 'hi' }] }] },
+    });
+    expect(viaSecond.status).toBe(201);
+    expect(await names(first, firstToken)).toEqual(['from-second:true', 'locked:true']);
+    expect(await names(second, secondToken)).toEqual(['from-second:true', 'locked:true']);
+    await eventually(async () => registered(first).includes('sign-alice-from-second'));
+    expect(registered(second)).toEqual([]);
+    // Disabled through the non-holder: the holder drops the job; deleted through the holder: gone on the other too.
+    expect((await requestJson(second.url, '/api/sign-tasks/from-second/disable', { method: 'POST', token: secondToken })).status).toBeLessThan(300);
+    await eventually(async () => !registered(first).includes('sign-alice-from-second'));
+    expect(await names(first, firstToken)).toEqual(['from-second:false', 'locked:true']);
+    expect((await requestJson(first.url, '/api/sign-tasks/from-second', { method: 'DELETE', token: firstToken })).status).toBeLessThan(300);
+    expect((await requestJson(second.url, '/api/sign-tasks/from-second', { token: secondToken })).status).toBe(404);
+    expect(await names(second, secondToken)).toEqual(['locked:true']);
+
     // A clean stop removes the lock; the second instance takes it on its next heartbeat and loads the task written by the first.
     await first.stop();
     await eventually(async () => (await lockOf(second)).held);

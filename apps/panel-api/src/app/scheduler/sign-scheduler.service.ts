@@ -69,9 +69,9 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
         if (change.global && this.settings.getGlobal().timezone !== this.timeZone) this.sync();
       }),
       this.lock.onChange((held) => {
-        // Another instance may have changed tasks while this one was not scheduling.
+        // Another instance may have changed tasks a moment ago; look before registering.
         if (held) this.tasks.reloadFromDisk();
-        else this.sync();
+        this.sync();
       }),
       this.accounts.onEvent((event) => {
         if (event.type === 'removed' || event.type === 'logged_in') this.sync();

@@ -25,10 +25,12 @@ export class InvalidTaskException extends BadRequestException {
  * Sign and listen tasks: validation on every write, the documents under `.signer/tasks/`, and a
  * change stream. The scheduler, the runner and the keyword listeners depend on this API:
  *
- * - `list(filter?)`, `get(name)`, `require(name)` read tasks (always the current documents);
+ * - `list(filter?)`, `get(name)`, `require(name)` read tasks (always the current documents, also
+ *   when another instance on the same data directory wrote them);
  * - `accountsOf(task)` resolves `account_name` / `account_names` (`"*"` = every stored account);
  * - `onTasksChanged(listener)` (or the `changes` observable) is told after every write, with the
- *   change type and the task names; it returns the unsubscribe function.
+ *   change type and the task names, including writes by another instance (seen through TaskStore's
+ *   folder watch); it returns the unsubscribe function.
  */
 @Injectable()
 export class SignTasksService {
@@ -40,7 +42,15 @@ export class SignTasksService {
   constructor(
     private readonly store: TaskStore,
     private readonly accounts: AccountStore,
-  ) {}
+  ) {
+    // Another instance on the same data directory (or a hand edit) changed task files.
+    this.store.onExternalChange((change) => {
+      if (change.created.length) this.emit({ type: 'created', names: change.created });
+      if (change.updated.length) this.emit({ type: 'updated', names: change.updated });
+      if (change.deleted.length) this.emit({ type: 'deleted', names: change.deleted });
+      if (change.lastRun.length) this.emit({ type: 'last_run', names: change.lastRun });
+    });
+  }
 
   list(filter: TaskListFilter = {}): SignTask[] {
     return this.store
@@ -139,12 +149,11 @@ export class SignTasksService {
   }
 
   /**
-   * Re-reads the task files from disk, for an instance that just became the scheduler lock holder
-   * while another instance was writing tasks. Listeners get one `imported` change with every name.
+   * Looks at the task files now (reads, a watch and a poll do so anyway), for an instance that just
+   * became the scheduler lock holder. Listeners hear about what another instance changed, if anything.
    */
   reloadFromDisk(): void {
-    this.store.reload();
-    this.emit({ type: 'imported', names: this.store.all().map((task) => task.name) });
+    this.store.refresh();
   }
 
   private check(input: SignTaskInput): SignTaskInput {
