@@ -129,6 +129,50 @@ describe('admin setup, sign-in, CSRF and the default-deny guard', () => {
       expect(right.status).toBe(429);
       expect((await attempt('198.51.100.8')).status).toBe(401);
     });
+
+    it('answers 429 beyond the limit to a parallel burst, the right password included', async () => {
+      const login = (password: string) =>
+        requestJson(monitor.url, '/api/v1/auth/login', {
+          method: 'POST',
+          body: { username: 'owner', password },
+          headers: { 'x-forwarded-for': '198.51.100.20' },
+        });
+      const wrongBurst = Promise.all(Array.from({ length: 3 * LOGIN_FAILURE_LIMIT }, () => login('wrong-password')));
+      // Sent while the wrong guesses are still being checked.
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const right = await login('long-enough-password');
+      const statuses = (await wrongBurst).map((response) => response.status);
+      expect(right.status).toBe(429);
+      expect(right.body['error_code']).toBe('rate_limited');
+      expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(LOGIN_FAILURE_LIMIT);
+      expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(2 * LOGIN_FAILURE_LIMIT);
+      expect(statuses.filter((status) => status !== 401 && status !== 429)).toEqual([]);
+    });
+
+    it('throttles wrong current passwords of a password change like sign-ins', async () => {
+      const signIn = await requestJson(monitor.url, '/api/v1/auth/login', {
+        method: 'POST',
+        body: { username: 'owner', password: 'long-enough-password' },
+        headers: { 'x-forwarded-for': '198.51.100.30' },
+      });
+      expect(signIn.status).toBe(200);
+      const session = { cookie: (signIn.headers.get('set-cookie') ?? '').split(';')[0], csrf: String(signIn.body['csrf_token']) };
+      const change = (current: string) =>
+        requestJson(monitor.url, '/api/v1/auth/password', {
+          method: 'POST',
+          headers: { ...adminHeaders(session), 'x-forwarded-for': '198.51.100.31' },
+          body: { current_password: current, new_password: 'another-new-password-3' },
+        });
+      const statuses = (await Promise.all(Array.from({ length: 2 * LOGIN_FAILURE_LIMIT }, () => change('wrong-password-here')))).map(
+        (response) => response.status,
+      );
+      expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(LOGIN_FAILURE_LIMIT);
+      expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(LOGIN_FAILURE_LIMIT);
+      const right = await change('long-enough-password');
+      expect(right.status).toBe(429);
+      expect(right.body['error_code']).toBe('rate_limited');
+    });
   });
 
   describe('with remote setup allowed', () => {

@@ -6,6 +6,7 @@ import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
 import { ADMIN_ACCOUNT_ID, AdminAccountEntity } from './admin-account.entity';
 import { AdminSessionEntity } from './admin-session.entity';
 import { AuditLogService } from './audit-log.service';
+import type { PasswordAttempt } from './login-throttle';
 import { hashPassword, passwordRuleViolation, verifyPassword } from './password-hashing';
 
 // Verified when the user name is unknown, so a wrong name costs as much time as a wrong password.
@@ -60,11 +61,19 @@ export class AdminAccountService implements OnModuleInit {
   }
 
   /** Changes the password after checking the current one; other sessions are signed out. */
-  async changePassword(currentPassword: string, newPassword: string, keepSessionId: string, clientIp: string): Promise<void> {
+  async changePassword(
+    currentPassword: string,
+    newPassword: string,
+    keepSessionId: string,
+    clientIp: string,
+    attempt: PasswordAttempt,
+  ): Promise<void> {
     const account = await this.find();
     if (!account || !(await verifyPassword(account.passwordHash, currentPassword))) {
+      attempt.failed();
       throw new MonitorError('invalid_credentials', 'the current password is wrong');
     }
+    attempt.succeeded();
     const violation = passwordRuleViolation(newPassword);
     if (violation) throw new MonitorError('validation_failed', violation, { field: 'new_password' });
     const passwordHash = await hashPassword(newPassword);

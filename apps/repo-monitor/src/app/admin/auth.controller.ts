@@ -56,19 +56,20 @@ export class AuthController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<LoginResultDto> {
     const client = clientAddress(request);
-    const retryAfter = this.throttle.retryAfterSeconds(client);
-    if (retryAfter > 0) {
-      throw new MonitorError('rate_limited', 'too many failed sign-in attempts; try again later', { retry_after_seconds: retryAfter }, {
-        'Retry-After': String(retryAfter),
-      });
+    // The slot is reserved before the (slow) password check, so a parallel burst cannot outrun the limit.
+    const attempt = this.throttle.begin(client);
+    let account: Awaited<ReturnType<AdminAccountService['verify']>>;
+    try {
+      account = await this.accounts.verify(body.username, body.password);
+      if (account) attempt.succeeded();
+      else attempt.failed();
+    } finally {
+      attempt.release();
     }
-    const account = await this.accounts.verify(body.username, body.password);
     if (!account) {
-      this.throttle.recordFailure(client);
       await this.audit.record({ actor: body.username, action: 'auth.login_failed', clientIp: client });
       throw new MonitorError('invalid_credentials', 'wrong user name or password');
     }
-    this.throttle.recordSuccess(client);
     const session = await this.sessions.issue(client, request.headers['user-agent']);
     await this.audit.record({ actor: account.username, action: 'auth.login', clientIp: client });
     const secure = (await this.githubSettings.publicBaseUrl())?.startsWith('https://') ?? false;
@@ -115,11 +116,19 @@ export class AuthController {
   @ApiOperation({ summary: 'Change the admin password; every other session is signed out' })
   @ApiNoContentResponse()
   @ApiUnauthorizedResponse({ description: 'invalid_credentials: the current password is wrong' })
+  @ApiTooManyRequestsResponse({ description: 'rate_limited, with Retry-After: too many wrong current passwords from this client' })
   async changePassword(
     @CurrentAdmin() admin: AdminPrincipal,
     @Body() body: ChangePasswordRequestDto,
     @Req() request: FastifyRequest,
   ): Promise<void> {
-    await this.accounts.changePassword(body.current_password, body.new_password, admin.sessionId, clientAddress(request));
+    const client = clientAddress(request);
+    // The same per-client budget as sign-in: a stolen session must not become a password oracle.
+    const attempt = this.throttle.begin(client);
+    try {
+      await this.accounts.changePassword(body.current_password, body.new_password, admin.sessionId, client, attempt);
+    } finally {
+      attempt.release();
+    }
   }
 }
