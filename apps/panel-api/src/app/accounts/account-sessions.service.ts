@@ -6,7 +6,8 @@ import { AccountStore, AccountUserInfo, CheckCode } from './account-store';
 export type AccountEvent =
   | { type: 'removed'; accountName: string }
   | { type: 'logged_in'; accountName: string }
-  | { type: 'session_invalid'; accountName: string; message: string };
+  /** `newlyInvalid` is false when the account was flagged already (a repeated finding). */
+  | { type: 'session_invalid'; accountName: string; message: string; newlyInvalid: boolean };
 
 export type AccountEventListener = (event: AccountEvent) => void | Promise<void>;
 
@@ -113,12 +114,13 @@ export class AccountSessionsService {
   /** Flags the account (status invalid, needs_relogin) and tells listeners; safe to call repeatedly. */
   markSessionInvalid(accountName: string, message: string): void {
     if (!this.store.exists(accountName)) return;
+    const newlyInvalid = this.store.get(accountName)?.needs_relogin !== true;
     this.store.updateMeta(accountName, (meta) => {
       meta.status = 'invalid';
       meta.needs_relogin = true;
     });
     void this.gateway.disconnect(accountName);
-    this.emit({ type: 'session_invalid', accountName, message });
+    this.emit({ type: 'session_invalid', accountName, message, newlyInvalid });
   }
 
   /** Account removed, logged in again, or its session found invalid; listeners (keyword monitors) subscribe here. */

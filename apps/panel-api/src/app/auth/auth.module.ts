@@ -5,6 +5,7 @@ import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
 import { AccessTokenGuard } from './access-token.guard';
 import { AccessTokenService } from './access-token.service';
 import { AdminBootstrapService } from './admin-bootstrap.service';
+import { AdminLoginEvents } from './admin-login-events';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { Clock, SystemClock } from './clock';
@@ -30,9 +31,10 @@ const TOTP_ISSUER = 'SignPulse';
     PasswordHasher,
     AccessTokenService,
     AdminBootstrapService,
+    AdminLoginEvents,
     AuthService,
     { provide: APP_GUARD, useClass: AccessTokenGuard },
   ],
-  exports: [AccessTokenService],
+  exports: [AccessTokenService, AdminLoginEvents],
 })
 export class AuthModule {}

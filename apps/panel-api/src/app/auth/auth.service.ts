@@ -15,6 +15,7 @@ import * as QRCode from 'qrcode';
 import { Repository } from 'typeorm';
 import { DataDirectory } from '../data-dir/data-directory';
 import { AccessTokenService, AuthenticatedAdmin, IssuedToken } from './access-token.service';
+import { AdminLoginEvents } from './admin-login-events';
 import { ChangePasswordDto, ChangeUsernameDto, LoginDto, MeDto, TotpSetupDto } from './dto/auth.dto';
 import { AdminUser } from './entities/admin-user.entity';
 import { LoginThrottle } from './login-throttle';
@@ -33,6 +34,7 @@ export class AuthService {
     private readonly throttle: LoginThrottle,
     private readonly totp: TotpVerifier,
     private readonly dataDirectory: DataDirectory,
+    private readonly loginEvents: AdminLoginEvents,
   ) {}
 
   async login(credentials: LoginDto, client: string): Promise<IssuedToken> {
@@ -52,7 +54,9 @@ export class AuthService {
     }
     this.throttle.recordSuccess(client);
     this.logger.log(`Admin "${user.username}" logged in from ${client}`);
-    return this.tokens.issue(user);
+    const issued = await this.tokens.issue(user);
+    this.loginEvents.emit({ username: user.username, clientIp: client, at: new Date() });
+    return issued;
   }
 
   async me(admin: AuthenticatedAdmin): Promise<MeDto> {

@@ -1,0 +1,71 @@
+import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { AccountEvent, AccountSessionsService } from '../accounts/account-sessions.service';
+import { AdminLoginEvent, AdminLoginEvents } from '../auth/admin-login-events';
+import { SettingsService } from '../settings/settings.service';
+import { PanelNotifier } from './panel-notifier.service';
+
+/**
+ * Bot notifications for account and admin events: an account whose Telegram session became
+ * invalid (`bot_notify_session_invalid`) and every successful admin login (`bot_notify_admin_login`),
+ * each only while the master switch is on too.
+ */
+@Injectable()
+export class EventNotificationsService implements OnModuleInit, OnModuleDestroy {
+  private unsubscribers: Array<() => void> = [];
+
+  constructor(
+    private readonly notifier: PanelNotifier,
+    private readonly settings: SettingsService,
+    private readonly accounts: AccountSessionsService,
+    private readonly adminLogins: AdminLoginEvents,
+  ) {}
+
+  onModuleInit(): void {
+    this.unsubscribers = [
+      this.accounts.onEvent((event) => this.onAccountEvent(event)),
+      this.adminLogins.onLogin((event) => this.onAdminLogin(event)),
+    ];
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribers.forEach((unsubscribe) => unsubscribe());
+    this.unsubscribers = [];
+  }
+
+  private async onAccountEvent(event: AccountEvent): Promise<void> {
+    // A session already known to be invalid was reported when it was first found; do not repeat it.
+    if (event.type !== 'session_invalid' || !event.newlyInvalid) return;
+    await this.notifier.notify(
+      PanelNotifier.format('Telegram session invalid', [
+        `Account: ${event.accountName}`,
+        `Reason: ${event.message}`,
+        `Time: ${this.localTime(new Date())}`,
+        'Log in again (phone or QR login) to resume its tasks and listeners.',
+      ]),
+      'bot_notify_session_invalid',
+    );
+  }
+
+  private async onAdminLogin(event: AdminLoginEvent): Promise<void> {
+    await this.notifier.notify(
+      PanelNotifier.format('Admin login', [`User: ${event.username}`, `Client IP: ${event.clientIp}`, `Time: ${this.localTime(event.at)}`]),
+      'bot_notify_admin_login',
+    );
+  }
+
+  /** `2024-05-01 14:00:00 Europe/Berlin`, in the time zone of the settings. */
+  private localTime(at: Date): string {
+    const timeZone = this.settings.getGlobal().timezone;
+    const local = new Intl.DateTimeFormat('sv-SE', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hour12: false,
+    }).format(at);
+    return `${local} ${timeZone}`;
+  }
+}
