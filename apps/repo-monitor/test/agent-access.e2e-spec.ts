@@ -185,6 +185,52 @@ describe('agent access: OAuth client_credentials, read-only API and MCP', () => 
   });
 });
 
+describe('agent access token rate limits', () => {
+  let monitor: RunningMonitor;
+
+  beforeAll(async () => {
+    // Trusting X-Forwarded-For lets the test present many client addresses.
+    monitor = await startMonitor({
+      env: { MONITOR_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, MONITOR_OAUTH_CLIENT_SECRET: CLIENT_SECRET, MONITOR_HTTP_TRUST_PROXY: 'true' },
+    });
+  });
+
+  afterAll(async () => {
+    await monitor?.close();
+  });
+
+  it('does not let wrong-secret requests naming the real client id from other addresses lock the agent out', async () => {
+    for (let attempt = 0; attempt < 30; attempt++) {
+      const guess = await tokenRequest(
+        monitor.url,
+        { grant_type: 'client_credentials', client_id: CLIENT_ID, client_secret: `guess-${attempt}` },
+        { 'x-forwarded-for': `203.0.113.${attempt + 1}` },
+      );
+      expect(guess.status).toBe(401);
+    }
+    const legit = await tokenRequest(monitor.url, { grant_type: 'client_credentials' }, { authorization: basic(CLIENT_ID, CLIENT_SECRET), 'x-forwarded-for': '198.51.100.50' });
+    expect(legit.status).toBe(200);
+  });
+
+  it('still limits failures per address and issued tokens per client', async () => {
+    let addressLimited = 0;
+    for (let attempt = 0; attempt < 25; attempt++) {
+      const guess = await tokenRequest(monitor.url, { grant_type: 'client_credentials', client_id: CLIENT_ID, client_secret: 'wrong' }, { 'x-forwarded-for': '203.0.113.200' });
+      if (guess.status === 429) addressLimited++;
+    }
+    expect(addressLimited).toBeGreaterThan(0);
+    // The right secret from that address waits as well; other addresses are unaffected.
+    expect((await tokenRequest(monitor.url, { grant_type: 'client_credentials' }, { authorization: basic(CLIENT_ID, CLIENT_SECRET), 'x-forwarded-for': '203.0.113.200' })).status).toBe(429);
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 25; attempt++) {
+      const issued = await tokenRequest(monitor.url, { grant_type: 'client_credentials' }, { authorization: basic(CLIENT_ID, CLIENT_SECRET), 'x-forwarded-for': '198.51.100.51' });
+      statuses.push(issued.status);
+    }
+    expect(statuses[0]).toBe(200);
+    expect(statuses).toContain(429);
+  });
+});
+
 describe('agent access without a client secret', () => {
   let monitor: RunningMonitor;
 

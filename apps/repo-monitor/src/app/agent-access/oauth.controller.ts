@@ -6,7 +6,7 @@ import { Public } from '../common/public.decorator';
 import { AGENT_SCOPE, AgentTokenService, agentAudience } from './agent-token.service';
 import { TokenRateLimiter } from './token-rate-limiter';
 
-/** Token requests per client id (and failed ones per client address) per minute. */
+/** Authenticated token requests per client id, and failed ones per client address, per minute. */
 export const TOKEN_REQUESTS_PER_MINUTE = 20;
 
 class TokenResponseDto {
@@ -75,7 +75,8 @@ export class OAuthController {
       'Form-encoded `grant_type=client_credentials` with client_secret_basic (Authorization: Basic) or client_secret_post ' +
       '(client_id and client_secret in the form). Answers an HS256 token valid for one hour with scope `read`. ' +
       '400 unauthorized_client when MONITOR_OAUTH_CLIENT_SECRET is not set; 401 invalid_client; 400 invalid_request, ' +
-      `unsupported_grant_type, invalid_scope; 429 rate_limited (Retry-After) past ${TOKEN_REQUESTS_PER_MINUTE} requests a minute per client.`,
+      `unsupported_grant_type, invalid_scope; 429 rate_limited (Retry-After) past ${TOKEN_REQUESTS_PER_MINUTE} issued tokens a minute per client, ` +
+      `or ${TOKEN_REQUESTS_PER_MINUTE} failed client authentications a minute per address.`,
   })
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiBody({
@@ -113,8 +114,8 @@ export class OAuthController {
     const clientSecret = basic?.clientSecret ?? postedSecret;
     if (basic && postedId !== undefined && postedId !== basic.clientId) return fail('invalid_request', 'client_id in the form differs from the Basic credentials');
 
-    const wait = Math.max(this.perClient.hit(`client:${clientId ?? '-'}`), this.failuresPerAddress.wait(address));
-    if (wait > 0) return fail('rate_limited', `too many token requests; retry in ${wait} s`, { 'retry-after': String(wait) });
+    const addressWait = this.failuresPerAddress.wait(address);
+    if (addressWait > 0) return fail('rate_limited', `too many failed token requests; retry in ${addressWait} s`, { 'retry-after': String(addressWait) });
 
     const grantType = field(body, 'grant_type');
     if (!grantType) return fail('invalid_request', 'grant_type is required (client_credentials)');
@@ -125,6 +126,10 @@ export class OAuthController {
     if (!this.tokens.clientMatches(clientId, clientSecret)) {
       return fail('invalid_client', 'unknown client or wrong client secret', basic ? { 'www-authenticate': 'Basic realm="repo-monitor"' } : {});
     }
+    // Counted only once the secret is accepted: the client id is public, so counting guesses that
+    // merely name it would let anyone lock the real agent out.
+    const clientWait = this.perClient.hit(`client:${clientId}`);
+    if (clientWait > 0) return fail('rate_limited', `too many token requests; retry in ${clientWait} s`, { 'retry-after': String(clientWait) });
     const scope = field(body, 'scope');
     if (scope !== undefined && scope.split(' ').some((requested) => requested && requested !== AGENT_SCOPE)) {
       return fail('invalid_scope', 'the only scope is read');
