@@ -84,7 +84,9 @@ describe('parsers', () => {
   it('parses host:port including IPv6', () => {
     expect(parseHostPort('127.0.0.1:8080')).toEqual({ host: '127.0.0.1', port: 8080 });
     expect(parseHostPort('[::1]:80')).toEqual({ host: '::1', port: 80 });
-    expect(parseHostPort(':9000')).toEqual({ host: '0.0.0.0', port: 9000 });
+    expect(parseHostPort('0.0.0.0:9000')).toEqual({ host: '0.0.0.0', port: 9000 });
+    expect(parseHostPort(':9000')).toBeUndefined();
+    expect(parseHostPort('[]:9000')).toBeUndefined();
     expect(parseHostPort('localhost')).toBeUndefined();
     expect(parseHostPort('host:70000')).toBeUndefined();
   });

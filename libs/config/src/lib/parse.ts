@@ -32,10 +32,10 @@ export function parseBooleanFlag(text: string | boolean | undefined): boolean | 
 
 /** Splits `host:port` (IPv6 in brackets); undefined when the shape or the port is wrong. */
 export function parseHostPort(text: string): { host: string; port: number } | undefined {
-  const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]*):(\d{1,5})$/.exec(text.trim());
+  // The host is required (":8080" is refused): the spec wants the listen address spelled out.
+  const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(text.trim());
   if (!match) return undefined;
   const port = Number(match[2]);
   if (port < 0 || port > 65535) return undefined;
-  const host = match[1].replace(/^\[|\]$/g, '') || '0.0.0.0';
-  return { host, port };
+  return { host: match[1].replace(/^\[|\]$/g, ''), port };
 }

@@ -31,7 +31,7 @@ export function IsHostPort(options?: ValidationOptions): PropertyDecorator {
       name: 'isHostPort',
       validator: {
         validate: (value) => typeof value === 'string' && parseHostPort(value) !== undefined,
-        defaultMessage: buildMessage((each) => `${each}$property must be host:port with a port from 0 to 65535`, options),
+        defaultMessage: buildMessage((each) => `${each}$property must be host:port with a non-empty host and a port from 0 to 65535`, options),
       },
     },
     options,
