@@ -26,7 +26,8 @@ export class AuthGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (context.getType() !== 'http') return true;
+    // No RPC or WebSocket transport is served; one added later must bring its own auth, so deny here.
+    if (context.getType() !== 'http') return false;
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const isRead = READ_METHODS.has(request.method.toUpperCase());
