@@ -2,20 +2,20 @@ import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadMonitorConfig, MonitorConfig } from '../config/monitor-config';
 import { SystemVersionService } from './system-version.service';
-import { compareVersions, UpdateCheckFetch } from './update-check';
+import { compareVersions, dispatcherFetch, UpdateCheckFetch } from './update-check';
 
 const UPDATE_URL = 'https://updates.example.test/repos/acme/repo-monitor/releases/latest';
 
 describe('SystemVersionService update check', () => {
   let server: Server;
   let origin: string;
-  let answer: { status: number; body: string };
+  let answer: { status: number; body: string; location?: string };
   const seen: Array<{ path: string; authorization: string | undefined }> = [];
 
   beforeAll(async () => {
     server = createServer((request, response) => {
       seen.push({ path: request.url ?? '', authorization: request.headers.authorization });
-      response.writeHead(answer.status, { 'content-type': 'application/json' });
+      response.writeHead(answer.status, { 'content-type': 'application/json', ...(answer.location ? { location: answer.location } : {}) });
       response.end(answer.body);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -30,8 +30,8 @@ describe('SystemVersionService update check', () => {
     seen.length = 0;
   });
 
-  // The configured URL stays HTTPS (validated); only the transport is pointed at the local server.
-  const toLocal: UpdateCheckFetch = (url, init) => fetch(url.replace('https://updates.example.test', origin), init);
+  // The configured URL stays HTTPS (validated); the production transport is pointed at the local server.
+  const toLocal: UpdateCheckFetch = (url, init) => dispatcherFetch(undefined)(url.replace('https://updates.example.test', origin), init);
 
   function service(env: Record<string, string>): SystemVersionService {
     const config: MonitorConfig = loadMonitorConfig({ env: { MONITOR_DATABASE_URL: 'file:/tmp/unused.db', APP_VERSION: '1.2.3', MONITOR_UPDATE_CHECK_URL: UPDATE_URL, ...env } });
@@ -63,6 +63,15 @@ describe('SystemVersionService update check', () => {
     expect(seen[0].authorization).toBeUndefined();
     answer = { status: 200, body: '<html>' };
     expect((await versions.check(true)).reason).toContain('not JSON');
+  });
+
+  it('does not follow a redirect with the token and reports it as a soft failure', async () => {
+    const versions = service({ MONITOR_UPDATE_CHECK_TOKEN: 'update-token' });
+    answer = { status: 302, body: '', location: '/elsewhere/releases/latest' };
+    const redirected = await versions.check(true);
+    expect(redirected).toMatchObject({ ok: false, latest_version: null });
+    expect(redirected.reason).toContain('redirected (HTTP 302)');
+    expect(seen.map((request) => request.path)).toEqual(['/repos/acme/repo-monitor/releases/latest']);
   });
 
   it('orders semantic versions', () => {

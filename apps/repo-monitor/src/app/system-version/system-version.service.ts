@@ -86,6 +86,12 @@ export class SystemVersionService {
       const headers: Record<string, string> = { accept: 'application/vnd.github+json', 'user-agent': `repo-monitor/${current}` };
       if (this.config.updateCheck.token) headers['authorization'] = `Bearer ${this.config.updateCheck.token}`;
       const response = await this.fetchUpdate(this.config.updateCheck.url, { headers, signal: AbortSignal.timeout(UPDATE_CHECK_TIMEOUT_MS) });
+      if (response.status >= 300 && response.status < 400) {
+        throw new Error(
+          `the update source redirected (HTTP ${response.status}); redirects are not followed so the token stays with the configured host: ` +
+            'set MONITOR_UPDATE_CHECK_URL to the final address',
+        );
+      }
       if (!response.ok) throw new Error(`the update source answered HTTP ${response.status}`);
       let body: unknown;
       try {

@@ -5,9 +5,13 @@ export type UpdateCheckFetch = (url: string, init: { headers: Record<string, str
 
 export const UPDATE_CHECK_FETCH = Symbol('UPDATE_CHECK_FETCH');
 
-/** The production transport: fetch through the outbound dispatcher (HTTPS_PROXY / NO_PROXY), no redirects followed blindly. */
+/**
+ * The production transport: fetch through the outbound dispatcher (HTTPS_PROXY / NO_PROXY).
+ * Redirects are never followed: the request may carry MONITOR_UPDATE_CHECK_TOKEN, which must not
+ * travel to wherever a 3xx points; the caller reports a 3xx as a soft failure.
+ */
 export function dispatcherFetch(dispatcher: Dispatcher | undefined): UpdateCheckFetch {
-  return (url, init) => fetch(url, { ...init, redirect: 'follow', ...(dispatcher ? { dispatcher } : {}) } as RequestInit);
+  return (url, init) => fetch(url, { ...init, redirect: 'manual', ...(dispatcher ? { dispatcher } : {}) } as RequestInit);
 }
 
 export interface LatestRelease {
