@@ -13,7 +13,6 @@ export const ERROR_STATUS = {
   github_field_locked: 409,
   github_app_not_configured: 409,
   validation_failed: 400,
-  payload_too_large: 413,
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,
