@@ -1,4 +1,4 @@
-import { LocalTelegramBotApi, LocalWebhookReceiver, requestJson, verifyHostMonitorSignature } from '@shared/testing';
+import { LocalHttpProxy, LocalTelegramBotApi, LocalWebhookReceiver, requestJson, verifyHostMonitorSignature } from '@shared/testing';
 import { AiSettingsService } from '../src/app/ai-settings/ai-settings.service';
 import { GithubAppSettingsService } from '../src/app/github-app-settings/github-app-settings.service';
 import { NotificationChannelsService } from '../src/app/notification-channels/notification-channels.service';
@@ -303,5 +303,35 @@ describe('channels seeded from the environment', () => {
       await monitor.close();
       await receiver.close();
     }
+  });
+});
+
+describe('notification channel test through HTTPS_PROXY', () => {
+  const receiver = new LocalWebhookReceiver();
+  const proxy = new LocalHttpProxy();
+  let monitor: RunningMonitor;
+
+  beforeAll(async () => {
+    await Promise.all([receiver.start(), proxy.start()]);
+    monitor = await startMonitor({ env: { ...TEST_ADMIN_ENV, MONITOR_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, HTTPS_PROXY: proxy.url } });
+  });
+
+  afterAll(async () => {
+    await monitor?.close();
+    await Promise.all([receiver.close(), proxy.close()]);
+  });
+
+  it('sends the test message of a webhook channel through the proxy like the outbox worker', async () => {
+    const admin = await loginAdmin(monitor);
+    const created = await requestJson<Record<string, unknown>>(monitor.url, '/api/v1/notification-channels', {
+      method: 'POST',
+      headers: adminHeaders(admin),
+      body: { kind: 'http_webhook', name: 'Proxied', url: receiver.urlFor('/proxied'), secret: 'outbound-signing-secret-9', allow_private: true },
+    });
+    expect(created.status).toBe(201);
+    const tested = await requestJson(monitor.url, `/api/v1/notification-channels/${String(created.body['id'])}/test`, { method: 'POST', headers: adminHeaders(admin) });
+    expect(tested.body).toMatchObject({ ok: true, status: 200 });
+    expect(proxy.requests.filter((request) => request.method === 'CONNECT').map((request) => request.target)).toEqual([`127.0.0.1:${receiver.port}`]);
+    expect(verifyHostMonitorSignature(receiver.requestsTo('/proxied')[0], 'outbound-signing-secret-9')).toBe(true);
   });
 });

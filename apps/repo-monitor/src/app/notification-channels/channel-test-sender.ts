@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { SignedWebhookSender, TelegramBotSender, escapeTelegramHtml, newDeliveryId } from '@shared/notify';
 import type { Dispatcher } from 'undici';
 import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
-import { OUTBOUND_DISPATCHER } from '../outbound/outbound-dispatcher';
+import { OUTBOUND_DISPATCHER, outboundProxy } from '../outbound/outbound-dispatcher';
 import { ChannelKind } from './notification-channel.entity';
 
 /** A channel with its secret decrypted, ready to send through. */
@@ -57,7 +57,9 @@ export class NotifyChannelTestSender implements ChannelTestSender {
       });
       return { ok: result.ok, status: result.status, errorCode: result.errorCode, message: result.description };
     }
-    const result = await new SignedWebhookSender({ timeoutMs: TEST_TIMEOUT_MS }).send(
+    // The same proxy settings as the outbox worker, so a test proves the path real notifications take.
+    const webhookSender = new SignedWebhookSender({ timeoutMs: TEST_TIMEOUT_MS, proxy: outboundProxy(this.config.proxy) });
+    const result = await webhookSender.send(
       { url: target.url ?? '', secret: target.secret, allowPrivate: target.allowPrivate },
       {
         deliveryId: newDeliveryId(),
