@@ -1,8 +1,10 @@
 import { JwtService } from '@nestjs/jwt';
-import { requestJson } from '@shared/testing';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { ConfigValidationError } from '@shared/config';
+import { requestJson, tempDir } from '@shared/testing';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { authenticator } from 'otplib';
+import { loadPanelConfig } from '../src/app/config/panel-config';
 import { loginAsAdmin, RunningPanel, startPanel, TEST_ADMIN_PASSWORD } from './harness';
 
 interface TokenBody {
@@ -221,6 +223,21 @@ describe('admin bootstrap without ADMIN_PASSWORD', () => {
     }
   });
 
+  it('uses a password file left by a start that stopped before creating the admin, so file and admin agree', async () => {
+    // The state a crash between writing the file and inserting the admin leaves behind.
+    const dir = tempDir('panel-bootstrap-');
+    const leftOver = 'left-over-bootstrap-password-1234';
+    writeFileSync(join(dir.path, '.admin_bootstrap_password'), `${leftOver}\n`, { mode: 0o600 });
+    const panel = await startPanel({ env: { ADMIN_PASSWORD: '', APP_DATA_DIR: dir.path } });
+    try {
+      expect(readFileSync(join(dir.path, '.admin_bootstrap_password'), 'utf8').trim()).toBe(leftOver);
+      expect((await login(panel, { username: 'admin', password: leftOver })).status).toBe(200);
+    } finally {
+      await panel.close();
+      dir.remove();
+    }
+  });
+
   it('signs with APP_JWT_SECRET when it is set and writes no secret file', async () => {
     const secret = 's'.repeat(40);
     const panel = await startPanel({ env: { APP_JWT_SECRET: secret } });
@@ -274,6 +291,42 @@ describe('login throttling', () => {
       expect((await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD }, attacker)).status).toBe(200);
     } finally {
       await panel.close();
+    }
+  });
+});
+
+describe('admin password recovery with ADMIN_PASSWORD_RESET=1', () => {
+  it('refuses ADMIN_PASSWORD_RESET without ADMIN_PASSWORD, naming the variable', () => {
+    expect(() => loadPanelConfig({ APP_DATA_DIR: '/tmp/unused', ADMIN_PASSWORD_RESET: '1' })).toThrow(ConfigValidationError);
+    expect(() => loadPanelConfig({ APP_DATA_DIR: '/tmp/unused', ADMIN_PASSWORD_RESET: '1' })).toThrow(/ADMIN_PASSWORD_RESET/);
+    expect(() => loadPanelConfig({ APP_DATA_DIR: '/tmp/unused', ADMIN_PASSWORD_RESET: 'yes', ADMIN_PASSWORD: 'long enough' })).toThrow(/ADMIN_PASSWORD_RESET/);
+  });
+
+  it('resets the password once, revokes earlier tokens, and leaves a password chosen afterwards alone', async () => {
+    const first = await startPanel({ env: { ADMIN_PASSWORD: '' } });
+    const databaseUrl = (first as RunningPanel & { databaseUrl?: string }).databaseUrl;
+    const bootstrapFile = join(first.dataDir, '.admin_bootstrap_password');
+    const oldToken = await loginAsAdmin(first, readFileSync(bootstrapFile, 'utf8').trim());
+    await first.stop();
+    const reset = { ADMIN_PASSWORD: 'recovered password', ADMIN_PASSWORD_RESET: '1' };
+    let current = await startPanel({ reuse: { dataDir: first.dataDir, databaseUrl }, env: reset });
+    try {
+      expect((await me(current, oldToken)).status).toBe(401);
+      expect(existsSync(bootstrapFile)).toBe(false);
+      const token = await loginAsAdmin(current, 'recovered password');
+      const changed = await requestJson(current.url, '/api/auth/password', {
+        method: 'PUT',
+        token,
+        body: { current_password: 'recovered password', new_password: 'chosen after recovery' },
+      });
+      expect(changed.status).toBe(200);
+      await current.stop();
+      // The switch was left on: the same ADMIN_PASSWORD is not applied a second time.
+      current = await startPanel({ reuse: { dataDir: first.dataDir, databaseUrl }, env: reset });
+      expect((await login(current, { username: 'admin', password: 'recovered password' })).status).toBe(401);
+      expect((await login(current, { username: 'admin', password: 'chosen after recovery' })).status).toBe(200);
+    } finally {
+      await current.close();
     }
   });
 });

@@ -1,18 +1,24 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomPassword } from '@shared/crypto';
+import { rmSync } from 'node:fs';
 import { Repository } from 'typeorm';
 import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
 import { DataDirectory } from '../data-dir/data-directory';
-import { writeFileAtomic } from '../data-dir/json-file-store';
+import { createFileExclusive, readTextFile, writeFileAtomic } from '../data-dir/json-file-store';
 import { AdminUser } from './entities/admin-user.entity';
 import { PasswordHasher } from './password-hasher';
 
 export const INITIAL_ADMIN_USERNAME = 'admin';
 
+const GENERATED_PASSWORD_LENGTH = 24;
+const MIN_BOOTSTRAP_PASSWORD_LENGTH = 16;
+
 /**
  * Creates the admin at first start: with ADMIN_PASSWORD, or with a random password written to
- * `.admin_bootstrap_password` (0600). An existing admin is never touched.
+ * `.admin_bootstrap_password` (0600) before the admin is inserted, so a crash in between never
+ * leaves an admin whose password nobody knows. An existing admin is never touched, except by the
+ * recovery switch ADMIN_PASSWORD_RESET=1, which sets its password to ADMIN_PASSWORD once.
  */
 @Injectable()
 export class AdminBootstrapService implements OnModuleInit {
@@ -26,14 +32,55 @@ export class AdminBootstrapService implements OnModuleInit {
   ) {}
 
   async onModuleInit(): Promise<void> {
+    const configured = this.config.auth.bootstrapPassword;
     if ((await this.users.count()) > 0) {
-      if (this.config.auth.bootstrapPassword) {
-        this.logger.log('An admin exists already; ADMIN_PASSWORD is only used at first start and was ignored');
+      if (this.config.auth.passwordReset && configured) await this.resetPassword(configured);
+      else if (configured) this.logger.log('An admin exists already; ADMIN_PASSWORD is only used at first start and was ignored');
+      return;
+    }
+    if (this.config.auth.passwordReset) this.logger.log('ADMIN_PASSWORD_RESET has no effect at first start; the admin is created with ADMIN_PASSWORD');
+    if (configured) {
+      if (await this.insertAdmin(configured)) {
+        this.logger.log(`Created the admin "${INITIAL_ADMIN_USERNAME}" with the password from ADMIN_PASSWORD`);
       }
       return;
     }
-    const configured = this.config.auth.bootstrapPassword;
-    const password = configured ?? randomPassword(24);
+    const { password, createdFile } = this.writeBootstrapPasswordFile();
+    if (await this.insertAdmin(password)) {
+      this.logger.warn(
+        `Created the admin "${INITIAL_ADMIN_USERNAME}" with a generated password; read it from ` +
+          `${this.dataDirectory.adminBootstrapPasswordFile} and change it after the first login`,
+      );
+      return;
+    }
+    // Another instance created the admin first. Keep the file only while it still opens that admin.
+    const winner = await this.firstAdmin();
+    if (createdFile && !(winner && (await this.hasher.verify(winner.passwordHash, password)))) {
+      rmSync(this.dataDirectory.adminBootstrapPasswordFile, { force: true });
+    }
+  }
+
+  /**
+   * The generated password, on disk before any admin uses it. A file left by a start that stopped
+   * before inserting (or written by an instance starting beside this one) is reused, so the file
+   * and the admin always agree.
+   */
+  private writeBootstrapPasswordFile(): { password: string; createdFile: boolean } {
+    this.dataDirectory.prepare();
+    const path = this.dataDirectory.adminBootstrapPasswordFile;
+    const generated = randomPassword(GENERATED_PASSWORD_LENGTH);
+    if (createFileExclusive(path, `${generated}\n`)) return { password: generated, createdFile: true };
+    const existing = readTextFile(path)?.trim();
+    if (existing && existing.length >= MIN_BOOTSTRAP_PASSWORD_LENGTH) {
+      this.logger.log(`Reusing the generated password in ${path} from an earlier start that did not finish creating the admin`);
+      return { password: existing, createdFile: false };
+    }
+    writeFileAtomic(path, `${generated}\n`);
+    return { password: generated, createdFile: true };
+  }
+
+  /** Inserts the first admin; false when another instance on the same database was faster. */
+  private async insertAdmin(password: string): Promise<boolean> {
     const user = this.users.create({
       username: INITIAL_ADMIN_USERNAME,
       passwordHash: await this.hasher.hash(password),
@@ -43,20 +90,41 @@ export class AdminBootstrapService implements OnModuleInit {
     });
     try {
       await this.users.insert(user);
+      return true;
     } catch (error) {
-      // Another instance on the same database created it in the meantime: theirs stands.
-      if ((await this.users.count()) > 0) return;
+      if ((await this.users.count()) > 0) return false;
       throw error;
     }
-    if (configured) {
-      this.logger.log(`Created the admin "${INITIAL_ADMIN_USERNAME}" with the password from ADMIN_PASSWORD`);
+  }
+
+  private async firstAdmin(): Promise<AdminUser | undefined> {
+    const [admin] = await this.users.find({ order: { id: 'ASC' }, take: 1 });
+    return admin;
+  }
+
+  /**
+   * ADMIN_PASSWORD_RESET=1: sets the admin's password to ADMIN_PASSWORD and revokes every token.
+   * The hash of the applied password is remembered, so later starts with the switch still on do
+   * not undo a password the admin has chosen since; a different ADMIN_PASSWORD resets again.
+   */
+  private async resetPassword(password: string): Promise<void> {
+    const markerFile = this.dataDirectory.adminPasswordResetFile;
+    const applied = readTextFile(markerFile)?.trim();
+    if (applied && (await this.hasher.verify(applied, password))) {
+      this.logger.warn('ADMIN_PASSWORD_RESET=1: this ADMIN_PASSWORD was applied at an earlier start; nothing reset. Remove ADMIN_PASSWORD_RESET.');
       return;
     }
+    const admin = await this.firstAdmin();
+    if (!admin) return;
+    admin.passwordHash = await this.hasher.hash(password);
+    admin.tokenVersion += 1;
+    await this.users.save(admin);
     this.dataDirectory.prepare();
-    writeFileAtomic(this.dataDirectory.adminBootstrapPasswordFile, `${password}\n`);
+    writeFileAtomic(markerFile, `${admin.passwordHash}\n`);
+    rmSync(this.dataDirectory.adminBootstrapPasswordFile, { force: true });
     this.logger.warn(
-      `Created the admin "${INITIAL_ADMIN_USERNAME}" with a generated password; read it from ` +
-        `${this.dataDirectory.adminBootstrapPasswordFile} and change it after the first login`,
+      `ADMIN_PASSWORD_RESET=1: the password of admin "${admin.username}" was reset to ADMIN_PASSWORD and earlier tokens are revoked. ` +
+        'Remove ADMIN_PASSWORD_RESET and change the password after logging in.',
     );
   }
 }

@@ -18,6 +18,8 @@ export interface PanelConfig {
   database: DatabaseTarget;
   auth: {
     bootstrapPassword?: string;
+    /** ADMIN_PASSWORD_RESET=1: set the existing admin's password to bootstrapPassword once. */
+    passwordReset: boolean;
     jwtSecret?: string;
     accessTokenTtlHours: number;
     loginThrottle: { maxFailures: number; windowSeconds: number; blockSeconds: number };
@@ -58,6 +60,9 @@ export function loadPanelConfig(raw: RawVariables, options: { defaultDataDir?: s
   if (shard && (shard.count < 1 || shard.index >= shard.count)) {
     throw new ConfigValidationError([{ variable: 'APP_MONITOR_SHARD', rule: 'needs n >= 1 and 0 <= i < n' }]);
   }
+  if (env.ADMIN_PASSWORD_RESET === '1' && !env.ADMIN_PASSWORD) {
+    throw new ConfigValidationError([{ variable: 'ADMIN_PASSWORD_RESET', rule: 'needs ADMIN_PASSWORD, the new admin password' }]);
+  }
   const dataDirSetting = env.APP_DATA_DIR ?? options.defaultDataDir ?? './data';
   const dataDir = isAbsolute(dataDirSetting) ? dataDirSetting : resolve(dataDirSetting);
   const databaseUrl = env.APP_DATABASE_URL ?? env.DATABASE_URL;
@@ -68,6 +73,7 @@ export function loadPanelConfig(raw: RawVariables, options: { defaultDataDir?: s
     database: databaseUrl ? databaseFromUrl(databaseUrl, dataDir) : { driver: 'sqlite', path: join(dataDir, 'db.sqlite') },
     auth: {
       bootstrapPassword: env.ADMIN_PASSWORD,
+      passwordReset: env.ADMIN_PASSWORD_RESET === '1',
       jwtSecret: env.APP_JWT_SECRET,
       accessTokenTtlHours: env.APP_ACCESS_TOKEN_EXPIRE_HOURS ?? 12,
       loginThrottle: {

@@ -30,6 +30,8 @@ export class PanelEnvironment {
   DATABASE_URL?: string;
 
   @IsOptional() @EmptyAsUndefined() @IsString() @MinLength(8) @MaxLength(256) ADMIN_PASSWORD?: string;
+  // Recovery for a lost admin password: with ADMIN_PASSWORD, sets it once at the next start (see AdminBootstrapService).
+  @IsOptional() @IsIn(['0', '1']) ADMIN_PASSWORD_RESET?: string;
   @IsOptional() @EmptyAsUndefined() @IsString() @MinLength(32) APP_JWT_SECRET?: string;
   @IsOptional() @ToInteger() @IsInt() @Min(1) @Max(720) APP_ACCESS_TOKEN_EXPIRE_HOURS?: number;
   // Login throttling; the defaults are the documented 5 failures in 300 s blocking for 900 s.

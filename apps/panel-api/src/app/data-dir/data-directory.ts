@@ -15,6 +15,8 @@ export class DataDirectory {
   readonly telegramApiFile: string;
   readonly adminBootstrapPasswordFile: string;
   readonly schedulerLockFile: string;
+  /** Argon2 hash of the last password applied by ADMIN_PASSWORD_RESET, so a reset happens once. */
+  readonly adminPasswordResetFile: string;
   /** The generated JWT signing secret (when APP_JWT_SECRET is not set); never part of a backup. */
   readonly jwtSecretFile: string;
   private prepared = false;
@@ -29,12 +31,13 @@ export class DataDirectory {
     this.telegramApiFile = join(root, '.telegram_api.json');
     this.adminBootstrapPasswordFile = join(root, '.admin_bootstrap_password');
     this.schedulerLockFile = join(root, '.scheduler.lock');
+    this.adminPasswordResetFile = join(root, '.admin_password_reset');
     this.jwtSecretFile = join(root, '.jwt_secret');
   }
 
   /** Files that hold secrets of this instance rather than user data; backups leave them out. */
   get excludedFromBackup(): string[] {
-    return [this.adminBootstrapPasswordFile, this.schedulerLockFile, this.jwtSecretFile];
+    return [this.adminBootstrapPasswordFile, this.adminPasswordResetFile, this.schedulerLockFile, this.jwtSecretFile];
   }
 
   /** Creates the folders of the layout (owner-only for new ones); idempotent and cheap after the first call. */
