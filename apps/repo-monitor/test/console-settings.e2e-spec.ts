@@ -175,6 +175,22 @@ describe('console settings', () => {
       expect(effective).toMatchObject({ enabled: true, apiKey: 'sk-test-secret-key', model: 'env-model', timeoutMs: 45_000, features: { triage: false, digest: true } });
     });
 
+    it('never sends the stored key to an unsaved base_url in the connectivity test', async () => {
+      const elsewhere = receiver.urlFor('/unsaved/v1');
+      const refused = await call('POST', '/api/v1/ai/test', { base_url: elsewhere });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ error_code: 'validation_failed', details: { field: 'api_key' } });
+      expect(receiver.requestsTo('/unsaved/v1/chat/completions')).toHaveLength(0);
+      // With its own key the unsaved address is tried, and only that key goes there.
+      const tried = await call('POST', '/api/v1/ai/test', { base_url: elsewhere, api_key: 'sk-form-key' });
+      expect(tried.status).toBe(200);
+      const sent = receiver.requestsTo('/unsaved/v1/chat/completions');
+      expect(sent.length).toBeGreaterThan(0);
+      expect(sent.map((request) => request.headers['authorization'])).toEqual(sent.map(() => 'Bearer sk-form-key'));
+      // The saved address (trailing slash or not) still uses the stored key without one in the request.
+      expect((await call('POST', '/api/v1/ai/test', { base_url: 'http://127.0.0.1:9/v1/' })).status).toBe(200);
+    });
+
     it('answers 400 on bad input', async () => {
       expect((await call('PUT', '/api/v1/ai/config', { max_tokens: 5 })).status).toBe(400);
       expect((await call('PUT', '/api/v1/ai/config', { timeout: 'soon' })).status).toBe(400);

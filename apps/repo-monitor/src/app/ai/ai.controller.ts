@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Put, Query, Req } from '@nestjs/common';
-import { ApiConflictResponse, ApiCookieAuth, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiCookieAuth, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { parseDuration } from '@shared/config';
 import type { FastifyRequest } from 'fastify';
 import { FindOptionsWhere } from 'typeorm';
@@ -100,10 +100,13 @@ export class AiController {
   @ApiSecurity(CSRF_SCHEME)
   @ApiOperation({
     summary: 'Connectivity test: one fixed minimal message (no repository data) to the effective endpoint',
-    description: 'Unlocked fields may carry unsaved form values. Writes nothing and changes no runtime state; a failure is ok: false with error_code.',
+    description:
+      'Unlocked fields may carry unsaved form values; a base_url other than the effective one needs an api_key in the request ' +
+      '(400 otherwise), so a stored key never goes to an unsaved address. Writes nothing and changes no runtime state; a failure is ok: false with error_code.',
   })
   @ApiOkResponse({ type: AiTestResultDto })
   @ApiConflictResponse({ description: 'ai_field_locked (details.field): a value was given for a field set by environment' })
+  @ApiBadRequestResponse({ description: 'validation_failed: bad input, or an unsaved base_url without an api_key' })
   async test(@Body() body: AiTestDto): Promise<AiTestResultDto> {
     const locked = this.aiSettings.lockedFields();
     for (const field of TESTABLE_FIELDS) {
@@ -112,10 +115,17 @@ export class AiController {
       }
     }
     const current = await this.ai.settings();
+    const baseUrl = body.base_url ? body.base_url.replace(/\/+$/, '') : current.baseUrl;
+    // The stored (or environment) key belongs to the saved endpoint: an unsaved address must bring its own.
+    if (baseUrl !== current.baseUrl.replace(/\/+$/, '') && body.api_key === undefined) {
+      throw new MonitorError('validation_failed', 'api_key is required to test a base_url other than the saved one; the stored key is never sent to an unsaved address', {
+        field: 'api_key',
+      });
+    }
     const settings = {
       ...current,
       apiKey: body.api_key ?? current.apiKey,
-      baseUrl: body.base_url ? body.base_url.replace(/\/+$/, '') : current.baseUrl,
+      baseUrl,
       model: body.model?.trim() ?? current.model,
       timeoutMs: body.timeout ? (parseDuration(body.timeout) as number) : current.timeoutMs,
       maxTokens: body.max_tokens ?? current.maxTokens,
