@@ -125,6 +125,14 @@ describe('console settings', () => {
       expect(verifyHostMonitorSignature(delivery, 'outbound-signing-secret-1')).toBe(true);
     });
 
+    it('refuses null in a channel update, the secret included', async () => {
+      for (const field of ['secret', 'url', 'name', 'enabled', 'event_kinds', 'allow_private']) {
+        const refused = await call('PATCH', `/api/v1/notification-channels/${webhookId}`, { [field]: null });
+        expect({ field, status: refused.status, code: refused.body['error_code'] }).toEqual({ field, status: 400, code: 'validation_failed' });
+      }
+      expect((await call('GET', `/api/v1/notification-channels/${webhookId}`)).body).toMatchObject({ secret_set: true, url: receiver.urlFor('/hook') });
+    });
+
     it('creates, tests, toggles, updates and deletes a Telegram channel', async () => {
       const created = await call<Record<string, unknown>>('POST', '/api/v1/notification-channels', {
         kind: 'telegram',
@@ -195,6 +203,11 @@ describe('console settings', () => {
       expect((await call('PUT', '/api/v1/ai/config', { max_tokens: 5 })).status).toBe(400);
       expect((await call('PUT', '/api/v1/ai/config', { timeout: 'soon' })).status).toBe(400);
       expect((await call('PUT', '/api/v1/ai/config', { base_url: 'not a url' })).status).toBe(400);
+      for (const field of ['model', 'base_url', 'timeout', 'max_tokens', 'retries', 'enabled', 'triage_enabled']) {
+        const refused = await call('PUT', '/api/v1/ai/config', { [field]: null });
+        expect({ field, status: refused.status, code: refused.body['error_code'] }).toEqual({ field, status: 400, code: 'validation_failed' });
+      }
+      expect((await call('GET', '/api/v1/ai/config')).body).toMatchObject({ max_tokens: 800, base_url: 'http://127.0.0.1:9/v1', timeout: '45s' });
     });
   });
 
@@ -238,6 +251,12 @@ describe('console settings', () => {
       expect((await call('PUT', '/api/v1/system/settings', { monthly_report: { day: 29 } })).status).toBe(400);
       expect((await call('PUT', '/api/v1/system/settings', { weekly_report: { weekday: 'someday' } })).status).toBe(400);
       expect((await call('PUT', '/api/v1/system/settings', { retention: { events_days: 0 } })).status).toBe(400);
+      const before = (await call('GET', '/api/v1/system/settings')).body;
+      for (const body of [{ retention: { events_days: null } }, { aggregation: { burst_threshold: null } }, { time_zone: null }, { retention: null }, { weekly_report: { weekday: null } }]) {
+        const refused = await call('PUT', '/api/v1/system/settings', body);
+        expect({ body, status: refused.status, code: refused.body['error_code'] }).toEqual({ body, status: 400, code: 'validation_failed' });
+      }
+      expect((await call('GET', '/api/v1/system/settings')).body).toEqual(before);
     });
   });
 

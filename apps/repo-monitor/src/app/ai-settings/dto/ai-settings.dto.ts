@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDuration } from '@shared/config';
 import { IsBoolean, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { OptionalNotNull } from '../../common/optional-not-null';
 
 export const AI_FIELDS = [
   'enabled',
@@ -18,9 +19,9 @@ export const AI_FIELDS = [
 ] as const;
 export type AiField = (typeof AI_FIELDS)[number];
 
-/** Fields left out stay as they are; `api_key: null` removes the stored key. Env-set fields are locked. */
+/** Fields left out stay as they are; `api_key: null` removes the stored key, null anywhere else is refused. Env-set fields are locked. */
 export class UpdateAiSettingsDto {
-  @ApiPropertyOptional() @IsOptional() @IsBoolean() enabled?: boolean;
+  @ApiPropertyOptional() @OptionalNotNull() @IsBoolean() enabled?: boolean;
 
   @ApiPropertyOptional({ nullable: true, description: 'Stored encrypted, never returned (see api_key_set)' })
   @IsOptional()
@@ -30,25 +31,25 @@ export class UpdateAiSettingsDto {
   api_key?: string | null;
 
   @ApiPropertyOptional({ example: 'https://api.openai.com/v1', description: 'Any http(s) chat-completion-compatible endpoint' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'base_url must be an http(s) URL' })
   @MaxLength(2048)
   base_url?: string;
 
-  @ApiPropertyOptional({ example: 'gpt-4o-mini' }) @IsOptional() @IsString() @MinLength(1) @MaxLength(200) model?: string;
+  @ApiPropertyOptional({ example: 'gpt-4o-mini' }) @OptionalNotNull() @IsString() @MinLength(1) @MaxLength(200) model?: string;
 
   @ApiPropertyOptional({ example: '30s', description: 'Per-request timeout as a duration' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsDuration()
   timeout?: string;
 
-  @ApiPropertyOptional({ example: 800 }) @IsOptional() @IsInt() @Min(16) @Max(32000) max_tokens?: number;
-  @ApiPropertyOptional({ example: 1 }) @IsOptional() @IsInt() @Min(0) @Max(5) retries?: number;
-  @ApiPropertyOptional() @IsOptional() @IsBoolean() digest_enabled?: boolean;
-  @ApiPropertyOptional() @IsOptional() @IsBoolean() triage_enabled?: boolean;
-  @ApiPropertyOptional() @IsOptional() @IsBoolean() release_summary_enabled?: boolean;
-  @ApiPropertyOptional() @IsOptional() @IsBoolean() code_review_enabled?: boolean;
-  @ApiPropertyOptional() @IsOptional() @IsBoolean() failure_analysis_enabled?: boolean;
+  @ApiPropertyOptional({ example: 800 }) @OptionalNotNull() @IsInt() @Min(16) @Max(32000) max_tokens?: number;
+  @ApiPropertyOptional({ example: 1 }) @OptionalNotNull() @IsInt() @Min(0) @Max(5) retries?: number;
+  @ApiPropertyOptional() @OptionalNotNull() @IsBoolean() digest_enabled?: boolean;
+  @ApiPropertyOptional() @OptionalNotNull() @IsBoolean() triage_enabled?: boolean;
+  @ApiPropertyOptional() @OptionalNotNull() @IsBoolean() release_summary_enabled?: boolean;
+  @ApiPropertyOptional() @OptionalNotNull() @IsBoolean() code_review_enabled?: boolean;
+  @ApiPropertyOptional() @OptionalNotNull() @IsBoolean() failure_analysis_enabled?: boolean;
 }
 
 export class AiSettingsDto {

@@ -4,27 +4,28 @@ import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { ListPageDto, PageQueryDto } from '../../common/list-page';
 import { DIGEST_PERIODS, DigestPeriod } from '../digest.entity';
+import { OptionalNotNull } from '../../common/optional-not-null';
 import { MERGE_RISKS } from '../pr-review.entity';
 
 /** Unsaved form values for the connectivity test; a field set by environment may not be given (ai_field_locked). */
 export class AiTestDto {
   @ApiPropertyOptional({ description: 'Unsaved API key to try; never stored' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MinLength(1)
   @MaxLength(1024)
   api_key?: string;
 
   @ApiPropertyOptional({ example: 'http://127.0.0.1:11434/v1' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'base_url must be an http(s) URL' })
   @MaxLength(2048)
   base_url?: string;
 
-  @ApiPropertyOptional({ example: 'gpt-4o-mini' }) @IsOptional() @IsString() @MinLength(1) @MaxLength(200) model?: string;
-  @ApiPropertyOptional({ example: '30s' }) @IsOptional() @IsDuration() timeout?: string;
-  @ApiPropertyOptional({ example: 800 }) @IsOptional() @IsInt() @Min(16) @Max(32000) max_tokens?: number;
-  @ApiPropertyOptional({ example: 1 }) @IsOptional() @IsInt() @Min(0) @Max(5) retries?: number;
+  @ApiPropertyOptional({ example: 'gpt-4o-mini' }) @OptionalNotNull() @IsString() @MinLength(1) @MaxLength(200) model?: string;
+  @ApiPropertyOptional({ example: '30s' }) @OptionalNotNull() @IsDuration() timeout?: string;
+  @ApiPropertyOptional({ example: 800 }) @OptionalNotNull() @IsInt() @Min(16) @Max(32000) max_tokens?: number;
+  @ApiPropertyOptional({ example: 1 }) @OptionalNotNull() @IsInt() @Min(0) @Max(5) retries?: number;
 }
 
 export class AiTestResultDto {

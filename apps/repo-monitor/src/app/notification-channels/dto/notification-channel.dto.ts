@@ -1,30 +1,31 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, IsUrl, Matches, MaxLength, MinLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsString, IsUrl, Matches, MaxLength, MinLength } from 'class-validator';
 import { NOTIFICATION_EVENT_KINDS } from '../event-kinds';
 import { CHANNEL_KINDS, ChannelKind } from '../notification-channel.entity';
+import { OptionalNotNull } from '../../common/optional-not-null';
 
 const CHAT_ID = /^(-?\d{1,20}|@[A-Za-z0-9_]{5,32})$/;
 
 class ChannelFieldsDto {
   @ApiPropertyOptional({ example: 'Team chat', maxLength: 100 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MinLength(1)
   @MaxLength(100)
   name?: string;
 
   @ApiPropertyOptional({ default: true })
-  @IsOptional()
+  @OptionalNotNull()
   @IsBoolean()
   enabled?: boolean;
 
   @ApiPropertyOptional({ description: 'telegram: numeric chat id or @channel', example: '-1001234567890' })
-  @IsOptional()
+  @OptionalNotNull()
   @Matches(CHAT_ID, { message: 'chat_id must be a numeric chat id or @channel' })
   chat_id?: string;
 
   @ApiPropertyOptional({ description: 'http_webhook: the receiver URL', example: 'https://hooks.example.com/monitor' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'url must be an http(s) URL' })
   @MaxLength(2048)
   url?: string;
@@ -32,19 +33,19 @@ class ChannelFieldsDto {
   @ApiPropertyOptional({
     description: 'telegram: the bot token; http_webhook: the signing secret (X-Host-Monitor-Signature-256). Stored encrypted, never returned.',
   })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MinLength(16)
   @MaxLength(512)
   secret?: string;
 
   @ApiPropertyOptional({ default: false, description: 'http_webhook: allow private, loopback and link-local targets' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsBoolean()
   allow_private?: boolean;
 
   @ApiPropertyOptional({ enum: NOTIFICATION_EVENT_KINDS, isArray: true, description: 'Only these kinds; empty means all' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(NOTIFICATION_EVENT_KINDS.length)
   @IsIn(NOTIFICATION_EVENT_KINDS, { each: true, message: `each event kind must be one of ${NOTIFICATION_EVENT_KINDS.join(', ')}` })
@@ -63,6 +64,11 @@ export class CreateNotificationChannelDto extends ChannelFieldsDto {
   declare name: string;
 }
 
+/**
+ * Fields left out stay as they are. null is refused everywhere, the secret included: a Telegram
+ * channel needs its bot token and a webhook channel its signing secret, so there is no cleared state
+ * (replace the secret with a new one, or delete the channel).
+ */
 export class UpdateNotificationChannelDto extends ChannelFieldsDto {}
 
 export class ToggleNotificationChannelDto {

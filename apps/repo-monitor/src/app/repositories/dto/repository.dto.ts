@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsOptional, Matches } from 'class-validator';
 import { ListPageDto, PageQueryDto } from '../../common/list-page';
+import { OptionalNotNull } from '../../common/optional-not-null';
 import { RepositoryEntity } from '../repository.entity';
 
 export class RepositoryDto {
@@ -52,14 +53,14 @@ export class RepositoryListQueryDto extends PageQueryDto {
   status?: 'active' | 'archived' | 'removed';
 }
 
-/** Per-kind toggles; fields left out keep their value. */
+/** Per-kind toggles; fields left out keep their value, null is refused. */
 export class UpdateRepositoryTogglesDto {
-  @ApiPropertyOptional() @IsOptional() @IsBoolean() issues?: boolean;
-  @ApiPropertyOptional() @IsOptional() @IsBoolean() pull_requests?: boolean;
-  @ApiPropertyOptional() @IsOptional() @IsBoolean() workflow_runs?: boolean;
-  @ApiPropertyOptional() @IsOptional() @IsBoolean() security_alerts?: boolean;
-  @ApiPropertyOptional() @IsOptional() @IsBoolean() releases?: boolean;
-  @ApiPropertyOptional() @IsOptional() @IsBoolean() stars?: boolean;
+  @ApiPropertyOptional() @OptionalNotNull() @IsBoolean() issues?: boolean;
+  @ApiPropertyOptional() @OptionalNotNull() @IsBoolean() pull_requests?: boolean;
+  @ApiPropertyOptional() @OptionalNotNull() @IsBoolean() workflow_runs?: boolean;
+  @ApiPropertyOptional() @OptionalNotNull() @IsBoolean() security_alerts?: boolean;
+  @ApiPropertyOptional() @OptionalNotNull() @IsBoolean() releases?: boolean;
+  @ApiPropertyOptional() @OptionalNotNull() @IsBoolean() stars?: boolean;
 }
 
 export class AddExternalRepositoryDto {
