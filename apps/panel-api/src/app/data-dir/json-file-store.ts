@@ -58,6 +58,56 @@ export function writeFileAtomic(path: string, data: string | Buffer, mode = PRIV
   syncDirectory(path);
 }
 
+export interface FileReplacement {
+  path: string;
+  data: string | Buffer;
+}
+
+/**
+ * Replaces several files as one change: every temporary file is written first, then all are
+ * renamed. A failure while writing removes the temporaries and leaves every file as it was; a
+ * failure while renaming puts the files already replaced back to their previous contents.
+ */
+export function replaceFilesAtomically(
+  files: FileReplacement[],
+  options: { mode?: number; rename?: (from: string, to: string) => void } = {},
+): void {
+  const mode = options.mode ?? PRIVATE_FILE_MODE;
+  // Injectable so a test can make one rename fail; the file system rarely does on demand.
+  const rename = options.rename ?? renameSync;
+  const previous = files.map((file) => readFileOrUndefined(file.path));
+  const temporaries: string[] = [];
+  try {
+    for (const file of files) temporaries.push(writeTemporaryFile(file.path, file.data, mode));
+  } catch (error) {
+    temporaries.forEach((temporary) => unlinkSync(temporary));
+    throw error;
+  }
+  let renamed = 0;
+  try {
+    for (; renamed < files.length; renamed += 1) rename(temporaries[renamed], files[renamed].path);
+  } catch (error) {
+    temporaries.slice(renamed).forEach((temporary) => unlinkSync(temporary));
+    for (let index = 0; index < renamed; index += 1) {
+      const before = previous[index];
+      if (before === undefined) unlinkSync(files[index].path);
+      else writeFileAtomic(files[index].path, before, mode);
+    }
+    throw error;
+  }
+  const folders = new Map(files.map((file) => [dirname(file.path), file.path]));
+  folders.forEach((path) => syncDirectory(path));
+}
+
+function readFileOrUndefined(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
 /**
  * Creates `path` with `data` only if it does not exist yet, atomically (a hard link of a complete
  * temporary file). Returns false when the file was already there, e.g. written by another instance.
@@ -76,8 +126,13 @@ export function createFileExclusive(path: string, data: string | Buffer, mode = 
   }
 }
 
+/** The text a JSON data file is stored as. */
+export function jsonFileText(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
 export function writeJsonFileAtomic(path: string, value: unknown): void {
-  writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
+  writeFileAtomic(path, jsonFileText(value));
 }
 
 /** The text of `path`, or undefined when it does not exist. */

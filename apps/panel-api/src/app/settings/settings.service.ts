@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataDirectory } from '../data-dir/data-directory';
-import { CorruptDataFileError, readJsonObjectFile, writeJsonFileAtomic } from '../data-dir/json-file-store';
+import { CorruptDataFileError, jsonFileText, readJsonObjectFile, replaceFilesAtomically, writeJsonFileAtomic } from '../data-dir/json-file-store';
 import { ruleViolation, SETTINGS_FIELDS, SettingsGroup, SettingsGroups, settingsPatchViolations } from './settings-fields';
 import {
   AiSettings,
@@ -88,9 +88,13 @@ export class SettingsService implements OnModuleInit {
       group[field.key] = value;
       change[field.group] = true;
     }
-    for (const group of GROUPS) {
-      if (change[group]) this.writeGroup(group, next[group], current.unknownKeys[group]);
-    }
+    // All changed files or none: memory is updated only after every file was replaced.
+    replaceFilesAtomically(
+      GROUPS.filter((group) => change[group]).map((group) => ({
+        path: this.fileOf(group),
+        data: jsonFileText({ ...current.unknownKeys[group], ...next[group] }),
+      })),
+    );
     current.values = freezeGroups(next);
     if (change.global || change.ai || change.telegramApi) this.notify(change);
     return change;
