@@ -1,6 +1,6 @@
-import { requestJson } from '@shared/testing';
-import { adminHeaders, AdminSession, loginAdmin, RunningMonitor, startMonitor, TEST_ADMIN_ENV } from './harness';
-import { INBOUND_SECRET, sendDelivery } from './github-fixtures';
+import { LocalWebhookReceiver, requestJson, waitFor } from '@shared/testing';
+import { adminHeaders, AdminSession, loginAdmin, RunningMonitor, startMonitor, TEST_ADMIN_ENV, TEST_ENCRYPTION_KEY } from './harness';
+import { INBOUND_SECRET, issueEvent, OUTBOUND_SECRET, sendDelivery } from './github-fixtures';
 
 const METRICS_TOKEN = 'metrics-scrape-token-0123456789';
 
@@ -123,5 +123,56 @@ describe('metrics without a token, metrics off, update check off', () => {
     } finally {
       await monitor.close();
     }
+  });
+});
+
+describe('outbox counters', () => {
+  const receiver = new LocalWebhookReceiver();
+  let monitor: RunningMonitor;
+
+  beforeAll(async () => {
+    await receiver.start();
+    monitor = await startMonitor({
+      env: {
+        MONITOR_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+        MONITOR_VCS_WEBHOOK_SECRET: INBOUND_SECRET,
+        MONITOR_HTTP_WEBHOOK_URL: receiver.urlFor('/hook'),
+        MONITOR_HTTP_WEBHOOK_SECRET: OUTBOUND_SECRET,
+        MONITOR_HTTP_WEBHOOK_ALLOW_PRIVATE: 'true',
+        MONITOR_AGGREGATION_WINDOW: '0s',
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await monitor?.close();
+    await receiver.close();
+  });
+
+  it('counts the transitions the worker makes (sending, sent, pending, dead) beside the current-state gauge', async () => {
+    const series = (state: string) => `monitor_outbox_transitions_total{state="${state}"}`;
+    const before = (await scrape(monitor.url)).text;
+    for (const state of ['sending', 'sent', 'pending', 'dead']) expect({ state, value: value(before, series(state)) }).toEqual({ state, value: 0 });
+
+    await sendDelivery(monitor.url, 'issues', issueEvent('opened', 1, { full_name: 'acme/counted', id: 71 }, 1, 'Counted once'));
+    await waitFor(() => receiver.requestsTo('/hook').length === 1, 15_000);
+    await waitFor(async () => value((await scrape(monitor.url)).text, series('sent')) === 1, 5_000);
+
+    // A 4xx other than 408/429 is permanent: straight to dead.
+    receiver.replyNext({ status: 410, body: 'gone' });
+    await sendDelivery(monitor.url, 'issues', issueEvent('opened', 1, { full_name: 'acme/counted', id: 71 }, 2, 'Refused'));
+    await waitFor(async () => value((await scrape(monitor.url)).text, series('dead')) === 1, 15_000);
+
+    // A 5xx is retried later: back to pending.
+    receiver.replyNext({ status: 503, body: 'busy' });
+    await sendDelivery(monitor.url, 'issues', issueEvent('opened', 1, { full_name: 'acme/counted', id: 71 }, 3, 'Retried'));
+    await waitFor(async () => value((await scrape(monitor.url)).text, series('pending')) === 1, 15_000);
+
+    const after = (await scrape(monitor.url)).text;
+    expect(value(after, series('sending'))).toBe(3);
+    expect(value(after, series('sent'))).toBe(1);
+    expect(value(after, 'monitor_outbox_entries{state="sent"}')).toBe(1);
+    expect(value(after, 'monitor_outbox_entries{state="dead"}')).toBe(1);
+    expect(value(after, 'monitor_outbox_entries{state="pending"}')).toBe(1);
   });
 });

@@ -4,6 +4,8 @@ import { DatabaseWork } from '../processing/database-work';
 
 export type WebhookResult = 'accepted' | 'duplicate' | 'invalid_signature' | 'failed';
 export type ReconcileResult = 'succeeded' | 'failed';
+/** States the notification worker moves outbox entries into. */
+export type OutboxTransition = 'sending' | 'sent' | 'pending' | 'dead';
 
 /** Conclusions counted as a failed run (repo-monitor-details.md, real-time notifications). */
 const FAILED_CONCLUSIONS = ['failure', 'timed_out', 'cancelled', 'action_required', 'startup_failure'];
@@ -20,6 +22,7 @@ export class MetricsService {
   readonly registry = new Registry();
   private readonly webhooks: Counter<'result'>;
   private readonly reconciles: Counter<'result'>;
+  private readonly outboxTransitions: Counter<'state'>;
   private readonly aiRequests: Counter<'feature'>;
   private readonly aiFailures: Counter<'feature' | 'code'>;
   private readonly aiDuration: Histogram<'feature' | 'outcome'>;
@@ -37,6 +40,15 @@ export class MetricsService {
     for (const result of ['accepted', 'duplicate', 'invalid_signature', 'failed'] as const) this.webhooks.inc({ result }, 0);
     this.reconciles = new Counter({ name: 'monitor_reconcile_runs_total', help: 'Reconcile runs of GitHub installations by result', labelNames: ['result'], registers });
     for (const result of ['succeeded', 'failed'] as const) this.reconciles.inc({ result }, 0);
+    this.outboxTransitions = new Counter({
+      name: 'monitor_outbox_transitions_total',
+      help:
+        'Outbox entries the notification worker moved into a state: sending (claimed for a send attempt), sent, ' +
+        'pending (a retry scheduled, or an expired claim released) and dead (given up); monitor_outbox_entries has the current counts',
+      labelNames: ['state'],
+      registers,
+    });
+    for (const state of ['sending', 'sent', 'pending', 'dead'] as const) this.outboxTransitions.inc({ state }, 0);
     this.aiRequests = new Counter({ name: 'monitor_ai_requests_total', help: 'Chat-completion requests by AI feature', labelNames: ['feature'], registers });
     this.aiFailures = new Counter({ name: 'monitor_ai_failures_total', help: 'Failed AI requests by feature and failure code', labelNames: ['feature', 'code'], registers });
     this.aiDuration = new Histogram({
@@ -56,7 +68,7 @@ export class MetricsService {
     };
     new Gauge({
       name: 'monitor_outbox_entries',
-      help: 'Notification outbox entries by state (pending, sending, sent, dead, suppressed)',
+      help: 'Current notification outbox entries by state (pending, sending, sent, dead, suppressed), read from the database at scrape time',
       labelNames: ['state'],
       registers,
       async collect() {
@@ -117,6 +129,10 @@ export class MetricsService {
 
   reconcileFinished(result: ReconcileResult): void {
     this.reconciles.inc({ result });
+  }
+
+  outboxMoved(state: OutboxTransition, count = 1): void {
+    if (count > 0) this.outboxTransitions.inc({ state }, count);
   }
 
   aiRequestFinished(feature: string, outcome: { ok: boolean; code?: string; elapsedMs: number; promptTokens?: number; completionTokens?: number }): void {

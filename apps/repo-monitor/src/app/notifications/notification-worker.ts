@@ -3,6 +3,7 @@ import { nextOutboxAttemptAt, SignedWebhookSender, TelegramBotSender } from '@sh
 import { createHash } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
+import { MetricsService } from '../metrics/metrics.service';
 import { OUTBOUND_DISPATCHER, outboundProxy } from '../outbound/outbound-dispatcher';
 import { DatabaseWork } from '../processing/database-work';
 import { ChannelDescriptor, NotificationChannelSource } from './notification-channels';
@@ -53,6 +54,7 @@ export class NotificationWorker implements OnApplicationBootstrap, BeforeApplica
     private readonly channels: NotificationChannelSource,
     private readonly outbox: NotificationOutboxService,
     @Optional() @Inject(OUTBOUND_DISPATCHER) private readonly dispatcher?: Dispatcher,
+    @Optional() private readonly metrics?: MetricsService,
   ) {
     // The webhook sender pins the vetted address itself, so it gets the proxy settings rather than the dispatcher.
     this.webhookSender = new SignedWebhookSender({ userAgent: 'repo-monitor-webhook/1', timeoutMs: SEND_TIMEOUT_MS, proxy: outboundProxy(config.proxy) });
@@ -108,13 +110,14 @@ export class NotificationWorker implements OnApplicationBootstrap, BeforeApplica
 
   private async releaseExpiredLeases(): Promise<void> {
     const p = (n: number) => this.database.placeholder(n);
-    await this.database.transaction((manager) =>
+    const released = await this.database.transaction((manager) =>
       this.database.affected(
         manager,
         `UPDATE "notification_outbox" SET "state" = 'pending', "lease_until" = NULL WHERE "state" = 'sending' AND "lease_until" < ${p(1)}`,
         [this.database.time(new Date())],
       ),
     );
+    this.metrics?.outboxMoved('pending', released);
   }
 
   private async claim(): Promise<OutboxEntryEntity[]> {
@@ -135,6 +138,7 @@ export class NotificationWorker implements OnApplicationBootstrap, BeforeApplica
       ),
     );
     if (ids.length === 0) return [];
+    this.metrics?.outboxMoved('sending', ids.length);
     return this.database.dataSource
       .getRepository(OutboxEntryEntity)
       .createQueryBuilder('entry')
@@ -238,7 +242,9 @@ export class NotificationWorker implements OnApplicationBootstrap, BeforeApplica
     }
     // Recorded the moment the answer is in, as one autocommitted UPDATE that does not queue behind
     // background transactions: a crash between a send and this line is the only way to send twice.
-    await this.database.dataSource.getRepository(OutboxEntryEntity).update({ id: entry.id, state: 'sending' }, changes);
+    const updated = await this.database.dataSource.getRepository(OutboxEntryEntity).update({ id: entry.id, state: 'sending' }, changes);
+    // Counted only when this claim still held the row (an expired claim may have been taken over).
+    if (updated.affected) this.metrics?.outboxMoved(changes.state as 'sent' | 'pending' | 'dead', updated.affected);
   }
 }
 
