@@ -1,4 +1,4 @@
-import { requestJson } from '@shared/testing';
+import { requestJson, waitFor } from '@shared/testing';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SchedulerRegistry } from '@nestjs/schedule';
@@ -86,6 +86,33 @@ describe('panel-api device keep-alive and file session mode (simulated Telegram)
     expect(again.body.results.find((r) => r.account_name === 'four')?.outcome).toBe('skipped_needs_relogin');
   });
 
+  it('writes each account\'s outcome as soon as it is known, and drops the entry of a removed account', async () => {
+    const stateOf = (): { accounts: Record<string, { last_attempt_at: string }>; last_run: { started_at: string } | null } =>
+      JSON.parse(readFileSync(join(panel.dataDir, '.signer', 'device_keepalive.json'), 'utf8'));
+    const before = stateOf();
+    telegram.setHanging('three');
+    let finished = false;
+    const running = api<KeepaliveRun>('/api/config/settings/device-keepalive/run', { method: 'POST', body: { force: true } }).then((response) => {
+      finished = true;
+      return response;
+    });
+    // 'three' hangs until its 15 s timeout; the others' results must be on disk before the run ends.
+    await waitFor(() => {
+      const state = stateOf();
+      return ['one', 'two'].every((name) => state.accounts[name].last_attempt_at !== before.accounts[name].last_attempt_at);
+    });
+    expect(finished).toBe(false);
+    expect(stateOf().accounts['three']).toEqual(before.accounts['three']);
+    const run = await running;
+    telegram.setHanging('three', false);
+    expect(run.body.results.find((r) => r.account_name === 'three')).toMatchObject({ outcome: 'failed', code: 'TIMEOUT' });
+    expect(stateOf().last_run?.started_at).not.toBe(before.last_run?.started_at);
+
+    expect((await api('/api/accounts/two', { method: 'DELETE' })).status).toBeLessThan(300);
+    await waitFor(() => !('two' in stateOf().accounts));
+    expect(Object.keys(stateOf().accounts).sort()).toEqual(['four', 'one', 'three']);
+  });
+
   it('registers the daily 03:30 job in the configured time zone and follows time zone changes', async () => {
     const registry = panel.app.get(SchedulerRegistry);
     const job = registry.getCronJob(KEEPALIVE_JOB_ID);
@@ -147,6 +174,23 @@ describe('panel-api status check job cut off by a stop', () => {
       }
     } finally {
       await first.close();
+    }
+  });
+});
+
+describe('panel-api keep-alive bookkeeping of accounts removed earlier', () => {
+  it('drops entries of accounts that no longer exist at start', async () => {
+    const telegram = new TelegramSimulator();
+    const first = await startPanel({ overrides: [{ provide: TELEGRAM_GATEWAY, useValue: telegram }] });
+    const stateFile = join(first.dataDir, '.signer', 'device_keepalive.json');
+    await first.stop();
+    const entry = { last_keepalive_at: null, last_attempt_at: new Date().toISOString(), last_code: null, last_message: 'x' };
+    writeFileSync(stateFile, JSON.stringify({ last_run: null, accounts: { ghost: entry } }));
+    const second = await startPanel({ reuse: { dataDir: first.dataDir, databaseUrl: first.databaseUrl }, overrides: [{ provide: TELEGRAM_GATEWAY, useValue: telegram }] });
+    try {
+      expect(JSON.parse(readFileSync(stateFile, 'utf8'))).toEqual({ last_run: null, accounts: {} });
+    } finally {
+      await second.close();
     }
   });
 });

@@ -1,4 +1,4 @@
-import { ConflictException, Inject, Injectable, Logger } from '@nestjs/common';
+import { ConflictException, Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { join } from 'node:path';
 import { AccountSessionsService, checkCodeFor } from '../accounts/account-sessions.service';
 import { AccountStore, CheckCode } from '../accounts/account-store';
@@ -33,20 +33,30 @@ export interface KeepaliveRun {
   results: KeepaliveAccountResult[];
 }
 
+interface KeepaliveAccountState {
+  last_keepalive_at: string | null;
+  last_attempt_at: string;
+  last_code: CheckCode | null;
+  last_message: string;
+}
+
 interface KeepaliveState {
   last_run: KeepaliveRun | null;
-  accounts: Record<string, { last_keepalive_at: string | null; last_attempt_at: string; last_code: CheckCode | null; last_message: string }>;
+  accounts: Record<string, KeepaliveAccountState>;
 }
 
 /**
  * Device keep-alive: a light authenticated request (account.updateStatus) for every account whose
  * last wake-up is older than device_keepalive_interval_days, so Telegram does not expire sessions
- * after six months without activity. Last times and results are kept in `.signer/device_keepalive.json`.
+ * after six months without activity. Last times and results are kept in `.signer/device_keepalive.json`:
+ * each account's outcome is written as soon as it is known (a crash mid-run keeps what was done),
+ * and an account's entry goes when the account is removed.
  */
 @Injectable()
-export class KeepaliveService {
+export class KeepaliveService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(KeepaliveService.name);
   private running = false;
+  private unsubscribe?: () => void;
 
   constructor(
     private readonly dataDirectory: DataDirectory,
@@ -55,6 +65,23 @@ export class KeepaliveService {
     private readonly settings: SettingsService,
     @Inject(TELEGRAM_GATEWAY) private readonly gateway: TelegramGateway,
   ) {}
+
+  onModuleInit(): void {
+    this.unsubscribe = this.sessions.onEvent((event) => {
+      if (event.type === 'removed') this.forgetAccount(event.accountName);
+    });
+    // Entries of accounts removed while this version did not yet clean up after them.
+    const state = this.readState();
+    const stale = Object.keys(state.accounts).filter((name) => !this.store.exists(name));
+    if (stale.length) {
+      stale.forEach((name) => delete state.accounts[name]);
+      writeJsonFileAtomic(this.stateFile, state);
+    }
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribe?.();
+  }
 
   get stateFile(): string {
     return join(this.dataDirectory.signer, 'device_keepalive.json');
@@ -107,13 +134,13 @@ export class KeepaliveService {
       try {
         const session = this.sessions.sessionFor(name);
         await this.gateway.wakeUp(session, { timeoutMs: KEEPALIVE_TIMEOUT_MS });
-        state.accounts[name] = { last_keepalive_at: attemptAt, last_attempt_at: attemptAt, last_code: 'OK', last_message: 'Woken' };
+        this.recordAccount(name, { last_keepalive_at: attemptAt, last_attempt_at: attemptAt, last_code: 'OK', last_message: 'Woken' });
         return { account_name: name, outcome: 'woken', code: 'OK', message: 'Woken', last_keepalive_at: attemptAt };
       } catch (error) {
         const code = checkCodeFor(error);
         const message = error instanceof Error ? error.message : String(error);
         if (error instanceof TelegramError && error.kind === 'session_invalid') this.sessions.markSessionInvalid(name, message);
-        state.accounts[name] = { last_keepalive_at: last, last_attempt_at: attemptAt, last_code: code, last_message: message };
+        this.recordAccount(name, { last_keepalive_at: last, last_attempt_at: attemptAt, last_code: code, last_message: message });
         return { account_name: name, outcome: 'failed', code, message, last_keepalive_at: last };
       }
     });
@@ -126,9 +153,29 @@ export class KeepaliveService {
       skipped: results.filter((r) => r.outcome.startsWith('skipped')).length,
       results,
     };
-    state.last_run = run;
-    writeJsonFileAtomic(this.stateFile, state);
+    const finished = this.readState();
+    finished.last_run = run;
+    writeJsonFileAtomic(this.stateFile, finished);
     this.logger.log(`Device keep-alive (${run.trigger}): ${run.woken} woken, ${run.failed} failed, ${run.skipped} skipped`);
     return run;
+  }
+
+  /**
+   * Writes one account's outcome at once. Read-modify-write of the whole (small) file happens
+   * synchronously, so parallel workers and a removal in between never overwrite each other.
+   */
+  private recordAccount(name: string, entry: KeepaliveAccountState): void {
+    // Removed while its wake-up was in flight: nothing to keep.
+    if (!this.store.exists(name)) return;
+    const state = this.readState();
+    state.accounts[name] = entry;
+    writeJsonFileAtomic(this.stateFile, state);
+  }
+
+  private forgetAccount(name: string): void {
+    const state = this.readState();
+    if (!(name in state.accounts)) return;
+    delete state.accounts[name];
+    writeJsonFileAtomic(this.stateFile, state);
   }
 }
