@@ -20,6 +20,7 @@ import { AiModule } from './ai/ai.module';
 import { AgentAccessModule } from './agent-access/agent-access.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { SystemVersionModule } from './system-version/system-version.module';
+import { RetentionModule } from './retention/retention.module';
 
 @Module({})
 export class AppModule {
@@ -46,6 +47,7 @@ export class AppModule {
         AgentAccessModule,
         AiModule,
         SystemVersionModule,
+        RetentionModule,
       ],
     };
   }
