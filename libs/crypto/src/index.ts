@@ -2,3 +2,4 @@ export * from './lib/hmac';
 export * from './lib/master-key';
 export * from './lib/envelope';
 export * from './lib/keys';
+export * from './lib/password-hashing';

@@ -1,8 +1,9 @@
+import { hashPassword } from '@shared/crypto';
 import { DataSource } from 'typeorm';
 import { ADMIN_ACCOUNT_ID, AdminAccountEntity } from '../app/admin/admin-account.entity';
 import { AdminSessionEntity } from '../app/admin/admin-session.entity';
 import { AuditLogEntity } from '../app/admin/audit-log.entity';
-import { hashPassword, passwordRuleViolation } from '../app/admin/password-hashing';
+import { passwordRuleViolation } from '../app/admin/password-rule';
 import { MonitorConfig } from '../app/config/monitor-config';
 import { dataSourceOptions } from '../database/data-source-options';
 

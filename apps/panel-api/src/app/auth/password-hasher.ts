@@ -1,22 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { randomToken } from '@shared/crypto';
-import * as argon2 from 'argon2';
+import { hashPassword, randomToken, verifyPassword } from '@shared/crypto';
 
-/** Argon2id with the library's defaults (64 MiB, 3 passes, salted per hash). */
+/** Admin passwords with the shared Argon2id hashing of @shared/crypto. */
 @Injectable()
 export class PasswordHasher {
   private decoy?: Promise<string>;
 
   hash(password: string): Promise<string> {
-    return argon2.hash(password, { type: argon2.argon2id });
+    return hashPassword(password);
   }
 
-  async verify(hash: string, password: string): Promise<boolean> {
-    try {
-      return await argon2.verify(hash, password);
-    } catch {
-      return false;
-    }
+  /** False for a wrong password and for a malformed hash; never throws. */
+  verify(hash: string, password: string): Promise<boolean> {
+    return verifyPassword(hash, password);
   }
 
   /** Spends the time of a real check for an unknown user, so the answer time does not tell which names exist. */

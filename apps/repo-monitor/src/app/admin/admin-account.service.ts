@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { hashPassword, verifyPassword } from '@shared/crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { MonitorError } from '../common/monitor-error';
 import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
@@ -7,7 +8,7 @@ import { ADMIN_ACCOUNT_ID, AdminAccountEntity } from './admin-account.entity';
 import { AdminSessionEntity } from './admin-session.entity';
 import { AuditLogService } from './audit-log.service';
 import type { PasswordAttempt } from './login-throttle';
-import { hashPassword, passwordRuleViolation, verifyPassword } from './password-hashing';
+import { passwordRuleViolation } from './password-rule';
 
 // Verified when the user name is unknown, so a wrong name costs as much time as a wrong password.
 const DECOY_HASH = '$argon2id$v=19$m=65536,p=4,t=3$QzdyAiO+HYjwJe2R5dH+eA$Cam8W415UzC3ZGs3zttmcPn4uxZ1ZG8TE1qv0advykM';

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../password-hashing';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../password-rule';
 
 export class SetupRequestDto {
   @ApiProperty({ example: 'admin', description: '1-64 letters, digits or _.@-' })
