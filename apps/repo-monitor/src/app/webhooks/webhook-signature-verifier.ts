@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isUtf8 } from 'node:buffer';
 import { Webhooks } from '@octokit/webhooks';
 import { verifySha256Header } from '@shared/crypto';
 
@@ -13,11 +14,10 @@ export class WebhookSignatureVerifier {
   async verify(secrets: ReadonlyArray<string | undefined>, rawBody: Buffer, signature: string | undefined): Promise<boolean> {
     const candidates = secrets.filter((secret): secret is string => Boolean(secret));
     if (!signature || candidates.length === 0 || rawBody.length === 0) return false;
+    // @octokit/webhooks signs text; valid UTF-8 decodes and re-encodes to the same bytes, anything
+    // else would not survive that round trip and is checked over the bytes themselves.
+    if (!isUtf8(rawBody)) return verifySha256Header(candidates, rawBody, signature);
     const payload = rawBody.toString('utf8');
-    // @octokit/webhooks signs text; bytes that are not valid UTF-8 would not survive the round trip.
-    if (Buffer.byteLength(payload, 'utf8') !== rawBody.length || !Buffer.from(payload, 'utf8').equals(rawBody)) {
-      return verifySha256Header(candidates, rawBody, signature);
-    }
     const results = await Promise.all(candidates.map((secret) => this.verifierFor(secret).verify(payload, signature).catch(() => false)));
     return results.some(Boolean);
   }

@@ -1,0 +1,77 @@
+import { serializeSqliteAccess } from '@shared/database';
+import { tempDir } from '@shared/testing';
+import { join } from 'node:path';
+import { AbstractLogger, DataSource, LogLevel, LogMessage } from 'typeorm';
+import { dataSourceOptions } from '../../database/data-source-options';
+import { DatabaseWork } from '../processing/database-work';
+import { DeliveryInbox, IncomingDelivery } from './delivery-inbox';
+import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+
+class StatementLog extends AbstractLogger {
+  readonly statements: string[] = [];
+  protected writeLog(_level: LogLevel, message: LogMessage | LogMessage[]): void {
+    for (const entry of Array.isArray(message) ? message : [message]) if (entry.type === 'query') this.statements.push(String(entry.message).trim());
+  }
+}
+
+const delivery = (deliveryId: string): IncomingDelivery => ({
+  deliveryId,
+  event: 'issues',
+  action: 'opened',
+  installationId: 1,
+  repositoryFullName: 'acme/api',
+  payload: JSON.stringify({ action: 'opened', id: deliveryId }),
+  receivedAt: new Date(),
+});
+
+describe('DeliveryInbox on SQLite', () => {
+  const dir = tempDir('monitor-inbox-');
+  const log = new StatementLog(['query']);
+  let dataSource: DataSource;
+  let inbox: DeliveryInbox;
+  const accepted: Array<{ id: number; event: string }> = [];
+
+  beforeAll(async () => {
+    dataSource = new DataSource({ ...dataSourceOptions({ driver: 'sqlite', path: join(dir.path, 'inbox.db') }), logger: log, logging: ['query'] });
+    await dataSource.initialize();
+    serializeSqliteAccess(dataSource);
+    inbox = new DeliveryInbox(new DatabaseWork(dataSource));
+    inbox.onAccepted((stored) => accepted.push({ id: stored.id, event: stored.event }));
+  });
+  afterAll(async () => {
+    await dataSource.destroy();
+    dir.remove();
+  });
+  beforeEach(() => {
+    log.statements.length = 0;
+    accepted.length = 0;
+  });
+
+  const inserts = () => log.statements.filter((sql) => sql.startsWith('INSERT INTO "webhook_deliveries"'));
+
+  it('stores the deliveries of one tick with one INSERT and no explicit transaction', async () => {
+    const results = await Promise.all(Array.from({ length: 40 }, (_, index) => inbox.store(delivery(`tick-${index}`))));
+    expect(results.every((result) => result.status === 'accepted' && typeof result.id === 'number')).toBe(true);
+    expect(new Set(results.map((result) => result.id)).size).toBe(40);
+    expect(inserts()).toHaveLength(1);
+    expect(log.statements.filter((sql) => /^(BEGIN|COMMIT)/.test(sql))).toEqual([]);
+    expect(await dataSource.getRepository(WebhookDeliveryEntity).count({ where: { status: 'accepted' } })).toBe(40);
+    expect(accepted).toHaveLength(40);
+    expect(accepted[0]?.event).toBe('issues');
+  });
+
+  it('answers duplicate for a delivery id seen before, also twice within one batch, and tells listeners only of new ones', async () => {
+    const results = await Promise.all([inbox.store(delivery('tick-0')), inbox.store(delivery('fresh-1')), inbox.store(delivery('fresh-1'))]);
+    expect(results.map((result) => result.status)).toEqual(['duplicate', 'accepted', 'duplicate']);
+    expect(accepted).toHaveLength(1);
+  });
+
+  it('lets background work through at once when idle, and after its insert while one is running', async () => {
+    await expect(inbox.whenIdle(1000)).resolves.toBeUndefined();
+    const storing = inbox.store(delivery('busy-1'));
+    let storedFirst = false;
+    void storing.then(() => (storedFirst = true));
+    await inbox.whenIdle(5000);
+    expect(storedFirst).toBe(true);
+  });
+});
