@@ -3,6 +3,7 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
 import { requestJson } from '@shared/testing';
 import { request as httpRequest } from 'node:http';
+import { networkInterfaces } from 'node:os';
 import { IS_PUBLIC_ROUTE } from '../src/app/common/public.decorator';
 import { LOGIN_FAILURE_LIMIT } from '../src/app/admin/login-throttle';
 import { RunningMonitor, TEST_ADMIN_ENV, adminHeaders, loginAdmin, startMonitor } from './harness';
@@ -172,6 +173,58 @@ describe('admin setup, sign-in, CSRF and the default-deny guard', () => {
       const right = await change('long-enough-password');
       expect(right.status).toBe(429);
       expect(right.body['error_code']).toBe('rate_limited');
+    });
+  });
+
+  describe('loopback setup check behind a trusted proxy setting', () => {
+    // A non-loopback address of this machine, so a request can come from a remote-looking peer.
+    const externalAddress = Object.values(networkInterfaces())
+      .flat()
+      .find((entry) => entry && entry.family === 'IPv4' && !entry.internal)?.address;
+
+    async function status(monitor: RunningMonitor, forwardedFor: string): Promise<Record<string, unknown>> {
+      return (await requestJson(monitor.url, '/api/v1/setup/status', { headers: { 'x-forwarded-for': forwardedFor } })).body as Record<string, unknown>;
+    }
+
+    it('refuses a remote peer that forges a loopback X-Forwarded-For, even with MONITOR_HTTP_TRUST_PROXY=true', async () => {
+      expect(externalAddress).toBeDefined();
+      const monitor = await startMonitor({ env: { MONITOR_HTTP_ADDR: '0.0.0.0:0', MONITOR_HTTP_TRUST_PROXY: 'true' } });
+      try {
+        const port = new URL(monitor.url).port;
+        const forged = await rawPost(`http://${externalAddress}:${port}`, '/api/v1/setup', { username: 'admin', password: 'long-enough-password' }, {
+          host: 'localhost',
+          'x-forwarded-for': '127.0.0.1',
+        });
+        expect(forged.status).toBe(403);
+        const local = await rawPost(`http://127.0.0.1:${port}`, '/api/v1/setup', { username: 'admin', password: 'long-enough-password' }, { host: 'localhost' });
+        expect(local.status).toBe(201);
+      } finally {
+        await monitor.close();
+      }
+    });
+
+    it('takes a hop count and an address list from MONITOR_HTTP_TRUST_PROXY', async () => {
+      const oneHop = await startMonitor({ env: { MONITOR_HTTP_TRUST_PROXY: '1' } });
+      try {
+        // One trusted proxy: the address it appended (the last one) is the client, not what the client claimed.
+        expect(await status(oneHop, '127.0.0.1, 203.0.113.9')).toMatchObject({ setup_allowed: false });
+        expect(await status(oneHop, '203.0.113.9, 127.0.0.1')).toMatchObject({ setup_allowed: true });
+      } finally {
+        await oneHop.close();
+      }
+      const otherProxies = await startMonitor({ env: { MONITOR_HTTP_TRUST_PROXY: '192.0.2.0/24, fd00::/8' } });
+      try {
+        // The loopback peer is not in the list, so its X-Forwarded-For is ignored.
+        expect(await status(otherProxies, '203.0.113.9')).toMatchObject({ setup_allowed: true });
+      } finally {
+        await otherProxies.close();
+      }
+      const loopbackProxy = await startMonitor({ env: { MONITOR_HTTP_TRUST_PROXY: '127.0.0.1/8' } });
+      try {
+        expect(await status(loopbackProxy, '203.0.113.9')).toMatchObject({ setup_allowed: false });
+      } finally {
+        await loopbackProxy.close();
+      }
     });
   });
 

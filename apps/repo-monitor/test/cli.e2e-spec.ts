@@ -45,6 +45,7 @@ const RULES: RuleCase[] = [
   { rule: 'listen address needs host:port', env: { MONITOR_HTTP_ADDR: 'localhost' }, expect: /MONITOR_HTTP_ADDR: must be host:port/ },
   { rule: 'listen port in range', env: { MONITOR_HTTP_ADDR: '127.0.0.1:70000' }, expect: /MONITOR_HTTP_ADDR/ },
   { rule: 'listen address needs a host', env: { MONITOR_HTTP_ADDR: ':8080' }, expect: /MONITOR_HTTP_ADDR: must be host:port with a non-empty host/ },
+  { rule: 'trust proxy is a boolean, hop count or address list', env: { MONITOR_HTTP_TRUST_PROXY: 'sometimes' }, expect: /MONITOR_HTTP_TRUST_PROXY: must be true, false, a hop count/ },
   { rule: 'public base URL is a URL', env: { MONITOR_PUBLIC_BASE_URL: 'monitor.example.com' }, expect: /MONITOR_PUBLIC_BASE_URL: must be an http\(s\) URL/ },
   { rule: 'driver sqlite or postgres only', env: { MONITOR_DATABASE_DRIVER: 'mysql' }, expect: /MONITOR_DATABASE_DRIVER: must be sqlite or postgres/ },
   { rule: 'postgres needs a URL', env: { MONITOR_DATABASE_DRIVER: 'postgres', MONITOR_DATABASE_URL: '' }, expect: /MONITOR_DATABASE_URL: must be a non-empty PostgreSQL URL/ },

@@ -5,3 +5,4 @@ export * from './lib/redact';
 export * from './lib/validators';
 export * from './lib/logging';
 export * from './lib/readiness';
+export * from './lib/trust-proxy';

@@ -1,4 +1,4 @@
-import { ConfigValidationError, RawVariables, validateVariables } from '@shared/config';
+import { ConfigValidationError, RawVariables, TrustProxySetting, parseTrustProxy, validateVariables } from '@shared/config';
 import { isAbsolute, join, resolve } from 'node:path';
 import { PanelEnvironment } from './panel-environment';
 
@@ -13,7 +13,7 @@ export interface MonitorShard {
 
 /** The typed configuration panel-api runs with; built once at boot from the environment. */
 export interface PanelConfig {
-  http: { host: string; port: number; trustProxy: boolean };
+  http: { host: string; port: number; trustProxy: TrustProxySetting };
   dataDir: string;
   database: DatabaseTarget;
   auth: {
@@ -68,7 +68,7 @@ export function loadPanelConfig(raw: RawVariables, options: { defaultDataDir?: s
   const databaseUrl = env.APP_DATABASE_URL ?? env.DATABASE_URL;
   const version = env.APP_VERSION?.trim();
   return {
-    http: { host: env.HOST ?? '0.0.0.0', port: env.PORT ?? 8000, trustProxy: env.APP_TRUST_PROXY ?? false },
+    http: { host: env.HOST ?? '0.0.0.0', port: env.PORT ?? 8000, trustProxy: env.APP_TRUST_PROXY === undefined ? false : (parseTrustProxy(env.APP_TRUST_PROXY) ?? false) },
     dataDir,
     database: databaseUrl ? databaseFromUrl(databaseUrl, dataDir) : { driver: 'sqlite', path: join(dataDir, 'db.sqlite') },
     auth: {

@@ -1,6 +1,7 @@
 import {
   EmptyAsUndefined,
   IsHttpUrl,
+  IsTrustProxy,
   ToBoolean,
   ToInteger,
 } from '@shared/config';
@@ -72,7 +73,7 @@ export class PanelEnvironment {
   /** ServerChan API base for keyword pushes (default https://sctapi.ftqq.com; Server酱³ keys pick their own host). */
   @IsOptional() @EmptyAsUndefined() @IsHttpUrl() APP_SERVER_CHAN_BASE_URL?: string;
 
-  @IsOptional() @ToBoolean() @IsBoolean() APP_TRUST_PROXY?: boolean;
+  @IsOptional() @EmptyAsUndefined() @IsTrustProxy() APP_TRUST_PROXY?: string;
   @IsOptional() @IsIn(['json', 'text']) LOG_FORMAT?: string;
   @IsOptional() @IsIn(['trace', 'debug', 'info', 'warn', 'error', 'fatal']) LOG_LEVEL?: string;
 }

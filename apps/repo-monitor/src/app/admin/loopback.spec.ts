@@ -1,4 +1,4 @@
-import { isLoopbackAddress, isLoopbackHost } from './loopback';
+import { isLoopbackAddress, isLoopbackClient, isLoopbackHost } from './loopback';
 
 describe('loopback checks', () => {
   it.each([
@@ -25,5 +25,16 @@ describe('loopback checks', () => {
     ['bad host', false],
   ])('Host %s → %s', (host, expected) => {
     expect(isLoopbackHost(host)).toBe(expected);
+  });
+
+  it.each([
+    ['local peer, no forwarding', '127.0.0.1', '127.0.0.1', true],
+    ['local proxy forwarding a local client', '127.0.0.1', '::1', true],
+    ['local proxy forwarding a remote client', '127.0.0.1', '203.0.113.9', false],
+    ['remote peer with a forged loopback X-Forwarded-For', '192.0.2.2', '127.0.0.1', false],
+    ['remote peer', '192.0.2.2', '192.0.2.2', false],
+    ['no peer address', undefined, '127.0.0.1', false],
+  ])('client %s → %s', (_name, peer, ip, expected) => {
+    expect(isLoopbackClient({ ip, raw: { socket: { remoteAddress: peer } } })).toBe(expected);
   });
 });

@@ -20,3 +20,20 @@ export function isLoopbackHost(host: string | undefined): boolean {
   hostname = hostname.toLowerCase();
   return hostname === 'localhost' || hostname.endsWith('.localhost') || isLoopbackAddress(hostname);
 }
+
+/** The parts of a Fastify request the loopback client check reads. */
+export interface ClientAddresses {
+  /** Fastify's client address: from X-Forwarded-For only when the socket peer is a trusted proxy (MONITOR_HTTP_TRUST_PROXY). */
+  ip: string;
+  raw: { socket: { remoteAddress?: string } };
+}
+
+/**
+ * Whether a request comes from this machine: the socket peer must be loopback, and when the peer is
+ * a trusted proxy (Fastify then takes `ip` from X-Forwarded-For) the forwarded client must be
+ * loopback too. A forged X-Forwarded-For from a remote peer never counts, whatever the trust setting.
+ */
+export function isLoopbackClient(request: ClientAddresses): boolean {
+  const peer = request.raw.socket.remoteAddress;
+  return isLoopbackAddress(peer) && isLoopbackAddress(request.ip || peer);
+}

@@ -6,7 +6,7 @@ import { Public } from '../common/public.decorator';
 import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
 import { AdminAccountService } from './admin-account.service';
 import { SetupRequestDto, SetupResultDto, SetupStatusDto } from './dto/credentials.dto';
-import { isLoopbackAddress, isLoopbackHost } from './loopback';
+import { isLoopbackClient, isLoopbackHost } from './loopback';
 import { clientAddress } from './principal';
 
 /** First-run web setup of the admin account (public on purpose, loopback only unless allowed). */
@@ -54,6 +54,6 @@ export class SetupController {
 
   private clientMaySetup(request: FastifyRequest): boolean {
     if (this.config.admin.setupAllowRemote) return true;
-    return isLoopbackAddress(clientAddress(request)) && isLoopbackHost(request.headers.host);
+    return isLoopbackClient(request) && isLoopbackHost(request.headers.host);
   }
 }

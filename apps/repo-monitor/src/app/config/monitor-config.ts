@@ -4,6 +4,8 @@ import {
   RawVariables,
   parseDuration,
   parseHostPort,
+  parseTrustProxy,
+  TrustProxySetting,
   knownVariableNames,
   readYamlEntries,
   validateVariables,
@@ -26,7 +28,7 @@ export interface AiFeatureSwitches {
 
 /** The typed configuration repo-monitor runs with, merged from defaults, YAML and environment. */
 export interface MonitorConfig {
-  http: { host: string; port: number; addr: string; publicBaseUrl?: string; trustProxy: boolean };
+  http: { host: string; port: number; addr: string; publicBaseUrl?: string; trustProxy: TrustProxySetting };
   database: MonitorDatabase;
   admin: { username?: string; password?: string; sessionTtlMs: number; setupAllowRemote: boolean };
   encryption: { key?: Buffer; previousKey?: Buffer };
@@ -237,7 +239,7 @@ export function loadMonitorConfig(options: LoadOptions): MonitorConfig {
       port: hostPort.port,
       addr,
       publicBaseUrl: env.MONITOR_PUBLIC_BASE_URL?.replace(/\/+$/, ''),
-      trustProxy: env.MONITOR_HTTP_TRUST_PROXY ?? false,
+      trustProxy: env.MONITOR_HTTP_TRUST_PROXY === undefined ? false : (parseTrustProxy(env.MONITOR_HTTP_TRUST_PROXY) ?? false),
     },
     database,
     admin: {

@@ -1,4 +1,4 @@
-import { EmptyAsUndefined, IsDuration, IsHostPort, IsHttpUrl, ToBoolean, ToInteger } from '@shared/config';
+import { EmptyAsUndefined, IsDuration, IsHostPort, IsHttpUrl, IsTrustProxy, ToBoolean, ToInteger } from '@shared/config';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 
 /**
@@ -9,7 +9,7 @@ export class MonitorEnvironment {
   // HTTP
   @IsOptional() @EmptyAsUndefined() @IsHostPort() MONITOR_HTTP_ADDR?: string;
   @IsOptional() @EmptyAsUndefined() @IsHttpUrl() MONITOR_PUBLIC_BASE_URL?: string;
-  @IsOptional() @ToBoolean() @IsBoolean() MONITOR_HTTP_TRUST_PROXY?: boolean;
+  @IsOptional() @EmptyAsUndefined() @IsTrustProxy() MONITOR_HTTP_TRUST_PROXY?: string;
 
   // Database
   @IsOptional() @EmptyAsUndefined() @IsIn(['sqlite', 'postgres'], { message: 'must be sqlite or postgres' })
