@@ -85,10 +85,50 @@ export function describeFetchError(error: unknown): { errorCode: DeliveryErrorCo
   return { errorCode: 'network_error', message: `network error: ${detail}` };
 }
 
-export async function readSnippet(response: Response, limit = 1024): Promise<string> {
+/** Bytes kept of an answer that is only shown (error snippets). */
+export const RESPONSE_SNIPPET_LIMIT_BYTES = 1024;
+/** Bytes read of an answer that must be parsed (Bot API, Bark, ServerChan JSON); longer ones are not valid answers. */
+export const RESPONSE_JSON_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * Reads at most `limitBytes` of a response body and cancels the rest, so a receiver that answers
+ * with a huge or endless body costs neither memory nor time. `truncated` says whether more followed.
+ */
+export async function readBodyPrefix(response: Response, limitBytes: number): Promise<{ text: string; truncated: boolean }> {
+  const body = response.body;
+  if (!body) return { text: '', truncated: false };
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let kept = 0;
+  let truncated = false;
   try {
-    const text = await response.text();
-    return text.length > limit ? text.slice(0, limit) : text;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const room = limitBytes - kept;
+      if (value.byteLength > room) {
+        // One byte past the limit proves there is more; an answer of exactly the limit is complete.
+        text += decoder.decode(value.subarray(0, room), { stream: true });
+        kept = limitBytes;
+        truncated = true;
+        break;
+      }
+      kept += value.byteLength;
+      text += decoder.decode(value, { stream: true });
+    }
+    text += decoder.decode();
+  } catch {
+    // A body that fails midway keeps what arrived.
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+  return { text, truncated };
+}
+
+export async function readSnippet(response: Response, limit = RESPONSE_SNIPPET_LIMIT_BYTES): Promise<string> {
+  try {
+    return (await readBodyPrefix(response, limit)).text;
   } catch {
     return '';
   }

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { signSha256Header } from '@shared/crypto';
 import type { Dispatcher } from 'undici';
-import { classifyHttpStatus, type DeliveryResult, describeFetchError, parseRetryAfter } from './delivery-result';
+import {
+  classifyHttpStatus,
+  type DeliveryResult,
+  describeFetchError,
+  parseRetryAfter,
+  readBodyPrefix,
+  RESPONSE_JSON_LIMIT_BYTES,
+  RESPONSE_SNIPPET_LIMIT_BYTES,
+} from './delivery-result';
 import { withDispatcher } from './fetch-init';
 import { type ExponentialBackoffOptions, retryWithBackoff } from './retry';
 
@@ -56,8 +64,8 @@ async function attemptRequest(
     const failure = describeFetchError(error);
     return { outcome: 'retryable', errorCode: failure.errorCode, message: failure.message };
   }
-  const text = await response.text().catch(() => '');
-  const responseSnippet = text.slice(0, 1024);
+  const { text } = await readBodyPrefix(response, RESPONSE_JSON_LIMIT_BYTES).catch(() => ({ text: '' }));
+  const responseSnippet = text.slice(0, RESPONSE_SNIPPET_LIMIT_BYTES);
   if (response.status >= 300 && response.status < 400) {
     return { outcome: 'permanent', status: response.status, errorCode: 'redirect_refused', message: `redirect (HTTP ${response.status}) not followed`, responseSnippet };
   }

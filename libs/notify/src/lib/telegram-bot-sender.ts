@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { capRetryAfter, type DeliveryErrorCode, type DeliveryOutcome, describeFetchError } from './delivery-result';
+import { capRetryAfter, type DeliveryErrorCode, type DeliveryOutcome, describeFetchError, readBodyPrefix, RESPONSE_JSON_LIMIT_BYTES } from './delivery-result';
 import { withDispatcher } from './fetch-init';
 import { sleep } from './retry';
 import { splitTelegramHtml, TELEGRAM_MESSAGE_LIMIT, truncateTelegramHtml } from './telegram-html';
@@ -185,7 +185,7 @@ export class TelegramBotSender {
         const failure = describeFetchError(error);
         return { ok: false, outcome: 'retryable', description: this.redact(failure.message), errorCode: failure.errorCode, attempts: attempt };
       }
-      const text = await response.text().catch(() => '');
+      const { text } = await readBodyPrefix(response, RESPONSE_JSON_LIMIT_BYTES).catch(() => ({ text: '' }));
       let answer: BotApiAnswer<T> | undefined;
       try {
         answer = JSON.parse(text) as BotApiAnswer<T>;
