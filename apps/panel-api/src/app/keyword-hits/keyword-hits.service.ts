@@ -19,7 +19,8 @@ export type NewKeywordHit = Omit<KeywordHit, 'id' | 'pushStatus' | 'pushError' |
 
 const GROUP_COLUMNS: Record<HitGroupKey, string> = { task: 'task_name', account: 'account_name', chat: 'chat_id' };
 const SEARCH_COLUMNS = ['message_text', 'matched_keyword', 'sender_name', 'sender_username', 'chat_title'];
-const EXPORT_BATCH = 1000;
+const EXPORT_BATCH = 20;
+const CHUNK_CHARS = 16_384;
 const LIMITS = { text: 4096, title: 255, keyword: 1024, error: 1024, name: 255, url: 255 };
 
 export const CSV_COLUMNS = [
@@ -43,6 +44,8 @@ export const CSV_COLUMNS = [
 ] as const;
 
 type RawHit = Record<string, string | number | Date | null>;
+
+const SOURCE_COLUMN: Partial<Record<(typeof CSV_COLUMNS)[number], string>> = { text: 'message_text', url: 'message_url' };
 
 function cut(text: string | null | undefined, max: number): string | null {
   if (text === null || text === undefined) return null;
@@ -161,31 +164,52 @@ export class KeywordHitsService {
    * batches by id, so memory stays flat whatever the number of hits.
    */
   exportCsv(filter: KeywordHitFilter): Readable {
-    const select = CSV_COLUMNS.map((name) => {
-      const column = { text: 'message_text', url: 'message_url' }[name as string] ?? name;
-      return `"${column}" AS "${name}"`;
-    });
-    const batches = async function* (this: KeywordHitsService): AsyncGenerator<string> {
+    const select = CSV_COLUMNS.map((name) => `"${SOURCE_COLUMN[name] ?? name}" AS "${name}"`);
+    // The statement is built once; each batch only moves the id cursor (a bound parameter: a string,
+    // because the SQLite driver inlines numbers into the SQL text).
+    const SENTINEL = '\u0000after-id';
+    const [sql, parameters] = this.applyFilter(this.hits.createQueryBuilder('h'), filter)
+      .select(select)
+      .andWhere('"id" > :afterId', { afterId: SENTINEL })
+      .orderBy('"id"', 'ASC')
+      .limit(EXPORT_BATCH)
+      .getQueryAndParameters();
+    const cursorAt = parameters.indexOf(SENTINEL);
+    if (cursorAt < 0) throw new Error('the export cursor parameter is missing from the statement');
+    const fetchBatch = this.batchReader(sql);
+    const batches = async function* (): AsyncGenerator<string> {
       yield UTF8_BOM + csvRecord(CSV_COLUMNS);
       let afterId = 0;
       for (;;) {
-        const rows = await this.applyFilter(this.hits.createQueryBuilder('h'), filter)
-          .select(select)
-          .andWhere('"id" > :afterId', { afterId })
-          .orderBy('"id"', 'ASC')
-          .limit(EXPORT_BATCH)
-          .getRawMany<RawHit>();
-        if (rows.length === 0) return;
-        let chunk = '';
-        for (const row of rows) {
-          chunk += csvRecord(CSV_COLUMNS.map((name) => (name === 'hit_at' ? isoOf(row[name]) : (row[name] as string | number | null))));
-        }
-        afterId = Number(rows[rows.length - 1]['id']);
-        yield chunk;
-        if (rows.length < EXPORT_BATCH) return;
+        const batchParameters = [...parameters];
+        batchParameters[cursorAt] = String(afterId);
+        const { pieces, rows, lastId } = await fetchBatch(batchParameters);
+        for (const piece of pieces) yield piece;
+        if (rows < EXPORT_BATCH) return;
+        afterId = lastId;
       }
     };
-    return Readable.from(batches.call(this), { objectMode: false });
+    return Readable.from(batches(), { objectMode: false });
+  }
+
+  /** Reads one export batch and turns it into CSV pieces of at most ~16 K characters. */
+  private batchReader(sql: string): (parameters: unknown[]) => Promise<{ pieces: string[]; rows: number; lastId: number }> {
+    const format = (row: RawHit): string =>
+      csvRecord(CSV_COLUMNS.map((name) => (name === 'hit_at' ? isoOf(row[name]) : (row[name] as string | number | null))));
+    return async (parameters) => {
+      const result = (await this.dataSource.query(sql, parameters)) as RawHit[];
+      const pieces: string[] = [];
+      let piece = '';
+      for (const row of result) {
+        piece += format(row);
+        if (piece.length >= CHUNK_CHARS) {
+          pieces.push(piece);
+          piece = '';
+        }
+      }
+      if (piece) pieces.push(piece);
+      return { pieces, rows: result.length, lastId: result.length ? Number(result[result.length - 1]['id']) : 0 };
+    };
   }
 
   /** Deletes the hits matching the filter (all of them without one) and answers how many. */

@@ -26,8 +26,8 @@ function generator(seed: number): () => number {
 }
 
 describe('AhoCorasick', () => {
-  it('finds overlapping patterns, including ones inside others (he, she, his, hers)', () => {
-    const matcher = new AhoCorasick(['he', 'she', 'his', 'hers']);
+  it.each([{}, { maxDfaEntries: 0 }])('finds overlapping patterns, including ones inside others (he, she, his, hers) %j', (options) => {
+    const matcher = new AhoCorasick(['he', 'she', 'his', 'hers'], options);
     const found = matcher.findAll('ushers').map((m) => `${matcher.pattern(m.pattern)}@${m.start}`);
     expect(found).toEqual(['she@1', 'he@2', 'hers@2']);
   });
@@ -77,9 +77,11 @@ describe('AhoCorasick', () => {
     for (let round = 0; round < 300; round++) {
       const patterns = Array.from({ length: 1 + Math.floor(random() * 12) }, () => word(5));
       const text = word(60);
-      const matcher = new AhoCorasick(patterns);
-      expect(matcher.findAll(text)).toEqual(naiveAll(patterns, text));
-      expect(matcher.findFirst(text)).toEqual(naiveAll(patterns, text)[0]);
+      // Both layouts: the dense DFA (default) and the sparse trie with failure links.
+      for (const matcher of [new AhoCorasick(patterns), new AhoCorasick(patterns, { maxDfaEntries: 0 })]) {
+        expect(matcher.findAll(text)).toEqual(naiveAll(patterns, text));
+        expect(matcher.findFirst(text)).toEqual(naiveAll(patterns, text)[0]);
+      }
     }
   });
 });

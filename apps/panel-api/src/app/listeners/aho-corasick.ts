@@ -28,9 +28,18 @@ export class AhoCorasick {
   private readonly dictionary: Int32Array;
   /** Root transitions for code units below 128 (most keywords start with ASCII or the text is mostly ASCII). */
   private readonly rootAscii: Int32Array;
+  /**
+   * The automaton as a full DFA over the code units the patterns use (class 0 = any other unit,
+   * which always leads back to the root): one table lookup per code unit, no failure-link walks.
+   * Left out when the table would be too large (very many distinct units, e.g. thousands of CJK keywords).
+   */
+  private readonly dfa?: { table: Int32Array; stride: number; asciiClass: Uint16Array; otherClass: Map<number, number>; hasOutput: Uint8Array };
 
-  /** Empty patterns are ignored; duplicates report the first index. */
-  constructor(patterns: readonly string[]) {
+  /**
+   * Empty patterns are ignored; duplicates report the first index. `maxDfaEntries` bounds the dense
+   * table (nodes × distinct code units); above it the sparse trie with failure links is used.
+   */
+  constructor(patterns: readonly string[], options: { maxDfaEntries?: number } = {}) {
     this.patterns = patterns;
     this.size = patterns.length;
     // Build a pointer trie first, then flatten it.
@@ -103,6 +112,36 @@ export class AhoCorasick {
         queue[tail++] = child;
       }
     }
+    this.dfa = this.buildDfa(queue, tail, options.maxDfaEntries ?? 8_000_000);
+  }
+
+  /** Folds failure links into a dense transition table, in BFS order so a node's fail target is done first. */
+  private buildDfa(order: Int32Array, count: number, maxEntries: number): AhoCorasick['dfa'] {
+    const asciiClass = new Uint16Array(128);
+    const otherClass = new Map<number, number>();
+    let classes = 1;
+    for (let at = 0; at < this.childUnits.length; at++) {
+      const unit = this.childUnits[at];
+      if (unit < 128) {
+        if (asciiClass[unit] === 0) asciiClass[unit] = classes++;
+      } else if (!otherClass.has(unit)) otherClass.set(unit, classes++);
+    }
+    const nodeCount = this.fail.length;
+    if (nodeCount * classes > maxEntries) return undefined;
+    const stride = classes;
+    const table = new Int32Array(nodeCount * stride);
+    const classOf = (unit: number): number => (unit < 128 ? asciiClass[unit] : (otherClass.get(unit) ?? 0));
+    const fill = (node: number): void => {
+      const row = node * stride;
+      if (node !== 0) table.set(table.subarray(this.fail[node] * stride, this.fail[node] * stride + stride), row);
+      table[row] = 0;
+      for (let at = this.childStart[node]; at < this.childStart[node + 1]; at++) table[row + classOf(this.childUnits[at])] = this.childNodes[at];
+    };
+    fill(0);
+    for (let i = 0; i < count; i++) fill(order[i]);
+    const hasOutput = new Uint8Array(nodeCount);
+    for (let node = 0; node < nodeCount; node++) hasOutput[node] = this.terminal[node] !== -1 || this.dictionary[node] !== -1 ? 1 : 0;
+    return { table, stride, asciiClass, otherClass, hasOutput };
   }
 
   /** The pattern at `index` as given. */
@@ -153,6 +192,20 @@ export class AhoCorasick {
   /** Calls `onMatch(patternIndex, endIndex)` for each occurrence until it returns false. */
   private scan(text: string, onMatch: (pattern: number, end: number) => boolean): void {
     if (this.childStart[1] === 0) return; // no patterns
+    if (this.dfa) {
+      const { table, stride, asciiClass, otherClass, hasOutput } = this.dfa;
+      let state = 0;
+      for (let i = 0; i < text.length; i++) {
+        const unit = text.charCodeAt(i);
+        state = table[state * stride + (unit < 128 ? asciiClass[unit] : (otherClass.get(unit) ?? 0))];
+        if (hasOutput[state] === 0) continue;
+        if (this.terminal[state] !== -1 && !onMatch(this.terminal[state], i)) return;
+        for (let d = this.dictionary[state]; d !== -1; d = this.dictionary[d]) {
+          if (!onMatch(this.terminal[d], i)) return;
+        }
+      }
+      return;
+    }
     let node = 0;
     for (let i = 0; i < text.length; i++) {
       const unit = text.charCodeAt(i);
