@@ -2,10 +2,9 @@ import {
   EmptyAsUndefined,
   IsHttpUrl,
   IsTrustProxy,
-  ToBoolean,
   ToInteger,
 } from '@shared/config';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 
 /**
  * Every environment variable panel-api reads, with its rule. Property names are the variable names,
