@@ -6,3 +6,5 @@ export * from './lib/validators';
 export * from './lib/logging';
 export * from './lib/readiness';
 export * from './lib/trust-proxy';
+export * from './lib/time-zone';
+export * from './lib/package-version';

@@ -8,10 +8,9 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { ProviderOverride } from './common/provider-overrides';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
-import { ReadinessService, requestIdFor } from '@shared/config';
+import { packageVersion, ReadinessService, requestIdFor } from '@shared/config';
 import { PanelConfig } from './config/panel-config';
 import { setupOpenApi } from './openapi';
-import { packageVersion } from './version';
 
 export interface PanelAppOptions {
   /** Replace port providers (e2e tests: `{ provide: TELEGRAM_GATEWAY, useValue: simulator }`). */

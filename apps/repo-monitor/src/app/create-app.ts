@@ -2,7 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import { ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { ReadinessService, requestIdFor } from '@shared/config';
+import { packageVersion, ReadinessService, requestIdFor } from '@shared/config';
 import { Logger } from 'nestjs-pino';
 import type { IncomingMessage } from 'node:http';
 import { serializeSqliteAccess } from '@shared/database';
@@ -11,7 +11,6 @@ import { AppModule } from './app.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { MonitorConfig } from './config/monitor-config';
 import { setupOpenApi } from './openapi';
-import { packageVersion } from './version';
 
 /** Builds the repo-monitor application (not yet listening); `serve` and the e2e tests both use it. */
 export async function createMonitorApp(config: MonitorConfig): Promise<NestFastifyApplication> {

@@ -1,7 +1,6 @@
-import { ConfigValidationError, RawVariables } from '@shared/config';
+import { ConfigValidationError, packageVersion, RawVariables } from '@shared/config';
 import { createMonitorApp, listenMonitorApp } from '../app/create-app';
 import { loadMonitorConfig, monitorSecrets, configSummary, MonitorConfig, postgresUrlParses } from '../app/config/monitor-config';
-import { packageVersion } from '../app/version';
 import { ResetPasswordError, passwordFromStdin, resetAdminPassword } from './admin-reset-password';
 import { ErrorWriter, reportError } from './output';
 import { startupErrorCode, startupErrorMessage } from './startup-errors';

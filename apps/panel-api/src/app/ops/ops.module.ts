@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
-import { packageVersion } from '../version';
+import { packageVersion } from '@shared/config';
 import { MemoryMonitor } from './memory-monitor.service';
 import { OpsController } from './ops.controller';
 import { HttpReleaseFeed, RELEASE_FEED } from './release-feed';

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
-import { packageVersion } from '../version';
+import { packageVersion } from '@shared/config';
 import { compareVersions, RELEASE_FEED, ReleaseFeed } from './release-feed';
 
 export interface VersionInfo {

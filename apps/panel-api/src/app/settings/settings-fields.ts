@@ -1,7 +1,7 @@
+import { isIanaTimeZone } from '@shared/config';
 import {
   AiSettings,
   GlobalSettings,
-  isIanaTimeZone,
   SETTINGS_LIMITS,
   SettingsPatch,
   TelegramApiSettings,

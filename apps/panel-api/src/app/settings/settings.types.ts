@@ -100,13 +100,3 @@ export const SETTINGS_LIMITS = {
   autoBackupIntervalHours: { min: 1, max: 720 },
   autoBackupKeep: { min: 1, max: 365 },
 } as const;
-
-export function isIanaTimeZone(value: string): boolean {
-  if (!value || value.length > 64) return false;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
-}

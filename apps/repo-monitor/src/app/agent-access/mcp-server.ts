@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DIGEST_PERIODS } from '../ai/digest.entity';
 import { EVENT_CATEGORIES } from '../events/event.entity';
 import { SECURITY_ALERT_KINDS } from '../security-alerts/security-alert.entity';
-import { packageVersion } from '../version';
+import { packageVersion } from '@shared/config';
 import { AgentReadModel } from './agent-read-model';
 
 const paging = {

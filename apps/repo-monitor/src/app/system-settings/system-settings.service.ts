@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { isIanaTimeZone } from '@shared/config';
 import { DataSource } from 'typeorm';
 import { AuditLogService } from '../admin/audit-log.service';
 import { MonitorError } from '../common/monitor-error';
@@ -19,15 +20,6 @@ type StoredSystemSettings = Partial<Omit<SystemSettings, 'weekly_report' | 'mont
   retention?: Partial<SystemSettings['retention']>;
   aggregation?: Partial<SystemSettings['aggregation']>;
 };
-
-export function isValidTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Time zone, digest and report schedule, retention, aggregation and the starred user name. */
 @Injectable()
@@ -61,7 +53,7 @@ export class SystemSettingsService {
   }
 
   async update(changes: UpdateSystemSettingsDto, actor: string, clientIp: string): Promise<SystemSettings> {
-    if (changes.time_zone !== undefined && !isValidTimeZone(changes.time_zone)) {
+    if (changes.time_zone !== undefined && !isIanaTimeZone(changes.time_zone)) {
       throw new MonitorError('validation_failed', 'time_zone must be an IANA time zone such as Europe/Berlin', { field: 'time_zone' });
     }
     const changed = Object.keys(changes).filter((key) => changes[key as keyof UpdateSystemSettingsDto] !== undefined);

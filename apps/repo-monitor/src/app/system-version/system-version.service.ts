@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
-import { packageVersion } from '../version';
+import { packageVersion } from '@shared/config';
 import { compareVersions, latestReleaseOf, UPDATE_CHECK_FETCH, UpdateCheckFetch } from './update-check';
 
 export interface VersionInfo {
