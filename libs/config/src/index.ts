@@ -8,3 +8,4 @@ export * from './lib/readiness';
 export * from './lib/trust-proxy';
 export * from './lib/time-zone';
 export * from './lib/package-version';
+export * from './lib/version';

@@ -2,7 +2,7 @@ import { freePort } from '@shared/testing';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { loadPanelConfig } from '../config/panel-config';
-import { compareVersions, HttpReleaseFeed } from './release-feed';
+import { HttpReleaseFeed } from './release-feed';
 import { VersionService } from './version.service';
 
 interface Feed {
@@ -35,16 +35,6 @@ function serviceFor(env: Record<string, string>): VersionService {
   const config = loadPanelConfig({ APP_DATA_DIR: '/tmp/unused', ...env });
   return new VersionService(config, new HttpReleaseFeed(config.version.updateCheckUrl, 'panel-api/test'));
 }
-
-describe('compareVersions', () => {
-  it('orders semantic versions, releases after their prereleases', () => {
-    expect(compareVersions('1.10.0', '1.9.9')).toBe(1);
-    expect(compareVersions('v2.0.0', '2.0.0')).toBe(0);
-    expect(compareVersions('2.0.0-rc.1', '2.0.0')).toBe(-1);
-    expect(compareVersions('2.0.0-rc.10', '2.0.0-rc.9')).toBe(1);
-    expect(compareVersions('nightly', '1.0.0')).toBeUndefined();
-  });
-});
 
 describe('VersionService', () => {
   let feed: Feed;

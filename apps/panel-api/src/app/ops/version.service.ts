@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { compareVersions, describeReleaseFetchFailure, packageVersion } from '@shared/config';
 import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
-import { packageVersion } from '@shared/config';
-import { compareVersions, RELEASE_FEED, ReleaseFeed } from './release-feed';
+import { RELEASE_FEED, ReleaseFeed } from './release-feed';
 
 export interface VersionInfo {
   version: string;
@@ -29,28 +29,6 @@ export interface UpdateCheckResult {
 /** A good answer is reused for six hours, a failure for five minutes (so a flaky feed is not hammered). */
 export const UPDATE_CHECK_SUCCESS_TTL_MS = 6 * 60 * 60 * 1000;
 export const UPDATE_CHECK_FAILURE_TTL_MS = 5 * 60 * 1000;
-
-interface ErrorLike {
-  name?: unknown;
-  message?: unknown;
-  code?: unknown;
-  cause?: unknown;
-}
-
-// Duck-typed: errors from undici's fetch come from another realm under Jest, so instanceof fails.
-function asErrorLike(value: unknown): ErrorLike | undefined {
-  return value && typeof value === 'object' && 'message' in value ? (value as ErrorLike) : undefined;
-}
-
-/** fetch reports "fetch failed" and hides the useful part (ECONNREFUSED, a DNS error) in `cause`. */
-function describeFailure(error: unknown): string {
-  const failure = asErrorLike(error);
-  if (!failure) return String(error);
-  if (failure.name === 'TimeoutError') return 'release feed timed out';
-  const cause = asErrorLike(failure.cause);
-  const detail = cause ? String(cause.code ?? cause.message) : undefined;
-  return detail ? `${String(failure.message)}: ${detail}` : String(failure.message);
-}
 
 @Injectable()
 export class VersionService {
@@ -105,7 +83,7 @@ export class VersionService {
         reason: order === undefined ? 'versions are not both semantic versions; cannot compare' : null,
       });
     } catch (error) {
-      const reason = describeFailure(error);
+      const reason = describeReleaseFetchFailure(error, 'the release feed');
       this.logger.warn(`update check failed: ${reason}`);
       result = this.result(current, { ok: false, checked_at: checkedAt, reason: `update check failed: ${reason}` });
     }

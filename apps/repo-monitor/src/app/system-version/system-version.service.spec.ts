@@ -2,7 +2,8 @@ import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadMonitorConfig, MonitorConfig } from '../config/monitor-config';
 import { SystemVersionService } from './system-version.service';
-import { compareVersions, dispatcherFetch, UpdateCheckFetch } from './update-check';
+import { compareVersions } from '@shared/config';
+import { dispatcherFetch, UpdateCheckFetch } from './update-check';
 
 const UPDATE_URL = 'https://updates.example.test/repos/acme/repo-monitor/releases/latest';
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { compareVersions, describeReleaseFetchFailure, fetchLatestRelease, packageVersion } from '@shared/config';
 import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
-import { packageVersion } from '@shared/config';
-import { compareVersions, latestReleaseOf, UPDATE_CHECK_FETCH, UpdateCheckFetch } from './update-check';
+import { UPDATE_CHECK_FETCH, UpdateCheckFetch } from './update-check';
 
 export interface VersionInfo {
   version: string;
@@ -29,17 +29,7 @@ export interface UpdateCheckResult {
 /** A good answer is reused for six hours, a failure for five minutes. */
 export const UPDATE_CHECK_SUCCESS_TTL_MS = 6 * 60 * 60 * 1000;
 export const UPDATE_CHECK_FAILURE_TTL_MS = 5 * 60 * 1000;
-const UPDATE_CHECK_TIMEOUT_MS = 10_000;
-
-/** fetch hides the useful part of a failure (ECONNREFUSED, a certificate error) in `cause`. */
-function describeFailure(error: unknown): string {
-  if (!error || typeof error !== 'object') return String(error);
-  const failure = error as { name?: unknown; message?: unknown; cause?: unknown };
-  if (failure.name === 'TimeoutError') return 'the update source timed out';
-  const cause = failure.cause && typeof failure.cause === 'object' ? (failure.cause as { code?: unknown; message?: unknown }) : undefined;
-  const detail = cause ? String(cause.code ?? cause.message) : undefined;
-  return detail ? `${String(failure.message)}: ${detail}` : String(failure.message);
-}
+const UPDATE_SOURCE = 'the update source';
 
 /** Local version and build data, and the soft remote check against MONITOR_UPDATE_CHECK_URL. */
 @Injectable()
@@ -85,21 +75,13 @@ export class SystemVersionService {
     try {
       const headers: Record<string, string> = { accept: 'application/vnd.github+json', 'user-agent': `repo-monitor/${current}` };
       if (this.config.updateCheck.token) headers['authorization'] = `Bearer ${this.config.updateCheck.token}`;
-      const response = await this.fetchUpdate(this.config.updateCheck.url, { headers, signal: AbortSignal.timeout(UPDATE_CHECK_TIMEOUT_MS) });
-      if (response.status >= 300 && response.status < 400) {
-        throw new Error(
-          `the update source redirected (HTTP ${response.status}); redirects are not followed so the token stays with the configured host: ` +
-            'set MONITOR_UPDATE_CHECK_URL to the final address',
-        );
-      }
-      if (!response.ok) throw new Error(`the update source answered HTTP ${response.status}`);
-      let body: unknown;
-      try {
-        body = await response.json();
-      } catch {
-        throw new Error('the update source answered something that is not JSON');
-      }
-      const latest = latestReleaseOf(body);
+      const latest = await fetchLatestRelease({
+        url: this.config.updateCheck.url,
+        headers,
+        sourceName: UPDATE_SOURCE,
+        redirectAdvice: 'the token stays with the configured host; set MONITOR_UPDATE_CHECK_URL to the final address',
+        fetch: this.fetchUpdate,
+      });
       const order = compareVersions(latest.version, current);
       result = this.result(current, {
         ok: true,
@@ -111,7 +93,7 @@ export class SystemVersionService {
         reason: order === undefined ? 'the versions are not both semantic versions; cannot compare' : null,
       });
     } catch (error) {
-      const reason = describeFailure(error);
+      const reason = describeReleaseFetchFailure(error, UPDATE_SOURCE);
       this.logger.warn(`update check failed: ${reason}`);
       result = this.result(current, { ok: false, checked_at: checkedAt, reason: `update check failed: ${reason}` });
     }
