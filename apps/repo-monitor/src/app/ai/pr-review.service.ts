@@ -50,6 +50,8 @@ export class PrReviewService implements OnApplicationBootstrap, BeforeApplicatio
 
   async onApplicationBootstrap(): Promise<void> {
     this.inbox.onAccepted((delivery) => {
+      // Only pull-request events can start a review: everything else costs the ingest path nothing.
+      if (delivery.event !== 'pull_request' || !REVIEWED_PR_ACTIONS.has(delivery.action ?? '')) return;
       void this.considerDelivery(delivery.id).catch((error: unknown) => this.logger.warn(`PR review of delivery ${delivery.id} not started: ${(error as Error).message}`));
     });
     const reviews = this.database.dataSource.getRepository(PrReviewEntity);
