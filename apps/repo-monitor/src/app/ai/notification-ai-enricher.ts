@@ -69,6 +69,12 @@ export class AiNotificationEnricher implements NotificationEnricher, OnApplicati
     this.worker.addEnricher(this);
   }
 
+  /** The AI step is capped at the effective timeout (console changes apply at once). */
+  async maxDurationMs(): Promise<number> {
+    const { settings, unavailable } = await this.ai.settingsFor('triage');
+    return unavailable ? 0 : settings.timeoutMs;
+  }
+
   async enrich(message: NotificationMessage): Promise<NotificationMessage> {
     const feature = enrichingFeatureOf(message);
     if (!feature) return message;

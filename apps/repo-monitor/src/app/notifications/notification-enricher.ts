@@ -7,4 +7,6 @@ import type { NotificationMessage } from './notification-message';
  */
 export interface NotificationEnricher {
   enrich(message: NotificationMessage): Promise<NotificationMessage>;
+  /** The longest `enrich` may take now; the worker's claim on an entry must outlast it. */
+  maxDurationMs(): Promise<number>;
 }

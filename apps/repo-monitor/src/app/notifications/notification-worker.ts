@@ -15,10 +15,11 @@ import { OutboxEntryEntity } from './outbox-entry.entity';
 /** Each send gives up after this (Telegram and webhook alike). */
 const SEND_TIMEOUT_MS = 10_000;
 /**
- * How long a claimed entry stays ours: just longer than a send can take, so a live worker never
- * loses an entry it is still sending, while one claimed by a killed process is sent again soon.
+ * How long a claimed entry stays ours: just longer than enriching plus sending can take, so a live
+ * worker never loses an entry it is still sending, while one claimed by a killed process is sent
+ * again soon. Entries of a batch are sent in parallel, so one entry's budget covers the batch.
  */
-const LEASE_MS = SEND_TIMEOUT_MS + 5_000;
+const LEASE_MARGIN_MS = SEND_TIMEOUT_MS + 5_000;
 const BATCH = 20;
 const IDLE_POLL_MS = 1000;
 
@@ -120,7 +121,17 @@ export class NotificationWorker implements OnApplicationBootstrap, BeforeApplica
     this.metrics?.outboxMoved('pending', released);
   }
 
+  /** The lease for entries claimed now: the send, the slowest enricher (an AI step) and a margin. */
+  private async leaseMs(): Promise<number> {
+    let enrichment = 0;
+    for (const enricher of this.enrichers) {
+      enrichment = Math.max(enrichment, await enricher.maxDurationMs().catch(() => 0));
+    }
+    return LEASE_MARGIN_MS + enrichment;
+  }
+
   private async claim(): Promise<OutboxEntryEntity[]> {
+    const leaseMs = await this.leaseMs();
     const now = new Date();
     const p = (n: number) => this.database.placeholder(n);
     const lock = this.database.isSqlite ? '' : 'FOR UPDATE SKIP LOCKED';
@@ -134,7 +145,7 @@ export class NotificationWorker implements OnApplicationBootstrap, BeforeApplica
            ORDER BY "next_attempt_at", "id" LIMIT ${BATCH} ${lock}
          )
          RETURNING "id"`,
-        [this.database.time(new Date(now.getTime() + LEASE_MS)), this.database.time(now), this.database.time(now)],
+        [this.database.time(new Date(now.getTime() + leaseMs)), this.database.time(now), this.database.time(now)],
       ),
     );
     if (ids.length === 0) return [];
