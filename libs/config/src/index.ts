@@ -9,3 +9,4 @@ export * from './lib/trust-proxy';
 export * from './lib/time-zone';
 export * from './lib/package-version';
 export * from './lib/version';
+export * from './lib/http-errors';

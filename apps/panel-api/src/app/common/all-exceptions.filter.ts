@@ -1,26 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { fastifyErrorStatus, httpErrorMessage } from '@shared/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import { ApiErrorBody } from './api-error';
-
-function messageOf(response: unknown, fallback: string): string {
-  if (typeof response === 'string') return response;
-  if (response && typeof response === 'object' && 'message' in response) {
-    const message = (response as { message: unknown }).message;
-    if (Array.isArray(message)) return message.map(String).join('; ');
-    if (typeof message === 'string') return message;
-  }
-  return fallback;
-}
-
-/** Fastify's own errors (bad JSON, body too large, bad content type) carry a statusCode. */
-function fastifyStatus(exception: unknown): number | undefined {
-  if (exception && typeof exception === 'object' && 'statusCode' in exception && 'code' in exception) {
-    const status = Number((exception as { statusCode: unknown }).statusCode);
-    if (status >= 400 && status < 600) return status;
-  }
-  return undefined;
-}
 
 export function errorBody(status: number, message: string): ApiErrorBody {
   return { statusCode: status, error: STATUS_CODES[status] ?? 'Error', message };
@@ -50,9 +32,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
   describe(exception: unknown, request: FastifyRequest): { status: number; body: ApiErrorBody } {
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
-      if (status < 500) return { status, body: errorBody(status, messageOf(exception.getResponse(), exception.message)) };
+      if (status < 500) return { status, body: errorBody(status, httpErrorMessage(exception.getResponse(), exception.message)) };
     }
-    const clientStatus = fastifyStatus(exception);
+    const clientStatus = fastifyErrorStatus(exception);
     if (clientStatus !== undefined && clientStatus < 500) {
       const raw = (exception as Error).message;
       const message = clientStatus === 400 && /JSON/i.test(raw) ? 'Request body is not valid JSON' : raw;
@@ -69,7 +51,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     const message =
       exception instanceof HttpException && status !== 500
-        ? messageOf(exception.getResponse(), exception.message)
+        ? httpErrorMessage(exception.getResponse(), exception.message)
         : `Internal server error (request id ${requestId})`;
     return { status, body: errorBody(status, message) };
   }

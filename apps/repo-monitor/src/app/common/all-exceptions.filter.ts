@@ -1,4 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { fastifyErrorStatus, httpErrorMessage } from '@shared/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MonitorError, MonitorErrorBody } from './monitor-error';
 
@@ -14,24 +15,6 @@ const CODE_FOR_STATUS: Record<number, string> = {
   429: 'rate_limited',
   503: 'service_unavailable',
 };
-
-function messageOf(response: unknown, fallback: string): string {
-  if (typeof response === 'string') return response;
-  if (response && typeof response === 'object' && 'message' in response) {
-    const message = (response as { message: unknown }).message;
-    if (Array.isArray(message)) return message.map(String).join('; ');
-    if (typeof message === 'string') return message;
-  }
-  return fallback;
-}
-
-function fastifyStatus(exception: unknown): number | undefined {
-  if (exception && typeof exception === 'object' && 'statusCode' in exception && 'code' in exception) {
-    const status = Number((exception as { statusCode: unknown }).statusCode);
-    if (status >= 400 && status < 600) return status;
-  }
-  return undefined;
-}
 
 /**
  * Turns every error into `{error_code, message, details?}`. 5xx are logged once with the request
@@ -65,10 +48,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const status = exception.getStatus();
       return {
         status,
-        body: { error_code: CODE_FOR_STATUS[status] ?? 'validation_failed', message: messageOf(exception.getResponse(), exception.message) },
+        body: { error_code: CODE_FOR_STATUS[status] ?? 'validation_failed', message: httpErrorMessage(exception.getResponse(), exception.message) },
       };
     }
-    const clientStatus = fastifyStatus(exception);
+    const clientStatus = fastifyErrorStatus(exception);
     if (clientStatus !== undefined && clientStatus < 500) {
       const raw = (exception as Error).message;
       const message = clientStatus === 400 && /JSON/i.test(raw) ? 'request body is not valid JSON' : raw;
