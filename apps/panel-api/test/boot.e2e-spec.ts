@@ -1,4 +1,5 @@
 import { requestJson } from '@shared/testing';
+import { DataSource } from 'typeorm';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { RunningPanel, startPanel } from './harness';
@@ -69,5 +70,14 @@ describe('panel-api boot', () => {
     expect(fresh.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     const echoed = await fetch(`${panel.url}/healthz`, { headers: { 'x-request-id': 'trace-123' } });
     expect(echoed.headers.get('x-request-id')).toBe('trace-123');
+  });
+
+  // Last: it takes the database away from this instance.
+  it('answers 503 degraded from /readyz when the database is gone, while liveness stays 200', async () => {
+    await panel.app.get(DataSource).destroy();
+    const ready = await requestJson<{ status: string; database: { status: string } }>(panel.url, '/readyz');
+    expect(ready.status).toBe(503);
+    expect(ready.body).toMatchObject({ status: 'degraded', database: { status: 'unavailable' } });
+    expect((await requestJson(panel.url, '/healthz')).status).toBe(200);
   });
 });

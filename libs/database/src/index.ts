@@ -1,1 +1,2 @@
 export * from './lib/sqlite-access-queue';
+export * from './lib/readiness-report';

@@ -1,7 +1,8 @@
-import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
+import { Controller, Get, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { readinessReport } from '@shared/database';
 import type { FastifyReply } from 'fastify';
 import { DataSource } from 'typeorm';
 import { Public } from '../common/public.decorator';
@@ -33,21 +34,8 @@ export class HealthController {
   @Get('readyz')
   @ApiOperation({ summary: 'Startup complete and database reachable; 503 otherwise' })
   async readyz(@Res({ passthrough: true }) reply: FastifyReply): Promise<Record<string, unknown>> {
-    if (!this.readiness.isReady()) {
-      void reply.status(HttpStatus.SERVICE_UNAVAILABLE);
-      return { status: 'starting' };
-    }
-    let database = 'ok';
-    try {
-      await this.healthCheck.check([() => this.database.pingCheck('database', { connection: this.dataSource, timeout: 2000 })]);
-    } catch {
-      database = 'unavailable';
-    }
-    if (database !== 'ok') void reply.status(HttpStatus.SERVICE_UNAVAILABLE);
-    return {
-      status: database === 'ok' ? 'ready' : 'degraded',
-      database: { driver: this.dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite', status: database },
-      ...this.readiness.describe(),
-    };
+    const report = await readinessReport(this.readiness, this.healthCheck, this.database, this.dataSource);
+    void reply.status(report.httpStatus);
+    return report.body;
   }
 }
