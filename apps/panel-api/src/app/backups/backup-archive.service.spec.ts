@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { tempDir } from '@shared/testing';
 import { execFileSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -90,11 +91,16 @@ describe('BackupArchiveService', () => {
     expect(readdirSync(backups.workDirectory)).toEqual([]);
   });
 
-  it('stops packing and removes the snapshot when the reader goes away', async () => {
-    writeFileSync(join(dir.path, 'sessions', 'big.bin'), Buffer.alloc(20 * 1024 * 1024, 7));
+  it('stops packing and removes the snapshot when the reader goes away in the middle of a file', async () => {
+    // Incompressible, so the archive is well past its first megabyte while big.bin is being packed.
+    writeFileSync(join(dir.path, 'sessions', 'big.bin'), randomBytes(8 * 1024 * 1024));
     const backups = service();
     const opened = await backups.open();
-    opened.stream.once('data', () => opened.stream.destroy());
+    let received = 0;
+    opened.stream.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > 1024 * 1024 && !opened.stream.destroyed) opened.stream.destroy();
+    });
     await expect(opened.done).rejects.toThrow(/closed before the archive was complete/);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(existsSync(backups.workDirectory) ? readdirSync(backups.workDirectory) : []).toEqual([]);

@@ -65,6 +65,9 @@ async function writeEntry(context: PackContext, header: Parameters<Pack['entry']
   const finished = new Promise<void>((resolve, reject) => {
     settle = (error) => (error ? reject(error) : resolve());
   });
+  // Awaited below only when the content was written; when the reader went away first, the entry
+  // fails later with nobody waiting, and an unobserved rejection would stop the service.
+  finished.catch(() => undefined);
   const sink = archive.entry(header, (error) => settle(error));
   if (content) {
     for await (const chunk of content) {
