@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import * as pg from 'pg';
+import type * as Pg from 'pg';
 import * as sqlite3 from 'sqlite3';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseTarget } from '../app/config/panel-config';
@@ -8,11 +8,24 @@ import { panelEntities } from './entities';
 import { postgresMigrations } from './migrations/postgres';
 import { sqliteMigrations } from './migrations/sqlite';
 
-// Timestamps are stored in UTC without a zone; read them back as UTC whatever the server's TZ is.
-const TIMESTAMP_WITHOUT_TIME_ZONE_OID = 1114;
-pg.types.setTypeParser(TIMESTAMP_WITHOUT_TIME_ZONE_OID, (value) => new Date(`${value.replace(' ', 'T')}Z`));
-// …and write them as UTC: node-postgres would send a Date in local time, and a `timestamp` column drops the offset.
-pg.defaults.parseInputDatesAsUTC = true;
+let postgres: typeof Pg | undefined;
+
+/**
+ * node-postgres, loaded only when PostgreSQL is configured (an SQLite install never holds it), and
+ * set up once to read and write timestamps as UTC.
+ */
+function postgresDriver(): typeof Pg {
+  if (postgres) return postgres;
+  // A synchronous require on purpose: TypeORM's options are built synchronously.
+  const pg = require('pg') as typeof Pg;
+  // Timestamps are stored in UTC without a zone; read them back as UTC whatever the server's TZ is.
+  const TIMESTAMP_WITHOUT_TIME_ZONE_OID = 1114;
+  pg.types.setTypeParser(TIMESTAMP_WITHOUT_TIME_ZONE_OID, (value) => new Date(`${value.replace(' ', 'T')}Z`));
+  // …and write them as UTC: node-postgres would send a Date in local time, and a `timestamp` column drops the offset.
+  pg.defaults.parseInputDatesAsUTC = true;
+  postgres = pg;
+  return pg;
+}
 
 /**
  * Creates the SQLite file owner-only (0600) before SQLite opens it; SQLite gives its -wal and -shm
@@ -32,7 +45,7 @@ export function dataSourceOptions(target: DatabaseTarget): DataSourceOptions {
   if (target.driver === 'postgres') {
     return {
       type: 'postgres',
-      driver: pg,
+      driver: postgresDriver(),
       url: target.url,
       entities: panelEntities,
       migrations: postgresMigrations,

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { createClient, FileStat, WebDAVClient } from 'webdav';
+import type { FileStat, WebDAVClient } from 'webdav';
 import { RemoteBackupError, RemoteBackupFile, RemoteBackupStore, RemoteUploadResult, WebDavTarget } from './remote-backup-store';
 
 interface WebDavFailure {
@@ -31,16 +31,25 @@ function normaliseFolder(folder: string): string {
   return `/${parts.join('/')}`;
 }
 
-/** The RemoteBackupStore over a WebDAV server, with the `webdav` client package. */
+/**
+ * The RemoteBackupStore over a WebDAV server, with the `webdav` client package (loaded on first
+ * use: a panel without a WebDAV target never holds it in memory).
+ */
 export class WebDavBackupStore implements RemoteBackupStore {
-  private readonly client: WebDAVClient;
+  private connecting?: Promise<WebDAVClient>;
   private readonly folder: string;
 
   constructor(private readonly target: WebDavTarget) {
-    this.client = createClient(target.url, {
-      ...(target.username ? { username: target.username, password: target.password ?? '' } : {}),
-    });
     this.folder = normaliseFolder(target.folder);
+  }
+
+  private client(): Promise<WebDAVClient> {
+    this.connecting ??= import('webdav').then(({ createClient }) =>
+      createClient(this.target.url, {
+        ...(this.target.username ? { username: this.target.username, password: this.target.password ?? '' } : {}),
+      }),
+    );
+    return this.connecting;
   }
 
   private pathOf(name: string): string {
@@ -55,13 +64,14 @@ export class WebDavBackupStore implements RemoteBackupStore {
   }
 
   async check(): Promise<{ folderExists: boolean }> {
+    const client = await this.client();
     try {
-      await this.client.getDirectoryContents('/');
+      await client.getDirectoryContents('/');
     } catch (error) {
       throw describe('connection test', error);
     }
     try {
-      return { folderExists: this.folder === '/' || (await this.client.exists(this.folder)) };
+      return { folderExists: this.folder === '/' || (await client.exists(this.folder)) };
     } catch (error) {
       throw describe('folder check', error);
     }
@@ -69,16 +79,17 @@ export class WebDavBackupStore implements RemoteBackupStore {
 
   async upload(name: string, content: Readable): Promise<RemoteUploadResult> {
     const remotePath = this.pathOf(name);
+    const client = await this.client();
     try {
-      if (this.folder !== '/' && !(await this.client.exists(this.folder))) {
-        await this.client.createDirectory(this.folder, { recursive: true });
+      if (this.folder !== '/' && !(await client.exists(this.folder))) {
+        await client.createDirectory(this.folder, { recursive: true });
       }
     } catch (error) {
       content.destroy();
       throw describe(`creating folder ${this.folder}`, error);
     }
     try {
-      await this.client.putFileContents(remotePath, content, { overwrite: true });
+      await client.putFileContents(remotePath, content, { overwrite: true });
     } catch (error) {
       content.destroy();
       throw describe(`upload of ${name}`, error);
@@ -88,9 +99,10 @@ export class WebDavBackupStore implements RemoteBackupStore {
 
   async list(): Promise<RemoteBackupFile[]> {
     let entries: FileStat[];
+    const client = await this.client();
     try {
-      if (this.folder !== '/' && !(await this.client.exists(this.folder))) return [];
-      entries = (await this.client.getDirectoryContents(this.folder)) as FileStat[];
+      if (this.folder !== '/' && !(await client.exists(this.folder))) return [];
+      entries = (await client.getDirectoryContents(this.folder)) as FileStat[];
     } catch (error) {
       throw describe('listing', error);
     }
@@ -110,18 +122,20 @@ export class WebDavBackupStore implements RemoteBackupStore {
   async download(name: string): Promise<{ size: number; stream: Readable }> {
     const remotePath = this.pathOf(name);
     let stat: FileStat;
+    const client = await this.client();
     try {
-      stat = (await this.client.stat(remotePath)) as FileStat;
+      stat = (await client.stat(remotePath)) as FileStat;
     } catch (error) {
       throw describe(`download of ${name}`, error);
     }
     if (stat.type !== 'file') throw new RemoteBackupError(`WebDAV download of ${name} failed: it is not a file`, 404);
-    return { size: stat.size, stream: this.client.createReadStream(remotePath) as Readable };
+    return { size: stat.size, stream: client.createReadStream(remotePath) as Readable };
   }
 
   async remove(name: string): Promise<void> {
+    const client = await this.client();
     try {
-      await this.client.deleteFile(this.pathOf(name));
+      await client.deleteFile(this.pathOf(name));
     } catch (error) {
       throw describe(`deleting ${name}`, error);
     }

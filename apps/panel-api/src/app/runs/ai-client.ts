@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import OpenAI from 'openai';
+import type { ChatCompletionContentPart } from 'openai/resources/chat/completions';
 import { SettingsService } from '../settings/settings.service';
 
 /** The model port of the AI actions 4-7; production talks to an OpenAI-compatible API with the saved AI settings. */
@@ -36,7 +36,10 @@ export interface AiClient {
   answer(question: AiQuestion, options: AiCallOptions): Promise<string>;
 }
 
-/** The openai client against the base URL, model and key saved in `.openai_config.json`. */
+/**
+ * The openai client against the base URL, model and key saved in `.openai_config.json`. The package
+ * is loaded with the first question, so a panel without AI actions never holds it in memory.
+ */
 @Injectable()
 export class OpenAiCompatibleClient implements AiClient {
   constructor(private readonly settings: SettingsService) {}
@@ -44,8 +47,9 @@ export class OpenAiCompatibleClient implements AiClient {
   async answer(question: AiQuestion, options: AiCallOptions): Promise<string> {
     const ai = this.settings.getAi();
     if (!ai.api_key || !ai.model) throw new AiError('not_configured', 'AI settings are incomplete: set ai_model and ai_api_key (and ai_base_url for a non-OpenAI server)');
+    const { default: OpenAI } = await import('openai');
     const client = new OpenAI({ apiKey: ai.api_key, baseURL: ai.base_url ?? undefined, timeout: options.timeoutMs, maxRetries: 0 });
-    const content: OpenAI.Chat.Completions.ChatCompletionContentPart[] = [];
+    const content: ChatCompletionContentPart[] = [];
     if (question.text) content.push({ type: 'text', text: question.text });
     if (question.image) {
       content.push({ type: 'image_url', image_url: { url: `data:${question.image.mimeType};base64,${question.image.data.toString('base64')}` } });
