@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // Benchmark of panel-api's full backup export against `tar -czf` of the same data directory.
 //
-//   npx nx build panel-api && node tools/bench/panel-backup.mjs [--files-mb=1024] [--db-mb=200] [--keep]
+//   npx nx build panel-api && node tools/bench/panel-backup.mjs [--files-mb=1024] [--db-mb=200] [--settle=30] [--keep] [--data=DIR]
 //
 // Generates a data directory (sessions/ and .signer/history/ files, a SQLite database with a bulk
 // table) in a temporary folder, starts the built service on it, downloads POST /api/ops/backup/export
-// and measures wall time and the service's peak RSS during the export (VmHWM, reset just before),
+// after it has idled --settle seconds, and measures wall time and the service's peak RSS during the
+// export (VmHWM, reset just before),
 // then runs the archive engine alone in a bare Node process, then `tar -czf` on the same folder, and
-// measures them the same way (maxrss from /usr/bin/time). Everything is removed after.
+// measures them the same way (maxrss from /usr/bin/time). Everything is removed after, unless
+// --keep; --data=DIR generates the data directory there once and reuses it on later runs.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -30,6 +32,7 @@ const args = Object.fromEntries(
   }),
 );
 const FILES_MB = Number(args['files-mb'] ?? 1024);
+const SETTLE_SECONDS = Number(args.settle ?? 30);
 const DB_MB = Number(args['db-mb'] ?? 200);
 const TARGET_PEAK_RSS_MB = 150;
 const ADMIN_PASSWORD = 'bench-admin-password';
@@ -42,7 +45,8 @@ if (!existsSync(main)) {
 }
 
 const work = mkdtempSync(join(process.env.BENCH_DIR ?? tmpdir(), 'panel-backup-bench-'));
-const dataDir = join(work, 'data');
+const dataDir = args.data ? resolve(args.data) : join(work, 'data');
+const reuseData = Boolean(args.data) && existsSync(join(dataDir, 'db.sqlite'));
 let server;
 
 function cleanUp() {
@@ -155,6 +159,11 @@ async function benchExport(url) {
   });
   if (login.status !== 200) throw new Error(`login failed: ${login.status} ${await login.text()}`);
   const { access_token: token } = await login.json();
+  // A backup runs in a service that has been up for a while (a button in the panel, or the
+  // automatic job on its interval), not in the seconds after start, when V8 still holds the
+  // start-up garbage and a full young generation until its memory reducer runs.
+  const afterStart = statusOf(server.pid).rssMb;
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_SECONDS * 1000));
   const baseline = statusOf(server.pid).rssMb;
   let hwmReset = true;
   try {
@@ -171,20 +180,21 @@ async function benchExport(url) {
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const sampledPeak = stopSampling();
   const { peakMb } = statusOf(server.pid);
-  return { seconds, peakMb: hwmReset ? peakMb : sampledPeak, sampledPeak, baseline, hwmReset, bytes: statSync(archive).size };
+  return { seconds, peakMb: hwmReset ? peakMb : sampledPeak, sampledPeak, afterStart, baseline, hwmReset, bytes: statSync(archive).size };
 }
 
 /**
- * The archive engine alone (the same two source files the service uses, transpiled on the fly) in a
+ * The archive engine alone (the same source files the service uses, transpiled on the fly) in a
  * bare Node process writing to a file: what an export costs without the rest of the service.
  */
 function benchEngine() {
   const ts = require('typescript');
   const engineDir = join(work, 'engine');
   mkdirSync(engineDir, { recursive: true });
-  for (const name of ['backup-archive', 'sqlite-snapshot']) {
-    const source = readFileSync(join(root, 'apps/panel-api/src/app/backups', `${name}.ts`), 'utf8');
+  for (const name of ['backups/backup-archive', 'backups/sqlite-snapshot', 'common/chunk-reclaimer']) {
+    const source = readFileSync(join(root, 'apps/panel-api/src/app', `${name}.ts`), 'utf8');
     const output = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true } });
+    mkdirSync(dirname(join(engineDir, name)), { recursive: true });
     writeFileSync(join(engineDir, `${name}.js`), output.outputText);
   }
   const archive = join(work, 'engine.tar.gz');
@@ -192,8 +202,8 @@ function benchEngine() {
     join(engineDir, 'run.js'),
     `const { createWriteStream } = require('node:fs');
 const { pipeline } = require('node:stream/promises');
-const { createBackupArchive } = require('./backup-archive');
-const { createSqliteSnapshot } = require('./sqlite-snapshot');
+const { createBackupArchive } = require('./backups/backup-archive');
+const { createSqliteSnapshot } = require('./backups/sqlite-snapshot');
 (async () => {
   const dataDir = ${JSON.stringify(dataDir)};
   const snapshot = await createSqliteSnapshot(dataDir + '/db.sqlite', dataDir + '/.backup_tmp');
@@ -232,11 +242,15 @@ function benchTar() {
 const fmt = (value, digits = 1) => value.toFixed(digits);
 
 try {
-  console.log(`Generating ${FILES_MB} MB of files and a ${DB_MB} MB SQLite database in ${work} …`);
-  generateFiles();
-  await generateDatabase();
+  if (!reuseData) console.log(`Generating ${FILES_MB} MB of files and a ${DB_MB} MB SQLite database in ${dataDir} …`);
+  if (reuseData) {
+    console.log(`Reusing the data directory ${dataDir} …`);
+  } else {
+    generateFiles();
+    await generateDatabase();
+  }
   const url = await startService();
-  console.log('panel-api is ready; exporting …');
+  console.log(`panel-api is ready; logging in, letting it idle ${SETTLE_SECONDS} s, then exporting …`);
   const ours = await benchExport(url);
   server.kill('SIGTERM');
   await new Promise((resolve) => server.once('exit', resolve));
@@ -253,7 +267,7 @@ try {
   console.log(`ratio export / tar: time ${fmt(ours.seconds / tar.seconds, 2)}x, peak RSS ${fmt(ours.peakMb / tar.peakMb, 1)}x`);
   console.log(`ratio engine / tar: time ${fmt(engine.seconds / tar.seconds, 2)}x, peak RSS ${fmt(engine.peakMb / tar.peakMb, 1)}x`);
   console.log(
-    `panel-api RSS before the export ${fmt(ours.baseline)} MB; peak during it ${fmt(ours.peakMb)} MB ` +
+    `panel-api RSS just after start ${fmt(ours.afterStart)} MB, after ${SETTLE_SECONDS} s idle (before the export) ${fmt(ours.baseline)} MB; peak during it ${fmt(ours.peakMb)} MB ` +
       `(${ours.hwmReset ? 'VmHWM reset before the export' : 'sampled every 50 ms'}; sampled peak ${fmt(ours.sampledPeak)} MB)`,
   );
   console.log(`export cost over the idle service: +${fmt(ours.peakMb - ours.baseline)} MB`);

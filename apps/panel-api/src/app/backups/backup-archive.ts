@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { pack, Pack } from 'tar-stream';
+import { ChunkReclaimer } from '../common/chunk-reclaimer';
 
 /** Written first into every archive, so a reader knows what it holds before extracting. */
 export interface BackupManifest {
@@ -57,6 +58,8 @@ interface PackContext {
   archive: Pack;
   aborted: Promise<never>;
   summary: BackupArchiveSummary;
+  /** Frees the read and gzip chunks already passed on, after every MB read (see ChunkReclaimer). */
+  reclaimer: ChunkReclaimer;
 }
 
 async function writeEntry(context: PackContext, header: Parameters<Pack['entry']>[0], content: Readable | undefined): Promise<void> {
@@ -96,6 +99,7 @@ async function packFile(context: PackContext, name: string, path: string, stats:
     new PassThrough({
       transform(chunk: Buffer, _encoding, callback) {
         read += chunk.length;
+        context.reclaimer.note(chunk.length);
         callback(null, chunk);
       },
       flush(callback) {
@@ -202,7 +206,7 @@ export function createBackupArchive(input: BackupArchiveInput): BackupArchive {
   gzip.on('close', () => {
     if (!complete) abort(new Error('the archive stream was closed before the archive was complete'));
   });
-  const context: PackContext = { archive, aborted, summary: { files: 0, uncompressedBytes: 0 } };
+  const context: PackContext = { archive, aborted, summary: { files: 0, uncompressedBytes: 0 }, reclaimer: new ChunkReclaimer() };
   const done = packAll(context, input).then(
     (summary) => {
       complete = true;
