@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type * as Pg from 'pg';
-import * as sqlite3 from 'sqlite3';
+import { sqliteDriver } from '@shared/database';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseTarget } from '../app/config/panel-config';
 import { panelEntities } from './entities';
@@ -61,7 +61,7 @@ export function dataSourceOptions(target: DatabaseTarget): DataSourceOptions {
   createPrivateDatabaseFile(target.path);
   return {
     type: 'sqlite',
-    driver: sqlite3,
+    driver: sqliteDriver(),
     database: target.path,
     entities: panelEntities,
     migrations: sqliteMigrations,

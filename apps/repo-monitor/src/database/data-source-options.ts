@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import * as pg from 'pg';
 import * as sqlite3 from 'sqlite3';
 import type { DataSourceOptions } from 'typeorm';
+import { sqliteDriver } from '@shared/database';
 import type { MonitorDatabase } from '../app/config/monitor-config';
 import { monitorEntities } from './entities';
 import { postgresMigrations } from './migrations/postgres';
@@ -27,9 +28,8 @@ function createPrivateDatabaseFile(path: string): void {
 
 /**
  * sqlite3 with two changes to what TypeORM would do with the plain module:
- * - TypeORM calls `verbose()`, which wraps every statement call to capture a stack trace and
- *   `util.inspect` each parameter (the whole raw delivery body on every insert); errors still carry
- *   SQLite's message and our own stack, so the wrapper is left out.
+ * - no `verbose()` trace mode (see sqliteDriver), which `util.inspect`ed the whole raw delivery
+ *   body on every insert;
  * - `PRAGMA synchronous = NORMAL` (with WAL): a commit is written to the WAL before it returns but
  *   not fsynced each time. A process crash (kill -9, OOM) loses nothing that committed, because the
  *   WAL is in the OS page cache and replayed on open; only a power loss or kernel crash can drop the
@@ -44,12 +44,7 @@ class TunedSqliteDatabase extends sqlite3.Database {
   }
 }
 
-/** What TypeORM's `driver` option takes: the sqlite3 module's surface (typed `any` by TypeORM). */
-const tunedSqlite: Record<string, unknown> = {
-  ...sqlite3,
-  Database: TunedSqliteDatabase,
-  verbose: (): Record<string, unknown> => tunedSqlite,
-};
+const tunedSqlite = sqliteDriver(TunedSqliteDatabase);
 
 /** TypeORM options for the configured database; migrations only, never synchronize. */
 export function dataSourceOptions(database: MonitorDatabase): DataSourceOptions {
