@@ -189,3 +189,41 @@ describe('keyword hits API', () => {
     expect((await get<Page>('/api/keyword-hits')).body.total).toBe(0);
   });
 });
+
+/** The export reads in keyset batches of 200 rows; these counts end on a partial and on an empty batch. */
+describe('keyword hits CSV export across batches', () => {
+  let panel: RunningPanel;
+  let token: string;
+
+  beforeAll(async () => {
+    panel = await startPanel();
+    token = await loginAsAdmin(panel);
+    const service = panel.app.get(KeywordHitsService);
+    for (let n = 0; n < 401; n++) {
+      expect(await service.record(hit(n, { accountName: n === 200 ? 'zed' : 'alice', messageId: 5000 + n, chatId: '-1009' }))).toBeDefined();
+    }
+  });
+
+  afterAll(async () => {
+    await panel?.close();
+  });
+
+  it('writes every matching hit once and in id order, whatever batch the last one falls in', async () => {
+    for (const [query, count] of [
+      ['', 401],
+      ['?account=alice', 400],
+      ['?account=zed', 1],
+    ] as const) {
+      const response = await fetch(`${panel.url}/api/keyword-hits/export${query}`, { headers: { authorization: `Bearer ${token}` } });
+      expect(response.status).toBe(200);
+      const ids = (await response.text())
+        .split('\r\n')
+        .slice(1)
+        .filter(Boolean)
+        .map((line) => Number(line.split(',')[0]));
+      expect(ids).toHaveLength(count);
+      expect(new Set(ids).size).toBe(count);
+      expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    }
+  });
+});

@@ -19,7 +19,7 @@ export type NewKeywordHit = Omit<KeywordHit, 'id' | 'pushStatus' | 'pushError' |
 
 const GROUP_COLUMNS: Record<HitGroupKey, string> = { task: 'task_name', account: 'account_name', chat: 'chat_id' };
 const SEARCH_COLUMNS = ['message_text', 'matched_keyword', 'sender_name', 'sender_username', 'chat_title'];
-const EXPORT_BATCH = 20;
+const EXPORT_BATCH = 200;
 const CHUNK_CHARS = 16_384;
 const LIMITS = { text: 4096, title: 255, keyword: 1024, error: 1024, name: 255, url: 255 };
 
