@@ -26,9 +26,10 @@ export interface ClosableTelegramGateway extends TelegramGateway {
 
 /**
  * The production TelegramGateway: builds the real one on its first call. Requiring GramJS builds
- * its whole TL schema (about 30 MB resident), so an instance with no account in use (a fresh
- * install, a backup or export job, a shard with nothing to listen to) never pays for it. Every
- * call is forwarded unchanged; a failed load is not remembered, so the next call tries again.
+ * its whole TL schema (about 10 MB resident in the running service, 30 MB in a bare process), so an
+ * instance with no account in use (a fresh install, a shard with nothing to listen to) never pays
+ * for it. Every call is forwarded unchanged; a failed load is not remembered, so the next call
+ * tries again.
  */
 export class LazyTelegramGateway implements TelegramGateway {
   private loading?: Promise<ClosableTelegramGateway>;

@@ -11,7 +11,7 @@ const AUTH_KEY_BYTES = 256;
 /**
  * Decodes a GramJS (or Telethon) string session without contacting Telegram; null when the text is
  * not one. Reads the layout exactly as GramJS's StringSession does (session-string.spec.ts checks
- * the two agree) without loading GramJS, which costs ~30 MB resident just to be required:
+ * the two agree) without loading GramJS, which builds its whole TL schema just to be required:
  * version "1", then base64 of dc id (1 byte), address, port (int16 BE) and the authorization key.
  * The address is 4 bytes of IPv4 in Telethon's 352-character form, else an int16 BE length and the
  * text, or 16 bytes of IPv6 when that length reads over 100.
