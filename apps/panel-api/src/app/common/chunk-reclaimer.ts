@@ -34,8 +34,8 @@ function scavenger(): MinorCollection | null {
  * gzip output or a socket write is a fresh Buffer whose bytes live outside the JavaScript heap; V8
  * frees them only when it collects their small wrapper objects, and a stream that allocates little
  * else gives it no reason to collect for 30 to 60 MB of dead chunks. Calling `note` with every
- * chunk's size runs a young-generation collection (a fraction of a millisecond, it only visits
- * live young objects) each `everyBytes`, so dead chunks never add up to much more than that.
+ * chunk's size runs a young-generation collection (about a millisecond: it only visits live
+ * young objects) each `everyBytes`, so dead chunks never add up to much more than that.
  * tools/bench/panel-backup.mjs shows the effect on a 1.2 GB backup.
  */
 export class ChunkReclaimer {

@@ -28,15 +28,15 @@ export interface ClosableTelegramGateway extends TelegramGateway {
  * The production TelegramGateway: builds the real one on its first call. Requiring GramJS builds
  * its whole TL schema (about 10 MB resident in the running service, 30 MB in a bare process), so an
  * instance with no account in use (a fresh install, a shard with nothing to listen to) never pays
- * for it. Every call is forwarded unchanged; a failed load is not remembered, so the next call
- * tries again.
+ * for it. Every call is forwarded unchanged; a failed load (a broken install) is not remembered,
+ * so the next call tries again, and reaches the caller as the plain error it is.
  */
 export class LazyTelegramGateway implements TelegramGateway {
   private loading?: Promise<ClosableTelegramGateway>;
 
   constructor(private readonly load: () => Promise<ClosableTelegramGateway>) {}
 
-  /** True once the real gateway was asked for (for tests and the runtime status). */
+  /** True once the real gateway was asked for. */
   get loaded(): boolean {
     return this.loading !== undefined;
   }
