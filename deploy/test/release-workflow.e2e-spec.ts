@@ -16,11 +16,11 @@ interface Workflow {
 const workflow = parseYaml(readFileSync(workflowPath, 'utf8')) as Workflow;
 const tagScript = workflow.jobs['image'].steps.find((step) => step.id === 'meta')?.run ?? '';
 
-function runTagStep(env: Record<string, string>): Record<string, string> {
+function runTagStep(env: Record<string, string>, app = 'panel-api'): Record<string, string> {
   const dir = mkdtempSync(join(tmpdir(), 'release-tags-'));
   try {
     const output = join(dir, 'output');
-    const script = tagScript.replace(/\$\{\{ matrix\.app \}\}/g, 'panel-api');
+    const script = tagScript.replace(/\$\{\{ matrix\.app \}\}/g, app);
     execFileSync('bash', ['-c', script], {
       env: { PATH: process.env['PATH'] ?? '', GITHUB_OUTPUT: output, GITHUB_REPOSITORY_OWNER: 'SignPulse', ...env },
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -76,5 +76,26 @@ describe('release workflow', () => {
 
   it('refuses to tag a push from any other branch', () => {
     expect(() => runTagStep({ GITHUB_EVENT_NAME: 'push', GITHUB_REF_TYPE: 'branch', GITHUB_REF_NAME: 'topic', GITHUB_SHA: sha })).toThrow();
+  });
+
+  // Helm renders `image.tag | default …` from Chart.yaml's appVersion; the image it names must be one
+  // a release of that version publishes, or `helm install` pulls an image that does not exist.
+  it.each([
+    ['panel-api', 'panelApi'],
+    ['repo-monitor', 'repoMonitor'],
+  ])('publishes the image the Helm chart installs by default (%s)', (app, key) => {
+    const chartDir = join(__dirname, '../helm/selfhost');
+    const appVersion = String((parseYaml(readFileSync(join(chartDir, 'Chart.yaml'), 'utf8')) as { appVersion: unknown }).appVersion);
+    const values = parseYaml(readFileSync(join(chartDir, 'values.yaml'), 'utf8')) as Record<string, { image: { repository: string; tag: string } }>;
+    const template = readFileSync(join(chartDir, `templates/${app}-deployment.yaml`), 'utf8');
+    const line = template.split('\n').find((text) => text.includes(`.Values.${key}.image.repository`)) ?? '';
+    const tagExpression = /:\{\{ \.Values\.\w+\.image\.tag \| default (.+?) \}\}"/.exec(line)?.[1];
+    // The two spellings a chart uses for this; anything else must be taught to this test first.
+    const defaults: Record<string, string> = { '.Chart.AppVersion': appVersion, '(printf "v%s" .Chart.AppVersion)': `v${appVersion}` };
+    expect(tagExpression && tagExpression in defaults).toBe(true);
+    const rendered = `${values[key].image.repository}:${values[key].image.tag || defaults[tagExpression as string]}`;
+
+    const out = runTagStep({ GITHUB_EVENT_NAME: 'push', GITHUB_REF_TYPE: 'tag', GITHUB_REF_NAME: `v${appVersion}`, GITHUB_SHA: sha }, app);
+    expect(out['tags'].split(',')).toContain(rendered);
   });
 });

@@ -40,7 +40,6 @@ export class PanelEnvironment {
   @IsOptional() @ToInteger() @IsInt() @Min(1) @Max(86400) APP_LOGIN_BLOCK_SECONDS?: number;
 
   @IsOptional() @IsIn(['0', '1']) APP_SCHEDULER_LOCK?: string;
-  @IsOptional() @EmptyAsUndefined() @IsString() APP_LEGACY_TASKS_READONLY?: string;
   @IsOptional() @EmptyAsUndefined() @Matches(/^[A-Za-z0-9_.-]+(\s*,\s*[A-Za-z0-9_.-]+)*$/, {
     message: 'must be a comma-separated list of account names',
   })
