@@ -96,6 +96,11 @@ for (const path of [...closure.keys()].sort()) {
   const { dev: _dev, devOptional: _devOptional, peer: _peer, ...entry } = closure.get(path);
   packages[path] = entry;
 }
+// The image's `npm ci` reviews install scripts against allowScripts like the workspace does: keep the
+// decisions for the packages this image installs, so the native builds run without a warning.
+const installedNames = new Set([...closure.keys()].map((path) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length)));
+const allowScripts = Object.fromEntries(Object.entries(rootPkg.allowScripts ?? {}).filter(([name]) => installedNames.has(name)));
+if (Object.keys(allowScripts).length) prunedPkg.allowScripts = allowScripts;
 writeFileSync(join(dist, 'package.json'), `${JSON.stringify(prunedPkg, null, 2)}\n`);
 writeFileSync(
   join(dist, 'package-lock.json'),
