@@ -1,3 +1,4 @@
+import { secretsLeftAtOldDestination } from '../settings/secret-destinations';
 import { SETTINGS_FIELDS, SettingsGroup, settingsPatchViolations } from '../settings/settings-fields';
 import { SettingsService } from '../settings/settings.service';
 import { SettingsPatch } from '../settings/settings.types';
@@ -72,7 +73,9 @@ export function planSettingsImport(input: unknown, settings: SettingsService): S
       if (stored[group][key] !== value) plan.changed.push(`${groupName}.${key}`);
     }
   }
-  for (const violation of settingsPatchViolations(patch)) {
+  // A masked secret is "kept", and a kept secret does not follow its URL to another server.
+  const keptSecretsLeftBehind = secretsLeftAtOldDestination((name) => settings.stored(name), patch as SettingsPatch);
+  for (const violation of [...settingsPatchViolations(patch), ...keptSecretsLeftBehind]) {
     const [apiName, ...rest] = violation.split(' ');
     const field = SETTINGS_FIELDS[apiName as FieldName];
     plan.problems.push(field ? `settings.${EXPORT_GROUP[field.group]}.${field.key} ${rest.join(' ')}` : `settings: ${violation}`);

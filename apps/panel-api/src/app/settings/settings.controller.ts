@@ -24,10 +24,12 @@ export class SettingsController {
     summary: 'Change some settings',
     description:
       'Partial update. Absent fields stay as they are. For secrets an empty string keeps the stored value and null clears it. ' +
-      'Unknown or out-of-range fields answer 400 and change nothing.',
+      'Unknown or out-of-range fields answer 400 and change nothing. Changing webdav_url or ai_base_url to another server ' +
+        '(scheme, host or port) while a password or API key is stored needs that secret again (or null to clear it): a stored ' +
+        'secret is never sent to a new destination.',
   })
   @ApiOkResponse({ type: SettingsViewDto, description: 'The settings after the change' })
-  @ApiBadRequestResponse({ description: 'Unknown or invalid field; nothing was changed' })
+  @ApiBadRequestResponse({ description: 'Unknown or invalid field, or a URL moved to another server without its secret; nothing was changed' })
   async update(@Body() body: UpdateSettingsDto): Promise<SettingsViewDto> {
     try {
       await this.settings.update(toSettingsPatch(body));

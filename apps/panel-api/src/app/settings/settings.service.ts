@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataDirectory } from '../data-dir/data-directory';
 import { CorruptDataFileError, jsonFileText, readJsonObjectFile, replaceFilesAtomically, writeJsonFileAtomic } from '../data-dir/json-file-store';
+import { secretsLeftAtOldDestination } from './secret-destinations';
 import { ruleViolation, SETTINGS_FIELDS, SettingsGroup, SettingsGroups, settingsPatchViolations } from './settings-fields';
 import {
   AiSettings,
@@ -68,12 +69,15 @@ export class SettingsService implements OnModuleInit {
 
   /**
    * Applies a partial update with the API's field names: absent fields stay, `null` clears. Every
-   * field is checked before any file is written; on a violation nothing changes.
+   * field is checked before any file is written; on a violation nothing changes. A URL that now
+   * points to another server needs its secrets given again (secretsLeftAtOldDestination).
    */
   async update(patch: SettingsPatch): Promise<SettingsChange> {
     const problems = settingsPatchViolations(patch as Record<string, unknown>);
     if (problems.length) throw new InvalidSettingsError(problems);
     const current = this.settings();
+    const leftBehind = secretsLeftAtOldDestination((name) => this.stored(name), patch);
+    if (leftBehind.length) throw new InvalidSettingsError(leftBehind);
     const next: SettingsGroups = {
       global: { ...current.values.global },
       ai: { ...current.values.ai },
@@ -98,6 +102,12 @@ export class SettingsService implements OnModuleInit {
     current.values = freezeGroups(next);
     if (change.global || change.ai || change.telegramApi) this.notify(change);
     return change;
+  }
+
+  /** The stored value of a setting, by its API name. */
+  stored(name: keyof SettingsPatch): unknown {
+    const field = SETTINGS_FIELDS[name];
+    return (this.settings().values[field.group] as unknown as Record<string, unknown>)[field.key];
   }
 
   /** Calls `listener` after every update that changed something; returns the unsubscribe function. */
