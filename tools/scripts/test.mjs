@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// `npm test`: lint (module boundaries included), typecheck, build, unit tests, e2e tests on SQLite,
-// e2e tests again on PostgreSQL, and the deployment tests. Every step runs even after a failure so
-// the final line counts everything; that line is `N passed, N failed[, N skipped]`, summed from the
-// Jest reports in tmp/test-results/. PostgreSQL is required: when it is missing the run fails.
+// `npm test`: lint (module boundaries included), typecheck, the committed OpenAPI documents against
+// the code, build, unit tests, e2e tests on SQLite, e2e tests again on PostgreSQL, and the
+// deployment tests. Every step runs even after a failure so the final line counts everything; that
+// line is `N passed, N failed[, N skipped]`, summed from the Jest reports in tmp/test-results/.
+// PostgreSQL is required: when it is missing the run fails.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -19,10 +20,14 @@ const only = process.argv.slice(2);
 const failures = [];
 
 function step(name, args, extraEnv = {}) {
+  run(name, 'npx', ['nx', ...args], extraEnv);
+}
+
+function run(name, command, args, extraEnv = {}) {
   if (only.length && !only.includes(name)) return;
   const started = Date.now();
-  console.log(`\n=== ${name}: nx ${args.join(' ')}`);
-  const result = spawnSync('npx', ['nx', ...args], { cwd: root, stdio: 'inherit', env: { ...env, ...extraEnv } });
+  console.log(`\n=== ${name}: ${[command === 'npx' ? [] : [basename(command)], args].flat().join(' ')}`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...env, ...extraEnv } });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (result.status !== 0) {
     failures.push(name);
@@ -52,6 +57,7 @@ const projects = 'panel-api,repo-monitor,config,crypto,database,notify,testing';
 
 step('lint', ['run-many', '-t', 'lint', '--projects', projects, '--skip-nx-cache']);
 step('typecheck', ['run-many', '-t', 'typecheck', '--projects', projects]);
+run('openapi', process.execPath, ['tools/scripts/openapi.mjs', '--check']);
 step('build', ['run-many', '-t', 'build', '--projects', 'panel-api,repo-monitor']);
 step('unit', ['run-many', '-t', 'test', '--projects', projects, '--skip-nx-cache'], { TEST_RESULTS_LABEL: 'unit' });
 step('e2e-sqlite', ['run-many', '-t', 'e2e', '--projects', 'panel-api,repo-monitor', '--skip-nx-cache'], {

@@ -1,11 +1,14 @@
 import { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 
 export const BEARER_SCHEME = 'bearer';
 
-/** Serves the OpenAPI document at /openapi.json and Swagger UI at /docs. */
-export function setupOpenApi(app: INestApplication, version: string): void {
-  const document = SwaggerModule.createDocument(
+/**
+ * The OpenAPI document of this service, built from the controllers' decorators. The same document
+ * is served at /openapi.json and committed as apps/panel-api/openapi.json (`npm run openapi`).
+ */
+export function createOpenApiDocument(app: INestApplication, version: string): OpenAPIObject {
+  return SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
       .setTitle('panel-api')
@@ -17,7 +20,11 @@ export function setupOpenApi(app: INestApplication, version: string): void {
       .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, BEARER_SCHEME)
       .build(),
   );
-  SwaggerModule.setup('docs', app, document, {
+}
+
+/** Serves the OpenAPI document at /openapi.json and Swagger UI at /docs. */
+export function setupOpenApi(app: INestApplication, version: string): void {
+  SwaggerModule.setup('docs', app, createOpenApiDocument(app, version), {
     jsonDocumentUrl: 'openapi.json',
     yamlDocumentUrl: 'openapi.yaml',
     swaggerOptions: { persistAuthorization: true },

@@ -1,5 +1,5 @@
 import { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 
 export const SESSION_COOKIE = 'monitor_session';
 export const COOKIE_SCHEME = 'session';
@@ -7,9 +7,12 @@ export const CSRF_SCHEME = 'csrf';
 export const AGENT_SCHEME = 'agent';
 export const METRICS_SCHEME = 'metrics';
 
-/** Serves the OpenAPI document at /openapi.json and Swagger UI at /docs. */
-export function setupOpenApi(app: INestApplication, version: string): void {
-  const document = SwaggerModule.createDocument(
+/**
+ * The OpenAPI document of this service, built from the controllers' decorators. The same document
+ * is served at /openapi.json and committed as apps/repo-monitor/openapi.json (`npm run openapi`).
+ */
+export function createOpenApiDocument(app: INestApplication, version: string): OpenAPIObject {
+  return SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
       .setTitle('repo-monitor')
@@ -25,7 +28,11 @@ export function setupOpenApi(app: INestApplication, version: string): void {
       .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'MONITOR_METRICS_TOKEN' }, METRICS_SCHEME)
       .build(),
   );
-  SwaggerModule.setup('docs', app, document, {
+}
+
+/** Serves the OpenAPI document at /openapi.json and Swagger UI at /docs. */
+export function setupOpenApi(app: INestApplication, version: string): void {
+  SwaggerModule.setup('docs', app, createOpenApiDocument(app, version), {
     jsonDocumentUrl: 'openapi.json',
     yamlDocumentUrl: 'openapi.yaml',
     swaggerOptions: { persistAuthorization: true, withCredentials: true },
