@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { temporaryNameFor } from '../src/app/data-dir/json-file-store';
 import { SettingsService } from '../src/app/settings/settings.service';
 import { RunningPanel, startPanel } from './harness';
 
@@ -52,6 +53,27 @@ describe('data directory', () => {
     try {
       await restarted.app.get(SettingsService).update({ auto_backup_keep: 9 });
       expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ sign_interval: 5, auto_backup_keep: 9 });
+    } finally {
+      await restarted.stop();
+    }
+  });
+
+  it('removes leftovers of a crash at startup (atomic-write temporaries, partial archives) and keeps real files', async () => {
+    await panel.stop();
+    mkdirSync(join(panel.dataDir, 'backups'), { recursive: true });
+    const leftovers = [
+      temporaryNameFor(join(panel.dataDir, '.global_settings.json')),
+      temporaryNameFor(join(panel.dataDir, 'sessions', 'alice.session')),
+      temporaryNameFor(join(panel.dataDir, '.signer', 'daily.json')),
+      join(panel.dataDir, 'backups', 'auto-20240101-000000.tar.gz.partial'),
+    ];
+    for (const path of leftovers) writeFileSync(path, 'half written');
+    const kept = join(panel.dataDir, 'backups', 'auto-20231231-000000.tar.gz');
+    writeFileSync(kept, 'a finished archive');
+    const restarted = await startPanel({ reuse: { dataDir: panel.dataDir, databaseUrl: panel.databaseUrl } });
+    try {
+      for (const path of leftovers) expect([path, existsSync(path)]).toEqual([path, false]);
+      expect(readFileSync(kept, 'utf8')).toBe('a finished archive');
     } finally {
       await restarted.stop();
     }

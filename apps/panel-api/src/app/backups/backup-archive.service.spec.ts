@@ -1,15 +1,32 @@
 import { randomBytes } from 'node:crypto';
 import { tempDir } from '@shared/testing';
 import { execFileSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
+import { extract } from 'tar-stream';
 import * as sqlite3 from 'sqlite3';
 import { loadPanelConfig } from '../config/panel-config';
 import { DataDirectory } from '../data-dir/data-directory';
 import { HttpReleaseFeed } from '../ops/release-feed';
 import { VersionService } from '../ops/version.service';
+import { temporaryNameFor } from '../data-dir/json-file-store';
 import { BackupArchiveService } from './backup-archive.service';
+
+/** Name and permission bits of every entry of a tar.gz stream, as tar would restore them. */
+async function entryModes(stream: Readable): Promise<Map<string, number>> {
+  const modes = new Map<string, number>();
+  const reader = extract();
+  reader.on('entry', (header, content, next) => {
+    modes.set(header.name, (header.mode ?? 0) & 0o7777);
+    content.on('end', next);
+    content.resume();
+  });
+  await pipeline(stream, createGunzip(), reader);
+  return modes;
+}
 
 function exec(database: sqlite3.Database, sql: string): Promise<void> {
   return new Promise((resolve, reject) => database.exec(sql, (error) => (error ? reject(error) : resolve())));
@@ -83,12 +100,38 @@ describe('BackupArchiveService', () => {
       expect(statSync(join(out.path, 'db.sqlite-wal')).size).toBe(0);
       expect(await rows(join(out.path, 'db.sqlite'), 'SELECT text FROM notes')).toEqual([{ text: 'kept in the wal' }]);
       expect(readFileSync(join(out.path, '.signer/history/daily/run-1.log'), 'utf8')).toHaveLength(300_000);
-      expect(statSync(join(out.path, 'sessions/alice.session')).mode & 0o777).toBe(statSync(join(dir.path, 'sessions/alice.session')).mode & 0o777);
     } finally {
       out.remove();
     }
     // The snapshot work file is gone once the archive is complete.
     expect(readdirSync(backups.workDirectory)).toEqual([]);
+  });
+
+  it('makes every entry owner-only (files 0600, folders 0700), the database snapshot included, whatever the umask', async () => {
+    // 0644 and 0755 on disk, as a umask of 022 leaves them.
+    chmodSync(join(dir.path, 'sessions', 'alice.session'), 0o644);
+    chmodSync(join(dir.path, '.signer'), 0o755);
+    const opened = await service().open();
+    const modes = await entryModes(opened.stream);
+    await opened.done;
+    expect(modes.get('db.sqlite')).toBe(0o600);
+    expect(modes.size).toBeGreaterThanOrEqual(10);
+    for (const [name, mode] of modes) expect([name, mode]).toEqual([name, name.endsWith('/') ? 0o700 : 0o600]);
+  });
+
+  it('leaves out leftovers of interrupted writes, also ones that appear while it packs', async () => {
+    const data = new DataDirectory(dir.path);
+    const early = temporaryNameFor(join(data.sessions, 'alice.session'));
+    writeFileSync(early, 'half a session');
+    writeFileSync(join(data.signer, 'auto-20240101-000000.tar.gz.partial'), 'half an archive');
+    const opened = await service().open();
+    // Planted while the archive is being built: after the snapshot, before .signer/ is walked.
+    const late = temporaryNameFor(join(data.signerHistory, 'daily', 'run-2.json'));
+    writeFileSync(late, '{');
+    const names = [...(await entryModes(opened.stream)).keys()];
+    await opened.done;
+    expect(names).toEqual(expect.arrayContaining(['sessions/alice.session', '.signer/daily.json']));
+    expect(names.filter((name) => /\.tmp$|\.partial$/.test(name))).toEqual([]);
   });
 
   it('stops packing and removes the snapshot when the reader goes away in the middle of a file', async () => {

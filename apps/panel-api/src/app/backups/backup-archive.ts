@@ -6,6 +6,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { pack, Pack } from 'tar-stream';
 import { ChunkReclaimer } from '../common/chunk-reclaimer';
+import { isLeftoverFileName } from '../data-dir/leftovers';
 
 /** Written first into every archive, so a reader knows what it holds before extracting. */
 export interface BackupManifest {
@@ -82,8 +83,15 @@ async function writeEntry(context: PackContext, header: Parameters<Pack['entry']
   await Promise.race([finished, aborted]);
 }
 
+/**
+ * Every entry is owner-only whatever the mode on disk (a umask of 022 leaves 0644 files behind):
+ * the archive holds sessions and the database, and `tar -x` restores these modes.
+ */
+export const ARCHIVE_FILE_MODE = 0o600;
+export const ARCHIVE_DIRECTORY_MODE = 0o700;
+
 function fileHeader(name: string, stats: Stats, size: number): Parameters<Pack['entry']>[0] {
-  return { name, type: 'file', size, mode: stats.mode & 0o7777, mtime: stats.mtime, uid: stats.uid, gid: stats.gid };
+  return { name, type: 'file', size, mode: ARCHIVE_FILE_MODE, mtime: stats.mtime, uid: stats.uid, gid: stats.gid };
 }
 
 /**
@@ -118,7 +126,10 @@ async function packFile(context: PackContext, name: string, path: string, stats:
   return size;
 }
 
-/** Walks a folder depth-first in name order; symbolic links and special files are left out on purpose. */
+/**
+ * Walks a folder depth-first in name order; symbolic links, special files and leftovers of
+ * interrupted writes (see isLeftoverFileName) are left out on purpose.
+ */
 async function packDirectory(context: PackContext, name: string, path: string): Promise<void> {
   let stats: Stats;
   try {
@@ -128,7 +139,7 @@ async function packDirectory(context: PackContext, name: string, path: string): 
     throw error;
   }
   if (!stats.isDirectory()) return;
-  await writeEntry(context, { name: `${name}/`, type: 'directory', mode: stats.mode & 0o7777, mtime: stats.mtime, uid: stats.uid, gid: stats.gid }, undefined);
+  await writeEntry(context, { name: `${name}/`, type: 'directory', mode: ARCHIVE_DIRECTORY_MODE, mtime: stats.mtime, uid: stats.uid, gid: stats.gid }, undefined);
   let entries: Dirent[];
   try {
     entries = await readdir(path, { withFileTypes: true });
@@ -140,6 +151,7 @@ async function packDirectory(context: PackContext, name: string, path: string): 
   for (const entry of entries) {
     const childName = `${name}/${entry.name}`;
     const childPath = join(path, entry.name);
+    if (isLeftoverFileName(entry.name)) continue;
     if (entry.isDirectory()) {
       await packDirectory(context, childName, childPath);
     } else if (entry.isFile()) {
@@ -165,13 +177,13 @@ async function packExistingFile(context: PackContext, name: string, path: string
 async function packAll(context: PackContext, input: BackupArchiveInput): Promise<BackupArchiveSummary> {
   const now = new Date(input.manifest.created_at);
   const manifest = Buffer.from(`${JSON.stringify(input.manifest, null, 2)}\n`, 'utf8');
-  await writeEntry(context, { name: 'manifest.json', type: 'file', size: manifest.length, mode: 0o600, mtime: now }, Readable.from([manifest]));
+  await writeEntry(context, { name: 'manifest.json', type: 'file', size: manifest.length, mode: ARCHIVE_FILE_MODE, mtime: now }, Readable.from([manifest]));
   if (input.sqliteSnapshotPath) {
     await packExistingFile(context, SQLITE_DATABASE_ENTRY, input.sqliteSnapshotPath);
     // The snapshot is self-contained. Empty side files overwrite any -wal/-shm left in the data
     // directory on extraction; SQLite would otherwise replay that old log onto the restored database.
     for (const name of SQLITE_SIDE_FILE_ENTRIES) {
-      await writeEntry(context, { name, type: 'file', size: 0, mode: 0o600, mtime: now }, undefined);
+      await writeEntry(context, { name, type: 'file', size: 0, mode: ARCHIVE_FILE_MODE, mtime: now }, undefined);
     }
   }
   for (const source of input.sources) {

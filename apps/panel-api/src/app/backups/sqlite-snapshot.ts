@@ -1,4 +1,4 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { chmod, mkdir, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import * as sqlite3 from 'sqlite3';
@@ -39,6 +39,8 @@ export async function createSqliteSnapshot(databasePath: string, workDirectory: 
   try {
     await run(database, 'PRAGMA busy_timeout = 10000', []);
     await run(database, 'VACUUM INTO ?', [path]);
+    // SQLite creates the copy with the process umask (often 0644); it holds every secret of the database.
+    await chmod(path, 0o600);
   } catch (error) {
     await remove();
     throw error;

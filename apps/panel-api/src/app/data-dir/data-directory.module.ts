@@ -1,8 +1,12 @@
-import { Global, Inject, Module, OnModuleInit } from '@nestjs/common';
+import { Global, Inject, Logger, Module, OnModuleInit } from '@nestjs/common';
 import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
 import { DataDirectory } from './data-directory';
+import { otherInstanceHoldsLock, sweepLeftovers } from './leftovers';
 
-/** Provides the data directory layout to every feature and creates its folders at startup (on PostgreSQL too). */
+/**
+ * Provides the data directory layout to every feature, creates its folders at startup (on
+ * PostgreSQL too) and removes what a crash left half-written (see sweepLeftovers).
+ */
 @Global()
 @Module({
   providers: [
@@ -15,9 +19,13 @@ import { DataDirectory } from './data-directory';
   exports: [DataDirectory],
 })
 export class DataDirectoryModule implements OnModuleInit {
+  private readonly logger = new Logger(DataDirectoryModule.name);
+
   constructor(@Inject(DataDirectory) private readonly dataDirectory: DataDirectory) {}
 
   onModuleInit(): void {
     this.dataDirectory.prepare();
+    const removed = sweepLeftovers(this.dataDirectory.root, { otherInstanceAlive: otherInstanceHoldsLock(this.dataDirectory.schedulerLockFile) });
+    if (removed.length > 0) this.logger.warn(`Removed ${removed.length} leftover file(s) of interrupted writes: ${removed.join(', ')}`);
   }
 }

@@ -16,7 +16,8 @@ export class CorruptDataFileError extends Error {
   }
 }
 
-function temporaryNameFor(path: string): string {
+/** The name writeFileAtomic writes `path` to first (see isLeftoverFileName, which must recognise it). */
+export function temporaryNameFor(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
 }
 
