@@ -258,6 +258,23 @@ describe('panel-api accounts, logins and status checks (simulated Telegram)', ()
     expect(after.body.devices.map((d) => d.device_model)).not.toContain('iPhone 15');
   });
 
+  it('refuses to terminate the current session (hash 0 in any spelling) before Telegram is asked, even when it is unreachable', async () => {
+    telegram.setUnreachable('alice');
+    try {
+      const before = telegram.callsOf('getAuthorizations').length + telegram.callsOf('resetAuthorization').length;
+      for (const hash of ['0', '-0', '000']) {
+        const refused = await api<{ statusCode: number; message: string }>(`/api/accounts/alice/devices/${hash}`, { method: 'DELETE' });
+        expect([hash, refused.status]).toEqual([hash, 409]);
+        expect(refused.body).toMatchObject({ statusCode: 409, message: expect.stringMatching(/cannot be terminated/) });
+      }
+      expect(telegram.callsOf('getAuthorizations').length + telegram.callsOf('resetAuthorization').length).toBe(before);
+      // Another device's hash does need Telegram, which is unreachable: 502, not a refusal.
+      expect((await api('/api/accounts/alice/devices/12345', { method: 'DELETE' })).status).toBe(502);
+    } finally {
+      telegram.setUnreachable('alice', false);
+    }
+  });
+
   it('reads official messages read-only with limit 1..100', async () => {
     for (let i = 1; i <= 3; i++) telegram.addOfficialMessage(alice.id, `Security notice ${i}`);
     const sentBefore = telegram.callsOf('sendMessage').length;

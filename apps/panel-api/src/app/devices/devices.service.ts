@@ -28,28 +28,50 @@ function deviceView(authorization: TelegramAuthorization): DeviceDto {
   };
 }
 
+/** Telegram lists the session making the call with hash 0. */
+const CURRENT_SESSION_HASH = '0';
+
+class CurrentSessionException extends ConflictException {
+  constructor() {
+    super('This is the session panel-api uses for the account; it cannot be terminated here (log out from another device instead)');
+  }
+}
+
 /** Logged-in devices of an account and the official 777000 messages, read through the Telegram port. */
 @Injectable()
 export class DevicesService {
+  /** The real hash of each account's own session, when a listing ever showed it (Telegram usually shows 0). */
+  private readonly currentHashes = new Map<string, string>();
+
   constructor(private readonly sessions: AccountSessionsService) {}
 
   async list(accountName: string): Promise<DeviceDto[]> {
     const authorizations = await this.sessions.run(accountName, (gateway, session) =>
       gateway.getAuthorizations(session, { timeoutMs: DEVICE_CALL_TIMEOUT_MS }),
     );
+    this.rememberCurrent(accountName, authorizations);
     return authorizations.map(deviceView);
   }
 
+  /**
+   * Terminates another device. The account's own session (hash 0, or its real hash when known) is
+   * refused before Telegram is asked, so the refusal holds even when Telegram cannot be reached.
+   */
   async terminate(accountName: string, authHash: string): Promise<void> {
+    if (authHash === CURRENT_SESSION_HASH || this.currentHashes.get(accountName) === authHash) throw new CurrentSessionException();
     await this.sessions.run(accountName, async (gateway, session) => {
       const authorizations = await gateway.getAuthorizations(session, { timeoutMs: DEVICE_CALL_TIMEOUT_MS });
+      this.rememberCurrent(accountName, authorizations);
       const target = authorizations.find((a) => a.hash === authHash);
-      if (target?.current || authHash === '0') {
-        throw new ConflictException('This is the session panel-api uses for the account; it cannot be terminated here (log out from another device instead)');
-      }
+      if (target?.current) throw new CurrentSessionException();
       if (!target) throw new NotFoundException(`No device with auth_hash ${authHash} on account ${accountName}`);
       await gateway.resetAuthorization(session, authHash, { timeoutMs: DEVICE_CALL_TIMEOUT_MS });
     });
+  }
+
+  private rememberCurrent(accountName: string, authorizations: TelegramAuthorization[]): void {
+    const current = authorizations.find((a) => a.current);
+    if (current && current.hash !== CURRENT_SESSION_HASH) this.currentHashes.set(accountName, current.hash);
   }
 
   async officialMessages(accountName: string, limit: number): Promise<OfficialMessageDto[]> {
