@@ -4,6 +4,9 @@
 //   repo-monitor  http://127.0.0.1:8080  (data in ./data/repo-monitor)
 // On the first run it creates repo-monitor's admin password and master key under ./data/repo-monitor
 // (mode 0600) and passes them in; panel-api writes its own admin password to its data directory.
+// HOST/PORT (panel-api) and MONITOR_HTTP_ADDR (repo-monitor) move them. The services log readable
+// lines at `warn` here (LOG_LEVEL=info npm start for every request); once both answer /readyz, one
+// block says where to open them and where the passwords are.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -37,23 +40,38 @@ const monitorPasswordFile = join(monitorData, '.admin_password');
 const monitorPassword = secretFile(monitorPasswordFile, () => randomBytes(18).toString('base64url'));
 const monitorKey = secretFile(join(monitorData, '.encryption_key'), () => randomBytes(32).toString('hex'));
 
+const panelHost = process.env.HOST ?? '127.0.0.1';
+const panelPort = process.env.PORT ?? '8000';
+const monitorAddr = process.env.MONITOR_HTTP_ADDR ?? '127.0.0.1:8080';
+const logLevel = process.env.LOG_LEVEL ?? 'warn';
+
+/** The address a browser on this machine opens for a listen address (0.0.0.0 and :: mean every interface). */
+function browserUrl(host, port) {
+  const local = host === '' || host === '0.0.0.0' || host === '::' || host === '[::]' ? '127.0.0.1' : host;
+  return `http://${local.includes(':') && !local.startsWith('[') ? `[${local}]` : local}:${port}`;
+}
+const monitorPortAt = monitorAddr.lastIndexOf(':');
+const panelUrl = browserUrl(panelHost, panelPort);
+const monitorUrl = browserUrl(monitorAddr.slice(0, monitorPortAt), monitorAddr.slice(monitorPortAt + 1));
+
 const services = [
   {
     name: 'panel-api',
     args: [join(root, 'dist/apps/panel-api/main.js')],
-    env: { APP_DATA_DIR: panelData, HOST: process.env.HOST ?? '127.0.0.1', PORT: process.env.PORT ?? '8000', LOG_FORMAT: 'text' },
+    env: { APP_DATA_DIR: panelData, HOST: panelHost, PORT: panelPort, LOG_FORMAT: process.env.LOG_FORMAT ?? 'text', LOG_LEVEL: logLevel },
   },
   {
     name: 'repo-monitor',
     args: [join(root, 'dist/apps/repo-monitor/main.js'), 'serve'],
     env: {
-      MONITOR_HTTP_ADDR: process.env.MONITOR_HTTP_ADDR ?? '127.0.0.1:8080',
+      MONITOR_HTTP_ADDR: monitorAddr,
       MONITOR_DATABASE_DRIVER: 'sqlite',
       MONITOR_DATABASE_URL: `file:${join(monitorData, 'repo-monitor.db')}`,
       MONITOR_ADMIN_USERNAME: 'admin',
       MONITOR_ADMIN_PASSWORD: monitorPassword,
       MONITOR_ENCRYPTION_KEY: monitorKey,
-      MONITOR_LOG_FORMAT: 'text',
+      MONITOR_LOG_FORMAT: process.env.MONITOR_LOG_FORMAT ?? process.env.LOG_FORMAT ?? 'text',
+      MONITOR_LOG_LEVEL: process.env.MONITOR_LOG_LEVEL ?? logLevel,
     },
   },
 ];
@@ -87,12 +105,47 @@ function shutdown(code) {
 process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
 
-setTimeout(() => {
+async function answers(url, accept = () => true) {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+    const ok = response.ok && accept(response);
+    await response.body?.cancel();
+    return ok;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until both services are ready, then prints the one block a person needs. */
+async function announce() {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (stopping) return;
+    const ready = await Promise.all([answers(`${panelUrl}/readyz`), answers(`${monitorUrl}/readyz`)]);
+    if (ready.every(Boolean)) break;
+    if (Date.now() > deadline) {
+      console.log('Both services have not answered /readyz within 2 minutes; see the log lines above.');
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  const isPage = (response) => (response.headers.get('content-type') ?? '').startsWith('text/html');
+  const [panelWeb, monitorWeb] = await Promise.all([answers(`${panelUrl}/`, isPage), answers(`${monitorUrl}/`, isPage)]);
   const rel = (path) => `./${relative(root, path)}`;
   const panelPassword = join(panelData, '.admin_bootstrap_password');
-  console.log(`
-  panel-api     http://127.0.0.1:8000/docs   user admin, password in ${rel(panelPassword)}${existsSync(panelPassword) ? '' : ' (or your ADMIN_PASSWORD)'}
-  repo-monitor  http://127.0.0.1:8080/docs   user admin, password in ${rel(monitorPasswordFile)}
-  Stop with Ctrl-C. Data lives in ${rel(data)}.
-`);
-}, 2500).unref();
+  const panelPasswordNote = existsSync(panelPassword)
+    ? `password in ${rel(panelPassword)}`
+    : 'password: your ADMIN_PASSWORD (or the one you set later)';
+  const lines = [
+    '',
+    'Ready.',
+    `  panel-api     ${panelWeb ? `${panelUrl}/  (web app)   ` : ''}${panelUrl}/docs  (API docs)`,
+    `                user admin, ${panelPasswordNote}`,
+    `  repo-monitor  ${monitorWeb ? `${monitorUrl}/  (console)   ` : ''}${monitorUrl}/docs  (API docs)`,
+    `                user admin, password in ${rel(monitorPasswordFile)}`,
+    `  Data in ${rel(data)} (keep ${rel(join(monitorData, '.encryption_key'))} with it). Logs: LOG_LEVEL=${logLevel}. Stop with Ctrl-C.`,
+    '',
+  ];
+  console.log(lines.join('\n'));
+}
+void announce();

@@ -46,9 +46,46 @@ export function requestIdFor(req: RequestWithId, res?: ServerResponse): string {
   return id;
 }
 
+/** What an error filter answered, so the request's one log line can say it without a stack trace. */
+export interface AnsweredError {
+  /** The service's error code, when its error shape has one (`webhook_not_configured`). */
+  code?: string;
+  message: string;
+}
+
+const answeredErrors = new WeakMap<ServerResponse, AnsweredError>();
+
+/** Called by the error filters for every error they answer; the request log line carries it. */
+export function noteAnsweredError(res: ServerResponse, error: AnsweredError): void {
+  answeredErrors.set(res, error);
+}
+
+/** Nest's start-up listing (every module and route, ~250 lines): kept for LOG_LEVEL=debug. */
+const START_UP_CHATTER = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory']);
+const INFO = 30;
+
 /**
- * nestjs-pino parameters shared by both services: one request id per request, secrets redacted by
- * path, health probes not logged, JSON by default and a single-line text form for terminals.
+ * The level of a request's log line. A 4xx is the client's doing and an expected 5xx (502, 503, 504:
+ * an upstream down, a service not configured yet) is the operator's to read: neither is a crash.
+ * Only a 500, an error nobody anticipated, is logged as an error (its stack comes from the filter).
+ */
+export function requestLogLevel(statusCode: number): 'info' | 'warn' | 'error' {
+  if (statusCode === 500) return 'error';
+  if (statusCode > 500) return 'warn';
+  return 'info';
+}
+
+function requestLine(req: IncomingMessage, res: ServerResponse): string {
+  const line = `${req.method} ${(req.url ?? '').split('?')[0]} ${res.statusCode}`;
+  const answered = answeredErrors.get(res);
+  if (!answered) return line;
+  return `${line} ${answered.code ? `${answered.code}: ` : ''}${answered.message}`;
+}
+
+/**
+ * nestjs-pino parameters shared by both services: one line per request with its request id, secrets
+ * redacted by path, health probes not logged, Nest's start-up listing at debug, JSON by default and
+ * a single-line text form for terminals.
  */
 export function loggerParams(log: { level: string; format: 'json' | 'text' }): Params {
   const options: HttpLoggerOptions = {
@@ -58,6 +95,26 @@ export function loggerParams(log: { level: string; format: 'json' | 'text' }): P
     // Query strings may carry the SSE token; log the path only.
     serializers: {
       req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url.split('?')[0] }),
+    },
+    customLogLevel: (_req, res) => requestLogLevel(res.statusCode),
+    customSuccessMessage: (req, res) => requestLine(req, res),
+    customErrorMessage: (req, res) => requestLine(req, res),
+    // pino-http invents an Error ("failed with status code 503") for every 5xx; its stack shows only
+    // pino-http itself. The filter has already logged a real unexpected error with its own stack.
+    customErrorObject: (_req, _res, _error, value: Record<string, unknown>) => {
+      const { err: _invented, ...rest } = value;
+      return rest;
+    },
+    hooks: {
+      logMethod(args, method, level) {
+        const first = args[0] as unknown;
+        const context = typeof first === 'object' && first !== null ? (first as { context?: unknown }).context : undefined;
+        if (level === INFO && typeof context === 'string' && START_UP_CHATTER.has(context)) {
+          this.debug(...(args as [object, string]));
+          return;
+        }
+        method.apply(this, args);
+      },
     },
   };
   // Text output for people at a terminal; JSON (the default) for log collectors.

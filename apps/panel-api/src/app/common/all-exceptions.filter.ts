@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
-import { fastifyErrorStatus, httpErrorMessage } from '@shared/config';
+import { fastifyErrorStatus, httpErrorMessage, noteAnsweredError } from '@shared/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import { ApiErrorBody } from './api-error';
@@ -22,6 +22,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     const { status, body } = this.describe(exception, request);
     if (reply.sent) return;
+    noteAnsweredError(reply.raw, { message: body.message });
     if (status === HttpStatus.TOO_MANY_REQUESTS && exception instanceof HttpException) {
       const retryAfter = (exception.getResponse() as { retryAfterSeconds?: number }).retryAfterSeconds;
       if (retryAfter !== undefined) void reply.header('Retry-After', String(retryAfter));
@@ -43,10 +44,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const status = exception instanceof HttpException ? exception.getStatus() : HttpStatus.INTERNAL_SERVER_ERROR;
     const requestId = String(request.id ?? '');
     const path = request.url.split('?')[0];
-    if (exception instanceof HttpException && status !== 500) {
-      // A deliberate upstream failure (Telegram unreachable, timeout): expected, not a bug.
-      this.logger.warn({ requestId, method: request.method, url: path, status }, exception.message);
-    } else {
+    // A deliberate upstream failure (Telegram unreachable, timeout) is expected, not a bug: the
+    // request's own log line reports it at warn. Only the unexpected gets a stack trace.
+    if (!(exception instanceof HttpException && status !== 500)) {
       this.logger.error({ err: exception, requestId, method: request.method, url: path }, `Unhandled error on ${request.method} ${path}`);
     }
     const message =

@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
-import { fastifyErrorStatus, httpErrorMessage } from '@shared/config';
+import { fastifyErrorStatus, httpErrorMessage, noteAnsweredError } from '@shared/config';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MonitorError, MonitorErrorBody } from './monitor-error';
 
@@ -30,6 +30,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     if (reply.sent) return;
     const { status, body } = this.describe(exception, request);
+    noteAnsweredError(reply.raw, { code: body.error_code, message: body.message });
     if (exception instanceof MonitorError && exception.headers) {
       for (const [name, value] of Object.entries(exception.headers)) void reply.header(name, value);
     }
@@ -41,7 +42,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const status = exception.getStatus();
       const body: MonitorErrorBody = { error_code: exception.errorCode, message: exception.message };
       if (exception.details) body.details = exception.details;
-      if (status >= 500) return this.serverError(exception, request, status, body);
+      // A MonitorError is thrown on purpose (not configured, upstream down): the request's log line
+      // says so at warn; no stack trace.
+      if (status >= 500) return { status, body: withRequestId(body, request) };
       return { status, body };
     }
     if (exception instanceof HttpException && exception.getStatus() < 500) {
@@ -70,6 +73,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
   ): { status: number; body: MonitorErrorBody } {
     const requestId = String(request.id ?? '');
     this.logger.error({ err: exception, requestId, method: request.method, url: request.url.split('?')[0] }, 'request failed');
-    return { status, body: { ...body, details: { ...(body.details ?? {}), request_id: requestId } } };
+    return { status, body: withRequestId(body, request) };
   }
+}
+
+function withRequestId(body: MonitorErrorBody, request: FastifyRequest): MonitorErrorBody {
+  return { ...body, details: { ...(body.details ?? {}), request_id: String(request.id ?? '') } };
 }
