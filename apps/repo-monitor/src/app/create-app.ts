@@ -11,11 +11,15 @@ import { AppModule } from './app.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { MonitorConfig } from './config/monitor-config';
 import { setupOpenApi } from './openapi';
+import { registerBodyParsers } from './webhooks/body-parsers';
+
+/** Largest request body: webhook deliveries over 1 MiB are refused with 413 (repo-monitor-details.md). */
+const BODY_LIMIT = 1024 * 1024;
 
 /** Builds the repo-monitor application (not yet listening); `serve` and the e2e tests both use it. */
 export async function createMonitorApp(config: MonitorConfig): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
-    bodyLimit: 1024 * 1024,
+    bodyLimit: BODY_LIMIT,
     trustProxy: config.http.trustProxy,
     genReqId: (req: IncomingMessage) => requestIdFor(req),
     requestIdHeader: false,
@@ -23,9 +27,9 @@ export async function createMonitorApp(config: MonitorConfig): Promise<NestFasti
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, {
     bufferLogs: true,
     abortOnError: false,
-    // POST /webhooks/github verifies its signature over the exact bytes received.
-    rawBody: true,
   });
+  // POST /webhooks/github gets its body unparsed, to verify its signature over the exact bytes first.
+  registerBodyParsers(app, BODY_LIMIT);
   app.useLogger(app.get(Logger));
   await app.register(fastifyCookie);
   // SQLite is one shared connection: every flow takes its turn (see @shared/database).

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DatabaseWork } from '../processing/database-work';
 
-export type WebhookResult = 'accepted' | 'duplicate' | 'invalid_signature' | 'failed';
+export type WebhookResult = 'accepted' | 'duplicate' | 'invalid_signature' | 'rate_limited' | 'failed';
 export type ReconcileResult = 'succeeded' | 'failed';
 /** States the notification worker moves outbox entries into. */
 export type OutboxTransition = 'sending' | 'sent' | 'pending' | 'dead';
@@ -33,11 +33,13 @@ export class MetricsService {
     const registers = [this.registry];
     this.webhooks = new Counter({
       name: 'monitor_webhook_deliveries_total',
-      help: 'Inbound GitHub webhook deliveries by result (accepted, duplicate, invalid_signature, failed: refused for another reason)',
+      help:
+        'Inbound GitHub webhook deliveries by result (accepted, duplicate, invalid_signature, rate_limited: a bad signature from an ' +
+        'address past its limit of bad signatures, failed: refused for another reason)',
       labelNames: ['result'],
       registers,
     });
-    for (const result of ['accepted', 'duplicate', 'invalid_signature', 'failed'] as const) this.webhooks.inc({ result }, 0);
+    for (const result of ['accepted', 'duplicate', 'invalid_signature', 'rate_limited', 'failed'] as const) this.webhooks.inc({ result }, 0);
     this.reconciles = new Counter({ name: 'monitor_reconcile_runs_total', help: 'Reconcile runs of GitHub installations by result', labelNames: ['result'], registers });
     for (const result of ['succeeded', 'failed'] as const) this.reconciles.inc({ result }, 0);
     this.outboxTransitions = new Counter({

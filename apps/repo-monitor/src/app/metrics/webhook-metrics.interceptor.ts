@@ -18,7 +18,8 @@ export class WebhookMetricsInterceptor implements NestInterceptor {
           this.metrics.webhookReceived(status === 'duplicate' ? 'duplicate' : 'accepted');
         },
         error: (error: unknown) => {
-          this.metrics.webhookReceived(error instanceof MonitorError && error.errorCode === 'invalid_signature' ? 'invalid_signature' : 'failed');
+          const code = error instanceof MonitorError ? error.errorCode : undefined;
+          this.metrics.webhookReceived(code === 'invalid_signature' || code === 'rate_limited' ? code : 'failed');
         },
       }),
     );

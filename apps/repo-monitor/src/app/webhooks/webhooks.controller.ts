@@ -1,45 +1,19 @@
-import { Controller, Headers, HttpCode, Post, RawBodyRequest, Req } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Headers, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiConsumes, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
+import { clientAddress } from '../admin/principal';
 import { MonitorError } from '../common/monitor-error';
 import { Public } from '../common/public.decorator';
+import { summariseDelivery } from './delivery-body';
 import { DeliveryInbox } from './delivery-inbox';
+import { SignatureFailureLimiter } from './signature-failure-limiter';
 import { WebhookAcceptedDto } from './dto/webhook-accepted.dto';
 import { InboundWebhookSecretSource } from './inbound-webhook-secrets';
 import { WebhookSignatureVerifier } from './webhook-signature-verifier';
 
-export interface DeliverySummary {
-  action: string | null;
-  installationId: number | null;
-  repositoryFullName: string | null;
-  payload: string;
-}
-
-/** The JSON text of a delivery (GitHub sends JSON or a form with a `payload` field) and what routing needs. */
-export function summariseDelivery(body: unknown, rawBody: Buffer, contentType: string | undefined): DeliverySummary {
-  let payload = rawBody.toString('utf8');
-  let parsed: unknown = body;
-  if (contentType?.startsWith('application/x-www-form-urlencoded')) {
-    const field = body && typeof body === 'object' ? (body as Record<string, unknown>)['payload'] : undefined;
-    if (typeof field !== 'string') throw new MonitorError('validation_failed', 'form deliveries need a payload field');
-    payload = field;
-    try {
-      parsed = JSON.parse(field);
-    } catch {
-      throw new MonitorError('validation_failed', 'the payload field is not valid JSON');
-    }
-  }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new MonitorError('validation_failed', 'the delivery body must be a JSON object');
-  const record = parsed as Record<string, unknown>;
-  const installation = record['installation'] as { id?: unknown } | undefined;
-  const repository = record['repository'] as { full_name?: unknown } | undefined;
-  return {
-    action: typeof record['action'] === 'string' ? record['action'].slice(0, 64) : null,
-    installationId: typeof installation?.id === 'number' ? installation.id : null,
-    repositoryFullName: typeof repository?.full_name === 'string' ? repository.full_name.slice(0, 255) : null,
-    payload,
-  };
-}
+const DELIVERY_ID = /^[A-Za-z0-9._-]+$/;
+// GitHub's event names are lower case words joined by underscores, some with digits (projects_v2_item).
+const EVENT_NAME = /^[a-z0-9]+(?:[_.-][a-z0-9]+)*$/;
 
 @ApiTags('webhooks')
 @Public()
@@ -49,6 +23,7 @@ export class WebhooksController {
     private readonly secrets: InboundWebhookSecretSource,
     private readonly verifier: WebhookSignatureVerifier,
     private readonly inbox: DeliveryInbox,
+    private readonly failures: SignatureFailureLimiter,
   ) {}
 
   @Post('github')
@@ -56,16 +31,19 @@ export class WebhooksController {
   @ApiOperation({
     summary: 'Receives a GitHub App webhook delivery',
     description:
-      'Verifies X-Hub-Signature-256 over the raw body (current and previous secret), stores the delivery, then answers 202; ' +
-      'processing is asynchronous. 413 over 1 MiB, 503 webhook_not_configured without a secret, 401 invalid_signature, ' +
-      '400 without X-GitHub-Delivery / X-GitHub-Event.',
+      'Verifies X-Hub-Signature-256 over the raw body (current and previous secret) before the body is parsed, stores the ' +
+      'delivery, then answers 202; processing is asynchronous. Every event name is accepted; kinds that are not handled are ' +
+      'stored and ignored. 413 over 1 MiB, 503 webhook_not_configured without a secret, 401 invalid_signature, 429 ' +
+      'rate_limited (Retry-After) for an address past 20 bad signatures a minute (correctly signed deliveries still pass), ' +
+      '400 without X-GitHub-Delivery / X-GitHub-Event or with a body that is not a JSON object.',
   })
+  @ApiConsumes('application/json', 'application/x-www-form-urlencoded')
   @ApiHeader({ name: 'X-Hub-Signature-256', required: true })
   @ApiHeader({ name: 'X-GitHub-Delivery', required: true })
   @ApiHeader({ name: 'X-GitHub-Event', required: true })
   @ApiAcceptedResponse({ type: WebhookAcceptedDto })
   async receive(
-    @Req() request: RawBodyRequest<FastifyRequest>,
+    @Req() request: FastifyRequest,
     @Headers('x-hub-signature-256') signature: string | undefined,
     @Headers('x-github-delivery') deliveryId: string | undefined,
     @Headers('x-github-event') event: string | undefined,
@@ -74,18 +52,27 @@ export class WebhooksController {
     if (!current) {
       throw new MonitorError('webhook_not_configured', 'no inbound webhook secret is configured', undefined, { 'retry-after': '60' });
     }
-    const rawBody = request.rawBody ?? Buffer.alloc(0);
+    // The body parsers hand this route the bytes as received (see body-parsers.ts): nothing is parsed before the signature holds.
+    const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     if (!(await this.verifier.verify([current, previous], rawBody, signature))) {
+      const retryAfter = this.failures.fail(clientAddress(request));
+      if (retryAfter > 0) {
+        throw new MonitorError('rate_limited', 'too many deliveries with a bad signature from this address', undefined, { 'retry-after': String(retryAfter) });
+      }
       throw new MonitorError('invalid_signature', 'the X-Hub-Signature-256 signature is missing or does not match');
     }
     const id = deliveryId?.trim();
     const kind = event?.trim();
-    if (!id || !kind || id.length > 128 || kind.length > 64 || !/^[A-Za-z0-9._-]+$/.test(id) || !/^[a-z_]+$/.test(kind)) {
-      throw new MonitorError('validation_failed', 'X-GitHub-Delivery and X-GitHub-Event headers are required', {
-        fields: ['X-GitHub-Delivery', 'X-GitHub-Event'],
-      });
+    if (!id || !kind) {
+      throw new MonitorError('validation_failed', 'X-GitHub-Delivery and X-GitHub-Event headers are required', { fields: ['X-GitHub-Delivery', 'X-GitHub-Event'] });
     }
-    const summary = summariseDelivery(request.body, rawBody, request.headers['content-type']);
+    if (id.length > 128 || !DELIVERY_ID.test(id)) {
+      throw new MonitorError('validation_failed', 'X-GitHub-Delivery must be at most 128 letters, digits, dots, dashes or underscores', { field: 'X-GitHub-Delivery' });
+    }
+    if (kind.length > 64 || !EVENT_NAME.test(kind)) {
+      throw new MonitorError('validation_failed', 'X-GitHub-Event must be an event name of at most 64 letters, digits or underscores', { field: 'X-GitHub-Event' });
+    }
+    const summary = summariseDelivery(rawBody, request.headers['content-type']);
     const stored = await this.inbox.store({ deliveryId: id, event: kind, receivedAt: new Date(), ...summary });
     return { status: stored.status, delivery_id: id };
   }
