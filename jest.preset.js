@@ -39,6 +39,7 @@ module.exports = {
   ...nxPreset,
   testEnvironment: 'node',
   reporters: ['default', require.resolve('./tools/testing/results-reporter.js')],
+  setupFiles: [require.resolve('./tools/testing/quiet-nest-logger.js')],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
   transform: {
     '^.+\\.(t|j|mj|cj)s$': [

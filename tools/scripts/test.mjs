@@ -13,7 +13,10 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const resultsDir = join(root, 'tmp/test-results');
 const require = createRequire(import.meta.url);
-const env = { ...process.env, NX_NO_CLOUD: 'true', NX_DAEMON: 'false', NX_TUI: 'false', FORCE_COLOR: '0' };
+// No colour codes in CI logs. Nx turns FORCE_COLOR=0 into NO_COLOR=1 and then hands its tasks
+// FORCE_COLOR=true (colours, plus Node's "NO_COLOR is ignored" warning in every worker); 'false' is
+// passed through as it is, and NO_COLOR covers Nx's own output.
+const env = { ...process.env, NX_NO_CLOUD: 'true', NX_DAEMON: 'false', NX_TUI: 'false', FORCE_COLOR: 'false', NO_COLOR: '1' };
 const postgresUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const only = process.argv.slice(2);
 

@@ -1,6 +1,9 @@
 import { hashPassword, verifyPassword } from './password-hashing';
 
 describe('password hashing', () => {
+  // Four Argon2id runs at 64 MiB each: well under a second on an idle machine, several on a busy one.
+  jest.setTimeout(30_000);
+
   it('hashes with argon2id, a fresh salt each time, and verifies only the right password', async () => {
     const first = await hashPassword('correct horse battery');
     const second = await hashPassword('correct horse battery');
