@@ -143,13 +143,21 @@ describe('repo-monitor CLI', () => {
   });
 
   describe('serve and the database', () => {
-    it('reports an unparsable PostgreSQL URL as database_unavailable without echoing it', async () => {
-      const run = await cli(['serve'], { MONITOR_DATABASE_DRIVER: 'postgres', MONITOR_DATABASE_URL: 'postgres://bob:p@ss#w0rd@127.0.0.1:5432/monitor' });
-      expect(run.code).toBe(1);
-      expect(run.stderr[0]).toMatch(/^error_code=database_unavailable message=".*percent-encode/);
-      expect(run.stderr[0]).not.toContain('p@ss#w0rd');
-      expect(run.stderr[0]).not.toContain('ss#w0rd');
-    });
+    it.each([['serve'], ['config validate'], ['admin reset-password --password-stdin']])(
+      '%s reports an unparsable PostgreSQL URL as database_unavailable, with the same line, without echoing it',
+      async (command) => {
+        const env = { MONITOR_DATABASE_DRIVER: 'postgres', MONITOR_DATABASE_URL: 'postgres://bob:p@ss#w0rd@127.0.0.1:5432/monitor' };
+        const run = await cli(command.split(' '), env, 'a-new-long-password\n');
+        const served = await cli(['serve'], env);
+        expect(run.code).toBe(1);
+        expect(run.stdout).toEqual([]);
+        expect(run.stderr).toHaveLength(1);
+        expect(run.stderr[0]).toMatch(/^error_code=database_unavailable message="MONITOR_DATABASE_URL cannot be parsed; percent-encode/);
+        expect(run.stderr).toEqual(served.stderr);
+        expect(run.stderr[0]).not.toContain('p@ss#w0rd');
+        expect(run.stderr[0]).not.toContain('ss#w0rd');
+      },
+    );
 
     it('reports an unreachable database as database_unavailable without the password', async () => {
       const run = await cli(['serve'], { MONITOR_HTTP_ADDR: '127.0.0.1:0', MONITOR_LOG_LEVEL: 'error', MONITOR_DATABASE_DRIVER: 'postgres', MONITOR_DATABASE_URL: 'postgres://bob:unreachable-pw@127.0.0.1:1/monitor' });

@@ -74,17 +74,21 @@ export function loadOrReport(ctx: CliContext, configFile?: string): MonitorConfi
   }
 }
 
+/**
+ * A PostgreSQL URL that cannot be parsed is reported as database_unavailable (the spec's code for it)
+ * by every command that reads the configuration, `config validate` included; true when reported.
+ */
+function reportUnparsableDatabaseUrl(ctx: CliContext, config: MonitorConfig): boolean {
+  if (config.database.driver !== 'postgres' || postgresUrlParses(config.database.url)) return false;
+  fail(ctx, 'database_unavailable', 'MONITOR_DATABASE_URL cannot be parsed; percent-encode special characters in the password (# %23, @ %40, : %3A, / %2F)');
+  return true;
+}
+
 export async function serve(ctx: CliContext, args: ParsedArgs): Promise<number> {
   const config = loadOrReport(ctx, args.configFile);
   if (!config) return 1;
   const secrets = monitorSecrets(config);
-  if (config.database.driver === 'postgres' && !postgresUrlParses(config.database.url)) {
-    return fail(
-      ctx,
-      'database_unavailable',
-      'MONITOR_DATABASE_URL cannot be parsed; percent-encode special characters in the password (# %23, @ %40, : %3A, / %2F)',
-    );
-  }
+  if (reportUnparsableDatabaseUrl(ctx, config)) return 1;
   try {
     const app = await createMonitorApp(config);
     const url = await listenMonitorApp(app, config);
@@ -99,6 +103,7 @@ export async function serve(ctx: CliContext, args: ParsedArgs): Promise<number> 
 export function validate(ctx: CliContext, args: ParsedArgs): number {
   const config = loadOrReport(ctx, args.configFile);
   if (!config) return 1;
+  if (reportUnparsableDatabaseUrl(ctx, config)) return 1;
   ctx.stdout(configSummary(config));
   return 0;
 }
@@ -139,9 +144,7 @@ export async function adminResetPassword(ctx: CliContext, args: ParsedArgs): Pro
   const config = loadOrReport(ctx, args.configFile);
   if (!config) return 1;
   const secrets = monitorSecrets(config);
-  if (config.database.driver === 'postgres' && !postgresUrlParses(config.database.url)) {
-    return fail(ctx, 'database_unavailable', 'MONITOR_DATABASE_URL cannot be parsed; percent-encode special characters in the password');
-  }
+  if (reportUnparsableDatabaseUrl(ctx, config)) return 1;
   const password = passwordFromStdin(await (ctx.readStdin ?? readProcessStdin)());
   try {
     const result = await resetAdminPassword(config, password);

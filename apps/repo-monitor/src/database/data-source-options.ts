@@ -46,6 +46,25 @@ class TunedSqliteDatabase extends sqlite3.Database {
 
 const tunedSqlite = sqliteDriver(TunedSqliteDatabase);
 
+/** How long a connection beyond MONITOR_DATABASE_MAX_IDLE_CONNS may sit idle before it is closed. */
+export const EXCESS_IDLE_CONNECTION_MS = 1_000;
+
+/**
+ * pg pool options: MONITOR_DATABASE_MAX_OPEN_CONNS is the pool's `max`; MONITOR_DATABASE_MAX_IDLE_CONNS
+ * becomes its `min`, the number of connections that are kept open while idle (pg closes idle
+ * connections only while the pool holds more than `min`). Connections beyond that close after
+ * EXCESS_IDLE_CONNECTION_MS idle, the short grace keeping back-to-back queries from reconnecting.
+ */
+export function postgresPoolOptions(database: Extract<MonitorDatabase, { driver: 'postgres' }>): Record<string, unknown> {
+  return {
+    options: '-c timezone=UTC',
+    max: database.maxOpenConns,
+    min: Math.min(database.maxIdleConns, database.maxOpenConns),
+    idleTimeoutMillis: EXCESS_IDLE_CONNECTION_MS,
+    connectionTimeoutMillis: 5_000,
+  };
+}
+
 /** TypeORM options for the configured database; migrations only, never synchronize. */
 export function dataSourceOptions(database: MonitorDatabase): DataSourceOptions {
   if (database.driver === 'postgres') {
@@ -60,13 +79,7 @@ export function dataSourceOptions(database: MonitorDatabase): DataSourceOptions 
       synchronize: false,
       parseInt8: true,
       useUTC: true,
-      extra: {
-        options: '-c timezone=UTC',
-        max: database.maxOpenConns,
-        // pg's pool has no idle cap; with no idle connections allowed, idle ones close at once.
-        idleTimeoutMillis: database.maxIdleConns === 0 ? 1 : 30_000,
-        connectionTimeoutMillis: 5_000,
-      },
+      extra: postgresPoolOptions(database),
     };
   }
   createPrivateDatabaseFile(database.path);
