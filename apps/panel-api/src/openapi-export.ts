@@ -16,7 +16,9 @@ async function exportOpenApi(outputFile: string): Promise<void> {
     const config = loadPanelConfig({ HOST: '127.0.0.1', PORT: '0', APP_DATA_DIR: dataDir, LOG_LEVEL: 'error' });
     const app = await createPanelApp(config);
     try {
-      writeFileSync(outputFile, JSON.stringify(createOpenApiDocument(app, packageVersion())));
+      const { document, problems } = createOpenApiDocument(app, packageVersion());
+      if (problems.length) throw new Error(`the document does not match the code; fix the decorators:\n  ${problems.join('\n  ')}`);
+      writeFileSync(outputFile, JSON.stringify(document));
     } finally {
       await app.close();
     }

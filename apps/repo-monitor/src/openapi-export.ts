@@ -23,7 +23,9 @@ async function exportOpenApi(outputFile: string): Promise<void> {
     });
     const app = await createMonitorApp(config);
     try {
-      writeFileSync(outputFile, JSON.stringify(createOpenApiDocument(app, packageVersion())));
+      const { document, problems } = createOpenApiDocument(app, packageVersion());
+      if (problems.length) throw new Error(`the document does not match the code; fix the decorators:\n  ${problems.join('\n  ')}`);
+      writeFileSync(outputFile, JSON.stringify(document));
     } finally {
       await app.close();
     }

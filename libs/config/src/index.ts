@@ -10,3 +10,4 @@ export * from './lib/time-zone';
 export * from './lib/package-version';
 export * from './lib/version';
 export * from './lib/http-errors';
+export * from './lib/openapi';

@@ -10,3 +10,4 @@ export * from './lib/stand-ins/local-http-proxy';
 export * from './lib/stand-ins/local-openai-server';
 export * from './lib/stand-ins/local-webdav-server';
 export * from './lib/stand-ins/local-github-api';
+export * from './lib/openapi-checks';

@@ -1,14 +1,32 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { collectRouteFacts, completeOpenApiDocument } from '@shared/config';
+import { IS_PUBLIC_ROUTE } from './common/public.decorator';
 
 export const BEARER_SCHEME = 'bearer';
 
+/** The one error body of panel-api (see common/all-exceptions.filter.ts). */
+const ERROR_SCHEMA = {
+  name: 'ApiErrorBody',
+  schema: {
+    type: 'object' as const,
+    description: 'Every error of panel-api',
+    required: ['statusCode', 'error', 'message'],
+    properties: {
+      statusCode: { type: 'integer' as const, description: 'The HTTP status again', example: 404 },
+      error: { type: 'string' as const, description: 'The status text', example: 'Not Found' },
+      message: { type: 'string' as const, description: 'What went wrong, for a person', example: 'Task daily not found' },
+    },
+  },
+};
+
 /**
- * The OpenAPI document of this service, built from the controllers' decorators. The same document
- * is served at /openapi.json and committed as apps/panel-api/openapi.json (`npm run openapi`).
+ * The OpenAPI document of this service, built from the controllers' decorators and completed from
+ * what the code says (see completeOpenApiDocument). The same document is served at /openapi.json
+ * and committed as apps/panel-api/openapi.json (`npm run openapi`).
  */
-export function createOpenApiDocument(app: INestApplication, version: string): OpenAPIObject {
-  return SwaggerModule.createDocument(
+export function createOpenApiDocument(app: INestApplication, version: string): { document: OpenAPIObject; problems: string[] } {
+  const generated = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
       .setTitle('panel-api')
@@ -17,14 +35,24 @@ export function createOpenApiDocument(app: INestApplication, version: string): O
           'Log in with POST /api/auth/login, then press "Authorize" and paste the access_token.',
       )
       .setVersion(version)
+      .setLicense('MIT', 'https://opensource.org/licenses/MIT')
       .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, BEARER_SCHEME)
       .build(),
   );
+  return completeOpenApiDocument(generated, {
+    facts: collectRouteFacts(app, IS_PUBLIC_ROUTE),
+    errorSchema: ERROR_SCHEMA,
+    descriptions: {
+      unauthorized: 'Missing, invalid or expired access token',
+      badRequest: 'The request is not valid; the message says what is wrong',
+      payloadTooLarge: 'The request body is larger than the service accepts',
+    },
+  });
 }
 
 /** Serves the OpenAPI document at /openapi.json and Swagger UI at /docs. */
 export function setupOpenApi(app: INestApplication, version: string): void {
-  SwaggerModule.setup('docs', app, createOpenApiDocument(app, version), {
+  SwaggerModule.setup('docs', app, createOpenApiDocument(app, version).document, {
     jsonDocumentUrl: 'openapi.json',
     yamlDocumentUrl: 'openapi.yaml',
     swaggerOptions: { persistAuthorization: true },

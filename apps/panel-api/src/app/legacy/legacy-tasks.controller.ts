@@ -1,10 +1,14 @@
 import { All, Controller, GoneException } from '@nestjs/common';
-import { ApiBearerAuth, ApiGoneResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExcludeController, ApiGoneResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { BEARER_SCHEME } from '../openapi';
 
 export const LEGACY_TASKS_MESSAGE = 'The /api/tasks API has been removed; use /api/sign-tasks instead';
 
-/** The removed /api/tasks API: every method on it and below it answers 410 Gone naming the replacement. */
+/**
+ * The removed /api/tasks API: every method on it and below it answers 410 Gone naming the replacement.
+ * Left out of the OpenAPI document: a catch-all of every method is not an operation a client can call.
+ */
+@ApiExcludeController()
 @ApiTags('legacy')
 @ApiBearerAuth(BEARER_SCHEME)
 @ApiUnauthorizedResponse({ description: 'Missing or invalid access token' })

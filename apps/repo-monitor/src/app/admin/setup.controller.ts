@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Req } from '@nestjs/common';
-import { ApiConflictResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { MonitorError } from '../common/monitor-error';
 import { Public } from '../common/public.decorator';
@@ -21,6 +21,7 @@ export class SetupController {
 
   @Get('status')
   @ApiOperation({ summary: 'Whether an admin exists and whether this client may run setup' })
+  @ApiOkResponse({ type: SetupStatusDto })
   async status(@Req() request: FastifyRequest): Promise<SetupStatusDto> {
     const adminExists = await this.accounts.exists();
     return {
@@ -37,9 +38,9 @@ export class SetupController {
     description:
       'Only from a loopback client with a loopback Host header, unless MONITOR_SETUP_ALLOW_REMOTE=true. 404 once an admin exists.',
   })
+  @ApiCreatedResponse({ type: SetupResultDto })
   @ApiForbiddenResponse({ description: 'forbidden: not a loopback client' })
   @ApiNotFoundResponse({ description: 'not_found: an admin account exists' })
-  @ApiConflictResponse({ description: 'never: setup creates at most one admin' })
   async setup(@Body() body: SetupRequestDto, @Req() request: FastifyRequest): Promise<SetupResultDto> {
     if (await this.accounts.exists()) throw new MonitorError('not_found', 'setup is complete: an admin account exists');
     if (!this.clientMaySetup(request)) {

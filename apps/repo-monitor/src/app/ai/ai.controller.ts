@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Put, Query, Req } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiCookieAuth, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { parseDuration } from '@shared/config';
 import type { FastifyRequest } from 'fastify';
 import { FindOptionsWhere } from 'typeorm';
@@ -208,7 +208,7 @@ export class DigestsController {
   @Post()
   @ApiSecurity(CSRF_SCHEME)
   @ApiOperation({ summary: 'Produce a digest for the period ending now and send it (AI when available, else the template)' })
-  @ApiOkResponse({ type: DigestDto })
+  @ApiCreatedResponse({ type: DigestDto })
   async produce(@Body() body: ProduceDigestDto, @Req() request: FastifyRequest): Promise<DigestDto> {
     const row = await this.digests.produce(body.period, new Date());
     if (!row) throw new MonitorError('conflict', 'the digest was produced concurrently');

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Patch, Post, Query } from '@nestjs/common';
-import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { listPage, ListPage, pageWindow } from '../common/list-page';
 import { MonitorError } from '../common/monitor-error';
 import { GitHubSyncService, MAX_EXTERNAL_REPOSITORIES } from '../github/github-sync.service';
@@ -46,7 +46,7 @@ export class RepositoriesController {
   @Post()
   @ApiSecurity(CSRF_SCHEME)
   @ApiOperation({ summary: `Watch an external public repository through MONITOR_EXTERNAL_PAT (at most ${MAX_EXTERNAL_REPOSITORIES})` })
-  @ApiOkResponse({ type: RepositoryDto })
+  @ApiCreatedResponse({ type: RepositoryDto })
   async addExternal(@Body() body: AddExternalRepositoryDto): Promise<RepositoryDto> {
     const result = await this.sync.addExternalRepository(body.full_name);
     if (result === 'not_found') throw new MonitorError('not_found', 'no public repository with that name');

@@ -6,7 +6,7 @@ export class AuditLogItemDto {
   @ApiProperty() actor!: string;
   @ApiProperty() action!: string;
   @ApiProperty({ nullable: true, type: String }) target!: string | null;
-  @ApiProperty({ nullable: true, type: Object }) details!: Record<string, unknown> | null;
+  @ApiProperty({ nullable: true, type: 'object', additionalProperties: true }) details!: Record<string, unknown> | null;
   @ApiProperty({ nullable: true, type: String }) client_ip!: string | null;
 }
 

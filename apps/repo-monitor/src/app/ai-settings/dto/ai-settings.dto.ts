@@ -23,7 +23,7 @@ export type AiField = (typeof AI_FIELDS)[number];
 export class UpdateAiSettingsDto {
   @ApiPropertyOptional() @OptionalNotNull() @IsBoolean() enabled?: boolean;
 
-  @ApiPropertyOptional({ nullable: true, description: 'Stored encrypted, never returned (see api_key_set)' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Stored encrypted, never returned (see api_key_set)' })
   @IsOptional()
   @IsString()
   @MinLength(1)

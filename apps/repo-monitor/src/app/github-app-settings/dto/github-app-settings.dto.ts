@@ -6,32 +6,32 @@ export type GithubAppField = (typeof GITHUB_APP_FIELDS)[number];
 
 /** A field left out is unchanged; `null` clears the stored value. Fields set by environment are locked. */
 export class UpdateGithubAppSettingsDto {
-  @ApiPropertyOptional({ nullable: true, example: '123456', description: 'Numeric GitHub App id' })
+  @ApiPropertyOptional({ type: String, nullable: true, example: '123456', description: 'Numeric GitHub App id' })
   @IsOptional()
   @Matches(/^\d{1,12}$/, { message: 'app_id must be a numeric app id' })
   app_id?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, example: 'Iv1.0123456789abcdef' })
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'Iv1.0123456789abcdef' })
   @IsOptional()
   @IsString()
   @MinLength(1)
   @MaxLength(100)
   client_id?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, description: 'PEM private key of the app; stored encrypted, never returned' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'PEM private key of the app; stored encrypted, never returned' })
   @IsOptional()
   @IsString()
   @MaxLength(16_384)
   private_key?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, description: 'Inbound webhook secret (X-Hub-Signature-256); stored encrypted, never returned' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Inbound webhook secret (X-Hub-Signature-256); stored encrypted, never returned' })
   @IsOptional()
   @IsString()
   @MinLength(8)
   @MaxLength(256)
   webhook_secret?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, example: 'https://monitor.example.com' })
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'https://monitor.example.com' })
   @IsOptional()
   @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'public_base_url must be an http(s) URL' })
   @MaxLength(2048)

@@ -12,7 +12,7 @@ export class RepositoryDto {
   @ApiProperty({ enum: ['installation', 'external'] }) source!: string;
   @ApiProperty({ nullable: true, type: Number }) installation_id!: number | null;
   @ApiProperty({ enum: ['active', 'archived', 'removed'] }) status!: string;
-  @ApiProperty({ description: 'Per-kind notification toggles' })
+  @ApiProperty({ description: 'Per-kind notification toggles', type: 'object', additionalProperties: { type: 'boolean' } })
   notify!: { issues: boolean; pull_requests: boolean; workflow_runs: boolean; security_alerts: boolean; releases: boolean; stars: boolean };
   @ApiProperty({ nullable: true, type: String }) baseline_imported_at!: string | null;
   @ApiProperty() created_at!: string;

@@ -52,7 +52,7 @@ export class UpdateSystemSettingsDto {
   @ApiPropertyOptional({ type: RetentionDto }) @OptionalNotNull() @ValidateNested() @Type(() => RetentionDto) retention?: RetentionDto;
   @ApiPropertyOptional({ type: AggregationDto }) @OptionalNotNull() @ValidateNested() @Type(() => AggregationDto) aggregation?: AggregationDto;
 
-  @ApiPropertyOptional({ nullable: true, example: 'octocat', description: 'GitHub user whose starred repositories get release summaries; null turns it off' })
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'octocat', description: 'GitHub user whose starred repositories get release summaries; null turns it off' })
   @IsOptional()
   @Matches(/^[A-Za-z0-9-]{1,39}$/, { message: 'starred_username must be a GitHub user name' })
   starred_username?: string | null;
