@@ -1,6 +1,7 @@
 // Child process of panel-scheduler.bench.ts: opens N SSE connections to the sign-history stream,
-// reports when all got `event: ready`, then counts sign_log events and their delay (receive time
-// minus the publish time the benchmark puts in `message`), and reports when every client has all.
+// reports when all got `event: ready`, then counts sign_log events and their delay (arrival time of
+// the chunk holding the event minus the publish time the benchmark puts in `message`), and reports
+// when every client has all.
 import http from 'node:http';
 
 const [url, clientCount] = [process.argv[2], Number(process.argv[3])];
@@ -20,22 +21,29 @@ for (let i = 0; i < clientCount; i += 1) {
     let buffer = '';
     let isReady = false;
     response.on('data', (chunk) => {
+      // Arrival time of the chunk: an event has reached the client when its bytes are here, however
+      // long this one process then takes to go through the other 199 connections' chunks.
+      const now = Date.now();
       buffer += chunk;
+      let start = 0;
       let end;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        if (!isReady && block.includes('event: ready')) {
-          isReady = true;
-          ready += 1;
-          if (ready === clientCount) process.send({ type: 'ready' });
+      while ((end = buffer.indexOf('\n\n', start)) >= 0) {
+        const blockStart = start;
+        start = end + 2;
+        if (!isReady) {
+          if (buffer.startsWith('event: ready', blockStart) || buffer.slice(blockStart, end).includes('event: ready')) {
+            isReady = true;
+            ready += 1;
+            if (ready === clientCount) process.send({ type: 'ready' });
+          }
           continue;
         }
-        if (!block.includes('event: sign_log')) continue;
-        const now = Date.now();
-        const data = JSON.parse(block.slice(block.indexOf('data: ') + 6));
-        const delay = now - Number(data.message);
-        maxDelayMs = Math.max(maxDelayMs, delay);
+        const eventAt = buffer.indexOf('event: sign_log', blockStart);
+        if (eventAt < 0 || eventAt > end) continue;
+        // `message` carries the publish time (ms); read it without parsing the whole JSON.
+        const messageAt = buffer.indexOf('"message":"', eventAt) + 11;
+        const delay = now - Number(buffer.slice(messageAt, buffer.indexOf('"', messageAt)));
+        if (delay > maxDelayMs) maxDelayMs = delay;
         totalDelayMs += delay;
         received += 1;
         lastReceiveAt = now;
@@ -47,6 +55,7 @@ for (let i = 0; i < clientCount; i += 1) {
           }
         }
       }
+      buffer = start === 0 ? buffer : buffer.slice(start);
     });
   });
 }

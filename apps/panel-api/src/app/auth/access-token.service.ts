@@ -74,6 +74,18 @@ export class AccessTokenService implements OnModuleInit {
     return { id: user.id, username: user.username };
   }
 
+  /**
+   * Who holds a token the guard has already verified, its token_version and when it expires (ms
+   * since the epoch; undefined without `exp`). For long-lived requests that must end on revocation.
+   */
+  holderOf(token: string): { userId: number; tokenVersion: number; expiresAtMs?: number } | undefined {
+    const claims = this.jwt.decode<(AccessTokenClaims & { exp?: number }) | null>(token);
+    if (!claims || typeof claims.ver !== 'number') return undefined;
+    const userId = Number(claims.sub);
+    if (!Number.isSafeInteger(userId)) return undefined;
+    return { userId, tokenVersion: claims.ver, expiresAtMs: typeof claims.exp === 'number' ? claims.exp * 1000 : undefined };
+  }
+
   private signingSecret(): string {
     if (!this.secret) {
       this.dataDirectory.prepare();

@@ -12,6 +12,7 @@ import { Clock, SystemClock } from './clock';
 import { AdminUser } from './entities/admin-user.entity';
 import { LoginThrottle } from './login-throttle';
 import { PasswordHasher } from './password-hasher';
+import { TokenRevocations } from './token-revocations';
 import { TotpVerifier } from './totp-verifier';
 
 const TOTP_ISSUER = 'SignPulse';
@@ -33,8 +34,9 @@ const TOTP_ISSUER = 'SignPulse';
     AdminBootstrapService,
     AdminLoginEvents,
     AuthService,
+    TokenRevocations,
     { provide: APP_GUARD, useClass: AccessTokenGuard },
   ],
-  exports: [AccessTokenService, AdminLoginEvents],
+  exports: [AccessTokenService, AdminLoginEvents, TokenRevocations],
 })
 export class AuthModule {}

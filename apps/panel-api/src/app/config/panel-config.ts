@@ -25,6 +25,8 @@ export interface PanelConfig {
     loginThrottle: { maxFailures: number; windowSeconds: number; blockSeconds: number };
   };
   scheduler: { lockEnabled: boolean };
+  /** Live event streams: how many one access token may hold open at once. */
+  events: { maxStreamsPerToken: number };
   listeners: { accountAllowlist?: string[]; shard?: MonitorShard };
   version: { appVersion?: string; gitSha?: string; gitBranch?: string; buildTime?: string; updateCheck: boolean; updateCheckUrl: string };
   telegram: { sessionMode: 'string' | 'file'; botApiBaseUrl: string };
@@ -83,6 +85,7 @@ export function loadPanelConfig(raw: RawVariables, options: { defaultDataDir?: s
       },
     },
     scheduler: { lockEnabled: (env.APP_SCHEDULER_LOCK ?? '1') === '1' },
+    events: { maxStreamsPerToken: env.APP_EVENTS_MAX_STREAMS_PER_TOKEN ?? 10 },
     listeners: {
       accountAllowlist: env.APP_MONITOR_ACCOUNT_ALLOWLIST?.split(',').map((name) => name.trim()).filter(Boolean),
       shard,

@@ -38,6 +38,8 @@ export class PanelEnvironment {
   @IsOptional() @ToInteger() @IsInt() @Min(1) @Max(1000) APP_LOGIN_MAX_FAILURES?: number;
   @IsOptional() @ToInteger() @IsInt() @Min(1) @Max(86400) APP_LOGIN_FAILURE_WINDOW_SECONDS?: number;
   @IsOptional() @ToInteger() @IsInt() @Min(1) @Max(86400) APP_LOGIN_BLOCK_SECONDS?: number;
+  // Open live event streams (/api/events/…) one access token may hold; one more is answered 429.
+  @IsOptional() @ToInteger() @IsInt() @Min(1) @Max(1000) APP_EVENTS_MAX_STREAMS_PER_TOKEN?: number;
 
   @IsOptional() @IsIn(['0', '1']) APP_SCHEDULER_LOCK?: string;
   @IsOptional() @EmptyAsUndefined() @Matches(/^[A-Za-z0-9_.-]+(\s*,\s*[A-Za-z0-9_.-]+)*$/, {
