@@ -2,8 +2,15 @@
 // lockfile the build generated) into an empty directory, `npm ci --omit=dev` there, start the app
 // and get 200 from /healthz. A dependency the bundle needs but the generated package.json lacks
 // fails here, exactly as it would in the image.
+//
+// In the image build, sqlite3's install script downloads its official prebuilt binary from GitHub.
+// GitHub is out of reach here, so the script would fall back to compiling SQLite from source, twice,
+// for minutes. Instead a local server stands in for the download host (prebuild-install's documented
+// `npm_config_sqlite3_binary_host_mirror`) and serves the binary the workspace install built: the same
+// download-and-unpack path the image takes, in seconds.
 import { ChildProcess, execFile, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer, Server } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,11 +61,41 @@ const images: ImageCase[] = [
   },
 ];
 
+/** Serves `<mirror>/v<version>/sqlite3-v<version>-napi-v<n>-<platform>-<arch>.tar.gz` as prebuild-install asks for it. */
+async function sqlitePrebuildMirror(folder: string): Promise<{ server: Server; url: string; served: string[] }> {
+  const sqlite = join(root, 'node_modules/sqlite3');
+  const { version } = JSON.parse(readFileSync(join(sqlite, 'package.json'), 'utf8')) as { version: string };
+  const tarball = join(folder, 'sqlite3-prebuild.tar.gz');
+  await run('tar', ['-czf', tarball, '-C', sqlite, 'build/Release/node_sqlite3.node']);
+  const body = readFileSync(tarball);
+  const served: string[] = [];
+  const wanted = new RegExp(`^/v${version.replace(/\./g, '\\.')}/sqlite3-v${version.replace(/\./g, '\\.')}-napi-v\\d+-${process.platform}-${process.arch}\\.tar\\.gz$`);
+  const server = createHttpServer((req, res) => {
+    if (req.url && wanted.test(req.url)) {
+      served.push(req.url);
+      res.writeHead(200, { 'content-type': 'application/gzip', 'content-length': body.length }).end(body);
+    } else {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  return { server, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`, served };
+}
+
 describe('image recipe', () => {
   const folders: string[] = [];
   const children: ChildProcess[] = [];
+  let mirror: Awaited<ReturnType<typeof sqlitePrebuildMirror>>;
+
+  beforeAll(async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'sqlite-prebuild-'));
+    folders.push(folder);
+    mirror = await sqlitePrebuildMirror(folder);
+  });
 
   afterAll(() => {
+    mirror?.server.close();
     for (const child of children) child.kill('SIGKILL');
     for (const folder of folders) rmSync(folder, { recursive: true, force: true });
   });
@@ -70,12 +107,16 @@ describe('image recipe', () => {
     const image = mkdtempSync(join(tmpdir(), `image-${app}-`));
     folders.push(image);
     cpSync(dist, join(image, 'app'), { recursive: true });
-    // JOBS=max lets node-gyp compile the native modules (sqlite3, argon2 when no prebuild fits) on every core.
     const install = await run('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], {
       cwd: join(image, 'app'),
       maxBuffer: 64 * 1024 * 1024,
-      env: { ...process.env, JOBS: 'max' },
+      // JOBS=max: should a native module still need compiling (argon2 without a fitting prebuild), every core helps.
+      env: { ...process.env, JOBS: 'max', npm_config_sqlite3_binary_host_mirror: mirror.url },
     });
+    // sqlite3 came from the download path (the mirror, or prebuild-install's cache of it), not from a
+    // compile, which would have left node-gyp's Makefile behind.
+    expect(existsSync(join(image, 'app/node_modules/sqlite3/build/Release/node_sqlite3.node'))).toBe(true);
+    expect(existsSync(join(image, 'app/node_modules/sqlite3/build/Makefile'))).toBe(false);
     // Every install script the image needs (sqlite3, argon2) is approved in allowScripts, and the rest
     // are denied on purpose, so npm has nothing left to warn about.
     expect(`${install.stdout}${install.stderr}`).not.toContain('not yet covered by allowScripts');
