@@ -1,124 +1,61 @@
-import { requestJson, tempDir } from '@shared/testing';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { requestJson } from '@shared/testing';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigItemSection, ConfigSectionRegistry, ImportSummary, isSecretPlaceholder, ItemCheck, ItemToWrite, maskSecret } from '../src/app/config-transfer/config-sections';
+import { ConfigSectionRegistry } from '../src/app/config-transfer/config-sections';
+import { SettingsService } from '../src/app/settings/settings.service';
 import { loginAsAdmin, RunningPanel, startPanel } from './harness';
 
+type Json = Record<string, unknown>;
+
 const SECRETS = { webdav_password: 'dav-secret', bot_token: '123456:bot-secret', ai_api_key: 'sk-ai-secret', telegram_api_hash: '0123456789abcdef0123456789abcdef' };
+const BARK_URL = 'https://api.day.app/secret-device-key/';
 
-/**
- * A stand-in for the task store (a port double, like the Telegram simulator): documents as JSON
- * files with one secret field, `token`. It lets these tests drive every path of the registry before
- * and independently of the real task feature.
- */
-class FileItemSection implements ConfigItemSection {
-  failNextApply = false;
-  constructor(
-    readonly key: string,
-    readonly label: string,
-    private readonly dir: string,
-  ) {}
+const dailyTask = {
+  name: 'daily-checkin',
+  account_name: 'alice',
+  sign_at: '08:30',
+  execution_mode: 'fixed',
+  chats: [{ chat_id: -1001, name: 'Check-in bot', actions: [{ action: 1, text: '/checkin', delay: 3 }] }],
+};
 
-  stored(name: string): Record<string, unknown> | undefined {
-    const path = join(this.dir, `${name}.json`);
-    return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>) : undefined;
-  }
+const listenTask = {
+  name: 'deal-watch',
+  account_name: 'alice',
+  execution_mode: 'listen',
+  chats: [{ chat_id: -1002, actions: [{ action: 8, keywords: ['deal'], push_channel: 'bark', bark_url: BARK_URL }] }],
+};
 
-  names(): string[] {
-    return readdirSync(this.dir).map((file) => file.replace(/\.json$/, '')).sort();
-  }
-
-  put(document: Record<string, unknown>): void {
-    writeFileSync(join(this.dir, `${String(document['name'])}.json`), JSON.stringify(document));
-  }
-
-  async exportAll(): Promise<Array<Record<string, unknown>>> {
-    return this.names().map((name) => this.masked(this.stored(name) ?? {}));
-  }
-
-  async exportOne(name: string): Promise<Record<string, unknown> | undefined> {
-    const stored = this.stored(name);
-    return stored && this.masked(stored);
-  }
-
-  async check(document: unknown): Promise<ItemCheck> {
-    if (!document || typeof document !== 'object') return { problems: ['must be an object'] };
-    const { name, chat_id } = document as Record<string, unknown>;
-    const problems: string[] = [];
-    if (typeof name !== 'string' || !/^[a-z0-9-]+$/.test(name)) problems.push('name must be lower-case letters, digits and "-"');
-    if (typeof chat_id !== 'number') problems.push('chat_id must be a number');
-    return { name: typeof name === 'string' ? name : undefined, problems };
-  }
-
-  async exists(name: string): Promise<boolean> {
-    return this.stored(name) !== undefined;
-  }
-
-  async apply(items: ItemToWrite[]): Promise<() => Promise<void>> {
-    if (this.failNextApply) {
-      this.failNextApply = false;
-      throw new Error('disk full');
-    }
-    const before = items.map((item) => ({ name: item.name, document: this.stored(item.name) }));
-    for (const item of items) {
-      const token = isSecretPlaceholder(item.document['token']) ? this.stored(item.name)?.['token'] ?? null : item.document['token'];
-      this.put({ ...item.document, token });
-    }
-    return async () => {
-      for (const { name, document } of before) {
-        if (document) this.put(document);
-        else rmSync(join(this.dir, `${name}.json`));
-      }
-    };
-  }
-
-  private masked(document: Record<string, unknown>): Record<string, unknown> {
-    return { ...document, token: maskSecret(document['token'] as string | null) };
-  }
-}
-
+/** Configuration export, preview and import against the real task store and settings files. */
 describe('configuration export and import', () => {
   let panel: RunningPanel;
   let token: string;
-  let signs: FileItemSection;
-  let monitors: FileItemSection;
-  const hookCalls: ImportSummary[] = [];
-  const storage = tempDir('config-sections-');
-
-  const call = <T = Record<string, unknown>>(method: string, path: string, body?: unknown) =>
-    requestJson<T>(panel.url, path, { method, token, ...(body === undefined ? {} : { body }) });
-  const settingsFile = (name: string) => JSON.parse(readFileSync(join(panel.dataDir, name), 'utf8')) as Record<string, unknown>;
+  const hookCalls: Json[] = [];
+  const call = <T = Json>(method: string, path: string, body?: unknown) => requestJson<T>(panel.url, path, { method, token, ...(body === undefined ? {} : { body }) });
+  const settingsFile = (name: string) => JSON.parse(readFileSync(join(panel.dataDir, name), 'utf8')) as Json;
+  const taskNames = async () => (await call<{ tasks: Json[] }>('GET', '/api/sign-tasks')).body.tasks.map((task) => task['name']);
 
   beforeAll(async () => {
     panel = await startPanel();
     token = await loginAsAdmin(panel);
-    rmSync(storage.path, { recursive: true, force: true });
-    for (const folder of ['signs', 'monitors']) mkdirSync(join(storage.path, folder), { recursive: true });
-    signs = new FileItemSection('signs', 'sign task', join(storage.path, 'signs'));
-    monitors = new FileItemSection('monitors', 'monitor', join(storage.path, 'monitors'));
     const registry = panel.app.get(ConfigSectionRegistry);
-    registry.registerItemSection(signs);
-    registry.registerItemSection(monitors);
-    registry.onImported('scheduler', (summary) => {
-      hookCalls.push(summary);
+    registry.onImported('test-recorder', (summary) => {
+      hookCalls.push(summary as unknown as Json);
     });
-    registry.onImported('listeners', () => {
-      throw new Error('listener restart refused');
+    registry.onImported('test-failing-step', () => {
+      throw new Error('step refused');
     });
-    signs.put({ name: 'daily', chat_id: 1, token: 'task-secret' });
-    const saved = await call('PUT', '/api/config/settings', { ...SECRETS, timezone: 'Europe/Berlin', webdav_url: 'https://dav.example.test/' });
-    expect(saved.status).toBe(200);
+    for (const task of [dailyTask, listenTask]) expect((await call('POST', '/api/sign-tasks', task)).status).toBe(201);
+    expect((await call('PUT', '/api/config/settings', { ...SECRETS, timezone: 'Europe/Berlin', webdav_url: 'https://dav.example.test/' })).status).toBe(200);
   });
 
   afterAll(async () => {
     await panel?.close();
-    storage.remove();
   });
 
   it('answers 401 without a token', async () => {
     for (const [method, path] of [
       ['GET', '/api/config/export/all'],
-      ['GET', '/api/config/export/sign/daily'],
+      ['GET', '/api/config/export/sign/daily-checkin'],
       ['POST', '/api/config/import/all'],
       ['POST', '/api/config/import/sign'],
       ['POST', '/api/config/import-preview'],
@@ -127,155 +64,186 @@ describe('configuration export and import', () => {
     }
   });
 
-  it('answers 400 on a malformed request and changes nothing', async () => {
-    for (const body of [{}, { config_json: 5 }, { config_json: '{"broken' }, { config_json: '[1]' }, { config_json: '{}', overwrite: 'yes' }, { config_json: '{}', extra: 1 }]) {
+  it('answers 400 on a malformed request or an unreadable document and changes nothing', async () => {
+    for (const body of [
+      {},
+      { config_json: 5 },
+      { config_json: '{"broken' },
+      { config_json: '[1]' },
+      { config_json: '{}', overwrite: 'yes' },
+      { config_json: '{}', extra: 1 },
+      { config_json: '{}', selected: 'signs:x' },
+      { config_json: '{}', default_account: '../x' },
+    ]) {
       for (const path of ['/api/config/import/all', '/api/config/import-preview', '/api/config/import/sign']) {
         const response = await call('POST', path, body);
         expect({ path, body, status: response.status }).toEqual({ path, body, status: 400 });
       }
     }
+    for (const config_json of [{ signs: 'all of them' }, { _meta: { format: 'something-else' } }, { webhooks: [] }, { _meta: { format: 'tg-signpulse-config-export', version: 3 } }]) {
+      const response = await call('POST', '/api/config/import/all', { config_json, overwrite: true });
+      expect({ config_json, status: response.status }).toEqual({ config_json, status: 400 });
+    }
     expect(settingsFile('.global_settings.json')['timezone']).toBe('Europe/Berlin');
+    expect(await taskNames()).toEqual(['daily-checkin', 'deal-watch']);
   });
 
-  it('exports tasks, monitors and settings in the documented format with every secret masked', async () => {
-    const response = await call<Record<string, unknown>>('GET', '/api/config/export/all');
+  it("exports in the reference panel's shape: signs keyed task@account, delays as strings, secrets of settings masked and of listen rules left out", async () => {
+    const response = await call<Json>('GET', '/api/config/export/all');
     expect(response.status).toBe(200);
-    expect(response.body['_meta']).toMatchObject({ format: 'tg-signpulse-config-export', version: 1 });
-    expect(response.body['signs']).toEqual([{ name: 'daily', chat_id: 1, token: '***MASKED***' }]);
-    expect(response.body['monitors']).toEqual([]);
+    expect(response.body['_meta']).toMatchObject({ format: 'tg-signpulse-config-export', version: 1, secrets_left_out: ['deal-watch: chats[0].actions[0].bark_url'] });
+    const signs = response.body['signs'] as Record<string, Json>;
+    expect(Object.keys(signs)).toEqual(['daily-checkin@alice', 'deal-watch@alice']);
+    expect(signs['daily-checkin@alice']).toMatchObject({ name: 'daily-checkin', account_name: 'alice', account_names: ['alice'], range_start: '', range_end: '', chats: [{ chat_id: -1001, actions: [{ action: 1, text: '/checkin', delay: '3' }] }] });
+    expect(JSON.stringify(signs['deal-watch@alice'])).not.toContain('bark_url');
+    expect(response.body['monitors']).toEqual({});
     expect(response.body['settings']).toMatchObject({
-      global: { timezone: 'Europe/Berlin', webdav_url: 'https://dav.example.test/', webdav_password: '***MASKED***', bot_token: '***MASKED***', bot_chat_id: null },
+      global: { timezone: 'Europe/Berlin', webdav_url: 'https://dav.example.test/', webdav_password: '***MASKED***', telegram_bot_token: '***MASKED***', telegram_bot_chat_id: null },
       ai: { api_key: '***MASKED***', base_url: null },
-      telegram_api: { api_hash: '***MASKED***', api_id: null },
+      telegram: { api_hash: '***MASKED***', api_id: null, is_custom: false },
     });
-    for (const secret of [...Object.values(SECRETS), 'task-secret']) expect(response.text).not.toContain(secret);
+    for (const secret of [...Object.values(SECRETS), 'secret-device-key']) expect(response.text).not.toContain(secret);
 
-    const one = await call<Record<string, unknown>>('GET', '/api/config/export/sign/daily');
-    expect(one.body).toMatchObject({ _meta: { scope: 'sign' }, signs: [{ name: 'daily', token: '***MASKED***' }] });
+    const one = await call<Json>('GET', '/api/config/export/sign/daily-checkin');
+    expect(one.body).toMatchObject({ _meta: { includes: ['signs'] }, signs: { 'daily-checkin@alice': { name: 'daily-checkin' } } });
     expect((await call('GET', '/api/config/export/sign/nope')).status).toBe(404);
   });
 
-  it('previews what an import would do and writes nothing', async () => {
-    const exported = (await call<Record<string, unknown>>('GET', '/api/config/export/all')).body;
-    const settings = exported['settings'] as { global: Record<string, unknown> };
+  it('re-imports its own export: a left-out Bark URL keeps the stored one, changed fields apply', async () => {
+    const exported = (await call<Json>('GET', '/api/config/export/all')).body;
+    (exported['signs'] as Record<string, Json>)['daily-checkin@alice']['sign_at'] = '09:15';
+    const imported = await call<Json>('POST', '/api/config/import/all', { config_json: JSON.stringify(exported), overwrite: true });
+    expect(imported.status).toBe(200);
+    expect((imported.body['overwritten'] as Json[]).map((item) => item['name'])).toEqual(['daily-checkin', 'deal-watch']);
+    expect((await call<Json>('GET', '/api/sign-tasks/daily-checkin')).body['sign_at']).toBe('09:15');
+    const listen = await call<{ chats: Array<{ actions: Json[] }> }>('GET', '/api/sign-tasks/deal-watch');
+    expect(listen.body.chats[0].actions[0]['bark_url']).toBe(BARK_URL);
+    expect(settingsFile('.global_settings.json')).toMatchObject({ webdav_password: SECRETS.webdav_password, bot_token: SECRETS.bot_token });
+    expect(hookCalls.at(-1)).toEqual({ created: {}, overwritten: { signs: ['daily-checkin', 'deal-watch'] }, settingsChanged: false });
+    expect(imported.body['post_import']).toEqual(expect.arrayContaining([{ name: 'test-recorder', ok: true, error: null }, { name: 'test-failing-step', ok: false, error: 'step refused' }]));
+  });
+
+  it('previews item by item and writes nothing; without a selection a refused item stops everything, with one only the confirmed items count', async () => {
     const document = {
-      ...exported,
-      signs: [{ name: 'daily', chat_id: 2, token: '***' }, { name: 'weekly', chat_id: 3, token: 'new' }, { name: 'Bad Name', chat_id: 'x' }],
-      settings: { ...settings, global: { ...settings.global, timezone: 'Asia/Tokyo' } },
+      signs: {
+        'fresh@alice': { ...dailyTask, name: 'fresh', account_name: 'alice' },
+        'broken@alice': { ...dailyTask, name: 'broken', execution_mode: 'sometimes' },
+        'daily-checkin@alice': { ...dailyTask, sign_at: '10:00' },
+      },
+      settings: { global: { timezone: 'Asia/Tokyo', no_such_setting: 1 } },
     };
-    const preview = await call<Record<string, unknown>>('POST', '/api/config/import-preview', { config_json: JSON.stringify(document), overwrite: true });
+    const preview = await call<Json>('POST', '/api/config/import-preview', { config_json: document });
     expect(preview.status).toBe(200);
     expect(preview.body).toMatchObject({
       valid: false,
-      counts: { create: 1, overwrite: 1, skip: 0, refuse: 1 },
+      counts: { create: 1, skip: 1, refuse: 1, update: 1 },
       items: [
-        { section: 'signs', name: 'daily', action: 'overwrite' },
-        { section: 'signs', name: 'weekly', action: 'create' },
-        { section: 'signs', name: 'Bad Name', action: 'refuse', reason: expect.stringContaining('chat_id must be a number') },
+        { key: 'signs:fresh', action: 'create' },
+        { key: 'signs:broken', action: 'refuse', problems: [expect.stringContaining('execution_mode')] },
+        { key: 'signs:daily-checkin', action: 'skip', reason: expect.stringContaining('overwrite=true') },
+        { key: 'settings', action: 'update', unmapped_fields: [{ field: 'global.no_such_setting', note: expect.stringContaining('unknown setting') }] },
       ],
-      settings: { action: 'overwrite', changed_fields: ['global.timezone'], kept_secrets: expect.arrayContaining(['global.webdav_password', 'ai.api_key']) },
     });
-    const withoutOverwrite = await call<Record<string, unknown>>('POST', '/api/config/import-preview', { config_json: { signs: [{ name: 'daily', chat_id: 2 }] } });
-    expect(withoutOverwrite.body).toMatchObject({ valid: true, items: [{ name: 'daily', action: 'skip' }], settings: { action: 'absent' } });
-    expect(signs.names()).toEqual(['daily']);
-    expect(signs.stored('daily')).toEqual({ name: 'daily', chat_id: 1, token: 'task-secret' });
+    expect(await taskNames()).toEqual(['daily-checkin', 'deal-watch']);
+
+    const all = await call<{ message: string }>('POST', '/api/config/import/all', { config_json: document });
+    expect(all.status).toBe(400);
+    expect(all.body.message).toContain('signs:broken');
+    const selectedBroken = await call('POST', '/api/config/import/all', { config_json: document, selected: ['signs:fresh', 'signs:broken'] });
+    expect(selectedBroken.status).toBe(400);
+    const unknownKey = await call('POST', '/api/config/import/all', { config_json: document, selected: ['signs:nope'] });
+    expect(unknownKey.status).toBe(400);
+    expect(await taskNames()).toEqual(['daily-checkin', 'deal-watch']);
     expect(settingsFile('.global_settings.json')['timezone']).toBe('Europe/Berlin');
+
+    const confirmed = await call<Json>('POST', '/api/config/import/all', { config_json: document, selected: ['signs:fresh', 'settings'] });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body).toMatchObject({ created: [{ key: 'signs:fresh' }], settings: { action: 'update' } });
+    expect(confirmed.body['skipped']).toEqual(expect.arrayContaining([expect.objectContaining({ key: 'signs:broken', action: 'skip', reason: 'not selected' })]));
+    expect(await taskNames()).toEqual(['daily-checkin', 'deal-watch', 'fresh']);
+    // Settings apply without overwrite, as in the reference panel.
+    expect(settingsFile('.global_settings.json')['timezone']).toBe('Asia/Tokyo');
   });
 
-  it('refuses the whole import when any part is invalid, naming every problem', async () => {
-    const response = await call<{ message: string }>('POST', '/api/config/import/all', {
-      overwrite: true,
-      config_json: {
-        _meta: { format: 'tg-signpulse-config-export', version: 1 },
-        signs: [{ name: 'weekly', chat_id: 3 }, { name: 'broken', chat_id: 'x' }],
-        settings: { global: { timezone: 'Asia/Tokyo', auto_backup_keep: 0, no_such_setting: 1 } },
-        webhooks: [],
-      },
-    });
-    expect(response.status).toBe(400);
-    for (const part of ['signs[1] (broken): chat_id must be a number', 'settings.global.auto_backup_keep must be between', 'settings.global.no_such_setting is not a known setting', 'webhooks is not a section']) {
-      expect(response.body.message).toContain(part);
+  it('imports all or nothing: a failed write undoes the tasks already written', async () => {
+    const settings = panel.app.get(SettingsService);
+    const update = jest.spyOn(settings, 'update').mockRejectedValueOnce(new Error('disk full'));
+    try {
+      const response = await call('POST', '/api/config/import/all', {
+        config_json: { signs: [{ ...dailyTask, name: 'undone' }, { ...dailyTask, sign_at: '11:11' }], settings: { global: { timezone: 'Asia/Seoul' } } },
+        overwrite: true,
+      });
+      expect(response.status).toBe(500);
+    } finally {
+      update.mockRestore();
     }
-    expect(signs.names()).toEqual(['daily']);
-    expect(settingsFile('.global_settings.json')['timezone']).toBe('Europe/Berlin');
-    const future = await call<{ message: string }>('POST', '/api/config/import/all', { config_json: { _meta: { format: 'tg-signpulse-config-export', version: 2 } } });
-    expect(future.status).toBe(400);
-    expect(future.body.message).toContain('_meta.version 2 is not supported');
+    expect(await taskNames()).toEqual(['daily-checkin', 'deal-watch', 'fresh']);
+    expect((await call<Json>('GET', '/api/sign-tasks/daily-checkin')).body['sign_at']).toBe('09:15');
+    expect(settingsFile('.global_settings.json')['timezone']).toBe('Asia/Tokyo');
   });
 
-  it('imports all or nothing: a failed write undoes what was already written', async () => {
-    monitors.failNextApply = true;
-    const response = await call('POST', '/api/config/import/all', {
-      overwrite: true,
-      config_json: { signs: [{ name: 'weekly', chat_id: 3 }], monitors: [{ name: 'watch', chat_id: 4 }], settings: { global: { timezone: 'Asia/Tokyo' } } },
-    });
-    expect(response.status).toBe(500);
-    expect(signs.names()).toEqual(['daily']);
-    expect(monitors.names()).toEqual([]);
-    expect(settingsFile('.global_settings.json')['timezone']).toBe('Europe/Berlin');
+  it('takes task titles with emoji and punctuation and non-ASCII account names, on safe file names', async () => {
+    const names = ['每日签到 🎉 (主号)', 'a/b?c: "quoted"', '../escape'];
+    const document = { signs: Object.fromEntries(names.map((name) => [`${name}@主号`, { ...dailyTask, account_name: '主号', name }])) };
+    const response = await call<Json>('POST', '/api/config/import/all', { config_json: document });
+    expect(response.status).toBe(200);
+    for (const name of names) {
+      const stored = await call<Json>('GET', `/api/sign-tasks/${encodeURIComponent(name)}`);
+      expect(stored.status).toBe(200);
+      expect(stored.body).toMatchObject({ name, account_name: '主号' });
+    }
+    const files = readdirSync(join(panel.dataDir, '.signer', 'tasks'));
+    expect(files.every((file) => !file.includes('/') && !file.startsWith('.'))).toBe(true);
+    expect(files.filter((file) => file.includes('~'))).toHaveLength(3);
+    expect(readdirSync(panel.dataDir)).not.toContain('escape.json');
   });
 
-  it('round-trips an export: placeholders keep stored secrets, real values replace them, hooks run afterwards', async () => {
-    const exported = (await call<Record<string, unknown>>('GET', '/api/config/export/all')).body;
-    const settings = exported['settings'] as Record<string, Record<string, unknown>>;
-    await call('PUT', '/api/config/settings', { timezone: 'UTC', auto_backup_keep: 3 });
-    hookCalls.length = 0;
+  it('migrates V1 and V2 task files as the reference panel does, and merges per-account copies', async () => {
     const document = {
-      ...exported,
-      signs: [{ name: 'daily', chat_id: 9, token: 'REDACTED' }, { name: 'weekly', chat_id: 3, token: 'weekly-secret' }],
-      settings: {
-        global: { ...settings['global'], webdav_password: 'MASKED', bot_token: '***' },
-        ai: { ...settings['ai'], api_key: 'sk-replaced' },
-        telegram_api: settings['telegram_api'],
+      signs: {
+        legacy_v1: { chat_id: -1005, sign_text: '/sign', sign_at: '07:00:00', random_seconds: 30, account_name: 'alice' },
+        'legacy_v2@alice': {
+          sign_at: '0 6 * * *',
+          chats: [{ chat_id: -1006, sign_text: '🎲', as_dice: true, text_of_btn_to_click: '签到', choose_option_by_image: true, has_calculation_problem: true, delete_after: 5 }],
+        },
+        'shared@alice': { ...dailyTask, name: 'shared', account_name: 'alice', account_names: ['*'] },
+        'shared@bob': { ...dailyTask, name: 'shared', account_name: 'bob', account_names: ['*'] },
       },
     };
-    const response = await call<Record<string, unknown>>('POST', '/api/config/import/all', { config_json: JSON.stringify(document), overwrite: true });
+    const response = await call<Json>('POST', '/api/config/import/all', { config_json: document });
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({
-      created: [{ name: 'weekly' }],
-      overwritten: [{ name: 'daily' }],
-      skipped: [],
-      settings: { action: 'overwrite' },
+    expect((await call<Json>('GET', '/api/sign-tasks/legacy_v1')).body).toMatchObject({
+      account_name: 'alice',
+      sign_at: '07:00:00',
+      random_seconds: 30,
+      execution_mode: 'fixed',
+      notify_on_success: true,
+      chats: [{ chat_id: -1005, actions: [{ action: 1, text: '/sign' }] }],
     });
-    // Other features (the real keyword listeners) may have registered their own steps too.
-    expect(response.body['post_import']).toEqual(
-      expect.arrayContaining([
-        { name: 'scheduler', ok: true, error: null },
-        { name: 'listeners', ok: false, error: 'listener restart refused' },
-      ]),
-    );
-    expect(hookCalls).toEqual([{ created: { signs: ['weekly'] }, overwritten: { signs: ['daily'] }, settingsChanged: true }]);
-    expect(signs.stored('daily')).toEqual({ name: 'daily', chat_id: 9, token: 'task-secret' });
-    expect(signs.stored('weekly')).toEqual({ name: 'weekly', chat_id: 3, token: 'weekly-secret' });
-    const global = settingsFile('.global_settings.json');
-    expect(global).toMatchObject({ timezone: 'Europe/Berlin', auto_backup_keep: 7, webdav_password: SECRETS.webdav_password, bot_token: SECRETS.bot_token });
-    expect(settingsFile('.openai_config.json')['api_key']).toBe('sk-replaced');
-    expect(settingsFile('.telegram_api.json')['api_hash']).toBe(SECRETS.telegram_api_hash);
+    expect((await call<Json>('GET', '/api/sign-tasks/legacy_v2')).body).toMatchObject({
+      account_name: 'alice',
+      chats: [{ chat_id: -1006, delete_after: 5, actions: [{ action: 2, dice: '🎲' }, { action: 3, text: '签到' }, { action: 4 }, { action: 5 }] }],
+    });
+    expect((await call<Json>('GET', '/api/sign-tasks/shared')).body).toMatchObject({ account_names: ['*'] });
   });
 
-  it('skips what exists without overwrite', async () => {
-    const response = await call<Record<string, unknown>>('POST', '/api/config/import/all', {
-      config_json: { signs: [{ name: 'daily', chat_id: 100 }, { name: 'monthly', chat_id: 5 }], settings: { global: { timezone: 'Asia/Tokyo' } } },
-    });
-    expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ created: [{ name: 'monthly' }], skipped: [{ name: 'daily' }], settings: { action: 'skip' } });
-    expect(signs.stored('daily')?.['chat_id']).toBe(9);
-    expect(settingsFile('.global_settings.json')['timezone']).toBe('Europe/Berlin');
-  });
-
-  it('imports one sign task from its document or a one-task export', async () => {
-    const bare = await call<Record<string, unknown>>('POST', '/api/config/import/sign', { config_json: { name: 'single', chat_id: 7, token: 't' } });
+  it('imports one task: its document, the reference panel single-task export, or an export holding exactly one', async () => {
+    const bare = await call<Json>('POST', '/api/config/import/sign', { config_json: JSON.stringify({ ...dailyTask, name: 'evening', sign_at: '20:00' }) });
     expect(bare.status).toBe(200);
-    expect(bare.body['created']).toEqual([{ section: 'signs', name: 'single', action: 'create', reason: null }]);
-    const exported = (await call<Record<string, unknown>>('GET', '/api/config/export/sign/single')).body;
-    const again = await call<Record<string, unknown>>('POST', '/api/config/import/sign', { config_json: JSON.stringify(exported), overwrite: true });
-    expect(again.body['overwritten']).toEqual([{ section: 'signs', name: 'single', action: 'overwrite', reason: null }]);
-    expect(signs.stored('single')?.['token']).toBe('t');
-    const two = await call<{ message: string }>('POST', '/api/config/import/sign', { config_json: { signs: [{ name: 'a', chat_id: 1 }, { name: 'b', chat_id: 2 }] } });
+    expect((await call<Json>('GET', '/api/sign-tasks/evening')).body).toMatchObject({ sign_at: '20:00', account_name: 'alice', enabled: true });
+    const reference = await call<Json>('POST', '/api/config/import/sign', {
+      config_json: { task_name: 'night', task_type: 'sign', config: { sign_at: '23:00', chats: [{ chat_id: -1007, actions: [{ action: 1, text: 'hi' }] }] } },
+      default_account: 'alice',
+    });
+    expect(reference.status).toBe(200);
+    expect((await call<Json>('GET', '/api/sign-tasks/night')).body).toMatchObject({ sign_at: '23:00', account_name: 'alice' });
+    const skipped = await call<Json>('POST', '/api/config/import/sign', { config_json: { ...dailyTask, name: 'evening', sign_at: '21:00' } });
+    expect(skipped.body['skipped']).toEqual([expect.objectContaining({ name: 'evening', action: 'skip' })]);
+    const exported = (await call<Json>('GET', '/api/config/export/sign/evening')).body;
+    expect((await call('POST', '/api/config/import/sign', { config_json: exported, overwrite: true })).status).toBe(200);
+    const two = await call<{ message: string }>('POST', '/api/config/import/sign', { config_json: { signs: [dailyTask, { ...dailyTask, name: 'other' }] } });
     expect(two.status).toBe(400);
     expect(two.body.message).toContain('exactly one sign task');
-    const withSettings = await call('POST', '/api/config/import/sign', { config_json: { signs: [{ name: 'a', chat_id: 1 }], settings: {} } });
-    expect(withSettings.status).toBe(400);
-    expect(signs.stored('a')).toBeUndefined();
+    expect((await call('POST', '/api/config/import/sign', { config_json: { signs: [dailyTask], settings: {} } })).status).toBe(400);
   });
 });

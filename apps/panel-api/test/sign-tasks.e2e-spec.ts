@@ -173,8 +173,9 @@ describe('panel-api sign tasks, runs, scheduler and live history (simulated Tele
       ['unknown action', task('bad1', { chats: [{ chat_id: '@checkin_bot', actions: [{ action: 10, text: 'x' }] }] })],
       ['bad cron', task('bad2', { sign_at: '61 * * * *' })],
       ['bad HH:MM', task('bad3', { sign_at: '25:00' })],
-      ['path-unsafe name', task('../etc')],
-      ['leading dot', task('.hidden')],
+      ['name with a control character', task('bad\u0007name')],
+      ['name with a trailing space', task('trailing ')],
+      ['name longer than 64 characters', task('x'.repeat(65))],
       ['retry_count out of range', task('bad4', { retry_count: 100 })],
       ['random_seconds negative', task('bad5', { random_seconds: -1 })],
       ['text missing for action 1', task('bad6', { chats: [{ chat_id: '@checkin_bot', actions: [{ action: 1 }] }] })],
@@ -205,7 +206,9 @@ describe('panel-api sign tasks, runs, scheduler and live history (simulated Tele
     const message = (await api<{ message: string }>('/api/sign-tasks', { method: 'POST', body: invalid[1][1] })).body.message;
     expect(message).toMatch(/sign_at/);
     expect(readdirSync(join(panel.dataDir, '.signer', 'tasks'))).toEqual([]);
-    expect((await api('/api/sign-tasks/..%2Fetc')).status).toBe(400);
+    // Any display name is a name (its file name is derived); one with a control character is not.
+    expect((await api('/api/sign-tasks/..%2Fetc')).status).toBe(404);
+    expect((await api('/api/sign-tasks/bad%07name')).status).toBe(400);
     expect((await api('/api/sign-tasks/nothing')).status).toBe(404);
     expect((await api('/api/batch/sign-tasks', { method: 'POST', body: { action: 'explode', names: ['a'] } })).status).toBe(400);
     expect((await api('/api/batch/sign-tasks', { method: 'POST', body: { action: 'enable', names: Array.from({ length: 101 }, (_, i) => `t${i}`) } })).status).toBe(400);
@@ -257,7 +260,7 @@ describe('panel-api sign tasks, runs, scheduler and live history (simulated Tele
     expect(clone.status).toBe(201);
     expect(clone.body).toMatchObject({ name: 'daily copy', sign_at: '0 0 9 * * *' });
     expect((await api('/api/sign-tasks/daily/clone', { method: 'POST', body: { new_name: 'daily' } })).status).toBe(409);
-    expect((await api('/api/sign-tasks/daily/clone', { method: 'POST', body: { new_name: '../x' } })).status).toBe(400);
+    expect((await api('/api/sign-tasks/daily/clone', { method: 'POST', body: { new_name: ' x' } })).status).toBe(400);
 
     const disabled = await api('/api/sign-tasks/daily%20copy/disable', { method: 'POST' });
     expect(disabled.body).toMatchObject({ enabled: false });
@@ -283,14 +286,14 @@ describe('panel-api sign tasks, runs, scheduler and live history (simulated Tele
     await create(task('batch-b', { account_name: 'bob' }));
     const disable = await api<{ results: Array<{ name: string; ok: boolean; result: string }>; succeeded: number; failed: number }>('/api/batch/sign-tasks', {
       method: 'POST',
-      body: { action: 'disable', names: ['batch-a', 'batch-b', 'ghost', '../bad'] },
+      body: { action: 'disable', names: ['batch-a', 'batch-b', 'ghost', 'bad\u0000name'] },
     });
     expect(disable.status).toBe(200);
     expect(disable.body.results).toEqual([
       { name: 'batch-a', ok: true, result: 'done' },
       { name: 'batch-b', ok: true, result: 'done' },
       { name: 'ghost', ok: false, result: 'not_found' },
-      expect.objectContaining({ name: '../bad', ok: false, result: 'invalid' }),
+      expect.objectContaining({ name: 'bad\u0000name', ok: false, result: 'invalid' }),
     ]);
     expect((await api('/api/sign-tasks/batch-a')).body).toMatchObject({ enabled: false });
     const run = await api<{ results: Array<{ ok: boolean }> }>('/api/batch/sign-tasks', { method: 'POST', body: { action: 'run', names: ['batch-a', 'batch-b'] } });

@@ -1,10 +1,12 @@
 import { BadRequestException } from '@nestjs/common';
 
 /**
- * Letters, digits, `_`, `-`, `.`; 1..64 characters; no leading dot (so never `.`, `..` or a hidden
- * file); not one of the fixed path segments under /api/accounts/, which would shadow the account.
+ * Letters and digits of any script (主号 as well as main), `_`, `-`, `.`; 1..64 characters; no
+ * leading dot (so never `.`, `..` or a hidden file); not one of the fixed path segments under
+ * /api/accounts/, which would shadow the account. None of these characters is special in a file
+ * name, so the name is its own file name under `sessions/`.
  */
-export const ACCOUNT_NAME_PATTERN = /^(?!\.)(?!(?:status|login|qr-login|import-session)$)[A-Za-z0-9_.-]{1,64}$/;
+export const ACCOUNT_NAME_PATTERN = /^(?!\.)(?!(?:status|login|qr-login|import-session)$)[\p{L}\p{M}\p{N}_.-]{1,64}$/u;
 
 export function isAccountName(value: unknown): value is string {
   return typeof value === 'string' && ACCOUNT_NAME_PATTERN.test(value);
@@ -14,7 +16,7 @@ export function isAccountName(value: unknown): value is string {
 export function assertAccountName(value: unknown): string {
   if (!isAccountName(value)) {
     throw new BadRequestException(
-      'account_name must be 1-64 characters of letters, digits, "_", "-" or "." and must not start with a dot',
+      'account_name must be 1-64 characters of letters (any script), digits, "_", "-" or "." and must not start with a dot',
     );
   }
   return value;

@@ -1,14 +1,19 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { BEARER_SCHEME } from '../openapi';
-import { ConfigTransferService } from './config-transfer.service';
+import { ConfigTransferService, ImportOptions } from './config-transfer.service';
 import { ConfigImportDto, ImportPreviewDto, ImportResultDto, SignNameParamDto } from './dto/config-transfer.dto';
 
 const EXPORT_DOCUMENT = {
   type: 'object',
-  description: '{ _meta: { format: "tg-signpulse-config-export", version: 1, … }, signs: [...], monitors: [...], settings: { global, ai, telegram_api } }',
+  description:
+    '{ _meta: { format: "tg-signpulse-config-export", version: 1, … }, signs: { "task@account": {...} }, monitors: {}, settings: { global, ai, telegram } } — the reference panel\'s shape',
   additionalProperties: true,
 } as const;
+
+function optionsOf(body: ConfigImportDto): ImportOptions {
+  return { overwrite: body.overwrite ?? false, selected: body.selected, defaultAccount: body.default_account };
+}
 
 @ApiTags('configuration')
 @ApiBearerAuth(BEARER_SCHEME)
@@ -34,25 +39,28 @@ export class ConfigTransferController {
 
   @Post('import-preview')
   @HttpCode(200)
-  @ApiOperation({ summary: 'What an import would create, overwrite, skip or refuse; writes nothing' })
+  @ApiOperation({
+    summary: 'What an import would create, overwrite, skip or refuse, item by item, with every field mapped, defaulted or dropped; writes nothing',
+  })
   @ApiOkResponse({ type: ImportPreviewDto })
   @ApiBadRequestResponse({ description: 'config_json is not a JSON object' })
   preview(@Body() body: ConfigImportDto): Promise<ImportPreviewDto> {
-    return this.transfer.preview(body.config_json, body.overwrite ?? false);
+    return this.transfer.preview(body.config_json, optionsOf(body));
   }
 
   @Post('import/all')
   @HttpCode(200)
   @ApiOperation({
-    summary: 'Import a configuration export: checked completely first, then written all or nothing',
+    summary: 'Import the selected items of a configuration document (every item without a selection), all or nothing',
     description:
-      'Secret fields holding ***MASKED***, ***, MASKED or REDACTED keep the stored secret. Afterwards the scheduler re-syncs and ' +
-      'keyword listeners restart. Accounts must be logged in (again): sessions are never part of the configuration.',
+      'Reads the reference panel\'s exports (signs and monitors keyed by name), tg-signer monitors and this panel\'s exports. Secret fields holding ' +
+      '***MASKED***, ***, MASKED or REDACTED (or left out) keep the stored secret. Afterwards the keyword listeners restart; a listener that ' +
+      'does not start is reported with ok: false. Accounts must be logged in (again): sessions are never part of the configuration.',
   })
   @ApiOkResponse({ type: ImportResultDto })
   @ApiBadRequestResponse({ description: 'Every problem found; nothing was changed' })
   importAll(@Body() body: ConfigImportDto): Promise<ImportResultDto> {
-    return this.transfer.importAll(body.config_json, body.overwrite ?? false);
+    return this.transfer.importAll(body.config_json, optionsOf(body));
   }
 
   @Post('import/sign')
@@ -61,6 +69,6 @@ export class ConfigTransferController {
   @ApiOkResponse({ type: ImportResultDto })
   @ApiBadRequestResponse({ description: 'Every problem found; nothing was changed' })
   importSign(@Body() body: ConfigImportDto): Promise<ImportResultDto> {
-    return this.transfer.importSign(body.config_json, body.overwrite ?? false);
+    return this.transfer.importSign(body.config_json, optionsOf(body));
   }
 }

@@ -4,17 +4,17 @@ import { SignTasksModule } from '../sign-tasks/sign-tasks.module';
 import { ConfigSectionRegistry } from './config-sections';
 import { ConfigTransferController } from './config-transfer.controller';
 import { ConfigTransferService } from './config-transfer.service';
-import { SignTaskConfigSection } from './sign-task-section';
+import { AccountsModule } from '../accounts/accounts.module';
 
 /**
- * Configuration JSON export, preview and import. Global so features can inject ConfigSectionRegistry
- * and register further sections and after-import hooks; the task store's `signs` section is built in.
+ * Configuration JSON export, preview and import in the reference panel's shape. Global so features
+ * can inject ConfigSectionRegistry and register after-import hooks (the keyword listeners restart).
  */
 @Global()
 @Module({
-  imports: [SettingsModule, SignTasksModule],
+  imports: [SettingsModule, SignTasksModule, AccountsModule],
   controllers: [ConfigTransferController],
-  providers: [ConfigSectionRegistry, ConfigTransferService, SignTaskConfigSection],
+  providers: [ConfigSectionRegistry, ConfigTransferService],
   exports: [ConfigSectionRegistry, ConfigTransferService],
 })
 export class ConfigTransferModule {}

@@ -1,38 +1,33 @@
 import { BadRequestException, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { AccountStore } from '../accounts/account-store';
 import { VersionService } from '../ops/version.service';
 import { SettingsService } from '../settings/settings.service';
-import { ConfigSectionRegistry, ConfigUndo, ImportSummary, ItemToWrite } from './config-sections';
-import { currentSettingsAsPatch, exportSettings, planSettingsImport, SettingsImportPlan } from './settings-transfer';
+import { SignTask } from '../sign-tasks/sign-task.types';
+import { SignTasksService } from '../sign-tasks/sign-tasks.service';
+import { ConfigSectionRegistry, ImportSummary } from './config-sections';
+import { isJsonObject, Json } from './import-report';
+import { CONFIG_EXPORT_FORMAT, ImportPlan, ItemAction, PlannedItem, planImport } from './import-plan';
+import { exportTaskEntries, secretPathsOf } from './reference-export';
+import { currentSettingsAsPatch, exportSettings } from './settings-transfer';
 
-export const CONFIG_EXPORT_FORMAT = 'tg-signpulse-config-export';
+export { CONFIG_EXPORT_FORMAT } from './import-plan';
 export const CONFIG_EXPORT_VERSION = 1;
 
-/** Sections every export has, whether or not a feature has registered them yet. */
-const STANDARD_ITEM_SECTIONS = ['signs', 'monitors'];
-
-export type ItemAction = 'create' | 'overwrite' | 'skip' | 'refuse';
-
-export interface PlannedItem {
-  section: string;
-  name: string | null;
-  action: ItemAction;
-  reason: string | null;
-}
-
-export interface PlannedSettings {
-  present: boolean;
-  action: 'overwrite' | 'unchanged' | 'skip' | 'refuse' | 'absent';
-  changed_fields: string[];
-  kept_secrets: string[];
-  reason: string | null;
+export interface ImportOptions {
+  overwrite: boolean;
+  /** Keys of the preview's items to import; all items when absent. */
+  selected?: string[];
+  /** The account for items that name none (monitors, tasks without an account). */
+  defaultAccount?: string;
 }
 
 export interface ImportPreview {
+  /** True when importing the selected items (all, without a selection) would be accepted. */
   valid: boolean;
   overwrite: boolean;
+  /** Everything that stops the import: problems of the document, then of each refused item. */
   problems: string[];
   items: PlannedItem[];
-  settings: PlannedSettings;
   counts: Record<ItemAction, number>;
 }
 
@@ -45,19 +40,14 @@ export interface PostImportResult {
 export interface ImportResult {
   created: PlannedItem[];
   overwritten: PlannedItem[];
+  /** Items not written: they exist (overwrite=false), were not selected, or had nothing to change. */
   skipped: PlannedItem[];
-  settings: PlannedSettings;
+  settings: PlannedItem | null;
   post_import: PostImportResult[];
   note: string;
 }
 
-interface ImportPlan {
-  preview: ImportPreview;
-  writes: Map<string, ItemToWrite[]>;
-  settings?: SettingsImportPlan;
-}
-
-/** A configuration import that is not acceptable as a whole; nothing was written. */
+/** A configuration import that is not acceptable; nothing was written. */
 export class InvalidConfigImportError extends BadRequestException {
   constructor(readonly problems: string[]) {
     super(`Configuration not imported, nothing was changed: ${problems.join('; ')}`);
@@ -68,9 +58,13 @@ function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+const NOTE = 'Login sessions are not part of a configuration import: log accounts in (again) where needed. Secrets left out of or masked in the document must be set again where the preview says so.';
+
 /**
- * Configuration JSON: export of tasks, monitors and settings (secrets masked, no sessions), and an
- * import that checks everything before it writes anything, then writes all of it or none of it.
+ * Configuration JSON in the reference panel's (TG-SignPulse) shape: export of tasks and settings
+ * (secrets masked or left out, no sessions), a preview that reads every item of a document (the
+ * reference panel's exports, tg-signer monitors, this panel's earlier list exports) and says what
+ * it maps, defaults and drops, and an import of the items the person confirms, all or nothing.
  */
 @Injectable()
 export class ConfigTransferService {
@@ -80,55 +74,76 @@ export class ConfigTransferService {
     private readonly registry: ConfigSectionRegistry,
     private readonly settings: SettingsService,
     private readonly versions: VersionService,
+    private readonly tasks: SignTasksService,
+    private readonly accounts: AccountStore,
   ) {}
 
-  private meta(scope: 'all' | 'sign'): Record<string, unknown> {
+  private meta(scope: 'all' | 'sign', tasks: SignTask[]): Json {
+    const leftOut = tasks.flatMap((task) => secretPathsOf(task).map((path) => `${task.name}: ${path}`));
+    const usernameChats = tasks.flatMap((task) => task.chats.filter((chat) => typeof chat.chat_id === 'string' && !/^-?\d+$/.test(chat.chat_id)).map((chat) => `${task.name}: ${chat.chat_id}`));
     return {
       format: CONFIG_EXPORT_FORMAT,
       version: CONFIG_EXPORT_VERSION,
-      scope,
-      exported_at: new Date().toISOString(),
+      includes: scope === 'all' ? ['signs', 'monitors', 'settings'] : ['signs'],
+      excludes: ['sessions', 'db.sqlite', 'history', 'account_login_state'],
+      notes: [
+        'Configuration for moving panels: no Telegram login sessions; log accounts in again after an import.',
+        'Secrets of settings are ***MASKED*** (importing the placeholder keeps the stored secret); secrets of listen rules (bark_url, custom_url, server_chan_send_key) are left out.',
+      ],
+      exported_by: 'panel-api',
       app_version: this.versions.info().version,
-      secrets: 'masked',
-      note: 'Secrets are exported as ***MASKED***; importing that placeholder keeps the stored secret. No login sessions are included: log accounts in again after an import.',
+      exported_at: new Date().toISOString(),
+      secrets_left_out: leftOut,
+      // The reference panel's runner reads chat ids as numbers; these chats are @usernames.
+      username_chats: usernameChats,
     };
   }
 
-  async exportAll(): Promise<Record<string, unknown>> {
-    const document: Record<string, unknown> = { _meta: this.meta('all') };
-    for (const key of STANDARD_ITEM_SECTIONS) document[key] = [];
-    for (const section of this.registry.itemSections()) document[section.key] = await section.exportAll();
-    document['settings'] = exportSettings(this.settings);
-    return document;
+  private entriesOf(tasks: SignTask[]): Json {
+    const signs: Json = {};
+    for (const task of tasks) for (const [key, entry] of exportTaskEntries(task, this.tasks.accountsOf(task))) signs[key] = entry;
+    return signs;
   }
 
-  async exportSign(name: string): Promise<Record<string, unknown>> {
-    const exported = await this.registry.itemSection('signs')?.exportOne(name);
-    if (!exported) throw new NotFoundException(`Sign task ${name} does not exist`);
-    return { _meta: this.meta('sign'), signs: [exported] };
+  async exportAll(): Promise<Json> {
+    const tasks = this.tasks.list();
+    return { _meta: this.meta('all', tasks), signs: this.entriesOf(tasks), monitors: {}, settings: exportSettings(this.settings) };
   }
 
-  async preview(configJson: unknown, overwrite: boolean): Promise<ImportPreview> {
-    return (await this.plan(this.parse(configJson), overwrite, 'all')).preview;
+  async exportSign(name: string): Promise<Json> {
+    const task = this.tasks.get(name);
+    if (!task) throw new NotFoundException(`Sign task ${name} does not exist`);
+    return { _meta: this.meta('sign', [task]), signs: this.entriesOf([task]) };
   }
 
-  async importAll(configJson: unknown, overwrite: boolean): Promise<ImportResult> {
-    return this.execute(await this.plan(this.parse(configJson), overwrite, 'all'));
+  async preview(configJson: unknown, options: ImportOptions): Promise<ImportPreview> {
+    return this.previewOf(this.plan(this.parse(configJson), options), options);
   }
 
-  /** One sign task: its bare document, or an export holding exactly one sign task. */
-  async importSign(configJson: unknown, overwrite: boolean): Promise<ImportResult> {
+  async importAll(configJson: unknown, options: ImportOptions): Promise<ImportResult> {
+    return this.execute(this.plan(this.parse(configJson), options), options);
+  }
+
+  /**
+   * One sign task: its bare document, the reference panel's single-task export
+   * (`{ task_name, task_type: "sign", config }`), or an export holding exactly one task.
+   */
+  async importSign(configJson: unknown, options: ImportOptions): Promise<ImportResult> {
     const parsed = this.parse(configJson);
-    const wrapped = '_meta' in parsed || 'signs' in parsed ? parsed : { signs: [parsed] };
-    const signs = wrapped['signs'];
+    let wrapped: Json;
+    if ('_meta' in parsed || 'signs' in parsed) wrapped = parsed;
+    else if (isJsonObject(parsed['config']) && typeof parsed['task_name'] === 'string') wrapped = { signs: { [parsed['task_name']]: { name: parsed['task_name'], ...parsed['config'] } } };
+    else wrapped = { signs: [parsed] };
     const problems: string[] = [];
     for (const key of Object.keys(wrapped)) if (!['_meta', 'signs'].includes(key)) problems.push(`${key} cannot be imported with a single sign task`);
-    if (!Array.isArray(signs) || signs.length !== 1) problems.push('config_json must hold exactly one sign task');
     if (problems.length) throw new InvalidConfigImportError(problems);
-    return this.execute(await this.plan(wrapped, overwrite, 'sign'));
+    const plan = this.plan(wrapped, options);
+    const names = new Set(plan.items.map((item) => item.name));
+    if (names.size !== 1) throw new InvalidConfigImportError([`config_json must hold exactly one sign task (it holds ${names.size})`]);
+    return this.execute(plan, options);
   }
 
-  private parse(configJson: unknown): Record<string, unknown> {
+  private parse(configJson: unknown): Json {
     let value = configJson;
     if (typeof configJson === 'string') {
       try {
@@ -137,103 +152,61 @@ export class ConfigTransferService {
         throw new InvalidConfigImportError([`config_json is not valid JSON (${describeError(error)})`]);
       }
     }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      throw new InvalidConfigImportError(['config_json must be a JSON object']);
-    }
-    return value as Record<string, unknown>;
+    if (!isJsonObject(value)) throw new InvalidConfigImportError(['config_json must be a JSON object']);
+    return value;
   }
 
-  private async plan(document: Record<string, unknown>, overwrite: boolean, scope: 'all' | 'sign'): Promise<ImportPlan> {
-    const problems: string[] = [];
-    const items: PlannedItem[] = [];
-    const writes = new Map<string, ItemToWrite[]>();
-    const meta = document['_meta'];
-    if (meta !== undefined) {
-      if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) problems.push('_meta must be an object');
-      else {
-        const { format, version } = meta as Record<string, unknown>;
-        if (format !== undefined && format !== CONFIG_EXPORT_FORMAT) problems.push(`_meta.format must be ${CONFIG_EXPORT_FORMAT}, not ${JSON.stringify(format)}`);
-        if (version !== undefined && (typeof version !== 'number' || !Number.isInteger(version) || version < 1 || version > CONFIG_EXPORT_VERSION)) {
-          problems.push(`_meta.version ${JSON.stringify(version)} is not supported (this server reads version ${CONFIG_EXPORT_VERSION})`);
-        }
-      }
-    }
-    for (const [key, value] of Object.entries(document)) {
-      if (key === '_meta' || key === 'settings') continue;
-      const section = this.registry.itemSection(key);
-      if (!Array.isArray(value)) {
-        problems.push(`${key} must be a list`);
-        continue;
-      }
-      if (!section) {
-        if (!STANDARD_ITEM_SECTIONS.includes(key)) problems.push(`${key} is not a section of the configuration JSON`);
-        else if (value.length > 0) problems.push(`${key} cannot be imported: this server has no store for them yet`);
-        continue;
-      }
-      const seen = new Set<string>();
-      const toWrite: ItemToWrite[] = [];
-      for (const [index, item] of value.entries()) {
-        const check = await section.check(item);
-        const where = `${key}[${index}]${check.name ? ` (${check.name})` : ''}`;
-        if (check.name && seen.has(check.name)) check.problems.push(`the name ${check.name} appears more than once`);
-        if (check.name) seen.add(check.name);
-        if (check.problems.length || !check.name) {
-          const reasons = check.problems.length ? check.problems : ['has no name'];
-          problems.push(...reasons.map((reason) => `${where}: ${reason}`));
-          items.push({ section: key, name: check.name ?? null, action: 'refuse', reason: reasons.join('; ') });
-          continue;
-        }
-        const exists = await section.exists(check.name);
-        if (exists && !overwrite) {
-          items.push({ section: key, name: check.name, action: 'skip', reason: `a ${section.label} of this name exists; import with overwrite=true to replace it` });
-          continue;
-        }
-        items.push({ section: key, name: check.name, action: exists ? 'overwrite' : 'create', reason: null });
-        toWrite.push({ name: check.name, document: item as Record<string, unknown>, replaces: exists });
-      }
-      if (toWrite.length) writes.set(key, toWrite);
-    }
-
-    let settingsPlan: SettingsImportPlan | undefined;
-    const plannedSettings: PlannedSettings = { present: false, action: 'absent', changed_fields: [], kept_secrets: [], reason: null };
-    if ('settings' in document && scope === 'all') {
-      plannedSettings.present = true;
-      const plan = planSettingsImport(document['settings'], this.settings);
-      plannedSettings.changed_fields = plan.changed;
-      plannedSettings.kept_secrets = plan.keptSecrets;
-      if (plan.problems.length) {
-        problems.push(...plan.problems);
-        plannedSettings.action = 'refuse';
-        plannedSettings.reason = plan.problems.join('; ');
-      } else if (!plan.changed.length) {
-        plannedSettings.action = 'unchanged';
-      } else if (!overwrite) {
-        plannedSettings.action = 'skip';
-        plannedSettings.reason = 'settings exist; import with overwrite=true to replace them';
-      } else {
-        plannedSettings.action = 'overwrite';
-        settingsPlan = plan;
-      }
-    }
-
-    const counts: Record<ItemAction, number> = { create: 0, overwrite: 0, skip: 0, refuse: 0 };
-    for (const item of items) counts[item.action] += 1;
-    return {
-      preview: { valid: problems.length === 0, overwrite, problems, items, settings: plannedSettings, counts },
-      writes,
-      settings: settingsPlan,
-    };
+  private plan(document: Json, options: ImportOptions): ImportPlan {
+    return planImport(document, {
+      overwrite: options.overwrite,
+      defaultAccount: options.defaultAccount,
+      accounts: this.accounts.names(),
+      storedTask: (name) => this.tasks.get(name),
+      settings: this.settings,
+    });
   }
 
-  private async execute(plan: ImportPlan): Promise<ImportResult> {
-    if (!plan.preview.valid) throw new InvalidConfigImportError(plan.preview.problems);
-    const undos: ConfigUndo[] = [];
+  /** Problems that stop importing the selection (everything without one). */
+  private selectionProblems(plan: ImportPlan, options: ImportOptions): string[] {
+    const problems = [...plan.documentProblems];
+    const keys = new Set(plan.items.map((item) => item.key));
+    for (const key of options.selected ?? []) if (!keys.has(key)) problems.push(`selected ${JSON.stringify(key)} is not an item of this document`);
+    for (const item of plan.items) {
+      if (item.action !== 'refuse' || (options.selected && !options.selected.includes(item.key))) continue;
+      problems.push(...item.problems.map((problem) => `${item.key}: ${problem}`));
+    }
+    return problems;
+  }
+
+  private previewOf(plan: ImportPlan, options: ImportOptions): ImportPreview {
+    const problems = this.selectionProblems(plan, options);
+    const counts: Record<ItemAction, number> = { create: 0, overwrite: 0, update: 0, unchanged: 0, skip: 0, refuse: 0 };
+    for (const item of plan.items) counts[item.action] += 1;
+    return { valid: problems.length === 0, overwrite: options.overwrite, problems, items: plan.items, counts };
+  }
+
+  private async execute(plan: ImportPlan, options: ImportOptions): Promise<ImportResult> {
+    const problems = this.selectionProblems(plan, options);
+    if (problems.length) throw new InvalidConfigImportError(problems);
+    const chosen = (item: PlannedItem) => !options.selected || options.selected.includes(item.key);
+    const writes = plan.items.filter((item) => chosen(item) && (item.action === 'create' || item.action === 'overwrite'));
+    const writeSettings = plan.items.some((item) => item.section === 'settings' && item.action === 'update' && chosen(item));
+    const undos: Array<() => void | Promise<void>> = [];
     try {
-      for (const [key, items] of plan.writes) {
-        const section = this.registry.itemSection(key);
-        if (section) undos.push(await section.apply(items));
+      for (const item of writes) {
+        const write = plan.tasks.get(item.key);
+        if (!write) throw new Error(`item ${item.key} has nothing to write`);
+        const stored = this.tasks.get(write.name);
+        if (stored) {
+          this.tasks.replace(write.name, write.task, { allowMissingPushSecrets: true });
+          const { last_run: _lastRun, created_at: _created, updated_at: _updated, ...previous } = stored;
+          undos.push(() => void this.tasks.replace(write.name, previous, { allowMissingPushSecrets: true }));
+        } else {
+          this.tasks.create(write.task, { allowMissingPushSecrets: true });
+          undos.push(() => this.tasks.remove(write.name));
+        }
       }
-      if (plan.settings) {
+      if (writeSettings && plan.settings) {
         const before = currentSettingsAsPatch(this.settings);
         await this.settings.update(plan.settings.patch);
         undos.push(async () => {
@@ -251,11 +224,11 @@ export class ConfigTransferService {
       }
       throw error;
     }
-    const summary: ImportSummary = { created: {}, overwritten: {}, settingsChanged: Boolean(plan.settings) };
-    for (const item of plan.preview.items) {
-      if (!item.name) continue;
-      if (item.action === 'create') (summary.created[item.section] ??= []).push(item.name);
-      if (item.action === 'overwrite') (summary.overwritten[item.section] ??= []).push(item.name);
+
+    const summary: ImportSummary = { created: {}, overwritten: {}, settingsChanged: writeSettings };
+    for (const item of writes) {
+      const bucket = item.action === 'create' ? summary.created : summary.overwritten;
+      (bucket[item.section] ??= []).push(item.name ?? item.key);
     }
     const postImport: PostImportResult[] = [];
     for (const [name, hook] of this.registry.afterImportHooks()) {
@@ -267,13 +240,16 @@ export class ConfigTransferService {
         postImport.push({ name, ok: false, error: describeError(error) });
       }
     }
+    const settingsItem = plan.items.find((item) => item.section === 'settings') ?? null;
     return {
-      created: plan.preview.items.filter((item) => item.action === 'create'),
-      overwritten: plan.preview.items.filter((item) => item.action === 'overwrite'),
-      skipped: plan.preview.items.filter((item) => item.action === 'skip'),
-      settings: plan.preview.settings,
+      created: writes.filter((item) => item.action === 'create'),
+      overwritten: writes.filter((item) => item.action === 'overwrite'),
+      skipped: plan.items
+        .filter((item) => item.section !== 'settings' && !writes.includes(item))
+        .map((item) => (chosen(item) ? item : { ...item, action: 'skip' as const, reason: 'not selected' })),
+      settings: settingsItem && (chosen(settingsItem) ? settingsItem : { ...settingsItem, action: 'skip', reason: 'not selected' }),
       post_import: postImport,
-      note: 'Login sessions are not part of a configuration import: log accounts in (again) where needed.',
+      note: NOTE,
     };
   }
 }

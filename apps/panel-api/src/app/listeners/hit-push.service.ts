@@ -4,7 +4,8 @@ import { AccountSessionsService } from '../accounts/account-sessions.service';
 import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
 import { PanelNotifier } from '../notifications/panel-notifier.service';
 import { ActionRunner } from '../runs/action-runner';
-import type { TaskAction } from '../sign-tasks/sign-task.types';
+import { SentMessageDeletions } from '../runs/sent-message-deletions';
+import type { ChatId, TaskAction } from '../sign-tasks/sign-task.types';
 import { HitVariables, renderTemplate, usesTemplateVariables } from './hit-template';
 
 export type PushOutcome = { status: 'sent' } | { status: 'failed'; error: string };
@@ -40,6 +41,7 @@ export class HitPushService {
     private readonly notifier: PanelNotifier,
     private readonly sessions: AccountSessionsService,
     private readonly actions: ActionRunner,
+    private readonly deletions: SentMessageDeletions,
   ) {}
 
   async push(action: TaskAction, hit: HitToPush): Promise<PushOutcome> {
@@ -134,6 +136,7 @@ export class HitPushService {
     const followUps = action.continue_actions ?? [];
     if (followUps.length === 0) return { status: 'failed', error: 'continue: continue_actions is empty' };
     const sameChat = action.continue_chat_id === undefined;
+    const sent = new Map<string, { chat: ChatId; ids: number[] }>();
     const result = await this.actions.runActions(
       hit.accountName,
       {
@@ -141,8 +144,26 @@ export class HitPushService {
         message_thread_id: action.continue_message_thread_id ?? (sameChat ? hit.threadId : undefined),
       },
       followUps,
-      { variables: { ...hit.variables } },
+      {
+        variables: { ...hit.variables },
+        onSent: (chat, message) => {
+          if (action.continue_delete_after === undefined) return;
+          const entry = sent.get(String(chat)) ?? { chat, ids: [] };
+          entry.ids.push(message.id);
+          sent.set(String(chat), entry);
+        },
+      },
     );
+    for (const { chat, ids } of sent.values()) {
+      this.deletions.schedule({
+        accountName: hit.accountName,
+        taskName: hit.variables.task_name,
+        runId: `hit ${hit.variables.chat_id}/${hit.variables.message_id}`,
+        chatId: chat,
+        messageIds: ids,
+        delaySeconds: action.continue_delete_after ?? 0,
+      });
+    }
     return result.success ? { status: 'sent' } : { status: 'failed', error: `continue: action ${result.completed + 1} failed: ${result.error ?? result.failure_category}` };
   }
 }

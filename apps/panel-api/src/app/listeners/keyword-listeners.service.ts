@@ -79,7 +79,7 @@ export class KeywordListenersService implements OnApplicationBootstrap, OnModule
       }),
       this.sessions.onEvent(() => this.sync()),
     );
-    this.configSections?.onImported('keyword-listeners', () => this.restart());
+    this.configSections?.onImported('keyword-listeners', () => this.restartAfterImport());
     void this.sync();
   }
 
@@ -98,6 +98,18 @@ export class KeywordListenersService implements OnApplicationBootstrap, OnModule
   /** Stops every listener and starts them again from the current tasks (after a configuration import). */
   restart(): Promise<void> {
     return this.enqueueSync(true);
+  }
+
+  /**
+   * The restart after a configuration import, which reports the truth: it throws (so the import
+   * result says ok: false) naming every account whose listen tasks have no running listener.
+   */
+  async restartAfterImport(): Promise<void> {
+    await this.restart();
+    const notRunning = Object.entries(this.status())
+      .filter(([, status]) => status.state !== 'listening' && status.state !== 'excluded')
+      .map(([account, status]) => `${account}: ${status.state}${status.reason ? ` (${status.reason})` : ''}${status.error ? ` (${status.error})` : ''}`);
+    if (notRunning.length) throw new Error(`keyword listeners not running for ${notRunning.join('; ')}`);
   }
 
   /** Brings the listeners in line with the current tasks and accounts. */

@@ -54,6 +54,8 @@ type TextMatcher = (view: MessageView) => RuleMatch | undefined;
 
 /** A sender filter entry: a numeric user id, an @username, or a display name (case-insensitive). */
 interface SenderFilter {
+  /** `me` / `self`: the account's own messages (tg-signer's from_user_ids "me"). */
+  self: boolean;
   ids: Set<string>;
   usernames: Set<string>;
   names: Set<string>;
@@ -65,9 +67,10 @@ function parseSenderFilter(text: string | undefined): SenderFilter | undefined {
     .map((entry) => entry.trim())
     .filter(Boolean);
   if (entries.length === 0) return undefined;
-  const filter: SenderFilter = { ids: new Set(), usernames: new Set(), names: new Set() };
+  const filter: SenderFilter = { self: false, ids: new Set(), usernames: new Set(), names: new Set() };
   for (const entry of entries) {
-    if (/^-?\d+$/.test(entry)) filter.ids.add(entry);
+    if (entry === 'me' || entry === 'self') filter.self = true;
+    else if (/^-?\d+$/.test(entry)) filter.ids.add(entry);
     else if (entry.startsWith('@')) filter.usernames.add(entry.slice(1).toLowerCase());
     else {
       // A bare word may be a username written without @ or a display name.
@@ -79,6 +82,7 @@ function parseSenderFilter(text: string | undefined): SenderFilter | undefined {
 }
 
 function senderAccepted(filter: SenderFilter, message: TelegramIncomingMessage): boolean {
+  if (filter.self && message.out) return true;
   if (message.senderId && filter.ids.has(message.senderId)) return true;
   if (message.senderUsername && filter.usernames.has(message.senderUsername.toLowerCase())) return true;
   if (message.senderName && filter.names.has(message.senderName.trim().toLowerCase())) return true;

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
 import { AccountSessionsService } from '../accounts/account-sessions.service';
-import { ChatId, TaskAction } from '../sign-tasks/sign-task.types';
+import { ChatId, TASK_LIMITS, TaskAction } from '../sign-tasks/sign-task.types';
 import { isTelegramError } from '../telegram/telegram-error';
 import { CallOptions, TelegramButton, TelegramGateway, TelegramMessage, TelegramSession } from '../telegram/telegram-gateway';
 import { AI_CLIENT, AiClient, AiQuestion } from './ai-client';
@@ -42,6 +42,8 @@ export interface RunActionsOptions {
   variables?: Readonly<Record<string, string>>;
   /** Receives every flow-log line as it happens. */
   onLog?: (entry: FlowLogEntry) => void;
+  /** Told about every message the account sent (a listen rule's `continue_delete_after`). */
+  onSent?: (chat: ChatId, message: TelegramMessage) => void;
 }
 
 export interface RunActionsResult {
@@ -139,7 +141,7 @@ export class ActionRunner {
       for (const [index, action] of actions.entries()) {
         const step = `action ${index + 1}`;
         if (index > 0 && target.action_interval) await waitFor(target.action_interval * 1000, signal);
-        await this.runAction(action, { session, target, signal, step, variables: options.variables, log: (entry) => log(entry, step) });
+        await this.runAction(action, { session, target, signal, step, variables: options.variables, log: (entry) => log(entry, step), onSent: options.onSent });
         completed = index + 1;
       }
       return { success: true, completed, failure_category: 'none', error: null, flow_log: flowLog };
@@ -178,7 +180,7 @@ export class ActionRunner {
     }
     switch (action.action) {
       case 1:
-        return this.sendText(fillTemplate(action.text ?? '', context.variables), context);
+        return this.sendFollowUpOrText(action, context);
       case 2:
         return this.sendDice(action.dice ?? '🎲', context);
       case 3:
@@ -192,7 +194,7 @@ export class ActionRunner {
       case 7:
         return this.aiCalculateAndClick(action, context);
       case 9:
-        return this.followDeepLink(context);
+        return this.followDeepLink(action, context);
       default:
         throw new StepFailure('strong_failure', `Action ${action.action} cannot run in a sign run`);
     }
@@ -275,16 +277,58 @@ export class ActionRunner {
     await this.press(message, button.text, context);
   }
 
-  private async followDeepLink(context: ActionContext): Promise<void> {
+  /**
+   * Action 1. As a listen follow-up it may compute its text like a tg-signer monitor reply: the
+   * model's reply to the hit message (`ai_reply`), or the first capture group of
+   * `send_text_search_regex` in it, else `text`. With no text at all nothing is sent (logged).
+   */
+  private async sendFollowUpOrText(action: TaskAction, context: ActionContext): Promise<void> {
+    const message = context.variables?.['message'] ?? '';
+    let text = action.text === undefined ? '' : fillTemplate(action.text, context.variables);
+    if (action.send_text_search_regex !== undefined) {
+      const match = new RegExp(action.send_text_search_regex, 'u').exec(message);
+      if (match) {
+        if (match[1] === undefined) throw new StepFailure('strong_failure', `send_text_search_regex ${JSON.stringify(action.send_text_search_regex)} matched but has no capture group`);
+        text = match[1];
+      }
+    }
+    if (action.ai_reply) text = await this.askAi(context, { instruction: action.ai_prompt ?? '', text: message || '(empty message)' });
+    if (!text.trim()) {
+      context.log({ level: 'warn', message: 'nothing to send: no text, no regex match and no model reply' });
+      return;
+    }
+    return this.sendText(text, context);
+  }
+
+  /**
+   * Action 9, like the panel users migrate from: every `t.me/<bot>?start=<arg>` link in the hit
+   * message (the bot replaced by `bot_username` when set), else `start_param` (default `{keyword}`)
+   * sent to `bot_username`; each as `<command_prefix> <arg>` (default `/start`), at most `max_batch`.
+   */
+  private async followDeepLink(action: TaskAction, context: ActionContext): Promise<void> {
+    const configuredBot = action.bot_username?.replace(/^@/, '');
+    const command = (action.command_prefix ?? '/start').replace(/^\/?/, '/');
     const source = [context.variables?.['url'], context.variables?.['message'], context.variables?.['text']].filter(Boolean).join('\n');
-    const link = DEEP_LINK_PATTERN.exec(source);
-    if (!link) throw new StepFailure('target_not_found', 'No t.me/<bot>?start=<arg> link in the message');
-    const [, bot, argument] = link;
-    const text = `/start ${argument}`;
-    const sent = await this.call(context, (options) => this.gateway.sendMessage(context.session, `@${bot}`, text, options));
-    context.onSent?.(`@${bot}`, sent);
-    context.log({ level: 'info', message: `followed t.me/${bot}?start=${argument}` });
-    await this.recordReply(sent.id, { ...context, target: { chat_id: `@${bot}` } });
+    const jobs: Array<{ bot: string; argument: string }> = [];
+    const seen = new Set<string>();
+    const add = (bot: string, argument: string): void => {
+      const key = `${bot.toLowerCase()} ${argument}`;
+      if (!argument.trim() || seen.has(key)) return;
+      seen.add(key);
+      jobs.push({ bot, argument: argument.trim() });
+    };
+    for (const link of source.matchAll(new RegExp(DEEP_LINK_PATTERN.source, 'gi'))) add(configuredBot ?? link[1], link[2]);
+    if (jobs.length === 0 && configuredBot) add(configuredBot, fillTemplate(action.start_param ?? '{keyword}', context.variables));
+    if (jobs.length === 0) throw new StepFailure('target_not_found', configuredBot ? 'No start argument: the message has no deep link and start_param is empty' : 'No t.me/<bot>?start=<arg> link in the message');
+    const limit = action.max_batch ?? TASK_LIMITS.maxBatch.default;
+    if (jobs.length > limit) context.log({ level: 'warn', message: `${jobs.length} bots to start; only the first ${limit} (max_batch)` });
+    for (const { bot, argument } of jobs.slice(0, limit)) {
+      const text = `${command} ${argument}`;
+      const sent = await this.call(context, (options) => this.gateway.sendMessage(context.session, `@${bot}`, text, options));
+      context.onSent?.(`@${bot}`, sent);
+      context.log({ level: 'info', message: `sent ${text} to @${bot}` });
+      await this.recordReply(sent.id, { ...context, target: { chat_id: `@${bot}` } });
+    }
   }
 
   // ----- helpers ----------------------------------------------------------------------------

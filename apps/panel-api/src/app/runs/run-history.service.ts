@@ -6,7 +6,7 @@ import { Subject } from 'rxjs';
 import { Repository } from 'typeorm';
 import { DataDirectory } from '../data-dir/data-directory';
 import { readJsonObjectFile, writeJsonFileAtomic } from '../data-dir/json-file-store';
-import { isTaskName } from '../sign-tasks/task-validation';
+import { isTaskName, taskFileStem } from '../sign-tasks/task-validation';
 import { FlowLogEntry } from './action-runner';
 import { SignLog } from './entities/sign-log.entity';
 import { RunRecord } from './run-registry';
@@ -150,7 +150,7 @@ export class RunHistoryService {
   }
 
   private folderOf(taskName: string): string {
-    if (!isTaskName(taskName)) throw new Error(`Not a path-safe task name: ${JSON.stringify(taskName)}`);
-    return join(this.dataDirectory.signerHistory, taskName);
+    if (!isTaskName(taskName)) throw new Error(`Not a valid task name: ${JSON.stringify(taskName)}`);
+    return join(this.dataDirectory.signerHistory, taskFileStem(taskName));
   }
 }

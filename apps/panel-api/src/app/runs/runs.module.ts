@@ -36,6 +36,6 @@ import { TaskRunner } from './task-runner.service';
     SentMessageDeletions,
     TaskRunner,
   ],
-  exports: [ActionRunner, TaskRunner, RunRegistry, RunHistoryService, RUN_TIMINGS],
+  exports: [ActionRunner, TaskRunner, RunRegistry, RunHistoryService, SentMessageDeletions, RUN_TIMINGS],
 })
 export class RunsModule {}

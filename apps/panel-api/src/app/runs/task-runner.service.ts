@@ -160,6 +160,7 @@ export class TaskRunner implements OnModuleInit, OnModuleDestroy {
       const label = `chat ${step.chatIndex + 1} action ${step.actionIndex + 1}`;
       try {
         if (step.actionIndex > 0 && step.chat.action_interval) await waitFor(step.chat.action_interval * 1000, signal);
+        if (step.actionIndex === 0 && step.chatIndex > 0 && task.sign_interval) await waitFor(task.sign_interval * 1000, signal);
         this.registry.update(run, { phase_detail: `${label} (action ${step.action.action}) in ${step.chat.chat_id}` });
         await this.actions.runAction(step.action, {
           session,

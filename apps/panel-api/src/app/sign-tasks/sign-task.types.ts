@@ -32,6 +32,13 @@ export interface TaskAction {
   delay?: number | string;
   /** 1: the text to send; 3: the button text to click. */
   text?: string;
+  /**
+   * 1 as a listen follow-up: send the first capture group of this expression found in the hit
+   * message (tg-signer's `send_text_search_regex`); `text` is sent when it does not match.
+   */
+  send_text_search_regex?: string;
+  /** 1 as a listen follow-up: send the model's reply to the hit message, with `ai_prompt` as its instructions. */
+  ai_reply?: boolean;
   /** 2: the dice emoji. */
   dice?: string;
   /** 4-7: extra instructions for the model. */
@@ -55,6 +62,18 @@ export interface TaskAction {
   continue_chat_id?: ChatId;
   continue_message_thread_id?: number;
   continue_actions?: TaskAction[];
+  /** Seconds after which the messages the follow-ups sent are deleted (0 = at once; kept when absent). */
+  continue_delete_after?: number;
+
+  // Action 9 (follow a bot deep link), as the panel users migrate from writes it.
+  /** The bot to start; by default the bot of a `t.me/<bot>?start=` link in the hit message. */
+  bot_username?: string;
+  /** The command sent to the bot, `/start` by default. */
+  command_prefix?: string;
+  /** The start argument when the message has no deep link; a template, `{keyword}` by default. */
+  start_param?: string;
+  /** At most this many bots started per hit (default 5, as in the panel users migrate from). */
+  max_batch?: number;
 }
 
 export interface TaskChat {
@@ -87,6 +106,8 @@ export interface SignTask {
   sign_at?: string;
   /** Extra random delay (0..random_seconds) before a scheduled run. */
   random_seconds: number;
+  /** Seconds between the chats of one run (the panel users migrate from waits 1 s). */
+  sign_interval?: number;
   execution_mode: ExecutionMode;
   /** `range` mode: fires at range_start (`HH:MM[:SS]`) and waits a random time up to range_end. */
   range_start?: string;
@@ -125,4 +146,6 @@ export const TASK_LIMITS = {
   keywords: 100,
   accounts: 500,
   textLength: 4_096,
+  signInterval: { max: 3_600 },
+  maxBatch: { max: 20, default: 5 },
 } as const;

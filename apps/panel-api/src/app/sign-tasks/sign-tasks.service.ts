@@ -3,7 +3,7 @@ import { Observable, Subject } from 'rxjs';
 import { AccountStore } from '../accounts/account-store';
 import { ExecutionMode, SignTask, SignTaskInput, TaskChange, TaskLastRun } from './sign-task.types';
 import { TaskStore, withDefaults } from './task-store';
-import { isTaskName, normaliseTask, TASK_NAME_RULE, taskRuleProblems } from './task-validation';
+import { isTaskName, normaliseTask, pushSecretProblems, TASK_NAME_RULE, taskRuleProblems } from './task-validation';
 
 export interface TaskListFilter {
   /** Tasks that run for this account (tasks for `"*"` included). */
@@ -13,6 +13,11 @@ export interface TaskListFilter {
 }
 
 export type TaskChangeListener = (change: TaskChange) => void;
+
+export interface WriteOptions {
+  /** A configuration import: a listen rule may lack its push URL or key (the export left it out). */
+  allowMissingPushSecrets?: boolean;
+}
 
 /** A task that breaks the rules; the API answers 400 with every problem. */
 export class InvalidTaskException extends BadRequestException {
@@ -93,8 +98,8 @@ export class SignTasksService {
     return () => subscription.unsubscribe();
   }
 
-  create(input: SignTaskInput): SignTask {
-    const checked = this.check(input);
+  create(input: SignTaskInput, options: WriteOptions = {}): SignTask {
+    const checked = this.check(input, options);
     if (this.store.has(checked.name)) throw new ConflictException(`Task ${checked.name} already exists`);
     const now = new Date().toISOString();
     const task: SignTask = { ...withDefaults(checked), last_run: null, created_at: now, updated_at: now };
@@ -104,10 +109,10 @@ export class SignTasksService {
   }
 
   /** Replaces the whole task (PUT); the name in the body, when given, must be the path's. */
-  replace(name: string, input: SignTaskInput): SignTask {
+  replace(name: string, input: SignTaskInput, options: WriteOptions = {}): SignTask {
     const existing = this.require(name);
     if (input.name !== undefined && input.name !== name) throw new BadRequestException('name in the body must match the task in the path (use clone to rename)');
-    const checked = this.check({ ...input, name });
+    const checked = this.check({ ...input, name }, options);
     const task: SignTask = { ...withDefaults(checked), last_run: existing.last_run, created_at: existing.created_at, updated_at: new Date().toISOString() };
     this.store.save(task);
     this.emit({ type: 'updated', names: [name] });
@@ -156,9 +161,9 @@ export class SignTasksService {
     this.store.refresh();
   }
 
-  private check(input: SignTaskInput): SignTaskInput {
+  private check(input: SignTaskInput, options: WriteOptions): SignTaskInput {
     const task = normaliseTask(input);
-    const problems = taskRuleProblems(task);
+    const problems = [...taskRuleProblems(task), ...(options.allowMissingPushSecrets ? [] : pushSecretProblems(task))];
     if (problems.length) throw new InvalidTaskException(problems);
     return task;
   }

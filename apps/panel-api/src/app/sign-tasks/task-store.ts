@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DataDirectory } from '../data-dir/data-directory';
 import { CorruptDataFileError, readJsonObjectFile, writeJsonFileAtomic } from '../data-dir/json-file-store';
 import { SignTask } from './sign-task.types';
-import { isTaskName, parseTaskInput } from './task-validation';
+import { isTaskName, parseTaskInput, taskFileStem } from './task-validation';
 
 const TASK_FILE_SUFFIX = '.json';
 /** fs.watch fires several events per atomic write; one re-scan covers them. */
@@ -49,7 +49,8 @@ function withoutLastRun(task: SignTask): string {
 }
 
 /**
- * The task documents on disk: one `.signer/tasks/<name>.json` per task, each written to a temporary
+ * The task documents on disk: one `.signer/tasks/<name>.json` per task (a name that is not
+ * path-safe gets a derived file name, see taskFileStem), each written to a temporary
  * file and renamed. They are served from memory, kept in step with the folder so that several
  * instances on one data directory agree: every read first compares the folder's mtime (one stat)
  * and re-scans when it moved, fs.watch re-scans shortly after any change, and a slow poll covers file
@@ -153,8 +154,8 @@ export class TaskStore implements OnModuleInit, OnModuleDestroy {
   }
 
   private fileOf(name: string): string {
-    if (!isTaskName(name)) throw new Error(`Refusing a task file name that is not path-safe: ${JSON.stringify(name)}`);
-    return `${name}${TASK_FILE_SUFFIX}`;
+    if (!isTaskName(name)) throw new Error(`Refusing a task that has no valid name: ${JSON.stringify(name)}`);
+    return `${taskFileStem(name)}${TASK_FILE_SUFFIX}`;
   }
 
   /** Remembers this instance's own write so the next scan does not take it for someone else's. */
@@ -260,7 +261,7 @@ export class TaskStore implements OnModuleInit, OnModuleDestroy {
     if (!stored) throw new CorruptDataFileError(path, 'it disappeared while being read');
     const parsed = parseTaskInput(stored, { strict: false });
     if (!parsed.ok) throw new CorruptDataFileError(path, parsed.problems.join('; '));
-    if (`${parsed.task.name}${TASK_FILE_SUFFIX}` !== file) throw new CorruptDataFileError(path, `its name "${parsed.task.name}" does not match the file name`);
+    if (this.fileOf(parsed.task.name) !== file) throw new CorruptDataFileError(path, `its name "${parsed.task.name}" does not match the file name`);
     const now = new Date().toISOString();
     return {
       ...withDefaults(parsed.task),

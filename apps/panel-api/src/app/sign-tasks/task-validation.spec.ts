@@ -1,4 +1,4 @@
-import { cronOfSignAt, isTaskName, parseTaskInput, parseTimeOfDay } from './task-validation';
+import { cronOfSignAt, isTaskName, parseTaskInput, parseTimeOfDay, pushSecretProblems, taskFileStem } from './task-validation';
 
 const base = {
   name: 'daily',
@@ -35,10 +35,17 @@ describe('task validation', () => {
     expect(parsed).toEqual({ ok: true, task: base });
   });
 
-  it('refuses path-unsafe names, unknown actions, bad numbers and unknown fields (strict)', () => {
-    expect(isTaskName('Täglich 签到')).toBe(true);
-    for (const name of ['../x', '.hidden', 'a/b', 'trailing ', '', 'x'.repeat(65)]) expect(isTaskName(name)).toBe(false);
-    expect(problemsOf({ ...base, name: 'a/b' }).join()).toMatch(/name must be/);
+  it('takes any display name, derives a safe file name, and refuses unknown actions, bad numbers and unknown fields (strict)', () => {
+    for (const name of ['Täglich 签到', '🎉 签到!', '../x', 'a/b', '每日签到 (主号)', 'x'.repeat(64), '🙂'.repeat(64)]) expect(isTaskName(name)).toBe(true);
+    for (const name of ['trailing ', ' leading', '', 'x'.repeat(65), 'a\nb', 'tab\there']) expect(isTaskName(name)).toBe(false);
+    expect(problemsOf({ ...base, name: 'a\u0000b' }).join()).toMatch(/name must be/);
+    expect(taskFileStem('daily-checkin')).toBe('daily-checkin');
+    expect(taskFileStem('Täglich 签到')).toBe('Täglich 签到');
+    for (const name of ['../x', 'a/b', '🎉 签到!', '.hidden', 'a\\b']) {
+      const stem = taskFileStem(name);
+      expect(stem).toMatch(/^[^./\\][^/\\]*~[0-9a-f]{12}$/u);
+    }
+    expect(taskFileStem('签到 🎉/每日')).not.toBe(taskFileStem('签到 🎉?每日'));
     expect(problemsOf({ ...base, chats: [{ chat_id: 1, actions: [{ action: 0 }] }] }).join()).toMatch(/action must be one of 1-9/);
     expect(problemsOf({ ...base, retry_count: 100 }).join()).toMatch(/retry_count/);
     expect(problemsOf({ ...base, extra: true }).join()).toMatch(/extra/);
@@ -59,6 +66,18 @@ describe('task validation', () => {
     expect(problemsOf(listen({ match_mode: 'regex', keywords: ['(a'] })).join()).toMatch(/not a valid regular expression/);
     expect(problemsOf(listen({ match_mode: 'regex', keywords: ['^a+$'] }))).toEqual([]);
     expect(problemsOf(listen({ push_channel: 'forward' })).join()).toMatch(/forward_chat_id is required/);
+    // A missing push secret is refused by API writes (pushSecretProblems), not by parsing (imports leave secrets out).
+    expect(problemsOf(listen({ push_channel: 'bark' }))).toEqual([]);
+    expect(pushSecretProblems(listen({ push_channel: 'bark' }) as never)).toEqual(['chats.0.actions.0.bark_url is required for push_channel bark']);
+    expect(problemsOf(listen({ push_channel: 'continue', continue_actions: [{ action: 1, text: 'hi' }] }))).toEqual([]);
+    expect(problemsOf(listen({ push_channel: 'continue', continue_actions: [{ action: 1, ai_reply: true }] })).join()).toMatch(/ai_prompt is required with ai_reply/);
+    expect(problemsOf(listen({ push_channel: 'continue', continue_actions: [{ action: 1, send_text_search_regex: '(a' }] })).join()).toMatch(/not a valid regular expression/);
+    expect(problemsOf(listen({ push_channel: 'continue', continue_actions: [{ action: 1, send_text_search_regex: 'code: (\\w+)' }, { action: 9, bot_username: 'RedPacketBot', command_prefix: '/start', start_param: '{keyword}', max_batch: 2 }] }))).toEqual([]);
+    expect(problemsOf({ ...base, chats: [{ chat_id: 1, actions: [{ action: 1, ai_reply: true, ai_prompt: 'x' }] }] }).join()).toMatch(/belong to continue_actions/);
+    expect(problemsOf({ ...base, chats: [{ chat_id: 1, actions: [{ action: 1, text: 'x', bot_username: 'RedPacketBot' }] }] }).join()).toMatch(/belongs to action 9 only/);
+    expect(problemsOf(listen({ push_channel: 'continue', continue_actions: [{ action: 9, max_batch: 0 }] })).join()).toMatch(/max_batch/);
+    expect(problemsOf({ ...base, sign_interval: 5 })).toEqual([]);
+    expect(problemsOf({ ...base, sign_interval: -1 }).join()).toMatch(/sign_interval/);
     expect(problemsOf(listen({ push_channel: 'custom', custom_url: 'ftp://x' })).join()).toMatch(/http\(s\) URL/);
     expect(problemsOf(listen({ active_time_start: '22:00' })).join()).toMatch(/go together/);
     expect(problemsOf(listen({ push_channel: 'continue', continue_chat_id: '@bot_name', continue_actions: [{ action: 9 }, { action: 1, text: 'hi {keyword}' }] }))).toEqual([]);

@@ -1,21 +1,45 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
 import { validateCronExpression } from 'cron';
+import { createHash } from 'node:crypto';
 import { SignTaskInputDto } from './dto/sign-task.dto';
 import { DEEP_LINK_ACTION, FOLLOW_UP_ACTIONS, LISTEN_ACTION, SIGN_ACTIONS, SignTaskInput, TaskAction, TaskChat } from './sign-task.types';
 
 /**
- * Task names become file names (`.signer/tasks/<name>.json`) and job ids: letters and digits of any
- * script, `_`, `-`, `.` and inner spaces, 1-64 characters, no leading dot or space.
+ * A task name is a display name: any text (emoji and punctuation included, as people name tasks in
+ * the panel they migrate from) of 1-64 characters, without control characters and without leading
+ * or trailing spaces. Where a name must become a file or folder name, `taskFileStem` derives one.
  */
-export const TASK_NAME_PATTERN = /^(?![.\s])[\p{L}\p{N}_.\- ]{1,64}$/u;
-export const TASK_NAME_RULE = 'letters, digits, "_", "-", "." or inner spaces; 1-64 characters; no leading dot';
+const TASK_NAME_LIMIT = 64;
+export const TASK_NAME_RULE = '1-64 characters, no control characters, no leading or trailing spaces';
 
 export function isTaskName(value: unknown): value is string {
-  return typeof value === 'string' && TASK_NAME_PATTERN.test(value) && value.trimEnd() === value;
+  if (typeof value !== 'string' || value.length === 0) return false;
+  if ([...value].length > TASK_NAME_LIMIT) return false;
+  if (/\p{Cc}/u.test(value)) return false;
+  return value.trim() === value;
 }
 
-const ACCOUNT_NAME_PATTERN = /^(?!\.)[A-Za-z0-9_.-]{1,64}$/;
+/** Names that are their own file name (every name the earlier rule allowed keeps its file). */
+const PATH_SAFE_NAME = /^(?![.\s])[\p{L}\p{N}_.\- ]{1,64}$/u;
+
+/**
+ * The file (and folder) name a task is stored under: the name itself when it is path-safe (letters,
+ * digits, `_`, `-`, `.`, inner spaces; no leading dot), otherwise its safe characters followed by `~`
+ * and a hash of the whole name, so `签到 🎉/每日` and `签到 🎉?每日` get different files.
+ */
+export function taskFileStem(name: string): string {
+  if (PATH_SAFE_NAME.test(name) && name.trimEnd() === name) return name;
+  const readable = [...name.replace(/[^\p{L}\p{N}_\- ]+/gu, '_').replace(/^[\s_.]+|\s+$/gu, '')].slice(0, 40).join('').trim();
+  const hash = createHash('sha256').update(name, 'utf8').digest('hex').slice(0, 12);
+  return `${readable || 'task'}~${hash}`;
+}
+
+/**
+ * Account names in tasks: letters and digits of any script, `_`, `-`, `.` (the account rule, see
+ * accounts/account-name.ts, without its reserved route names, which a task may still mention).
+ */
+const ACCOUNT_NAME_PATTERN = /^(?!\.)[\p{L}\p{M}\p{N}_.-]{1,64}$/u;
 const TIME_OF_DAY_PATTERN = /^([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$/;
 
 /** Seconds after midnight of `HH:MM[:SS]`, or undefined when it is not one. */
@@ -65,9 +89,14 @@ function actionProblems(action: TaskAction, path: string, context: 'sign' | 'lis
     return problems;
   }
   switch (action.action) {
-    case 1:
-      if (!action.text) problems.push(`${path}.text is required for action 1 (send text)`);
+    case 1: {
+      const computed = action.ai_reply === true || action.send_text_search_regex !== undefined;
+      if (computed && context !== 'follow_up') problems.push(`${path}: ai_reply and send_text_search_regex answer a hit message, so they belong to continue_actions of a listen rule`);
+      if (action.ai_reply === true && !action.ai_prompt) problems.push(`${path}.ai_prompt is required with ai_reply`);
+      if (action.send_text_search_regex !== undefined) problems.push(...regexProblems(action.send_text_search_regex, `${path}.send_text_search_regex`, 'u'));
+      if (!action.text && !computed) problems.push(`${path}.text is required for action 1 (send text)`);
       break;
+    }
     case 2:
       if (!action.dice) problems.push(`${path}.dice is required for action 2 (send dice)`);
       break;
@@ -80,11 +109,50 @@ function actionProblems(action: TaskAction, path: string, context: 'sign' | 'lis
     default:
       break;
   }
+  if (action.action !== DEEP_LINK_ACTION) {
+    for (const field of ['bot_username', 'command_prefix', 'start_param', 'max_batch'] as const) {
+      if (action[field] !== undefined) problems.push(`${path}.${field} belongs to action 9 only`);
+    }
+  }
   if (action.action !== LISTEN_ACTION) {
-    for (const field of ['keywords', 'match_mode', 'push_channel', 'continue_actions'] as const) {
+    for (const field of ['keywords', 'match_mode', 'push_channel', 'continue_actions', 'continue_delete_after'] as const) {
       if (action[field] !== undefined) problems.push(`${path}.${field} belongs to action 8 rules only`);
     }
   }
+  return problems;
+}
+
+const PUSH_CHANNEL_NEEDS: Partial<Record<NonNullable<TaskAction['push_channel']>, 'forward_chat_id' | 'bark_url' | 'custom_url' | 'server_chan_key'>> = {
+  forward: 'forward_chat_id',
+  bark: 'bark_url',
+  custom: 'custom_url',
+  server_chan: 'server_chan_key',
+};
+
+function regexProblems(expression: string, path: string, flags: string): string[] {
+  try {
+    new RegExp(expression, flags);
+    return [];
+  } catch (error) {
+    return [`${path} is not a valid regular expression (${(error as Error).message})`];
+  }
+}
+
+/**
+ * Listen rules whose push channel has no URL or key. Refused when a task is written through the
+ * API; an import keeps such a task (its export left the secret out) and says so in the preview.
+ */
+export function pushSecretProblems(task: Pick<SignTaskInput, 'chats'>): string[] {
+  const problems: string[] = [];
+  task.chats.forEach((chat, chatIndex) =>
+    chat.actions.forEach((action, actionIndex) => {
+      if (action.action !== LISTEN_ACTION) return;
+      const required = PUSH_CHANNEL_NEEDS[action.push_channel ?? 'telegram'];
+      if (required && required !== 'forward_chat_id' && !action[required]) {
+        problems.push(`chats.${chatIndex}.actions.${actionIndex}.${required} is required for push_channel ${action.push_channel}`);
+      }
+    }),
+  );
   return problems;
 }
 
@@ -93,13 +161,7 @@ function listenRuleProblems(rule: TaskAction, path: string): string[] {
   const keywords = rule.keywords ?? [];
   if (keywords.length === 0) problems.push(`${path}.keywords needs at least one keyword`);
   if ((rule.match_mode ?? 'contains') === 'regex') {
-    keywords.forEach((keyword, index) => {
-      try {
-        new RegExp(keyword, rule.ignore_case === false ? 'u' : 'iu');
-      } catch (error) {
-        problems.push(`${path}.keywords.${index} is not a valid regular expression (${(error as Error).message})`);
-      }
-    });
+    keywords.forEach((keyword, index) => problems.push(...regexProblems(keyword, `${path}.keywords.${index}`, rule.ignore_case === false ? 'u' : 'iu')));
   }
   for (const field of ['active_time_start', 'active_time_end'] as const) {
     const value = rule[field];
@@ -111,15 +173,12 @@ function listenRuleProblems(rule: TaskAction, path: string): string[] {
     problems.push(`${path}: active_time_start and active_time_end go together`);
   }
   const channel = rule.push_channel ?? 'telegram';
-  const needs: Partial<Record<typeof channel, 'forward_chat_id' | 'bark_url' | 'custom_url' | 'server_chan_key' | 'continue_chat_id'>> = {
-    forward: 'forward_chat_id',
-    bark: 'bark_url',
-    custom: 'custom_url',
-    server_chan: 'server_chan_key',
-    continue: 'continue_chat_id',
-  };
+  // continue without continue_chat_id runs the follow-ups in the chat of the hit.
+  const needs = PUSH_CHANNEL_NEEDS;
+  // A missing secret (bark_url, custom_url, server_chan_key) is checked on API writes only
+  // (pushSecretProblems): an imported export leaves secrets out, and its task must still load.
   const required = needs[channel];
-  if (required && (rule[required] === undefined || rule[required] === '')) problems.push(`${path}.${required} is required for push_channel ${channel}`);
+  if (required === 'forward_chat_id' && (rule[required] === undefined || rule[required] === '')) problems.push(`${path}.${required} is required for push_channel ${channel}`);
   for (const field of ['bark_url', 'custom_url'] as const) {
     const value = rule[field];
     if (value !== undefined && !/^https?:\/\/[^\s]+$/i.test(value)) problems.push(`${path}.${field} must be an http(s) URL`);
@@ -182,6 +241,7 @@ const STORED_FIELDS: ReadonlyArray<keyof SignTaskInput> = [
   'account_names',
   'sign_at',
   'random_seconds',
+  'sign_interval',
   'execution_mode',
   'range_start',
   'range_end',

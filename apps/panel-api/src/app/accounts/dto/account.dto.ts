@@ -6,7 +6,7 @@ import { ACCOUNT_NAME_PATTERN } from '../account-name';
 import { AccountRecord } from '../account-store';
 
 export const ACCOUNT_NAME_RULE =
-  'letters, digits, "_", "-" or "."; 1-64 characters; no leading dot; not status, login, qr-login or import-session';
+  'letters (any script, e.g. 主号), digits, "_", "-" or "."; 1-64 characters; no leading dot; not status, login, qr-login or import-session';
 const PROXY_EXAMPLE = 'socks5://user:pass@127.0.0.1:1080';
 
 export class AccountUserDto {

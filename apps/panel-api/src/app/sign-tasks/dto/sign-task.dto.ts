@@ -9,6 +9,7 @@ import {
   IsInt,
   IsOptional,
   IsString,
+  Matches,
   Max,
   MaxLength,
   Min,
@@ -28,7 +29,8 @@ import {
   TASK_LIMITS,
 } from '../sign-task.types';
 
-const CHAT_ID_PATTERN = /^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31})$/;
+/** A numeric id, an @username, or `me` (the account's Saved Messages, as tg-signer writes it). */
+const CHAT_ID_PATTERN = /^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31}|me)$/;
 const DELAY_RANGE_PATTERN = /^(\d+(?:\.\d+)?)\s*-\s*(\d+(?:\.\d+)?)$/;
 
 export function isChatId(value: unknown): value is ChatId {
@@ -95,6 +97,17 @@ export class TaskActionDto {
   @MaxLength(TASK_LIMITS.textLength)
   text?: string;
 
+  @ApiPropertyOptional({ description: 'Action 1 as a listen follow-up: send the first capture group of this expression in the hit message (else text)' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  send_text_search_regex?: string;
+
+  @ApiPropertyOptional({ description: "Action 1 as a listen follow-up: send the model's reply to the hit message (ai_prompt = its instructions)" })
+  @IsOptional()
+  @IsBoolean()
+  ai_reply?: boolean;
+
   @ApiPropertyOptional({ example: '🎲' })
   @IsOptional()
   @IsString()
@@ -154,6 +167,38 @@ export class TaskActionDto {
   @ValidateNested({ each: true })
   @Type(() => TaskActionDto)
   continue_actions?: TaskActionDto[];
+
+  @ApiPropertyOptional({ description: 'Seconds after which messages sent by the follow-ups are deleted (0 = at once)' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(TASK_LIMITS.deleteAfter.max)
+  continue_delete_after?: number;
+
+  @ApiPropertyOptional({ example: 'RedPacketBot', description: 'Action 9: the bot to start (default: the bot of a deep link in the message)' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^@?[A-Za-z][A-Za-z0-9_]{3,31}$/, { message: 'bot_username must be a Telegram bot username' })
+  bot_username?: string;
+
+  @ApiPropertyOptional({ example: '/start', description: 'Action 9: the command sent to the bot' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^\/?[A-Za-z0-9_]{1,64}$/, { message: 'command_prefix must be a bot command such as /start' })
+  command_prefix?: string;
+
+  @ApiPropertyOptional({ example: '{keyword}', description: 'Action 9: start argument (template) when the message has no deep link' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(256)
+  start_param?: string;
+
+  @ApiPropertyOptional({ default: TASK_LIMITS.maxBatch.default, description: 'Action 9: at most this many bots started per hit' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(TASK_LIMITS.maxBatch.max)
+  max_batch?: number;
 }
 
 export class TaskChatDto {
@@ -184,7 +229,7 @@ export class TaskChatDto {
 
 /** Body of POST /api/sign-tasks and PUT /api/sign-tasks/{name}; the rules across fields are in task-validation.ts. */
 export class SignTaskInputDto {
-  @ApiProperty({ example: 'daily-checkin', description: 'Path-safe: letters, digits, "_", "-", ".", spaces; 1-64; no leading dot' })
+  @ApiProperty({ example: 'daily-checkin', description: 'Any display name (emoji and punctuation allowed): 1-64 characters, no control characters, no leading or trailing spaces' })
   @IsString()
   name!: string;
 
@@ -210,6 +255,13 @@ export class SignTaskInputDto {
   @Min(TASK_LIMITS.randomSeconds.min)
   @Max(TASK_LIMITS.randomSeconds.max)
   random_seconds?: number;
+
+  @ApiPropertyOptional({ description: 'Seconds between the chats of one run' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(TASK_LIMITS.signInterval.max)
+  sign_interval?: number;
 
   @ApiProperty({ enum: ['fixed', 'range', 'listen'] })
   @IsIn(['fixed', 'range', 'listen'])
