@@ -3,10 +3,11 @@ import { request as httpRequest } from 'node:http';
 import { loginAsAdmin, RegisteredRoute, RunningPanel, startPanel } from './harness';
 
 /**
- * The only routes that answer without a token, on purpose: the health probes, the login, and the
- * API documentation (Swagger UI and its assets, the OpenAPI document).
+ * The only routes that answer without a token, on purpose: the health probes, the login, the
+ * API documentation (Swagger UI and its assets, the OpenAPI document) and /metrics, which is open
+ * only while APP_METRICS_TOKEN is not set (metrics.e2e-spec.ts proves the 401s with the token).
  */
-const PUBLIC_ROUTES = new Set(['/health', '/healthz', '/readyz', '/api/auth/login', '/docs', '/docs/', '/docs/*', '/openapi.json', '/openapi.yaml']);
+const PUBLIC_ROUTES = new Set(['/health', '/healthz', '/readyz', '/api/auth/login', '/metrics', '/docs', '/docs/', '/docs/*', '/openapi.json', '/openapi.yaml']);
 
 /** A concrete path for a route pattern: every parameter and wildcard filled with a plain value. */
 function concretePath(pattern: string): string {

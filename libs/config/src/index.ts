@@ -11,3 +11,4 @@ export * from './lib/package-version';
 export * from './lib/version';
 export * from './lib/http-errors';
 export * from './lib/openapi';
+export * from './lib/process-metrics';

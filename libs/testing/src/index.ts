@@ -11,3 +11,4 @@ export * from './lib/stand-ins/local-openai-server';
 export * from './lib/stand-ins/local-webdav-server';
 export * from './lib/stand-ins/local-github-api';
 export * from './lib/openapi-checks';
+export * from './lib/promtool';

@@ -7,6 +7,7 @@ import { loggerParams } from '@shared/config';
 import { PanelConfigModule } from './config/config.module';
 import { PanelConfig } from './config/panel-config';
 import { HealthModule } from './health/health.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { AuthModule } from './auth/auth.module';
 import { DataDirectoryModule } from './data-dir/data-directory.module';
 import { LegacyModule } from './legacy/legacy.module';
@@ -40,6 +41,7 @@ export class AppModule {
         LoggerModule.forRoot(loggerParams(config.log)),
         TypeOrmModule.forRoot({ ...dataSourceOptions(config.database), retryAttempts: 5, retryDelay: 2000 }),
         HealthModule,
+        MetricsModule,
         DataDirectoryModule,
         AuthModule,
         SettingsModule,

@@ -4,6 +4,7 @@ import { collectRouteFacts, completeOpenApiDocument } from '@shared/config';
 import { IS_PUBLIC_ROUTE } from './common/public.decorator';
 
 export const BEARER_SCHEME = 'bearer';
+export const METRICS_SCHEME = 'metrics';
 
 /** The one error body of panel-api (see common/all-exceptions.filter.ts). */
 const ERROR_SCHEMA = {
@@ -37,6 +38,7 @@ export function createOpenApiDocument(app: INestApplication, version: string): {
       .setVersion(version)
       .setLicense('MIT', 'https://opensource.org/licenses/MIT')
       .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, BEARER_SCHEME)
+      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'APP_METRICS_TOKEN' }, METRICS_SCHEME)
       .build(),
   );
   return completeOpenApiDocument(generated, {

@@ -18,6 +18,7 @@ import {
   RemoteUploadResult,
   WebDavTarget,
 } from './remote-backup-store';
+import { PanelMetrics } from '../metrics/metrics.service';
 
 /** Local automatic backups wait here until they are uploaded (or stay when the upload fails). */
 export const LOCAL_BACKUP_FOLDER = 'backups';
@@ -124,6 +125,7 @@ export class BackupService {
     private readonly dataDirectory: DataDirectory,
     @Inject(PANEL_CONFIG) private readonly config: PanelConfig,
     @Inject(REMOTE_BACKUP_STORE_FACTORY) private readonly remoteStores: RemoteBackupStoreFactory,
+    private readonly metrics: PanelMetrics,
   ) {}
 
   get localFolder(): string {
@@ -163,7 +165,11 @@ export class BackupService {
     try {
       const archive = await this.archives.open(now);
       if (!store) {
-        void archive.done.then(release, release);
+        const finish = (result: 'success' | 'failure'): void => {
+          release();
+          this.metrics.backupFinished('manual', result);
+        };
+        void archive.done.then(() => finish('success'), () => finish('failure'));
         return { kind: 'download', fileName, stream: archive.stream };
       }
       const counter = countingPassThrough();
@@ -178,9 +184,11 @@ export class BackupService {
         throw error;
       }
       release();
+      this.metrics.backupFinished('manual', 'success');
       return { kind: 'webdav', fileName, upload, sizeBytes: counter.bytes(), database: archive.manifest.database };
     } catch (error) {
       release();
+      this.metrics.backupFinished('manual', 'failure');
       throw error;
     }
   }
@@ -347,6 +355,7 @@ export class BackupService {
   private finishAutoRun(run: AutoBackupRun): AutoBackupRun {
     run.finished_at = new Date().toISOString();
     this.lastAutoRun = run;
+    this.metrics.backupFinished('auto', run.ok ? 'success' : 'failure');
     if (run.ok) this.logger.log(`Automatic backup ${run.file_name} stored (${run.destination})`);
     else this.logger.warn(`Automatic backup failed: ${run.error}`);
     return run;

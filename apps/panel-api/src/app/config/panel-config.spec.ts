@@ -1,4 +1,4 @@
-import { loadPanelConfig } from './panel-config';
+import { loadPanelConfig, panelSecrets } from './panel-config';
 
 describe('APP_TRUST_PROXY', () => {
   const load = (value?: string) => loadPanelConfig(value === undefined ? {} : { APP_TRUST_PROXY: value }, { defaultDataDir: '/tmp/panel-config-spec' }).http.trustProxy;
@@ -14,5 +14,26 @@ describe('APP_TRUST_PROXY', () => {
   it('refuses anything else, naming the variable', () => {
     expect(() => load('sometimes')).toThrow(/APP_TRUST_PROXY/);
     expect(() => load('10.0.0.0/40')).toThrow(/APP_TRUST_PROXY/);
+  });
+});
+
+describe('APP_METRICS_TOKEN', () => {
+  const load = (value?: string) => loadPanelConfig(value === undefined ? {} : { APP_METRICS_TOKEN: value }, { defaultDataDir: '/tmp/panel-config-spec' });
+
+  it('is optional; an empty value means no token', () => {
+    expect(load().metrics.token).toBeUndefined();
+    expect(load('').metrics.token).toBeUndefined();
+    expect(load('scrape-token-0123456789').metrics.token).toBe('scrape-token-0123456789');
+  });
+
+  it('refuses a short token or one with spaces, naming the variable but not the value', () => {
+    for (const bad of ['short', 'with spaces in the token']) {
+      expect(() => load(bad)).toThrow(/APP_METRICS_TOKEN/);
+      expect(() => load(bad)).not.toThrow(new RegExp(bad));
+    }
+  });
+
+  it('is among the secrets kept out of logs', () => {
+    expect(panelSecrets(load('scrape-token-0123456789'))).toContain('scrape-token-0123456789');
   });
 });

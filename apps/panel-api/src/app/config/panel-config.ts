@@ -34,6 +34,8 @@ export interface PanelConfig {
   push: { serverChanBaseUrl?: string };
   runs: { activeLogCleanupDelaySeconds: number; runStatusCleanupDelaySeconds: number; historyRetentionDays: number };
   log: { level: string; format: 'json' | 'text' };
+  /** GET /metrics: open when no token is set. */
+  metrics: { token?: string };
 }
 
 export const PANEL_CONFIG = Symbol('PANEL_CONFIG');
@@ -109,12 +111,13 @@ export function loadPanelConfig(raw: RawVariables, options: { defaultDataDir?: s
       historyRetentionDays: env.APP_HISTORY_RETENTION_DAYS ?? 90,
     },
     log: { level: env.LOG_LEVEL ?? 'info', format: (env.LOG_FORMAT as 'json' | 'text' | undefined) ?? 'json' },
+    metrics: { token: env.APP_METRICS_TOKEN },
   };
 }
 
 /** Values that must never appear in a log line or an error message. */
 export function panelSecrets(config: PanelConfig): string[] {
-  const secrets = [config.auth.bootstrapPassword, config.auth.jwtSecret];
+  const secrets = [config.auth.bootstrapPassword, config.auth.jwtSecret, config.metrics.token];
   if (config.database.driver === 'postgres') secrets.push(config.database.url);
   return secrets.filter((value): value is string => Boolean(value));
 }

@@ -74,6 +74,8 @@ export class PanelEnvironment {
   @IsOptional() @EmptyAsUndefined() @IsHttpUrl() APP_SERVER_CHAN_BASE_URL?: string;
 
   @IsOptional() @EmptyAsUndefined() @IsTrustProxy() APP_TRUST_PROXY?: string;
+  /** When set, GET /metrics needs `Authorization: Bearer <token>`; without it /metrics is open. */
+  @IsOptional() @EmptyAsUndefined() @IsString() @MinLength(16) @MaxLength(256) @Matches(/^\S+$/, { message: 'must not contain spaces' }) APP_METRICS_TOKEN?: string;
   @IsOptional() @IsIn(['json', 'text']) LOG_FORMAT?: string;
   @IsOptional() @IsIn(['trace', 'debug', 'info', 'warn', 'error', 'fatal']) LOG_LEVEL?: string;
 }

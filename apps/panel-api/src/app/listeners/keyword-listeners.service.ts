@@ -15,6 +15,7 @@ import { HitVariables, messageUrl } from './hit-template';
 import { CompiledListenRule } from './listen-rule';
 import { listenerScopeExclusion, ScopeExclusion } from './listener-scope';
 import { WatermarkStore } from './watermark-store';
+import { PanelMetrics } from '../metrics/metrics.service';
 
 export const RUNTIME_COMPONENT = 'keyword_listeners';
 
@@ -64,6 +65,7 @@ export class KeywordListenersService implements OnApplicationBootstrap, OnModule
     private readonly pushService: HitPushService,
     private readonly watermarks: WatermarkStore,
     private readonly runtime: RuntimeStatusRegistry,
+    private readonly metrics: PanelMetrics,
     @Optional() private readonly configSections?: ConfigSectionRegistry,
   ) {}
 
@@ -73,6 +75,7 @@ export class KeywordListenersService implements OnApplicationBootstrap, OnModule
 
   onApplicationBootstrap(): void {
     this.runtime.register(RUNTIME_COMPONENT, () => this.runtimeStatus());
+    this.metrics.watchListeners(this);
     this.unsubscribers.push(
       this.tasks.onTasksChanged((change) => {
         if (change.type !== 'last_run') void this.sync();
@@ -184,6 +187,7 @@ export class KeywordListenersService implements OnApplicationBootstrap, OnModule
       pushChannel: rule.pushChannel,
     });
     if (!hit) return; // already recorded (a replay): never pushed twice
+    this.metrics.keywordHitRecorded(rule.accountName);
     const sender = message.senderUsername ? `@${message.senderUsername}` : (message.senderName ?? message.senderId ?? '');
     const variables: HitVariables = {
       keyword,

@@ -10,6 +10,7 @@ import { isTaskName, taskFileStem } from '../sign-tasks/task-validation';
 import { FlowLogEntry } from './action-runner';
 import { SignLog } from './entities/sign-log.entity';
 import { RunRecord } from './run-registry';
+import { PanelMetrics } from '../metrics/metrics.service';
 
 /** The `sign_log` event of the live sign history stream. */
 export interface SignLogEvent {
@@ -52,9 +53,11 @@ export class RunHistoryService {
   constructor(
     private readonly dataDirectory: DataDirectory,
     @InjectRepository(SignLog) private readonly logs: Repository<SignLog>,
+    private readonly metrics: PanelMetrics,
   ) {}
 
   async record(run: RunRecord, message: string): Promise<SignLogEvent> {
+    this.metrics.runFinished(run);
     const entry: HistoryEntry = {
       run_id: run.run_id,
       task_name: run.task_name,

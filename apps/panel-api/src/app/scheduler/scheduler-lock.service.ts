@@ -7,6 +7,7 @@ import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
 import { DataDirectory } from '../data-dir/data-directory';
 import { createFileExclusive, readTextFile, writeJsonFileAtomic } from '../data-dir/json-file-store';
 import { SystemJobGate } from '../ops/system-job-gate';
+import { PanelMetrics } from '../metrics/metrics.service';
 
 export const SCHEDULER_LOCK_TIMINGS = Symbol('SCHEDULER_LOCK_TIMINGS');
 
@@ -63,6 +64,7 @@ export class SchedulerLockService implements OnModuleInit, OnApplicationShutdown
     private readonly readiness: ReadinessService,
     private readonly gate: SystemJobGate,
     @Inject(SCHEDULER_LOCK_TIMINGS) private readonly timings: SchedulerLockTimings,
+    private readonly metrics: PanelMetrics,
   ) {}
 
   get enabled(): boolean {
@@ -73,6 +75,7 @@ export class SchedulerLockService implements OnModuleInit, OnApplicationShutdown
     this.dataDirectory.prepare();
     this.gate.setCheck(() => this.isHeld(), this.enabled ? 'jobs run only on the holder of .scheduler.lock' : 'scheduler lock disabled (APP_SCHEDULER_LOCK=0)');
     this.readiness.addDetail('scheduler_lock', () => this.describe());
+    this.metrics.watchSchedulerLock(this);
     this.tick();
     if (this.enabled) {
       this.timer = setInterval(() => this.tick(), this.timings.heartbeatMs);

@@ -1,5 +1,5 @@
 import { Controller, Get, Headers, Inject, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiSecurity, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { constantTimeEqual } from '@shared/crypto';
 import type { FastifyReply } from 'fastify';
 import { MonitorError } from '../common/monitor-error';
@@ -23,9 +23,10 @@ export class MetricsController {
 
   @Get()
   @ApiBearerAuth(METRICS_SCHEME)
+  @ApiSecurity({})
   @ApiOperation({ summary: 'Prometheus metrics; needs `Authorization: Bearer <MONITOR_METRICS_TOKEN>` when that token is set' })
   @ApiProduces('text/plain')
-  @ApiOkResponse({ description: 'Prometheus text exposition format' })
+  @ApiOkResponse({ description: 'Prometheus text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } })
   @ApiUnauthorizedResponse({ description: 'unauthorized: MONITOR_METRICS_TOKEN is set and the bearer token is missing or wrong' })
   @ApiNotFoundResponse({ description: 'not_found: MONITOR_METRICS_ENABLED=false' })
   async scrape(@Headers('authorization') authorization: string | undefined, @Res() reply: FastifyReply): Promise<void> {

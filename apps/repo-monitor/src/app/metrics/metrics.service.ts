@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectProcessMetrics } from '@shared/config';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DatabaseWork } from '../processing/database-work';
 
 export type WebhookResult = 'accepted' | 'duplicate' | 'invalid_signature' | 'rate_limited' | 'failed';
@@ -29,7 +30,7 @@ export class MetricsService {
   private readonly aiTokens: Counter<'feature' | 'kind'>;
 
   constructor(private readonly database: DatabaseWork) {
-    collectDefaultMetrics({ register: this.registry });
+    collectProcessMetrics(this.registry);
     const registers = [this.registry];
     this.webhooks = new Counter({
       name: 'monitor_webhook_deliveries_total',

@@ -1,0 +1,124 @@
+import { Injectable } from '@nestjs/common';
+import { collectProcessMetrics } from '@shared/config';
+import { Counter, Gauge, Registry } from 'prom-client';
+import type { FailureCategory } from '../runs/failure-category';
+import type { RunState } from '../runs/run-registry';
+
+/** How a finished run ended: `success`, `failure` (finished without success), or its interrupted state. */
+export type RunResult = 'success' | 'failure' | Exclude<RunState, 'idle' | 'running' | 'finished'>;
+export type BackupKind = 'auto' | 'manual';
+export type BackupResult = 'success' | 'failure';
+
+const FAILURE_CATEGORIES: readonly FailureCategory[] = [
+  'session_invalid',
+  'flood_wait',
+  'ai_timeout',
+  'ai_error',
+  'button_not_found',
+  'target_not_found',
+  'network_proxy',
+  'timeout',
+  'strong_failure',
+  'unknown',
+];
+const LISTENER_STATES = ['starting', 'listening', 'error', 'needs_relogin', 'stopped', 'excluded', 'waiting_for_login'] as const;
+
+/** What the listener and scheduler-lock gauges read at scrape time (the services register themselves). */
+export interface ListenerStatusSource {
+  status(): Record<string, { state: string }>;
+}
+export interface SchedulerLockSource {
+  isHeld(): boolean;
+}
+
+/**
+ * The Prometheus registry of one panel-api instance (its own, never prom-client's global one).
+ * The features call the small methods below where a run, a keyword hit or a backup ends; the
+ * listener and scheduler-lock gauges read their services when /metrics is scraped.
+ */
+@Injectable()
+export class PanelMetrics {
+  readonly registry = new Registry();
+  private readonly runs: Counter<'result' | 'failure_category'>;
+  private readonly keywordHits: Counter<'account'>;
+  private readonly backups: Counter<'kind' | 'result'>;
+  private listeners?: ListenerStatusSource;
+  private schedulerLock?: SchedulerLockSource;
+
+  constructor() {
+    collectProcessMetrics(this.registry);
+    const registers = [this.registry];
+    this.runs = new Counter({
+      name: 'panel_runs_total',
+      help:
+        'Finished sign-task runs by result (success, failure, cancelled, timeout, stale) and failure category ' +
+        '(none for a success; the categories of the run details otherwise)',
+      labelNames: ['result', 'failure_category'],
+      registers,
+    });
+    this.runs.inc({ result: 'success', failure_category: 'none' }, 0);
+    for (const category of FAILURE_CATEGORIES) this.runs.inc({ result: 'failure', failure_category: category }, 0);
+    this.keywordHits = new Counter({
+      name: 'panel_keyword_hits_total',
+      help: 'Keyword hits recorded by the listeners (a replayed message is counted once), by account',
+      labelNames: ['account'],
+      registers,
+    });
+    this.backups = new Counter({
+      name: 'panel_backups_total',
+      help: 'Finished backups by kind (auto: the scheduled one, manual: POST /api/ops/backup/export) and result',
+      labelNames: ['kind', 'result'],
+      registers,
+    });
+    for (const kind of ['auto', 'manual'] as const) for (const result of ['success', 'failure'] as const) this.backups.inc({ kind, result }, 0);
+    const sources = { listeners: () => this.listeners, schedulerLock: () => this.schedulerLock };
+    new Gauge({
+      name: 'panel_listener_connections',
+      help: 'Keyword listeners by state (listening: connected to Telegram and receiving messages)',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        const counts = new Map<string, number>(LISTENER_STATES.map((state) => [state, 0]));
+        for (const { state } of Object.values(sources.listeners()?.status() ?? {})) {
+          counts.set(state, (counts.get(state) ?? 0) + 1);
+        }
+        for (const [state, count] of counts) this.set({ state }, count);
+      },
+    });
+    new Gauge({
+      name: 'panel_scheduler_lock_held',
+      help: 'Whether this instance holds the scheduler lock and so runs the schedules (1) or not (0); always 1 with APP_SCHEDULER_LOCK=0',
+      registers,
+      collect() {
+        this.set(sources.schedulerLock()?.isHeld() ? 1 : 0);
+      },
+    });
+  }
+
+  watchListeners(source: ListenerStatusSource): void {
+    this.listeners = source;
+  }
+
+  watchSchedulerLock(source: SchedulerLockSource): void {
+    this.schedulerLock = source;
+  }
+
+  runFinished(run: { success?: boolean | null; state: RunState; failure_category: string }): void {
+    const result: RunResult =
+      run.success === true ? 'success' : run.state === 'cancelled' || run.state === 'timeout' || run.state === 'stale' ? run.state : 'failure';
+    this.runs.inc({ result, failure_category: run.success === true ? 'none' : run.failure_category });
+  }
+
+  keywordHitRecorded(accountName: string): void {
+    this.keywordHits.inc({ account: accountName });
+  }
+
+  backupFinished(kind: BackupKind, result: BackupResult): void {
+    this.backups.inc({ kind, result });
+  }
+
+  /** The exposition text and its content type. */
+  async render(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}
