@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { packageVersion, ReadinessService, requestIdFor } from '@shared/config';
 import { Logger } from 'nestjs-pino';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { serializeSqliteAccess } from '@shared/database';
 import { DataSource } from 'typeorm';
@@ -23,6 +24,10 @@ export async function createMonitorApp(config: MonitorConfig): Promise<NestFasti
     trustProxy: config.http.trustProxy,
     genReqId: (req: IncomingMessage) => requestIdFor(req),
     requestIdHeader: false,
+    // Errors of Fastify's router (a URL with a malformed percent-escape, a bad header) in the API's error shape.
+    frameworkErrors: (error: Error, _request: FastifyRequest, reply: FastifyReply) => {
+      void reply.status(400).header('content-type', 'application/json; charset=utf-8').send({ error_code: 'validation_failed', message: error.message });
+    },
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, {
     bufferLogs: true,

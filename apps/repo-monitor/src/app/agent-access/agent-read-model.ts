@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { FindOptionsWhere, MoreThanOrEqual } from 'typeorm';
 import { DigestEntity, DigestPeriod } from '../ai/digest.entity';
+import { MAX_PAGE, MAX_PER_PAGE } from '../common/list-page';
 import { EventCategory, EventEntity } from '../events/event.entity';
 import { DatabaseWork } from '../processing/database-work';
 import { RepositoryEntity, RepositoryStatus } from '../repositories/repository.entity';
@@ -20,8 +21,8 @@ export interface AgentPage<T> {
 }
 
 function window(paging: Paging): { page: number; perPage: number; skip: number } {
-  const page = Math.max(1, paging.page ?? 1);
-  const perPage = Math.min(100, Math.max(1, paging.per_page ?? 20));
+  const page = Math.min(MAX_PAGE, Math.max(1, paging.page ?? 1));
+  const perPage = Math.min(MAX_PER_PAGE, Math.max(1, paging.per_page ?? 20));
   return { page, perPage, skip: (page - 1) * perPage };
 }
 

@@ -4,11 +4,12 @@ import { DIGEST_PERIODS } from '../ai/digest.entity';
 import { EVENT_CATEGORIES } from '../events/event.entity';
 import { SECURITY_ALERT_KINDS } from '../security-alerts/security-alert.entity';
 import { packageVersion } from '@shared/config';
+import { MAX_PAGE, MAX_PER_PAGE } from '../common/list-page';
 import { AgentReadModel } from './agent-read-model';
 
 const paging = {
-  page: z.number().int().min(1).optional().describe('Page number, from 1'),
-  per_page: z.number().int().min(1).max(100).optional().describe('Items per page (default 20, at most 100)'),
+  page: z.number().int().min(1).max(MAX_PAGE).optional().describe(`Page number, from 1 to ${MAX_PAGE}`),
+  per_page: z.number().int().min(1).max(MAX_PER_PAGE).optional().describe(`Items per page (default 20, at most ${MAX_PER_PAGE})`),
 };
 const repository = z.string().min(3).max(255).optional().describe('Only this repository (owner/name)');
 

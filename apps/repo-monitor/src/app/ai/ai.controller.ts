@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Put, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Req } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { parseDuration } from '@shared/config';
 import type { FastifyRequest } from 'fastify';
@@ -6,7 +6,7 @@ import { FindOptionsWhere } from 'typeorm';
 import { AuditLogService } from '../admin/audit-log.service';
 import { actorOf, clientAddress } from '../admin/principal';
 import { AiSettingsService } from '../ai-settings/ai-settings.service';
-import { ListPage, listPage, pageWindow } from '../common/list-page';
+import { ListPage, listPage, pageWindow, RowIdPipe } from '../common/list-page';
 import { MonitorError } from '../common/monitor-error';
 import { AGENT_SCHEME, COOKIE_SCHEME, CSRF_SCHEME } from '../openapi';
 import { DatabaseWork } from '../processing/database-work';
@@ -158,7 +158,7 @@ export class AiController {
   @ApiSecurity(AGENT_SCHEME)
   @ApiOperation({ summary: 'One AI pull-request review' })
   @ApiOkResponse({ type: PrReviewDto })
-  async getReview(@Param('id', ParseIntPipe) id: number): Promise<PrReviewDto> {
+  async getReview(@Param('id', new RowIdPipe()) id: number): Promise<PrReviewDto> {
     const row = await this.database.dataSource.getRepository(PrReviewEntity).findOne({ where: { id } });
     if (!row) throw new MonitorError('not_found', 'no such review');
     return prReviewDto(row);

@@ -16,6 +16,19 @@ const CODE_FOR_STATUS: Record<number, string> = {
   503: 'service_unavailable',
 };
 
+/** Where @fastify/static serves the Swagger UI files (see openapi.ts). */
+const STATIC_PREFIX = '/docs/';
+
+/**
+ * An error of the static file server (a path outside its root, a NUL byte, a bad range...): plain
+ * errors with a 4xx `statusCode` and no Fastify code. The client learns only that there is no such file.
+ */
+function isStaticFileError(exception: unknown, request: FastifyRequest): boolean {
+  if (!(exception instanceof Error) || exception instanceof HttpException || !request.url.startsWith(STATIC_PREFIX)) return false;
+  const status = Number((exception as { statusCode?: unknown }).statusCode ?? (exception as { status?: unknown }).status);
+  return status >= 400 && status < 500;
+}
+
 /**
  * Turns every error into `{error_code, message, details?}`. 5xx are logged once with the request
  * id, which the body carries as details.request_id; their messages never expose internals.
@@ -53,6 +66,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
         status,
         body: { error_code: CODE_FOR_STATUS[status] ?? 'validation_failed', message: httpErrorMessage(exception.getResponse(), exception.message) },
       };
+    }
+    if (isStaticFileError(exception, request)) {
+      return { status: 404, body: { error_code: 'not_found', message: 'no such file' } };
     }
     const clientStatus = fastifyErrorStatus(exception);
     if (clientStatus !== undefined && clientStatus < 500) {

@@ -1,7 +1,7 @@
-import { Controller, Get, HttpCode, Param, ParseIntPipe, Post, Query } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { ListPage, ListPageDto, listPage, PageQueryDto, pageWindow } from '../common/list-page';
+import { ListPage, ListPageDto, listPage, PageQueryDto, pageWindow, RowIdPipe } from '../common/list-page';
 import { MonitorError } from '../common/monitor-error';
 import { AGENT_SCHEME, COOKIE_SCHEME, CSRF_SCHEME } from '../openapi';
 import { DatabaseWork } from '../processing/database-work';
@@ -89,7 +89,7 @@ export class NotificationsController {
   @ApiSecurity(CSRF_SCHEME)
   @ApiOperation({ summary: 'Send a dead entry again now, with a fresh backoff schedule' })
   @ApiOkResponse({ type: OutboxEntryDto })
-  async retry(@Param('id', ParseIntPipe) id: number): Promise<OutboxEntryDto> {
+  async retry(@Param('id', new RowIdPipe()) id: number): Promise<OutboxEntryDto> {
     const store = this.database.dataSource.getRepository(OutboxEntryEntity);
     const now = new Date();
     const changed = await this.database.transaction(async (manager) => {

@@ -1,6 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { listPage, ListPage, pageWindow } from '../common/list-page';
+import { listPage, ListPage, pageWindow, RowIdPipe } from '../common/list-page';
 import { MonitorError } from '../common/monitor-error';
 import { GitHubSyncService, MAX_EXTERNAL_REPOSITORIES } from '../github/github-sync.service';
 import { COOKIE_SCHEME, CSRF_SCHEME, AGENT_SCHEME } from '../openapi';
@@ -39,7 +39,7 @@ export class RepositoriesController {
   @Get(':id')
   @ApiOperation({ summary: 'One repository' })
   @ApiOkResponse({ type: RepositoryDto })
-  async get(@Param('id', ParseIntPipe) id: number): Promise<RepositoryDto> {
+  async get(@Param('id', new RowIdPipe()) id: number): Promise<RepositoryDto> {
     return RepositoryDto.of(await this.find(id));
   }
 
@@ -58,7 +58,7 @@ export class RepositoriesController {
   @ApiSecurity(CSRF_SCHEME)
   @ApiOperation({ summary: 'Turn notifications per kind of event on or off' })
   @ApiOkResponse({ type: RepositoryDto })
-  async updateToggles(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateRepositoryTogglesDto): Promise<RepositoryDto> {
+  async updateToggles(@Param('id', new RowIdPipe()) id: number, @Body() body: UpdateRepositoryTogglesDto): Promise<RepositoryDto> {
     const row = await this.find(id);
     const fields: Array<[keyof UpdateRepositoryTogglesDto, keyof RepositoryEntity]> = [
       ['issues', 'notifyIssues'],
@@ -82,7 +82,7 @@ export class RepositoriesController {
   @ApiSecurity(CSRF_SCHEME)
   @ApiOperation({ summary: 'Watch the repository again (notifications on)' })
   @ApiOkResponse({ type: RepositoryDto })
-  activate(@Param('id', ParseIntPipe) id: number): Promise<RepositoryDto> {
+  activate(@Param('id', new RowIdPipe()) id: number): Promise<RepositoryDto> {
     return this.setStatus(id, 'active');
   }
 
@@ -91,7 +91,7 @@ export class RepositoriesController {
   @ApiSecurity(CSRF_SCHEME)
   @ApiOperation({ summary: 'Keep the records but send no notifications' })
   @ApiOkResponse({ type: RepositoryDto })
-  archive(@Param('id', ParseIntPipe) id: number): Promise<RepositoryDto> {
+  archive(@Param('id', new RowIdPipe()) id: number): Promise<RepositoryDto> {
     return this.setStatus(id, 'archived');
   }
 
@@ -99,7 +99,7 @@ export class RepositoriesController {
   @ApiSecurity(CSRF_SCHEME)
   @ApiOperation({ summary: 'Stop watching: marked removed, history kept, no notifications' })
   @ApiOkResponse({ type: RepositoryDto })
-  remove(@Param('id', ParseIntPipe) id: number): Promise<RepositoryDto> {
+  remove(@Param('id', new RowIdPipe()) id: number): Promise<RepositoryDto> {
     return this.setStatus(id, 'removed');
   }
 

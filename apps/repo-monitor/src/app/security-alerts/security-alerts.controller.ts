@@ -1,9 +1,9 @@
-import { Body, Controller, Get, Param, ParseIntPipe, Patch, Query } from '@nestjs/common';
+import { Body, Controller, Get, Param, Patch, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, Min } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsOptional } from 'class-validator';
 import { FindOptionsWhere } from 'typeorm';
-import { ListPage, ListPageDto, listPage, PageQueryDto, pageWindow } from '../common/list-page';
+import { ListPage, ListPageDto, listPage, PageQueryDto, pageWindow, RowIdPipe, MAX_ROW_ID, QueryInteger } from '../common/list-page';
 import { MonitorError } from '../common/monitor-error';
 import { AGENT_SCHEME, COOKIE_SCHEME, CSRF_SCHEME } from '../openapi';
 import { DatabaseWork } from '../processing/database-work';
@@ -42,7 +42,7 @@ export class SecurityAlertListDto extends ListPageDto {
 }
 
 export class SecurityAlertQueryDto extends PageQueryDto {
-  @ApiPropertyOptional() @IsOptional() @Type(() => Number) @IsInt() @Min(1) repository_id?: number;
+  @QueryInteger({ min: 1, max: MAX_ROW_ID }) repository_id?: number;
   @ApiPropertyOptional({ enum: SECURITY_ALERT_KINDS }) @IsOptional() @IsIn(SECURITY_ALERT_KINDS) kind?: SecurityAlertKind;
   @ApiPropertyOptional()
   @IsOptional()
@@ -81,7 +81,7 @@ export class SecurityAlertsController {
   @ApiSecurity(CSRF_SCHEME)
   @ApiOperation({ summary: 'Ignore an alert (no more notifications for it) or stop ignoring it' })
   @ApiOkResponse({ type: SecurityAlertDto })
-  async update(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateSecurityAlertDto): Promise<SecurityAlertDto> {
+  async update(@Param('id', new RowIdPipe()) id: number, @Body() body: UpdateSecurityAlertDto): Promise<SecurityAlertDto> {
     const store = this.database.dataSource.getRepository(SecurityAlertEntity);
     const row = await store.findOne({ where: { id } });
     if (!row) throw new MonitorError('not_found', 'no such alert');

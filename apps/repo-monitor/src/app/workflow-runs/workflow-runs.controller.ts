@@ -1,9 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { FindOptionsWhere } from 'typeorm';
-import { ListPage, ListPageDto, listPage, PageQueryDto, pageWindow } from '../common/list-page';
+import { ListPage, ListPageDto, listPage, PageQueryDto, pageWindow, MAX_ROW_ID, QueryInteger } from '../common/list-page';
 import { AGENT_SCHEME, COOKIE_SCHEME } from '../openapi';
 import { DatabaseWork } from '../processing/database-work';
 import { WorkflowRunEntity } from './workflow-run.entity';
@@ -43,7 +42,7 @@ export class WorkflowRunListDto extends ListPageDto {
 }
 
 export class WorkflowRunQueryDto extends PageQueryDto {
-  @ApiPropertyOptional() @IsOptional() @Type(() => Number) @IsInt() @Min(1) repository_id?: number;
+  @QueryInteger({ min: 1, max: MAX_ROW_ID }) repository_id?: number;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(32) conclusion?: string;
 }
 

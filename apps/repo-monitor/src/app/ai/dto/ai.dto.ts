@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDuration } from '@shared/config';
-import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { ListPageDto, PageQueryDto } from '../../common/list-page';
+import { ListPageDto, PageQueryDto, MAX_ROW_ID, QueryInteger } from '../../common/list-page';
 import { DIGEST_PERIODS, DigestPeriod } from '../digest.entity';
 import { OptionalNotNull } from '../../common/optional-not-null';
 import { MERGE_RISKS } from '../pr-review.entity';
@@ -71,7 +70,7 @@ export class PrReviewListDto extends ListPageDto {
 
 export class PrReviewQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ example: 'acme/api' }) @IsOptional() @IsString() @MaxLength(255) repository?: string;
-  @ApiPropertyOptional() @IsOptional() @Type(() => Number) @IsInt() @Min(1) pr_number?: number;
+  @QueryInteger({ min: 1, max: MAX_ROW_ID }) pr_number?: number;
   @ApiPropertyOptional({ enum: ['pending', 'running', 'completed', 'failed'] }) @IsOptional() @IsIn(['pending', 'running', 'completed', 'failed']) status?: string;
 }
 
