@@ -1,5 +1,16 @@
 import { Controller, Headers, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiConsumes, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiAcceptedResponse,
+  ApiBadRequestResponse,
+  ApiConsumes,
+  ApiHeader,
+  ApiOperation,
+  ApiPayloadTooLargeResponse,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { clientAddress } from '../admin/principal';
 import { MonitorError } from '../common/monitor-error';
@@ -42,6 +53,11 @@ export class WebhooksController {
   @ApiHeader({ name: 'X-GitHub-Delivery', required: true })
   @ApiHeader({ name: 'X-GitHub-Event', required: true })
   @ApiAcceptedResponse({ type: WebhookAcceptedDto })
+  @ApiBadRequestResponse({ description: 'validation_failed: X-GitHub-Delivery or X-GitHub-Event missing or malformed, or the body is not a JSON object' })
+  @ApiUnauthorizedResponse({ description: 'invalid_signature: X-Hub-Signature-256 is missing or does not match' })
+  @ApiPayloadTooLargeResponse({ description: 'validation_failed: the body is over 1 MiB' })
+  @ApiTooManyRequestsResponse({ description: 'rate_limited, with Retry-After: too many bad signatures from this address' })
+  @ApiServiceUnavailableResponse({ description: 'webhook_not_configured, with Retry-After: no inbound secret is configured' })
   async receive(
     @Req() request: FastifyRequest,
     @Headers('x-hub-signature-256') signature: string | undefined,
