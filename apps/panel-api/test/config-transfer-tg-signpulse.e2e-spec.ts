@@ -466,4 +466,22 @@ describe('moving from TG-SignPulse: its real exports through preview and import'
       telegram: { api_id: '12345678', api_hash: '***MASKED***', is_custom: false },
     });
   });
+
+  it('previews and imports a large configuration (1,000 entries, 500 tasks over two accounts) in one request', async () => {
+    const sample = (typical['signs'] as Record<string, Json>)['daily_checkin@my_account'];
+    const signs: Record<string, Json> = {};
+    for (let i = 0; i < 500; i++) for (const account of ['big_a', 'big_b']) signs[`bulk ${i}@${account}`] = { ...sample, account_name: account, account_names: ['big_a', 'big_b'] };
+    const config_json = JSON.stringify({ _meta: typical['_meta'], signs, monitors: {} });
+    const started = Date.now();
+    const preview = await call<{ valid: boolean; items: Json[] }>('POST', '/api/config/import-preview', { config_json });
+    const previewMs = Date.now() - started;
+    expect(preview.status).toBe(200);
+    expect(preview.body.valid).toBe(true);
+    expect(preview.body.items).toHaveLength(500);
+    const imported = await call<Json>('POST', '/api/config/import/all', { config_json, selected: preview.body.items.map((item) => item['key']) });
+    expect(imported.status).toBe(200);
+    expect((imported.body['created'] as Json[]).length).toBe(500);
+    expect(await task('bulk 499')).toMatchObject({ account_names: ['big_a', 'big_b'], sign_at: '08:30' });
+    console.log(`large configuration: ${(config_json.length / 1024).toFixed(0)} KiB, preview ${previewMs} ms, import ${Date.now() - started - previewMs} ms`);
+  });
 });

@@ -193,19 +193,12 @@ export class ConfigTransferService {
     const writeSettings = plan.items.some((item) => item.section === 'settings' && item.action === 'update' && chosen(item));
     const undos: Array<() => void | Promise<void>> = [];
     try {
-      for (const item of writes) {
+      const taskWrites = writes.map((item) => {
         const write = plan.tasks.get(item.key);
         if (!write) throw new Error(`item ${item.key} has nothing to write`);
-        const stored = this.tasks.get(write.name);
-        if (stored) {
-          this.tasks.replace(write.name, write.task, { allowMissingPushSecrets: true });
-          const { last_run: _lastRun, created_at: _created, updated_at: _updated, ...previous } = stored;
-          undos.push(() => void this.tasks.replace(write.name, previous, { allowMissingPushSecrets: true }));
-        } else {
-          this.tasks.create(write.task, { allowMissingPushSecrets: true });
-          undos.push(() => this.tasks.remove(write.name));
-        }
-      }
+        return write.task;
+      });
+      if (taskWrites.length) undos.push(this.tasks.writeMany(taskWrites, { allowMissingPushSecrets: true }));
       if (writeSettings && plan.settings) {
         const before = currentSettingsAsPatch(this.settings);
         await this.settings.update(plan.settings.patch);

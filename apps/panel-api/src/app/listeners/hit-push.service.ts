@@ -136,7 +136,6 @@ export class HitPushService {
     const followUps = action.continue_actions ?? [];
     if (followUps.length === 0) return { status: 'failed', error: 'continue: continue_actions is empty' };
     const sameChat = action.continue_chat_id === undefined;
-    const sent = new Map<string, { chat: ChatId; ids: number[] }>();
     const result = await this.actions.runActions(
       hit.accountName,
       {
@@ -146,24 +145,20 @@ export class HitPushService {
       followUps,
       {
         variables: { ...hit.variables },
-        onSent: (chat, message) => {
+        // Like tg-signer's delete_after: each message is deleted that long after it was sent.
+        onSent: (chat: ChatId, message) => {
           if (action.continue_delete_after === undefined) return;
-          const entry = sent.get(String(chat)) ?? { chat, ids: [] };
-          entry.ids.push(message.id);
-          sent.set(String(chat), entry);
+          this.deletions.schedule({
+            accountName: hit.accountName,
+            taskName: hit.variables.task_name,
+            runId: `hit ${hit.variables.chat_id}/${hit.variables.message_id}`,
+            chatId: chat,
+            messageIds: [message.id],
+            delaySeconds: action.continue_delete_after,
+          });
         },
       },
     );
-    for (const { chat, ids } of sent.values()) {
-      this.deletions.schedule({
-        accountName: hit.accountName,
-        taskName: hit.variables.task_name,
-        runId: `hit ${hit.variables.chat_id}/${hit.variables.message_id}`,
-        chatId: chat,
-        messageIds: ids,
-        delaySeconds: action.continue_delete_after ?? 0,
-      });
-    }
     return result.success ? { status: 'sent' } : { status: 'failed', error: `continue: action ${result.completed + 1} failed: ${result.error ?? result.failure_category}` };
   }
 }

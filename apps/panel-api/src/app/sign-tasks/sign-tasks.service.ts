@@ -119,6 +119,32 @@ export class SignTasksService {
     return task;
   }
 
+  /**
+   * Writes several tasks as one change (a configuration import): every task is checked first, then
+   * all are saved, and listeners hear one `imported` change, so the scheduler and the keyword
+   * listeners re-sync once instead of once per task. A failed save puts back what was saved. Returns
+   * how to undo the whole write (the caller's later step may fail).
+   */
+  writeMany(inputs: SignTaskInput[], options: WriteOptions = {}): () => void {
+    const checked = inputs.map((input) => this.check(input, options));
+    const now = new Date().toISOString();
+    const previous = checked.map((input) => this.store.get(input.name));
+    const tasks: SignTask[] = checked.map((input, index) => {
+      const existing = previous[index];
+      return existing
+        ? { ...withDefaults(input), last_run: existing.last_run, created_at: existing.created_at, updated_at: now }
+        : { ...withDefaults(input), last_run: null, created_at: now, updated_at: now };
+    });
+    this.store.saveMany(tasks);
+    const names = checked.map((input) => input.name);
+    this.emit({ type: 'imported', names });
+    return () => {
+      this.store.saveMany(previous.filter((task): task is SignTask => task !== undefined));
+      for (const [index, name] of names.entries()) if (!previous[index]) this.store.remove(name);
+      this.emit({ type: 'imported', names });
+    };
+  }
+
   remove(name: string): void {
     this.require(name);
     this.store.remove(name);

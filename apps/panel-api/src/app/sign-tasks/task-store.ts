@@ -2,7 +2,7 @@ import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import { FSWatcher, mkdirSync, readdirSync, statSync, unlinkSync, watch } from 'node:fs';
 import { join } from 'node:path';
 import { DataDirectory } from '../data-dir/data-directory';
-import { CorruptDataFileError, readJsonObjectFile, writeJsonFileAtomic } from '../data-dir/json-file-store';
+import { CorruptDataFileError, jsonFileText, readJsonObjectFile, replaceFilesAtomically, writeJsonFileAtomic } from '../data-dir/json-file-store';
 import { SignTask } from './sign-task.types';
 import { isTaskName, parseTaskInput, taskFileStem } from './task-validation';
 
@@ -137,6 +137,17 @@ export class TaskStore implements OnModuleInit, OnModuleDestroy {
     writeJsonFileAtomic(join(this.folder, file), task);
     tasks.set(task.name, task);
     this.noteOwnWrite(file, task.name);
+  }
+
+  /** Writes several documents as one change (all files or none, one folder sync); the caller has validated them. */
+  saveMany(documents: SignTask[]): void {
+    const tasks = this.loaded();
+    const files = documents.map((task) => ({ task, file: this.fileOf(task.name) }));
+    replaceFilesAtomically(files.map(({ task, file }) => ({ path: join(this.folder, file), data: jsonFileText(task) })));
+    for (const { task, file } of files) {
+      tasks.set(task.name, task);
+      this.noteOwnWrite(file, task.name);
+    }
   }
 
   remove(name: string): boolean {
