@@ -1,5 +1,7 @@
 import { requestJson } from '@shared/testing';
+import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
 import { loginAsAdmin, RegisteredRoute, RunningPanel, startPanel } from './harness';
 
 /**
@@ -78,6 +80,11 @@ describe('route table', () => {
       else if (route.url === '/docs/*') expect(response.status).toBe(404);
       else expect(response.status).toBe(200);
     }
+  });
+
+  it('serves the committed OpenAPI document (apps/panel-api/openapi.json)', async () => {
+    const committed = JSON.parse(readFileSync(join(__dirname, '../openapi.json'), 'utf8')) as unknown;
+    expect((await requestJson(panel.url, '/openapi.json')).body).toEqual(committed);
   });
 
   it('documents every /api operation with the bearer scheme, except the login', async () => {

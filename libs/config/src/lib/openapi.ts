@@ -1,8 +1,8 @@
-import { HttpStatus, INestApplication, RequestMethod, Type } from '@nestjs/common';
+import { applyDecorators, HttpStatus, INestApplication, RequestMethod, Type } from '@nestjs/common';
 import { HTTP_CODE_METADATA, METHOD_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ModulesContainer, Reflector } from '@nestjs/core';
-import type { OpenAPIObject } from '@nestjs/swagger';
+import { ApiResponse, type OpenAPIObject } from '@nestjs/swagger';
 import type { OperationObject, ResponseObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { STATUS_CODES } from 'node:http';
 
@@ -69,6 +69,15 @@ export function collectRouteFacts(app: INestApplication, isPublicKey: string): M
     }
   }
   return facts;
+}
+
+/**
+ * The error responses a handler answers with besides the ones completeOpenApiDocument derives
+ * (401, 400, 413), each with what it means: `@ApiErrorResponses({ 404: 'not_found: no such repository' })`.
+ * The service's error body is filled in when the document is completed.
+ */
+export function ApiErrorResponses(responses: Record<number, string>): MethodDecorator & ClassDecorator {
+  return applyDecorators(...Object.entries(responses).map(([status, description]) => ApiResponse({ status: Number(status), description })));
 }
 
 export interface OpenApiCompletion {

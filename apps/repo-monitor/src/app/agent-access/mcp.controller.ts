@@ -1,5 +1,6 @@
+import { ApiErrorResponses } from '@shared/config';
 import { Controller, Delete, Get, Logger, Post, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags, ApiOkResponse, ApiResponse } from '@nestjs/swagger';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../common/public.decorator';
@@ -26,6 +27,8 @@ export class McpController {
 
   @Post()
   @ApiBearerAuth(AGENT_SCHEME)
+  @ApiOkResponse({ description: 'JSON-RPC response', content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } } })
+  @ApiErrorResponses({ 401: 'unauthorized: no valid agent token; WWW-Authenticate names the resource metadata' })
   @ApiOperation({
     summary: 'Read-only MCP server (JSON-RPC over streamable HTTP) with the agent token',
     description: 'Tools: list_repositories, list_events, list_work_items, list_alerts, get_digest. 401 without a valid agent token.',
@@ -62,12 +65,14 @@ export class McpController {
 
   @Get()
   @ApiOperation({ summary: 'Not offered: the MCP endpoint is stateless (no server-sent event stream); 405' })
+  @ApiResponse({ status: 405, description: 'Method not allowed (JSON-RPC error body); use POST', content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } } })
   async stream(@Res() reply: FastifyReply): Promise<void> {
     await this.methodNotAllowed(reply);
   }
 
   @Delete()
   @ApiOperation({ summary: 'Not offered: there are no MCP sessions to end; 405' })
+  @ApiResponse({ status: 405, description: 'Method not allowed (JSON-RPC error body); use POST', content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } } })
   async end(@Res() reply: FastifyReply): Promise<void> {
     await this.methodNotAllowed(reply);
   }

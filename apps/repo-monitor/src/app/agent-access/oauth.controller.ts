@@ -1,3 +1,4 @@
+import { ApiErrorResponses } from '@shared/config';
 import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -92,6 +93,11 @@ export class OAuthController {
     },
   })
   @ApiOkResponse({ type: TokenResponseDto })
+  @ApiErrorResponses({
+    400: 'RFC 6749 error (invalid_request, unsupported_grant_type, invalid_scope, unauthorized_client) with error_description, plus error_code and message',
+    401: 'invalid_client: unknown client id or wrong secret',
+    429: 'rate_limited: too many tokens issued to this client; see Retry-After',
+  })
   async token(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     void reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
     const body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as Record<string, unknown>) : {};

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Req } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { parseDuration } from '@shared/config';
+import { parseDuration, ApiErrorResponses } from '@shared/config';
 import type { FastifyRequest } from 'fastify';
 import { FindOptionsWhere } from 'typeorm';
 import { AuditLogService } from '../admin/audit-log.service';
@@ -157,6 +157,7 @@ export class AiController {
   @Get('reviews/:id')
   @ApiSecurity(AGENT_SCHEME)
   @ApiOperation({ summary: 'One AI pull-request review' })
+  @ApiErrorResponses({ 404: 'not_found: no such review' })
   @ApiOkResponse({ type: PrReviewDto })
   async getReview(@Param('id', new RowIdPipe()) id: number): Promise<PrReviewDto> {
     const row = await this.database.dataSource.getRepository(PrReviewEntity).findOne({ where: { id } });
@@ -208,6 +209,7 @@ export class DigestsController {
   @Post()
   @ApiSecurity(CSRF_SCHEME)
   @ApiOperation({ summary: 'Produce a digest for the period ending now and send it (AI when available, else the template)' })
+  @ApiErrorResponses({ 409: 'conflict: the digest was produced concurrently' })
   @ApiCreatedResponse({ type: DigestDto })
   async produce(@Body() body: ProduceDigestDto, @Req() request: FastifyRequest): Promise<DigestDto> {
     const row = await this.digests.produce(body.period, new Date());

@@ -1,3 +1,4 @@
+import { ApiErrorResponses } from '@shared/config';
 import { Body, Controller, Get, Put, Req } from '@nestjs/common';
 import { ApiConflictResponse, ApiCookieAuth, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
@@ -24,6 +25,7 @@ export class GithubAppSettingsController {
   @ApiOperation({ summary: 'Change unlocked GitHub App settings; applies without restart', description: 'null clears a stored field.' })
   @ApiOkResponse({ type: GithubAppSettingsDto })
   @ApiConflictResponse({ description: 'github_field_locked (details.field): the field is set by environment' })
+  @ApiErrorResponses({ 503: 'encryption_unavailable: the private key or webhook secret cannot be stored without MONITOR_ENCRYPTION_KEY' })
   update(
     @Body() body: UpdateGithubAppSettingsDto,
     @CurrentAdmin() admin: Extract<Principal, { kind: 'admin' }>,

@@ -1,5 +1,5 @@
 import { Controller, Get, Res } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags, ApiOkResponse, ApiResponse } from '@nestjs/swagger';
 import { HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { readinessReport } from '@shared/database';
@@ -27,6 +27,8 @@ export class HealthController {
 
   @Get('readyz')
   @ApiOperation({ summary: 'Readiness: startup complete and database reachable; 503 otherwise' })
+  @ApiOkResponse({ description: 'Ready: the readiness report', content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } } })
+  @ApiResponse({ status: 503, description: 'Not ready (starting, stopping or a failed check): the same report', content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } } })
   async readyz(@Res({ passthrough: true }) reply: FastifyReply): Promise<Record<string, unknown>> {
     const report = await readinessReport(this.readiness, this.healthCheck, this.database, this.dataSource);
     void reply.status(report.httpStatus);

@@ -1,3 +1,4 @@
+import { ApiErrorResponses } from '@shared/config';
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query, Req } from '@nestjs/common';
 import {
   ApiConflictResponse,
@@ -64,6 +65,7 @@ export class NotificationChannelsController {
   @Patch(':id')
   @ApiSecurity(CSRF_SCHEME)
   @ApiOperation({ summary: 'Change a channel; fields left out stay as they are' })
+  @ApiErrorResponses({ 409: 'conflict: the name is taken', 503: 'encryption_unavailable: a new secret cannot be stored without MONITOR_ENCRYPTION_KEY' })
   @ApiOkResponse({ type: NotificationChannelDto })
   @ApiNotFoundResponse()
   update(
@@ -89,6 +91,7 @@ export class NotificationChannelsController {
   @HttpCode(200)
   @ApiSecurity(CSRF_SCHEME)
   @ApiOperation({ summary: 'Enable or disable a channel' })
+  @ApiErrorResponses({ 404: 'not_found: no such notification channel' })
   @ApiOkResponse({ type: NotificationChannelDto })
   toggle(
     @Param('id', uuid) id: string,
@@ -103,6 +106,7 @@ export class NotificationChannelsController {
   @HttpCode(200)
   @ApiSecurity(CSRF_SCHEME)
   @ApiOperation({ summary: 'Send one test message through the channel and report the result' })
+  @ApiErrorResponses({ 404: 'not_found: no such notification channel', 409: 'conflict: the channel has no secret', 503: 'encryption_unavailable: the stored secret cannot be read with the configured master key' })
   @ApiOkResponse({ type: ChannelTestResultDto })
   test(@Param('id', uuid) id: string, @CurrentAdmin() admin: AdminPrincipal, @Req() request: FastifyRequest): Promise<ChannelTestResultDto> {
     return this.channels.test(id, admin.username, clientAddress(request));

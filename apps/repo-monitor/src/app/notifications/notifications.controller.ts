@@ -1,3 +1,4 @@
+import { ApiErrorResponses } from '@shared/config';
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
@@ -88,6 +89,7 @@ export class NotificationsController {
   @HttpCode(200)
   @ApiSecurity(CSRF_SCHEME)
   @ApiOperation({ summary: 'Send a dead entry again now, with a fresh backoff schedule' })
+  @ApiErrorResponses({ 404: 'not_found: no such outbox entry', 409: 'conflict: only dead entries can be retried' })
   @ApiOkResponse({ type: OutboxEntryDto })
   async retry(@Param('id', new RowIdPipe()) id: number): Promise<OutboxEntryDto> {
     const store = this.database.dataSource.getRepository(OutboxEntryEntity);

@@ -1,3 +1,4 @@
+import { ApiErrorResponses } from '@shared/config';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { listPage, ListPage, pageWindow, RowIdPipe } from '../common/list-page';
@@ -38,6 +39,7 @@ export class RepositoriesController {
 
   @Get(':id')
   @ApiOperation({ summary: 'One repository' })
+  @ApiErrorResponses({ 404: 'not_found: no such repository' })
   @ApiOkResponse({ type: RepositoryDto })
   async get(@Param('id', new RowIdPipe()) id: number): Promise<RepositoryDto> {
     return RepositoryDto.of(await this.find(id));
@@ -46,6 +48,7 @@ export class RepositoriesController {
   @Post()
   @ApiSecurity(CSRF_SCHEME)
   @ApiOperation({ summary: `Watch an external public repository through MONITOR_EXTERNAL_PAT (at most ${MAX_EXTERNAL_REPOSITORIES})` })
+  @ApiErrorResponses({ 404: 'not_found: no public repository with that name', 409: 'conflict: the limit of external repositories is reached' })
   @ApiCreatedResponse({ type: RepositoryDto })
   async addExternal(@Body() body: AddExternalRepositoryDto): Promise<RepositoryDto> {
     const result = await this.sync.addExternalRepository(body.full_name);
@@ -57,6 +60,7 @@ export class RepositoriesController {
   @Patch(':id')
   @ApiSecurity(CSRF_SCHEME)
   @ApiOperation({ summary: 'Turn notifications per kind of event on or off' })
+  @ApiErrorResponses({ 404: 'not_found: no such repository' })
   @ApiOkResponse({ type: RepositoryDto })
   async updateToggles(@Param('id', new RowIdPipe()) id: number, @Body() body: UpdateRepositoryTogglesDto): Promise<RepositoryDto> {
     const row = await this.find(id);
@@ -81,6 +85,7 @@ export class RepositoriesController {
   @HttpCode(200)
   @ApiSecurity(CSRF_SCHEME)
   @ApiOperation({ summary: 'Watch the repository again (notifications on)' })
+  @ApiErrorResponses({ 404: 'not_found: no such repository' })
   @ApiOkResponse({ type: RepositoryDto })
   activate(@Param('id', new RowIdPipe()) id: number): Promise<RepositoryDto> {
     return this.setStatus(id, 'active');
@@ -90,6 +95,7 @@ export class RepositoriesController {
   @HttpCode(200)
   @ApiSecurity(CSRF_SCHEME)
   @ApiOperation({ summary: 'Keep the records but send no notifications' })
+  @ApiErrorResponses({ 404: 'not_found: no such repository' })
   @ApiOkResponse({ type: RepositoryDto })
   archive(@Param('id', new RowIdPipe()) id: number): Promise<RepositoryDto> {
     return this.setStatus(id, 'archived');
@@ -98,6 +104,7 @@ export class RepositoriesController {
   @Delete(':id')
   @ApiSecurity(CSRF_SCHEME)
   @ApiOperation({ summary: 'Stop watching: marked removed, history kept, no notifications' })
+  @ApiErrorResponses({ 404: 'not_found: no such repository' })
   @ApiOkResponse({ type: RepositoryDto })
   remove(@Param('id', new RowIdPipe()) id: number): Promise<RepositoryDto> {
     return this.setStatus(id, 'removed');

@@ -1,3 +1,4 @@
+import { ApiErrorResponses } from '@shared/config';
 import { Body, Controller, Get, Param, Patch, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
@@ -80,6 +81,7 @@ export class SecurityAlertsController {
   @Patch(':id')
   @ApiSecurity(CSRF_SCHEME)
   @ApiOperation({ summary: 'Ignore an alert (no more notifications for it) or stop ignoring it' })
+  @ApiErrorResponses({ 404: 'not_found: no such alert' })
   @ApiOkResponse({ type: SecurityAlertDto })
   async update(@Param('id', new RowIdPipe()) id: number, @Body() body: UpdateSecurityAlertDto): Promise<SecurityAlertDto> {
     const store = this.database.dataSource.getRepository(SecurityAlertEntity);
