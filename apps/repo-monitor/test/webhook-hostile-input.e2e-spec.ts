@@ -58,7 +58,7 @@ describe('inbound webhooks against hostile input', () => {
     expect(statuses).toEqual(Array(10).fill(401));
     // Parsed before the signature check, the ten bodies held the event loop for 0.9-1.7 s (measured on
     // a loaded 2-core machine); checking the signature first, the slowest /healthz took about 20 ms.
-    expect(slowestMs).toBeLessThan(200);
+    expect(slowestMs).toBeLessThan(300);
   });
 
   it('stores a signed body with __proto__ and constructor keys as sent, and it round-trips', async () => {
