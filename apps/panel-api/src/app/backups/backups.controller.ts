@@ -1,3 +1,4 @@
+import { ApiErrorResponses } from '@shared/config';
 import { BadGatewayException, BadRequestException, Controller, Get, HttpCode, NotFoundException, Post, Query, Res, StreamableFile } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -60,6 +61,7 @@ export class BackupsController {
   @ApiOkResponse({ type: WebDavUploadResultDto, description: 'JSON when uploaded to WebDAV; the archive itself (application/gzip) when downloaded' })
   @ApiConflictResponse({ description: 'Another backup is being created, or target=webdav without a saved WebDAV target' })
   @ApiBadRequestResponse({ description: 'Unknown target' })
+  @ApiErrorResponses({ 404: 'the WebDAV server answered 404 (the folder is missing)', 502: 'the WebDAV server refused or failed the request' })
   async export(@Query() query: ExportQueryDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<StreamableFile | WebDavUploadResultDto> {
     let outcome;
     try {
@@ -99,6 +101,7 @@ export class BackupsController {
   @Get('webdav/files')
   @ApiOperation({ summary: 'List the .tar.gz backups in the saved WebDAV folder (PROPFIND), newest first' })
   @ApiOkResponse({ type: RemoteBackupListDto })
+  @ApiErrorResponses({ 404: 'the WebDAV folder does not exist', 502: 'the WebDAV server refused or failed the request' })
   @ApiBadRequestResponse({ description: 'No WebDAV target is saved' })
   async listWebDav(): Promise<RemoteBackupListDto> {
     const { store, folder } = this.requireStore();
@@ -113,6 +116,7 @@ export class BackupsController {
   @ApiOperation({ summary: 'Stream one .tar.gz from the saved WebDAV folder; only a plain safe file name is accepted' })
   @ApiProduces('application/gzip')
   @ApiOkResponse({ description: 'The archive' })
+  @ApiErrorResponses({ 404: 'no such file in the WebDAV folder', 502: 'the WebDAV server refused or failed the request' })
   @ApiBadRequestResponse({ description: 'Unsafe name, or no WebDAV target is saved' })
   async downloadWebDav(@Query() query: RemoteDownloadQueryDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<StreamableFile> {
     if (!isSafeBackupName(query.name)) throw new BadRequestException('name must be a plain file name ending in .tar.gz');

@@ -1,3 +1,4 @@
+import { ApiErrorResponses } from '@shared/config';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -85,6 +86,7 @@ export class SignTasksController {
   @Post(':name/enable')
   @HttpCode(200)
   @ApiOperation({ summary: 'Enable a task (its jobs are registered)' })
+  @ApiErrorResponses({ 404: 'No task of that name' })
   @ApiOkResponse({ type: SignTaskDto })
   enable(@Param('name') name: string): SignTaskDto {
     return view(this.tasks.setEnabled(name, true));
@@ -93,6 +95,7 @@ export class SignTasksController {
   @Post(':name/disable')
   @HttpCode(200)
   @ApiOperation({ summary: 'Disable a task (its jobs are removed)' })
+  @ApiErrorResponses({ 404: 'No task of that name' })
   @ApiOkResponse({ type: SignTaskDto })
   disable(@Param('name') name: string): SignTaskDto {
     return view(this.tasks.setEnabled(name, false));
