@@ -10,7 +10,7 @@ import {
   KeywordHitListQueryDto,
   KeywordHitPageDto,
 } from './dto/keyword-hits.dto';
-import { hitToDto, KeywordHitFilter, KeywordHitsService } from './keyword-hits.service';
+import { decodeCursor, hitToDto, KeywordHitFilter, KeywordHitsService } from './keyword-hits.service';
 
 function filterOf(query: KeywordHitFilterDto): KeywordHitFilter {
   const since = query.since !== undefined ? new Date(query.since) : undefined;
@@ -32,17 +32,30 @@ export class KeywordHitsController {
   constructor(private readonly hits: KeywordHitsService) {}
 
   @Get()
-  @ApiOperation({ summary: 'List keyword hits, newest first; filters account, task, chat, since, until, q; limit/offset pagination' })
+  @ApiOperation({
+    summary: 'List keyword hits, newest first; filters account, task, chat, since, until, q; keyset paging with cursor (offset kept)',
+    description:
+      'Pages follow `next_cursor` (keyset: as fast deep in the list as at the top); `offset` still works but costs more the deeper it goes. ' +
+      '`total` is exact up to 10,000; above that `total_capped` is true and `total` is 10,000. ' +
+      '`q` is a case-insensitive substring of the text, matched keyword, sender name/username or chat title, in any script; ' +
+      'from three characters on it is served by a trigram index.',
+  })
   @ApiOkResponse({ type: KeywordHitPageDto })
   async list(@Query() query: KeywordHitListQueryDto): Promise<KeywordHitPageDto> {
     const limit = query.limit ?? 50;
     const offset = query.offset ?? 0;
-    const page = await this.hits.list(filterOf(query), limit, offset);
-    return { items: page.items.map(hitToDto), total: page.total, limit, offset };
+    const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    if (query.cursor !== undefined && !cursor) throw new BadRequestException('cursor is not a next_cursor this API returned');
+    if (cursor && offset > 0) throw new BadRequestException('Use either cursor or offset, not both');
+    const page = await this.hits.list(filterOf(query), limit, { offset, cursor });
+    return { items: page.items.map(hitToDto), total: page.total, total_capped: page.totalCapped, limit, offset, next_cursor: page.nextCursor };
   }
 
   @Get('groups')
-  @ApiOperation({ summary: 'Hits grouped by task, account or chat: count and latest hit of each group (same filters)' })
+  @ApiOperation({
+    summary: 'Hits grouped by task, account or chat: count and latest hit of each group (same filters)',
+    description: 'Without a filter or with `account` alone the counts come from counters kept with every insert and delete; other filters aggregate the matching hits.',
+  })
   @ApiOkResponse({ type: KeywordHitGroupsDto })
   async groups(@Query() query: KeywordHitGroupQueryDto): Promise<KeywordHitGroupsDto> {
     const groups = await this.hits.groups(query.group_by, filterOf(query));

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { Readable } from 'node:stream';
 import { Brackets, DataSource, In, QueryFailedError, Repository, SelectQueryBuilder, WhereExpressionBuilder } from 'typeorm';
+import { POSTGRES_SEARCH_DOCUMENT } from '../../database/migrations/postgres/1795400000000-keyword-hits-search';
 import { csvRecord, UTF8_BOM } from './csv';
 import { HitGroupKey, KeywordHitDto } from './dto/keyword-hits.dto';
 import { HitPushStatus, KeywordHit } from './entities/keyword-hit.entity';
@@ -13,6 +14,40 @@ export interface KeywordHitFilter {
   since?: Date;
   until?: Date;
   q?: string;
+}
+
+/** Where a page ends: the last hit's (hit_at, id); the next page starts after it. */
+export interface HitCursor {
+  hitAt: Date;
+  id: number;
+}
+
+/** Totals are exact up to this many hits; above it the API says "at least TOTAL_CAP" (the web app shows "10,000+"). */
+export const TOTAL_CAP = 10_000;
+
+/** The trigram indexes (SQLite FTS5, PostgreSQL pg_trgm) need a query of at least this many characters. */
+const TRIGRAM_MIN_CHARS = 3;
+
+export function encodeCursor(hit: Pick<KeywordHit, 'hitAt' | 'id'>): string {
+  return Buffer.from(`${hit.hitAt.getTime()}.${hit.id}`, 'utf8').toString('base64url');
+}
+
+/** Undefined when the text is not a cursor this service wrote. */
+export function decodeCursor(text: string): HitCursor | undefined {
+  const match = /^(-?\d{1,15})\.(\d{1,15})$/.exec(Buffer.from(text, 'base64url').toString('utf8'));
+  if (!match) return undefined;
+  const hitAt = new Date(Number(match[1]));
+  const id = Number(match[2]);
+  if (Number.isNaN(hitAt.getTime()) || !Number.isSafeInteger(id)) return undefined;
+  return { hitAt, id };
+}
+
+export interface HitPage {
+  items: KeywordHit[];
+  /** Exact when `totalCapped` is false; otherwise at least this many (TOTAL_CAP). */
+  total: number;
+  totalCapped: boolean;
+  nextCursor: string | null;
 }
 
 export type NewKeywordHit = Omit<KeywordHit, 'id' | 'pushStatus' | 'pushError' | 'createdAt'>;
@@ -131,32 +166,96 @@ export class KeywordHitsService {
     return this.hits.findOneBy({ id });
   }
 
-  async list(filter: KeywordHitFilter, limit: number, offset: number): Promise<{ items: KeywordHit[]; total: number }> {
+  /**
+   * One page, newest first by (hit_at, id): after `cursor` (keyset: an index range, as cheap on
+   * page 1,000 as on page 1) or at `offset` (kept for older clients). The total is exact up to
+   * TOTAL_CAP; counting stops there, so a filter matching half a million hits costs no more than
+   * one matching ten thousand.
+   */
+  async list(filter: KeywordHitFilter, limit: number, position: { offset?: number; cursor?: HitCursor }): Promise<HitPage> {
     const query = this.applyFilter(this.hits.createQueryBuilder('h'), filter);
-    const total = await query.clone().getCount();
-    const items = await query.orderBy('h.id', 'DESC').limit(limit).offset(offset).getMany();
-    return { items, total };
+    const counted = this.applyFilter(this.hits.createQueryBuilder('h'), filter).select('1').limit(TOTAL_CAP + 1);
+    const [countSql, countParameters] = counted.getQueryAndParameters();
+    const [{ n }] = (await this.dataSource.query(`SELECT COUNT(*) AS "n" FROM (${countSql}) AS "capped"`, countParameters)) as Array<{ n: number | string }>;
+    const matching = Number(n);
+    if (position.cursor) {
+      query.andWhere(new Brackets((inner) => {
+        inner.where('"hit_at" < :cursorAt', { cursorAt: position.cursor?.hitAt }).orWhere(new Brackets((tie) => {
+          tie.where('"hit_at" = :cursorAt').andWhere('"id" < :cursorId', { cursorId: position.cursor?.id });
+        }));
+      }));
+    }
+    const items = await query
+      .orderBy('h.hitAt', 'DESC')
+      .addOrderBy('h.id', 'DESC')
+      .limit(limit + 1)
+      .offset(position.cursor ? 0 : (position.offset ?? 0))
+      .getMany();
+    const more = items.length > limit;
+    if (more) items.pop();
+    return {
+      items,
+      total: Math.min(matching, TOTAL_CAP),
+      totalCapped: matching > TOTAL_CAP,
+      nextCursor: more && items.length > 0 ? encodeCursor(items[items.length - 1]) : null,
+    };
   }
 
-  /** Count and latest hit per task, account or chat, the group with the latest hit first. */
+  /**
+   * Count and latest hit per task, account or chat, the group with the latest hit first. Without a
+   * filter, or filtered by account alone, the counts come from `keyword_hit_groups` (kept by
+   * triggers in the transaction of every insert and delete) and each group's latest hit from the
+   * (x, hit_at, id) index; any other filter aggregates the matching hits.
+   */
   async groups(groupBy: HitGroupKey, filter: KeywordHitFilter): Promise<Array<{ key: string; count: number; latest: KeywordHit }>> {
     const column = GROUP_COLUMNS[groupBy];
-    const rows = await this.applyFilter(this.hits.createQueryBuilder('h'), filter)
-      .select(`"${column}"`, 'group_key')
-      .addSelect('COUNT(*)', 'hit_count')
-      .addSelect('MAX("id")', 'latest_id')
-      .groupBy(`"${column}"`)
-      .orderBy('latest_id', 'DESC')
-      .getRawMany<{ group_key: string; hit_count: number | string; latest_id: number | string }>();
+    const onlyAccount = Object.entries(filter).every(([name, value]) => value === undefined || name === 'account');
+    let rows: Array<{ group_key: string; hit_count: number | string; latest_id: number | string | null }>;
+    if (onlyAccount) {
+      const postgres = this.dataSource.options.type === 'postgres';
+      // Placeholders are numbered (PostgreSQL) or positional (SQLite): bind in the order of the text.
+      const values: unknown[] = [];
+      const bind = (value: unknown): string => {
+        values.push(value);
+        return postgres ? `$${values.length}` : '?';
+      };
+      const latest = `(SELECT "l"."id" FROM "keyword_hits" "l" WHERE "l"."${column}" = "c"."group_key"${
+        filter.account !== undefined ? ` AND "l"."account_name" = ${bind(filter.account)}` : ''
+      } ORDER BY "l"."hit_at" DESC, "l"."id" DESC LIMIT 1)`;
+      const counts = `SELECT "g"."group_key", SUM("g"."hit_count") AS "hit_count" FROM "keyword_hit_groups" "g" WHERE "g"."group_by" = ${bind(groupBy)}${
+        filter.account !== undefined ? ` AND "g"."account_name" = ${bind(filter.account)}` : ''
+      } GROUP BY "g"."group_key"`;
+      rows = await this.dataSource.query(`SELECT "c"."group_key", "c"."hit_count", ${latest} AS "latest_id" FROM (${counts}) "c" WHERE "c"."hit_count" > 0`, values);
+    } else {
+      const aggregated = await this.applyFilter(this.hits.createQueryBuilder('h'), filter)
+        .select(`"${column}"`, 'group_key')
+        .addSelect('COUNT(*)', 'hit_count')
+        .addSelect('MAX("hit_at")', 'latest_at')
+        .groupBy(`"${column}"`)
+        .getRawMany<{ group_key: string; hit_count: number | string; latest_at: string | Date }>();
+      rows = [];
+      for (const group of aggregated) {
+        const latest = await this.applyFilter(this.hits.createQueryBuilder('h'), filter)
+          .andWhere(`"${column}" = :groupKey`, { groupKey: group.group_key })
+          .select('h.id', 'id')
+          .orderBy('h.hitAt', 'DESC')
+          .addOrderBy('h.id', 'DESC')
+          .limit(1)
+          .getRawOne<{ id: number | string }>();
+        rows.push({ group_key: group.group_key, hit_count: group.hit_count, latest_id: latest?.id ?? null });
+      }
+    }
     const latest = new Map<number, KeywordHit>();
-    const ids = rows.map((row) => Number(row.latest_id));
+    const ids = rows.flatMap((row) => (row.latest_id === null ? [] : [Number(row.latest_id)]));
     for (let at = 0; at < ids.length; at += 500) {
       for (const hit of await this.hits.findBy({ id: In(ids.slice(at, at + 500)) })) latest.set(hit.id, hit);
     }
-    return rows.flatMap((row) => {
-      const hit = latest.get(Number(row.latest_id));
-      return hit ? [{ key: String(row.group_key), count: Number(row.hit_count), latest: hit }] : [];
-    });
+    return rows
+      .flatMap((row) => {
+        const hit = row.latest_id === null ? undefined : latest.get(Number(row.latest_id));
+        return hit ? [{ key: String(row.group_key), count: Number(row.hit_count), latest: hit }] : [];
+      })
+      .sort((a, b) => b.latest.hitAt.getTime() - a.latest.hitAt.getTime() || b.latest.id - a.latest.id);
   }
 
   /**
@@ -237,14 +336,31 @@ export class KeywordHitsService {
     if (filter.chat !== undefined) query.andWhere('"chat_id" = :chat', { chat: filter.chat });
     if (filter.since !== undefined) query.andWhere('"hit_at" >= :since', { since: filter.since });
     if (filter.until !== undefined) query.andWhere('"hit_at" < :until', { until: filter.until });
-    if (filter.q !== undefined) {
-      const like = this.dataSource.options.type === 'postgres' ? 'ILIKE' : 'LIKE';
-      const pattern = `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      query.andWhere(
-        new Brackets((inner) => {
-          for (const column of SEARCH_COLUMNS) inner.orWhere(`"${column}" ${like} :q ESCAPE '\\'`, { q: pattern });
-        }),
-      );
+    if (filter.q !== undefined) this.applySearch(query, filter.q);
+  }
+
+  /**
+   * `q`: a case-insensitive substring of the message, matched keyword, sender name or username, or
+   * chat title. With three characters or more the database's trigram index narrows the hits first
+   * (SQLite FTS5 `trigram`, PostgreSQL `pg_trgm`); the LIKE per column then decides, so the result
+   * is exactly that of a plain scan whatever the index returns. Shorter queries scan.
+   */
+  private applySearch(query: WhereExpressionBuilder, q: string): void {
+    const postgres = this.dataSource.options.type === 'postgres';
+    const like = postgres ? 'ILIKE' : 'LIKE';
+    const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    if ([...q].length >= TRIGRAM_MIN_CHARS) {
+      if (postgres) {
+        query.andWhere(`${POSTGRES_SEARCH_DOCUMENT} ILIKE :q ESCAPE '\\'`, { q: pattern });
+      } else {
+        // An FTS5 phrase: the trigrams of q, consecutive, in one column (a substring, case folded).
+        query.andWhere(`"id" IN (SELECT "rowid" FROM "keyword_hits_fts" WHERE "keyword_hits_fts" MATCH :phrase)`, { phrase: `"${q.replace(/"/g, '""')}"` });
+      }
     }
+    query.andWhere(
+      new Brackets((inner) => {
+        for (const column of SEARCH_COLUMNS) inner.orWhere(`"${column}" ${like} :q ESCAPE '\\'`, { q: pattern });
+      }),
+    );
   }
 }

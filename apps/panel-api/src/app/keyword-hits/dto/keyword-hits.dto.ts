@@ -55,13 +55,20 @@ export class KeywordHitListQueryDto extends KeywordHitFilterDto {
   @Max(500)
   limit?: number;
 
-  @ApiPropertyOptional({ default: 0, minimum: 0 })
+  @ApiPropertyOptional({ default: 0, minimum: 0, maximum: 100_000_000, description: 'Offset paging, kept for older clients; prefer `cursor` (not both)' })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(0)
   @Max(100_000_000)
   offset?: number;
+
+  @ApiPropertyOptional({ description: 'Keyset paging: `next_cursor` of the previous page; the page starts right after its last hit', maxLength: 64 })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(64)
+  cursor?: string;
 }
 
 export class KeywordHitGroupQueryDto extends KeywordHitFilterDto {
@@ -92,10 +99,16 @@ export class KeywordHitDto {
 }
 
 export class KeywordHitPageDto {
-  @ApiProperty({ type: [KeywordHitDto] }) items!: KeywordHitDto[];
-  @ApiProperty({ description: 'Hits matching the filters' }) total!: number;
+  @ApiProperty({ type: [KeywordHitDto], description: 'Newest first (hit_at, then id)' }) items!: KeywordHitDto[];
+  @ApiProperty({
+    description: 'Hits matching the filters: exact up to 10,000; when `total_capped` is true there are more than 10,000 and this is 10,000 (show "10,000+")',
+    maximum: 10_000,
+  })
+  total!: number;
+  @ApiProperty({ description: 'True when more than 10,000 hits match: `total` is then a lower bound' }) total_capped!: boolean;
   @ApiProperty() limit!: number;
-  @ApiProperty() offset!: number;
+  @ApiProperty({ description: 'The offset asked for (0 with a cursor)' }) offset!: number;
+  @ApiProperty({ nullable: true, type: String, description: 'Pass as `cursor` for the next page; null on the last page' }) next_cursor!: string | null;
 }
 
 export class KeywordHitGroupDto {

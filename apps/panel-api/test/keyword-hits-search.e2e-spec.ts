@@ -1,0 +1,238 @@
+import { requestJson } from '@shared/testing';
+import { DataSource } from 'typeorm';
+import { KeywordHit } from '../src/app/keyword-hits/entities/keyword-hit.entity';
+import { KeywordHitsService } from '../src/app/keyword-hits/keyword-hits.service';
+import { loginAsAdmin, RunningPanel, startPanel } from './harness';
+
+interface Hit {
+  id: number;
+  account_name: string;
+  task_name: string;
+  chat_id: string;
+  hit_at: string;
+}
+
+interface Page {
+  items: Hit[];
+  total: number;
+  total_capped: boolean;
+  limit: number;
+  offset: number;
+  next_cursor: string | null;
+}
+
+interface Groups {
+  groups: Array<{ key: string; count: number; latest_hit: Hit }>;
+}
+
+/** The benchmark's kind of data, smaller: words, keywordN, Chinese phrases, mixed case, and characters LIKE treats specially. */
+const WORDS = ['alpha', 'Bravo', 'charlie', 'DELTA', 'echo', 'foxtrot', 'golf', 'hotel', '50%', 'under_score', 'back\\slash', 'quote"d'];
+const CHINESE = ['比特币空投', '今天签到成功', '领取红包奖励', '新币上线公告', '限时抢购活动'];
+const ACCOUNTS = ['big', 'a1', 'a2', 'a3'];
+const TASKS = ['t0', 't1', 't2', 't3', 't4', 't5'];
+const CHATS = ['-1001', '-1002', '-1003', '-1004', '-1005', '-1006', '-1007'];
+const HITS = 12_000;
+const START = Date.UTC(2025, 0, 1);
+
+/** A small deterministic generator, so a failure can be reproduced. */
+function generator(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return state / 2_147_483_648;
+  };
+}
+
+function makeHits(count: number, firstMessageId: number, seed: number): Array<Omit<KeywordHit, 'id'>> {
+  const random = generator(seed);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+  return Array.from({ length: count }, (_, i) => {
+    const n = firstMessageId + i;
+    const words = Array.from({ length: 6 }, () => pick(WORDS));
+    if (n % 10 === 3) words.splice(2, 0, pick(CHINESE));
+    // Every 97th hit shares its time with the one before: ties are broken by id.
+    const at = new Date(START + (n % 97 === 0 ? n - 1 : n) * 60_000);
+    return {
+      accountName: n % 2 === 0 ? 'big' : pick(ACCOUNTS),
+      taskName: pick(TASKS),
+      chatId: pick(CHATS),
+      chatTitle: n % 50 === 0 ? null : `Chat ${pick(['Deals', '交易群', 'News'])}`,
+      messageThreadId: null,
+      senderId: '42',
+      senderName: n % 7 === 0 ? null : pick(['Ann Lee', '王小明', 'Bob']),
+      senderUsername: n % 5 === 0 ? null : pick(['ann', 'wxm', 'bob_the']),
+      messageId: n,
+      ruleIndex: 0,
+      messageText: `${words.join(' ')} keyword${n % 50}`,
+      matchedKeyword: `keyword${n % 50}`,
+      messageUrl: null,
+      hitAt: at,
+      pushChannel: 'telegram',
+      pushStatus: 'sent',
+      pushError: null,
+      createdAt: at,
+    };
+  });
+}
+
+/** The plain scan every search must agree with: a substring of one of the five columns, ASCII letters case-folded (LIKE). */
+function scanMatches(hit: Omit<KeywordHit, 'id'>, q: string): boolean {
+  const fold = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  const needle = fold(q);
+  return [hit.messageText, hit.matchedKeyword, hit.senderName, hit.senderUsername, hit.chatTitle].some((value) => value !== null && fold(value).includes(needle));
+}
+
+describe('keyword hits at scale: trigram search, capped totals, keyset paging, group counters', () => {
+  let panel: RunningPanel;
+  let token: string;
+  /** The reference copy of every hit in the table, by id. */
+  const stored = new Map<number, Omit<KeywordHit, 'id'>>();
+  const get = <T>(path: string) => requestJson<T>(panel.url, path, { token });
+
+  async function insert(rows: Array<Omit<KeywordHit, 'id'>>): Promise<void> {
+    const repository = panel.app.get(DataSource).getRepository(KeywordHit);
+    for (let at = 0; at < rows.length; at += 500) {
+      const chunk = rows.slice(at, at + 500);
+      const result = await repository.insert(chunk);
+      result.identifiers.forEach((identifier, index) => stored.set(Number(identifier['id']), chunk[index]));
+    }
+  }
+
+  /** Every hit matching the filter, newest first (hit_at, then id), from the reference copy. */
+  function expected(filter: { q?: string; account?: string; task?: string; since?: Date }): number[] {
+    return [...stored.entries()]
+      .filter(([, hit]) => filter.q === undefined || scanMatches(hit, filter.q))
+      .filter(([, hit]) => filter.account === undefined || hit.accountName === filter.account)
+      .filter(([, hit]) => filter.task === undefined || hit.taskName === filter.task)
+      .filter(([, hit]) => filter.since === undefined || hit.hitAt.getTime() >= filter.since.getTime())
+      .sort(([idA, a], [idB, b]) => b.hitAt.getTime() - a.hitAt.getTime() || idB - idA)
+      .map(([id]) => id);
+  }
+
+  /** Follows next_cursor to the end; answers the ids in order and the first page's totals. */
+  async function pageThrough(query: string, limit = 500): Promise<{ ids: number[]; total: number; capped: boolean }> {
+    const ids: number[] = [];
+    let cursor: string | null = null;
+    let first: Page | undefined;
+    for (let pages = 0; pages < 100; pages++) {
+      const response: { status: number; body: Page } = await get<Page>(`/api/keyword-hits?limit=${limit}${query}${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(response.status).toBe(200);
+      first ??= response.body;
+      ids.push(...response.body.items.map((hit) => hit.id));
+      cursor = response.body.next_cursor;
+      if (!cursor) break;
+    }
+    return { ids, total: first?.total ?? 0, capped: first?.total_capped ?? false };
+  }
+
+  beforeAll(async () => {
+    panel = await startPanel();
+    token = await loginAsAdmin(panel);
+    await insert(makeHits(HITS, 1, 7));
+  }, 120_000);
+
+  afterAll(async () => {
+    await panel?.close();
+  });
+
+  it('refuses a cursor it did not write, and cursor together with offset', async () => {
+    expect((await get('/api/keyword-hits?cursor=not-a-cursor')).status).toBe(400);
+    const first = await get<Page>('/api/keyword-hits?limit=5');
+    expect(first.body.next_cursor).toEqual(expect.any(String));
+    expect((await get(`/api/keyword-hits?cursor=${first.body.next_cursor}&offset=5`)).status).toBe(400);
+    expect((await get(`/api/keyword-hits?cursor=${'x'.repeat(65)}`)).status).toBe(400);
+  });
+
+  it('caps the total at 10,000 and says so; below the cap it is exact', async () => {
+    const all = await get<Page>('/api/keyword-hits?limit=1');
+    expect(all.body).toMatchObject({ total: 10_000, total_capped: true });
+    const account = await get<Page>('/api/keyword-hits?limit=1&account=a1');
+    expect(account.body).toMatchObject({ total: expected({ account: 'a1' }).length, total_capped: false });
+  });
+
+  it('pages by cursor through exactly the hits a plain scan finds, in order, for every query form', async () => {
+    const since = new Date(START + 6_000 * 60_000);
+    const forms: Array<{ label: string; query: string; filter: Parameters<typeof expected>[0] }> = [
+      { label: 'no filter', query: '', filter: {} },
+      { label: 'account with half the hits', query: '&account=big', filter: { account: 'big' } },
+      { label: 'task', query: '&task=t3', filter: { task: 't3' } },
+      { label: 'account + task + since', query: `&account=big&task=t1&since=${since.toISOString()}`, filter: { account: 'big', task: 't1', since } },
+    ];
+    const searches = ['keyword7 ', 'KEYWORD4', 'bravo del', '比特币空投', '红包奖', '红包', '交易', '王', 'e', '50%', 'under_', 'back\\sl', 'quote"d', 'no such text', 'wxm'];
+    for (const q of searches) {
+      forms.push({ label: `q=${q}`, query: `&q=${encodeURIComponent(q)}`, filter: { q } });
+      forms.push({ label: `q=${q} + account`, query: `&q=${encodeURIComponent(q)}&account=a2`, filter: { q, account: 'a2' } });
+    }
+    forms.push({ label: 'q + since', query: `&q=${encodeURIComponent('今天签到')}&since=${since.toISOString()}`, filter: { q: '今天签到', since } });
+    for (const form of forms) {
+      const want = expected(form.filter);
+      const got = await pageThrough(form.query);
+      expect({ form: form.label, ids: got.ids }).toEqual({ form: form.label, ids: want });
+      expect({ form: form.label, total: got.total, capped: got.capped }).toEqual({ form: form.label, total: Math.min(want.length, 10_000), capped: want.length > 10_000 });
+    }
+  }, 120_000);
+
+  it('keeps offset paging, and it agrees with the cursor order', async () => {
+    const want = expected({ account: 'a3' });
+    const page = await get<Page>('/api/keyword-hits?limit=20&offset=40&account=a3');
+    expect(page.body.items.map((hit) => hit.id)).toEqual(want.slice(40, 60));
+    expect(page.body.offset).toBe(40);
+  });
+
+  /** Group counts from the API against counts from the reference copy. */
+  async function checkGroups(): Promise<void> {
+    for (const [groupBy, field] of [
+      ['task', 'taskName'],
+      ['chat', 'chatId'],
+      ['account', 'accountName'],
+    ] as const) {
+      for (const filter of ['', '&account=big', '&account=a2', '&task=t2', `&q=${encodeURIComponent('红包')}`]) {
+        const response = await get<Groups>(`/api/keyword-hits/groups?group_by=${groupBy}${filter}`);
+        expect(response.status).toBe(200);
+        const params = new URLSearchParams(filter.slice(1));
+        const ids = expected({ account: params.get('account') ?? undefined, task: params.get('task') ?? undefined, q: params.get('q') ?? undefined });
+        const want = new Map<string, { count: number; latest: number }>();
+        for (const id of ids) {
+          const key = String((stored.get(id) as Omit<KeywordHit, 'id'>)[field]);
+          const entry = want.get(key);
+          // ids are newest first: the first seen is the latest.
+          if (entry) entry.count += 1;
+          else want.set(key, { count: 1, latest: id });
+        }
+        const got = response.body.groups.map((group) => [group.key, group.count, group.latest_hit.id]);
+        // Groups come with the latest hit first, which is the order of first appearance in `ids`.
+        expect({ groupBy, filter, got }).toEqual({ groupBy, filter, got: [...want.entries()].map(([key, entry]) => [key, entry.count, entry.latest]) });
+      }
+    }
+  }
+
+  it('groups from counters that stay right after deletes through the API, a retention-style delete, and an import-style insert', async () => {
+    await checkGroups();
+
+    const removed = await requestJson<{ deleted: number }>(panel.url, '/api/keyword-hits?account=a2&task=t1', { method: 'DELETE', token });
+    expect(removed.body.deleted).toBe(expected({ account: 'a2', task: 't1' }).length);
+    for (const id of expected({ account: 'a2', task: 't1' })) stored.delete(id);
+    await checkGroups();
+
+    // Retention deletes old hits with its own statement, not through the API.
+    const cutoff = new Date(START + 2_000 * 60_000);
+    await panel.app.get(DataSource).getRepository(KeywordHit).createQueryBuilder().delete().where('"hit_at" < :cutoff', { cutoff }).execute();
+    for (const [id, hit] of [...stored.entries()]) if (hit.hitAt < cutoff) stored.delete(id);
+    await checkGroups();
+
+    // An import writes many rows at once; a listener records one (and a replay records nothing).
+    await insert(makeHits(300, HITS + 1, 11));
+    const service = panel.app.get(KeywordHitsService);
+    const one = makeHits(1, HITS + 400, 13)[0];
+    const recorded = await service.record(one);
+    expect(recorded).toBeDefined();
+    stored.set((recorded as KeywordHit).id, { ...one, createdAt: (recorded as KeywordHit).createdAt });
+    expect(await service.record(one)).toBeUndefined();
+    await checkGroups();
+
+    // The search index follows the deletes and inserts too.
+    for (const q of ['keyword7 ', '新币上线', 'wxm']) {
+      expect({ q, ids: (await pageThrough(`&q=${encodeURIComponent(q)}`)).ids }).toEqual({ q, ids: expected({ q }) });
+    }
+  }, 120_000);
+});
