@@ -144,6 +144,18 @@ describe('Helm chart deploy/helm/selfhost', () => {
     expect(monitor.metadata?.annotations).toMatchObject({ 'nginx.ingress.kubernetes.io/proxy-body-size': '1m' });
   });
 
+  it("lets through no larger panel-api bodies than panel-api accepts (64 KiB; 512 KiB for a task; 4 MiB for an import)", () => {
+    const bodySize = (suffix: string) => manifest('panel-api-ingress.yaml', 'Ingress', suffix).metadata?.annotations?.['nginx.ingress.kubernetes.io/proxy-body-size'];
+    expect(bodySize('-panel-api')).toBe('64k');
+    expect(bodySize('-panel-api-tasks')).toBe('512k');
+    expect(bodySize('-panel-api-imports')).toBe('4m');
+    const imports = manifest('panel-api-ingress.yaml', 'Ingress', '-panel-api-imports') as { spec: { rules: Array<{ http: { paths: Array<{ pathType: string }> } }> } };
+    expect(imports.spec.rules[0].http.paths.every((path) => path.pathType === 'Exact')).toBe(true);
+    const template = readFileSync(join(templatesDir, 'panel-api-ingress.yaml'), 'utf8');
+    expect(template).toContain('range list "/api/config/import-preview" "/api/config/import/all" "/api/config/import/sign"');
+    expect(template).not.toMatch(/proxy-body-size: "10m"/);
+  });
+
   it('fails on values that would run two writers or lose secrets', () => {
     const validate = readFileSync(join(templatesDir, 'validate.yaml'), 'utf8');
     const failures = [...validate.matchAll(/\{\{-? if ([^\n]*?) \}\}\n\{\{-? fail "([^"]+)" \}\}/g)].map((match) => ({ condition: match[1], message: match[2] }));

@@ -294,6 +294,20 @@ describe('reverse proxy (deploy/proxy/nginx.conf in front of both services)', ()
     expect(accepted.status).toBe(202);
   });
 
+  it("refuses panel-api bodies over panel-api's own limits at the proxy, and passes those within them", async () => {
+    const post = (path: string, bytes: number) =>
+      send(proxyPort, { host: panelHost, method: 'POST', path, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pad: 'x'.repeat(bytes) }) });
+    // 413 from nginx (HTML) above the limit; within it the request reaches panel-api (401 or 400 in its JSON shape).
+    expect((await post('/api/auth/login', 5 * 1024)).status).toBe(413);
+    expect((await post('/api/auth/login', 1024)).status).toBe(400);
+    expect((await post('/api/ops/backup/webdav/test', 100 * 1024)).status).toBe(413);
+    expect((await post('/api/sign-tasks', 100 * 1024)).status).toBe(401);
+    expect((await post('/api/sign-tasks', 600 * 1024)).status).toBe(413);
+    expect((await post('/api/config/import-preview', 3 * 1024 * 1024)).status).toBe(401);
+    expect((await post('/api/config/import/all', 5 * 1024 * 1024)).status).toBe(413);
+    expect((await post('/api/config/import-previewx', 100 * 1024)).status).toBe(413);
+  });
+
   it('refuses webhook bodies over 1 MiB at the proxy', async () => {
     const tooLarge = Buffer.alloc(1024 * 1024 + 1, 'a');
     const refused = await send(proxyPort, {

@@ -8,6 +8,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { ProviderOverride } from './common/provider-overrides';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
+import { DEFAULT_BODY_LIMITS, installBodyLimits } from './common/request-limits';
 import { packageVersion, ReadinessService, requestIdFor } from '@shared/config';
 import { PanelConfig } from './config/panel-config';
 import { setupOpenApi } from './openapi';
@@ -20,14 +21,18 @@ export interface PanelAppOptions {
 /** Builds the panel-api application (not yet listening); main.ts and the e2e tests both use it. */
 export async function createPanelApp(config: PanelConfig, options: PanelAppOptions = {}): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
-    bodyLimit: 10 * 1024 * 1024,
+    // Per route (common/request-limits.ts); this is the default for routes that say nothing.
+    bodyLimit: DEFAULT_BODY_LIMITS.maxBytes,
     trustProxy: config.http.trustProxy,
     genReqId: (req: IncomingMessage) => requestIdFor(req),
     requestIdHeader: false,
   });
+  // Body size, nesting and list lengths are bounded before any parsing, per route.
+  installBodyLimits(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, { overrides: options.overrides }), adapter, {
     bufferLogs: true,
     abortOnError: false,
+    bodyParser: false,
   });
   // SQLite is one shared connection: every flow takes its turn (see @shared/database).
   serializeSqliteAccess(app.get(DataSource));

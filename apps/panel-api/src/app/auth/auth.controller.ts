@@ -26,6 +26,7 @@ import {
   TotpSetupDto,
   TotpStatusDto,
 } from './dto/auth.dto';
+import { BodyLimit, CREDENTIAL_BODY_LIMITS } from '../common/request-limits';
 
 @ApiTags('auth')
 @Controller('api/auth')
@@ -34,6 +35,7 @@ export class AuthController {
 
   @Public()
   @Post('login')
+  @BodyLimit(CREDENTIAL_BODY_LIMITS)
   @HttpCode(HttpStatus.OK)
   @ApiOperation({
     summary: 'Log in and get an access token',
@@ -57,6 +59,7 @@ export class AuthController {
   }
 
   @Put('password')
+  @BodyLimit(CREDENTIAL_BODY_LIMITS)
   @ApiBearerAuth(BEARER_SCHEME)
   @ApiUnauthorizedResponse({ description: 'Missing or invalid access token' })
   @ApiOperation({ summary: 'Change the password; earlier tokens stop working, the answer carries a new one' })
@@ -68,6 +71,7 @@ export class AuthController {
   }
 
   @Put('username')
+  @BodyLimit(CREDENTIAL_BODY_LIMITS)
   @ApiBearerAuth(BEARER_SCHEME)
   @ApiUnauthorizedResponse({ description: 'Missing or invalid access token' })
   @ApiOperation({ summary: 'Change the username; earlier tokens stop working, the answer carries a new one' })
@@ -80,6 +84,7 @@ export class AuthController {
   }
 
   @Post('totp/setup')
+  @BodyLimit(CREDENTIAL_BODY_LIMITS)
   @ApiBearerAuth(BEARER_SCHEME)
   @ApiUnauthorizedResponse({ description: 'Missing or invalid access token' })
   @HttpCode(HttpStatus.OK)
@@ -91,6 +96,7 @@ export class AuthController {
   }
 
   @Post('totp/enable')
+  @BodyLimit(CREDENTIAL_BODY_LIMITS)
   @ApiBearerAuth(BEARER_SCHEME)
   @ApiUnauthorizedResponse({ description: 'Missing or invalid access token' })
   @HttpCode(HttpStatus.OK)
@@ -104,6 +110,7 @@ export class AuthController {
   }
 
   @Post('totp/disable')
+  @BodyLimit(CREDENTIAL_BODY_LIMITS)
   @ApiBearerAuth(BEARER_SCHEME)
   @ApiUnauthorizedResponse({ description: 'Missing or invalid access token' })
   @HttpCode(HttpStatus.OK)

@@ -3,6 +3,7 @@ import { ApiBadRequestResponse, ApiBearerAuth, ApiNotFoundResponse, ApiOkRespons
 import { BEARER_SCHEME } from '../openapi';
 import { ConfigTransferService, ImportOptions } from './config-transfer.service';
 import { ConfigImportDto, ImportPreviewDto, ImportResultDto, SignNameParamDto } from './dto/config-transfer.dto';
+import { BodyLimit, CONFIG_IMPORT_BODY_LIMITS } from '../common/request-limits';
 
 const EXPORT_DOCUMENT = {
   type: 'object',
@@ -38,6 +39,7 @@ export class ConfigTransferController {
   }
 
   @Post('import-preview')
+  @BodyLimit(CONFIG_IMPORT_BODY_LIMITS)
   @HttpCode(200)
   @ApiOperation({
     summary: 'What an import would create, overwrite, skip or refuse, item by item, with every field mapped, defaulted or dropped; writes nothing',
@@ -49,6 +51,7 @@ export class ConfigTransferController {
   }
 
   @Post('import/all')
+  @BodyLimit(CONFIG_IMPORT_BODY_LIMITS)
   @HttpCode(200)
   @ApiOperation({
     summary: 'Import the selected items of a configuration document (every item without a selection), all or nothing',
@@ -64,6 +67,7 @@ export class ConfigTransferController {
   }
 
   @Post('import/sign')
+  @BodyLimit(CONFIG_IMPORT_BODY_LIMITS)
   @HttpCode(200)
   @ApiOperation({ summary: 'Import one sign task (its document, or an export holding exactly one)' })
   @ApiOkResponse({ type: ImportResultDto })

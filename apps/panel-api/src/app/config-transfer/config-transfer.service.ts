@@ -1,5 +1,6 @@
 import { BadRequestException, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { AccountStore } from '../accounts/account-store';
+import { CONFIG_IMPORT_BODY_LIMITS, jsonShapeViolation } from '../common/request-limits';
 import { VersionService } from '../ops/version.service';
 import { SettingsService } from '../settings/settings.service';
 import { SignTask } from '../sign-tasks/sign-task.types';
@@ -146,6 +147,9 @@ export class ConfigTransferService {
   private parse(configJson: unknown): Json {
     let value = configJson;
     if (typeof configJson === 'string') {
+      // The text inside config_json is held to the bounds the request body itself was checked against.
+      const tooBig = jsonShapeViolation(configJson, CONFIG_IMPORT_BODY_LIMITS);
+      if (tooBig) throw new InvalidConfigImportError([`config_json: ${tooBig.replace(/^Request body/, 'the document')}`]);
       try {
         value = JSON.parse(configJson);
       } catch (error) {

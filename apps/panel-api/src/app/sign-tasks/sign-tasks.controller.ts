@@ -16,6 +16,7 @@ import { BEARER_SCHEME } from '../openapi';
 import { CloneTaskDto, SignTaskDto, SignTaskInputDto, SignTaskListDto, SignTaskListQueryDto } from './dto/sign-task.dto';
 import { SignTask } from './sign-task.types';
 import { assertTaskName, SignTasksService } from './sign-tasks.service';
+import { BodyLimit, SIGN_TASK_BODY_LIMITS } from '../common/request-limits';
 
 function view(task: SignTask): SignTaskDto {
   return task as unknown as SignTaskDto;
@@ -42,6 +43,7 @@ export class SignTasksController {
   }
 
   @Post()
+  @BodyLimit(SIGN_TASK_BODY_LIMITS)
   @ApiOperation({ summary: 'Create a task' })
   @ApiCreatedResponse({ type: SignTaskDto })
   @ApiConflictResponse({ description: 'A task with this name exists' })
@@ -58,6 +60,7 @@ export class SignTasksController {
   }
 
   @Put(':name')
+  @BodyLimit(SIGN_TASK_BODY_LIMITS)
   @ApiOperation({ summary: 'Replace a task (the whole document; last_run is kept)' })
   @ApiOkResponse({ type: SignTaskDto })
   @ApiNotFoundResponse()

@@ -1,0 +1,265 @@
+import { requestJson } from '@shared/testing';
+import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import { loginAsAdmin, RunningPanel, startPanel } from './harness';
+
+const SAMPLES = '/work/shared/spec/samples';
+const SAMPLE_FILES = ['tg-signpulse-export-typical.json', 'tg-signpulse-export-monitors.json'];
+const MB = 1024 * 1024;
+
+interface RawAnswer {
+  status: number;
+  body: Record<string, unknown>;
+  ms: number;
+}
+
+/**
+ * Sends a body as a hostile client would: all at once with its Content-Length, or (chunked) as a
+ * stream without one, so the server only learns the size by reading. A server that stops reading
+ * and closes the connection is an answer, not a failure.
+ */
+function sendRaw(baseUrl: string, path: string, body: Buffer, options: { chunked?: boolean; token?: string; contentType?: string } = {}): Promise<RawAnswer> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { 'content-type': options.contentType ?? 'application/json' };
+    if (!options.chunked) headers['content-length'] = String(body.length);
+    if (options.token) headers['authorization'] = `Bearer ${options.token}`;
+    const req = httpRequest(`${baseUrl}${path}`, { method: 'POST', headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => {
+        let parsed: Record<string, unknown> = {};
+        try {
+          parsed = JSON.parse(text) as Record<string, unknown>;
+        } catch {
+          parsed = { text };
+        }
+        resolve({ status: res.statusCode ?? 0, body: parsed, ms: performance.now() - started });
+      });
+      res.on('error', reject);
+    });
+    // The server closes the connection once it has refused the body; the rest cannot be written.
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE' || error.code === 'ECONNRESET') return;
+      reject(error);
+    });
+    if (!options.chunked) {
+      req.end(body);
+      return;
+    }
+    let offset = 0;
+    const writeMore = () => {
+      while (offset < body.length && !req.destroyed) {
+        const chunk = body.subarray(offset, offset + 64 * 1024);
+        offset += chunk.length;
+        if (!req.write(chunk)) {
+          req.once('drain', writeMore);
+          return;
+        }
+      }
+      if (!req.destroyed) req.end();
+    };
+    writeMore();
+  });
+}
+
+/** `[{},{},…]` of about `bytes` bytes: millions of empty objects, the body of the review's login attack. */
+function emptyObjects(bytes: number): string {
+  return `[${'{},'.repeat(Math.floor(bytes / 3) - 1)}{}]`;
+}
+
+function nested(depth: number): string {
+  return `${'['.repeat(depth)}${']'.repeat(depth)}`;
+}
+
+describe('request body limits (issue 19 item 1)', () => {
+  let panel: RunningPanel;
+  let token: string;
+
+  beforeAll(async () => {
+    panel = await startPanel();
+    token = await loginAsAdmin(panel);
+  });
+
+  afterAll(async () => {
+    await panel?.close();
+  });
+
+  const errorShape = (status: number) => ({ statusCode: status, error: expect.any(String), message: expect.any(String) });
+
+  it('refuses a 10 MB login body with 413 before reading it, whether or not it says its length', async () => {
+    const body = Buffer.from(JSON.stringify({ username: 'admin', password: emptyObjects(10 * MB) }));
+    for (const chunked of [false, true]) {
+      const answer = await sendRaw(panel.url, '/api/auth/login', body, { chunked });
+      expect({ chunked, status: answer.status }).toEqual({ chunked, status: 413 });
+      expect(answer.body).toMatchObject(errorShape(413));
+      expect(answer.ms).toBeLessThan(5_000);
+    }
+    // A login itself still works.
+    expect(await loginAsAdmin(panel)).toEqual(expect.any(String));
+  });
+
+  it('answers deeply nested JSON with 400 in the error shape, never a 500', async () => {
+    const login = await sendRaw(panel.url, '/api/auth/login', Buffer.from(`{"username":${nested(1_500)}}`));
+    expect(login.status).toBe(400);
+    expect(login.body).toMatchObject({ ...errorShape(400), message: 'Request body nests deeper than 4 levels' });
+
+    const settings = await sendRaw(panel.url, '/api/config/settings', Buffer.from(`{"timezone":${nested(20_000)}}`), { token });
+    expect(settings.status).toBe(400);
+    expect(settings.body.message).toBe('Request body nests deeper than 32 levels');
+
+    const configJson = `{"signs":[],"settings":{"global":{"timezone":${nested(100_000)}}}}`;
+    const preview = await requestJson(panel.url, '/api/config/import-preview', { method: 'POST', token, body: { config_json: configJson } });
+    expect(preview.status).toBe(400);
+    expect(JSON.stringify(preview.body)).toMatch(/config_json: the document nests deeper than 32 levels/);
+  });
+
+  it('refuses lists longer than a route accepts before validation walks them', async () => {
+    const login = await sendRaw(panel.url, '/api/auth/login', Buffer.from(JSON.stringify({ username: new Array(100).fill(0), password: 'x' })));
+    expect(login.status).toBe(400);
+    expect(login.body.message).toBe('Request body has a list or object with more than 16 entries');
+
+    // The review's 100,000 chats took 64 s before "no more than 50".
+    const chats = Buffer.from(`{"name":"many","account_name":"alice","sign_at":"0 8 * * *","execution_mode":"fixed","chats":${emptyObjects(300_000)}}`);
+    const refused = await sendRaw(panel.url, '/api/sign-tasks', chats, { token });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe('Request body has a list or object with more than 500 entries');
+    expect(refused.ms).toBeLessThan(2_000);
+  });
+
+  it('validates the largest sign task body it accepts in bounded time', async () => {
+    // 50 chats of 50 actions, each with a 100-character text: the most a task may hold, and as many values as the route accepts.
+    const action = { action: 1, text: 'x'.repeat(100), delay: 1 };
+    const chat = { chat_id: 1, actions: new Array(50).fill(action) };
+    const body = { name: 'huge', account_name: 'alice', sign_at: '0 8 * * *', execution_mode: 'fixed', chats: new Array(51).fill(chat) };
+    const text = Buffer.from(JSON.stringify(body));
+    const answer = await sendRaw(panel.url, '/api/sign-tasks', text, { token });
+    expect(answer.status).toBe(400);
+    expect(JSON.stringify(answer.body.message)).toMatch(/chats must contain no more than 50 elements/);
+    expect(answer.ms).toBeLessThan(3_000);
+    const shortChat = { chat_id: 1, actions: new Array(50).fill({ ...action, text: 'x' }) };
+    const overLimit = await sendRaw(panel.url, '/api/sign-tasks', Buffer.from(JSON.stringify({ ...body, chats: new Array(80).fill(shortChat) })), { token });
+    expect(overLimit.status).toBe(400);
+    expect(overLimit.body.message).toBe('Request body holds more than 25000 values');
+  });
+
+  it('refuses an import preview of 1.5 million signs by its size, and more than 1,000 signs by their number', async () => {
+    const huge = Buffer.from(JSON.stringify({ config_json: `{"signs":${emptyObjects(4.5 * MB)}}` }));
+    const tooLarge = await sendRaw(panel.url, '/api/config/import-preview', huge, { token });
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.body).toMatchObject(errorShape(413));
+
+    const many = `{"signs":${emptyObjects(3_010)}}`;
+    const asText = await requestJson(panel.url, '/api/config/import-preview', { method: 'POST', token, body: { config_json: many } });
+    expect(asText.status).toBe(400);
+    expect(JSON.stringify(asText.body)).toMatch(/config_json: the document has a list or object with more than 1000 entries/);
+    const asObject = await sendRaw(panel.url, '/api/config/import-preview', Buffer.from(`{"config_json":${many}}`), { token });
+    expect(asObject.status).toBe(400);
+    expect(asObject.body.message).toBe('Request body has a list or object with more than 1000 entries');
+  });
+
+  it('previews the largest import it accepts in bounded time, answering /health meanwhile', async () => {
+    // 1,000 tasks of 2 chats × 10 actions: nearly as many values as an import may hold.
+    const chats = new Array(2).fill({ chat_id: -1001234567890, actions: new Array(10).fill({ action: 1, text: '/checkin please', delay: '1-3' }) });
+    const signs = Array.from({ length: 1_000 }, (_, index) => ({
+      name: `task_${index}`,
+      account_name: 'alice',
+      sign_at: '0 8 * * *',
+      execution_mode: 'fixed',
+      chats,
+    }));
+    const body = Buffer.from(JSON.stringify({ config_json: JSON.stringify({ signs }) }));
+    const started = performance.now();
+    const previewing = sendRaw(panel.url, '/api/config/import-preview', body, { token });
+    const health: number[] = [];
+    let done = false;
+    void previewing.finally(() => (done = true));
+    while (!done) {
+      const probeStarted = performance.now();
+      expect((await fetch(`${panel.url}/health`)).status).toBe(200);
+      health.push(performance.now() - probeStarted);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const preview = await previewing;
+    const ms = performance.now() - started;
+    health.sort((a, b) => a - b);
+    const median = health[Math.floor(health.length / 2)];
+    if (process.env['REQUEST_LIMITS_REPORT']) {
+      process.stdout.write(`import preview of ${signs.length} tasks, ${body.length} bytes: ${ms.toFixed(0)} ms; /health meanwhile: ${health.length} probes, median ${median.toFixed(1)} ms, max ${health[health.length - 1].toFixed(1)} ms\n`);
+    }
+    expect(preview.status).toBe(200);
+    expect(preview.body['counts']).toMatchObject({ create: 1_000 });
+    // Minutes before the limits (the review's 1.5M signs: 238 s); about a second on an idle machine now.
+    expect(ms).toBeLessThan(60_000);
+    expect(median).toBeLessThan(100);
+  }, 120_000);
+
+  it.each(SAMPLE_FILES)('accepts the reference export %s as text and as an object', async (file) => {
+    const text = readFileSync(join(SAMPLES, file), 'utf8');
+    for (const configJson of [text, JSON.parse(text) as unknown]) {
+      const preview = await requestJson(panel.url, '/api/config/import-preview', { method: 'POST', token, body: { config_json: configJson } });
+      expect(preview.status).not.toBe(413);
+      expect(JSON.stringify(preview.body)).not.toMatch(/nests deeper|more than \d+ entries|more than \d+ values/);
+    }
+  });
+
+  it('reads only JSON bodies', async () => {
+    const form = await sendRaw(panel.url, '/api/auth/login', Buffer.from('username=admin&password=x'), { contentType: 'application/x-www-form-urlencoded' });
+    expect(form.status).toBe(415);
+    expect(form.body).toMatchObject(errorShape(415));
+  });
+
+  it('keeps /health and /healthz answering within 100 ms while hostile requests are in flight', async () => {
+    const loginBomb = Buffer.from(`{"username":"admin","password":"x","totp_code":${emptyObjects(10 * MB)}}`);
+    const deep = Buffer.from(`{"username":${nested(2_000_000)}}`);
+    const longImport = Buffer.from(JSON.stringify({ config_json: 'x'.repeat(4 * MB - 64) }));
+    const chats = Buffer.from(`{"name":"many","chats":${emptyObjects(300_000)}}`);
+    const attacks: Array<() => Promise<RawAnswer>> = [
+      () => sendRaw(panel.url, '/api/auth/login', loginBomb),
+      () => sendRaw(panel.url, '/api/auth/login', loginBomb, { chunked: true }),
+      () => sendRaw(panel.url, '/api/auth/login', deep, { chunked: true }),
+      () => sendRaw(panel.url, '/api/config/import-preview', longImport),
+      () => sendRaw(panel.url, '/api/sign-tasks', chats, { token }),
+    ];
+    const probe = async (durationMs: number): Promise<number[]> => {
+      const latencies: number[] = [];
+      const until = performance.now() + durationMs;
+      while (performance.now() < until) {
+        for (const path of ['/health', '/healthz']) {
+          const started = performance.now();
+          const response = await fetch(`${panel.url}${path}`);
+          await response.text();
+          expect(response.status).toBe(200);
+          latencies.push(performance.now() - started);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return latencies.sort((a, b) => a - b);
+    };
+    const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))];
+    const quiet = await probe(1_000);
+
+    let attacking = true;
+    const statuses: number[] = [];
+    const attackers = attacks.map(async (attack) => {
+      while (attacking) statuses.push((await attack()).status);
+    });
+    const latencies = await probe(3_000);
+    attacking = false;
+    await Promise.all(attackers);
+
+    expect(statuses.length).toBeGreaterThanOrEqual(attacks.length);
+    expect(new Set(statuses)).toEqual(new Set([413, 400, 401]));
+    const median = quantile(latencies, 0.5);
+    const p90 = quantile(latencies, 0.9);
+    if (process.env['REQUEST_LIMITS_REPORT']) {
+      const figures = (sorted: number[]) => `probes=${sorted.length} median=${quantile(sorted, 0.5).toFixed(1)}ms p90=${quantile(sorted, 0.9).toFixed(1)}ms max=${quantile(sorted, 1).toFixed(1)}ms`;
+      process.stdout.write(`health quiet: ${figures(quiet)}\nhealth under attack (${statuses.length} hostile requests): ${figures(latencies)}\n`);
+    }
+    // A frozen event loop answers in seconds; a busy 2-core machine shared with other jobs adds tens of milliseconds.
+    expect(median).toBeLessThan(100);
+    expect(p90).toBeLessThan(250);
+  });
+});
