@@ -74,6 +74,36 @@ function nested(depth: number): string {
   return `${'['.repeat(depth)}${']'.repeat(depth)}`;
 }
 
+/**
+ * Asks `path` every 20 ms until `stop()` says so and returns how long each answer took, counted
+ * from when the probe was due: the app runs in this process, so a frozen event loop also delays
+ * the timer, and that delay must count.
+ */
+async function probeHealth(baseUrl: string, paths: string[], stop: () => boolean): Promise<number[]> {
+  const latencies: number[] = [];
+  let due = performance.now();
+  while (!stop()) {
+    for (const path of paths) {
+      const response = await fetch(`${baseUrl}${path}`);
+      await response.text();
+      if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
+      latencies.push(performance.now() - due);
+      due = performance.now();
+    }
+    due += 20;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return latencies.sort((a, b) => a - b);
+}
+
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))];
+}
+
+function figures(sorted: number[]): string {
+  return `probes=${sorted.length} median=${quantile(sorted, 0.5).toFixed(1)}ms p90=${quantile(sorted, 0.9).toFixed(1)}ms max=${quantile(sorted, 1).toFixed(1)}ms`;
+}
+
 describe('request body limits (issue 19 item 1)', () => {
   let panel: RunningPanel;
   let token: string;
@@ -172,28 +202,20 @@ describe('request body limits (issue 19 item 1)', () => {
     }));
     const body = Buffer.from(JSON.stringify({ config_json: JSON.stringify({ signs }) }));
     const started = performance.now();
-    const previewing = sendRaw(panel.url, '/api/config/import-preview', body, { token });
-    const health: number[] = [];
     let done = false;
-    void previewing.finally(() => (done = true));
-    while (!done) {
-      const probeStarted = performance.now();
-      expect((await fetch(`${panel.url}/health`)).status).toBe(200);
-      health.push(performance.now() - probeStarted);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const previewing = sendRaw(panel.url, '/api/config/import-preview', body, { token }).finally(() => (done = true));
+    const health = await probeHealth(panel.url, ['/health'], () => done);
     const preview = await previewing;
     const ms = performance.now() - started;
-    health.sort((a, b) => a - b);
-    const median = health[Math.floor(health.length / 2)];
     if (process.env['REQUEST_LIMITS_REPORT']) {
-      process.stdout.write(`import preview of ${signs.length} tasks, ${body.length} bytes: ${ms.toFixed(0)} ms; /health meanwhile: ${health.length} probes, median ${median.toFixed(1)} ms, max ${health[health.length - 1].toFixed(1)} ms\n`);
+      process.stdout.write(`import preview of ${signs.length} tasks, ${body.length} bytes: ${ms.toFixed(0)} ms; /health meanwhile: ${figures(health)}\n`);
     }
     expect(preview.status).toBe(200);
     expect(preview.body['counts']).toMatchObject({ create: 1_000 });
     // Minutes before the limits (the review's 1.5M signs: 238 s); about a second on an idle machine now.
     expect(ms).toBeLessThan(60_000);
-    expect(median).toBeLessThan(100);
+    expect(quantile(health, 0.5)).toBeLessThan(100);
+    expect(quantile(health, 0.9)).toBeLessThan(250);
   }, 120_000);
 
   it.each(SAMPLE_FILES)('accepts the reference export %s as text and as an object', async (file) => {
@@ -202,6 +224,18 @@ describe('request body limits (issue 19 item 1)', () => {
       const preview = await requestJson(panel.url, '/api/config/import-preview', { method: 'POST', token, body: { config_json: configJson } });
       expect(preview.status).not.toBe(413);
       expect(JSON.stringify(preview.body)).not.toMatch(/nests deeper|more than \d+ entries|more than \d+ values/);
+    }
+  });
+
+  it('answers 401 to a large body without a valid token before reading it', async () => {
+    const body = Buffer.from(JSON.stringify({ config_json: 'x'.repeat(4 * MB - 64) }));
+    for (const [path, token] of [
+      ['/api/config/import-preview', undefined],
+      ['/api/config/import/all', 'not-a-token'],
+      ['/api/sign-tasks', undefined],
+    ] as const) {
+      const answer = await sendRaw(panel.url, path, body, { chunked: true, token });
+      expect({ path, status: answer.status, body: answer.body }).toEqual({ path, status: 401, body: errorShape(401) });
     }
   });
 
@@ -223,22 +257,10 @@ describe('request body limits (issue 19 item 1)', () => {
       () => sendRaw(panel.url, '/api/config/import-preview', longImport),
       () => sendRaw(panel.url, '/api/sign-tasks', chats, { token }),
     ];
-    const probe = async (durationMs: number): Promise<number[]> => {
-      const latencies: number[] = [];
+    const probe = (durationMs: number) => {
       const until = performance.now() + durationMs;
-      while (performance.now() < until) {
-        for (const path of ['/health', '/healthz']) {
-          const started = performance.now();
-          const response = await fetch(`${panel.url}${path}`);
-          await response.text();
-          expect(response.status).toBe(200);
-          latencies.push(performance.now() - started);
-        }
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      return latencies.sort((a, b) => a - b);
+      return probeHealth(panel.url, ['/health', '/healthz'], () => performance.now() >= until);
     };
-    const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))];
     const quiet = await probe(1_000);
 
     let attacking = true;
@@ -252,14 +274,11 @@ describe('request body limits (issue 19 item 1)', () => {
 
     expect(statuses.length).toBeGreaterThanOrEqual(attacks.length);
     expect(new Set(statuses)).toEqual(new Set([413, 400, 401]));
-    const median = quantile(latencies, 0.5);
-    const p90 = quantile(latencies, 0.9);
     if (process.env['REQUEST_LIMITS_REPORT']) {
-      const figures = (sorted: number[]) => `probes=${sorted.length} median=${quantile(sorted, 0.5).toFixed(1)}ms p90=${quantile(sorted, 0.9).toFixed(1)}ms max=${quantile(sorted, 1).toFixed(1)}ms`;
       process.stdout.write(`health quiet: ${figures(quiet)}\nhealth under attack (${statuses.length} hostile requests): ${figures(latencies)}\n`);
     }
     // A frozen event loop answers in seconds; a busy 2-core machine shared with other jobs adds tens of milliseconds.
-    expect(median).toBeLessThan(100);
-    expect(p90).toBeLessThan(250);
+    expect(quantile(latencies, 0.5)).toBeLessThan(100);
+    expect(quantile(latencies, 0.9)).toBeLessThan(250);
   });
 });

@@ -6,6 +6,8 @@ import { DataSource } from 'typeorm';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
+import { AccessTokenService } from './auth/access-token.service';
+import { installTokenBeforeBody } from './auth/token-before-body';
 import { ProviderOverride } from './common/provider-overrides';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { DEFAULT_BODY_LIMITS, installBodyLimits } from './common/request-limits';
@@ -34,6 +36,7 @@ export async function createPanelApp(config: PanelConfig, options: PanelAppOptio
     abortOnError: false,
     bodyParser: false,
   });
+  installTokenBeforeBody(adapter.getInstance(), app.get(AccessTokenService));
   // SQLite is one shared connection: every flow takes its turn (see @shared/database).
   serializeSqliteAccess(app.get(DataSource));
   app.useLogger(app.get(Logger));

@@ -59,12 +59,14 @@ export class AccessTokenService implements OnModuleInit {
 
   /** The admin a token belongs to; 401 when it is malformed, expired, badly signed or older than the last credential change. */
   async verify(token: string): Promise<AuthenticatedAdmin> {
-    let claims: AccessTokenClaims;
+    let claims: AccessTokenClaims & { exp?: unknown };
     try {
-      claims = await this.jwt.verifyAsync<AccessTokenClaims>(token, { secret: this.signingSecret(), algorithms: [ALGORITHM] });
+      claims = await this.jwt.verifyAsync<AccessTokenClaims & { exp?: unknown }>(token, { secret: this.signingSecret(), algorithms: [ALGORITHM] });
     } catch {
       throw new UnauthorizedException('Invalid or expired access token');
     }
+    // Every token this service issues expires; one without `exp` would be valid forever.
+    if (typeof claims.exp !== 'number') throw new UnauthorizedException('Invalid access token (no expiry)');
     const id = Number(claims.sub);
     if (!Number.isSafeInteger(id) || typeof claims.ver !== 'number') throw new UnauthorizedException('Invalid access token');
     const user = await this.users.findOneBy({ id });

@@ -17,6 +17,11 @@ export interface BodyLimits {
   maxArrayLength: number;
   /** Values in the whole document: objects, arrays, strings (object keys included), numbers, literals. */
   maxValues: number;
+  /**
+   * The access token is checked before the body is read (401 without reading it), so a stranger
+   * cannot make the service read and parse megabytes. For routes that take large bodies.
+   */
+  tokenBeforeBody?: boolean;
 }
 
 const KiB = 1024;
@@ -32,13 +37,25 @@ export const CREDENTIAL_BODY_LIMITS: Readonly<BodyLimits> = Object.freeze({ maxB
  * Creating or replacing one sign task or keyword monitor: at most 50 chats of 50 actions (about
  * 15,000 values), up to 500 account names. Validation walks every value, so the count is the bound.
  */
-export const SIGN_TASK_BODY_LIMITS: Readonly<BodyLimits> = Object.freeze({ maxBytes: 512 * KiB, maxDepth: 32, maxArrayLength: 500, maxValues: 25_000 });
+export const SIGN_TASK_BODY_LIMITS: Readonly<BodyLimits> = Object.freeze({
+  maxBytes: 512 * KiB,
+  maxDepth: 32,
+  maxArrayLength: 500,
+  maxValues: 25_000,
+  tokenBeforeBody: true,
+});
 
 /**
  * Configuration import and its preview: a whole export (the JSON text inside `config_json` is held
  * to the same bounds). A real export of a few hundred tasks is well below these.
  */
-export const CONFIG_IMPORT_BODY_LIMITS: Readonly<BodyLimits> = Object.freeze({ maxBytes: 4 * MiB, maxDepth: 32, maxArrayLength: 1_000, maxValues: 200_000 });
+export const CONFIG_IMPORT_BODY_LIMITS: Readonly<BodyLimits> = Object.freeze({
+  maxBytes: 4 * MiB,
+  maxDepth: 32,
+  maxArrayLength: 1_000,
+  maxValues: 200_000,
+  tokenBeforeBody: true,
+});
 
 const ROUTE_CONFIG_KEY = 'bodyLimits';
 
@@ -132,7 +149,8 @@ export function jsonShapeViolation(text: string, limits: Pick<BodyLimits, 'maxDe
   return undefined;
 }
 
-function limitsOf(request: FastifyRequest): Readonly<BodyLimits> {
+/** The body limits of the route a request was matched to. */
+export function bodyLimitsOf(request: FastifyRequest): Readonly<BodyLimits> {
   const config = request.routeOptions.config as unknown as Record<string, unknown> | undefined;
   return (config?.[ROUTE_CONFIG_KEY] as BodyLimits | undefined) ?? DEFAULT_BODY_LIMITS;
 }
@@ -152,7 +170,7 @@ export function installBodyLimits(fastify: FastifyInstance): void {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: DEFAULT_BODY_LIMITS.maxBytes }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
-    const problem = jsonShapeViolation(text, limitsOf(request));
+    const problem = jsonShapeViolation(text, bodyLimitsOf(request));
     if (problem) {
       done(new RequestBodyLimitError(problem), undefined);
       return;

@@ -118,11 +118,11 @@ export class ConfigTransferService {
   }
 
   async preview(configJson: unknown, options: ImportOptions): Promise<ImportPreview> {
-    return this.previewOf(this.plan(this.parse(configJson), options), options);
+    return this.previewOf(await this.plan(this.parse(configJson), options), options);
   }
 
   async importAll(configJson: unknown, options: ImportOptions): Promise<ImportResult> {
-    return this.execute(this.plan(this.parse(configJson), options), options);
+    return this.execute(await this.plan(this.parse(configJson), options), options);
   }
 
   /**
@@ -138,7 +138,7 @@ export class ConfigTransferService {
     const problems: string[] = [];
     for (const key of Object.keys(wrapped)) if (!['_meta', 'signs'].includes(key)) problems.push(`${key} cannot be imported with a single sign task`);
     if (problems.length) throw new InvalidConfigImportError(problems);
-    const plan = this.plan(wrapped, options);
+    const plan = await this.plan(wrapped, options);
     const names = new Set(plan.items.map((item) => item.name));
     if (names.size !== 1) throw new InvalidConfigImportError([`config_json must hold exactly one sign task (it holds ${names.size})`]);
     return this.execute(plan, options);
@@ -160,7 +160,7 @@ export class ConfigTransferService {
     return value;
   }
 
-  private plan(document: Json, options: ImportOptions): ImportPlan {
+  private plan(document: Json, options: ImportOptions): Promise<ImportPlan> {
     return planImport(document, {
       overwrite: options.overwrite,
       defaultAccount: options.defaultAccount,

@@ -1,3 +1,4 @@
+import { EventLoopBudget } from '../common/request-limits';
 import { SettingsService } from '../settings/settings.service';
 import { SignTask, SignTaskInput } from '../sign-tasks/sign-task.types';
 import { parseTaskInput } from '../sign-tasks/task-validation';
@@ -246,7 +247,7 @@ function resolveAccounts(candidate: Candidate, context: ImportPlanContext): stri
  * Reads a whole configuration document into items, each checked completely (shape, task rules,
  * secrets, accounts) and marked create / overwrite / skip / refuse; writes nothing.
  */
-export function planImport(document: Json, context: ImportPlanContext): ImportPlan {
+export async function planImport(document: Json, context: ImportPlanContext): Promise<ImportPlan> {
   const documentProblems: string[] = [];
   const meta = document['_meta'];
   if (meta !== undefined) {
@@ -262,10 +263,17 @@ export function planImport(document: Json, context: ImportPlanContext): ImportPl
   for (const key of Object.keys(document)) {
     if (!['_meta', 'signs', 'monitors', 'settings'].includes(key)) documentProblems.push(`${key} is not a section of the configuration JSON (expected signs, monitors, settings)`);
   }
-  const signEntries = entriesOf('signs', document['signs'], documentProblems).map(([key, value]) => readSignEntry(key, value));
+  // Reading and checking a thousand tasks takes a while: let health checks and other requests through meanwhile.
+  const budget = new EventLoopBudget();
+  const signEntries: ReadSignEntry[] = [];
+  for (const [key, value] of entriesOf('signs', document['signs'], documentProblems)) {
+    await budget.yieldIfDue();
+    signEntries.push(readSignEntry(key, value));
+  }
   const candidates = mergeSignEntries(signEntries);
   const signNames = new Set(candidates.map((candidate) => candidate.name));
   for (const [key, value] of entriesOf('monitors', document['monitors'], documentProblems)) {
+    await budget.yieldIfDue();
     const name = signNames.has(key) ? `${key} (monitor)` : key;
     const read = readMonitor(key, value, name);
     candidates.push({ key: `monitors:${key}`, section: 'monitors', name, sourceKeys: [key], accounts: [], task: read.task, report: read.report });
@@ -275,6 +283,7 @@ export function planImport(document: Json, context: ImportPlanContext): ImportPl
   const tasks = new Map<string, TaskWrite>();
   const seenNames = new Map<string, string>();
   for (const candidate of candidates) {
+    await budget.yieldIfDue();
     const { report } = candidate;
     const accounts = resolveAccounts(candidate, context);
     const stored = context.storedTask(candidate.name);
