@@ -83,6 +83,13 @@ describe('CompiledListenRule', () => {
     expect(matchOf(rule({ keywords: ['x'], sender_filter: '@bob, 7' }), message('x'))).toBeUndefined();
   });
 
+  it("sender filter 'me' takes the account's own messages (tg-signer's from_user_ids \"me\"), with ignore_self off", () => {
+    const own = message('x', { out: true });
+    expect(matchOf(rule({ keywords: ['x'], sender_filter: 'me', ignore_self: false }), own)).toBe('x');
+    expect(matchOf(rule({ keywords: ['x'], sender_filter: 'me', ignore_self: false }), message('x'))).toBeUndefined();
+    expect(matchOf(rule({ keywords: ['x'], sender_filter: 'me,42', ignore_self: false }), message('x'))).toBe('x');
+  });
+
   it('only messages of its chat and topic', () => {
     const compiled = rule({ keywords: ['x'] }, { messageThreadId: 5 });
     expect(matchOf(compiled, message('x', { threadId: 5 }))).toBe('x');

@@ -49,7 +49,7 @@ export interface TaskAction {
   match_mode?: MatchMode;
   ignore_case?: boolean;
   ignore_self?: boolean;
-  /** Only messages from these senders: a user id, `@username` or display name, comma separated. */
+  /** Only messages from these senders: a user id, `@username`, display name or `me` (the account itself), comma separated. */
   sender_filter?: string;
   active_time_start?: string;
   active_time_end?: string;

@@ -138,7 +138,7 @@ export class TaskActionDto {
   @ApiPropertyOptional({ default: true }) @IsOptional() @IsBoolean() ignore_case?: boolean;
   @ApiPropertyOptional({ default: true }) @IsOptional() @IsBoolean() ignore_self?: boolean;
 
-  @ApiPropertyOptional({ description: 'Only these senders (ids, @usernames or names, comma separated)' })
+  @ApiPropertyOptional({ description: 'Only these senders (ids, @usernames, names, or me for the account itself; comma separated)' })
   @IsOptional()
   @IsString()
   @MaxLength(1024)
