@@ -8,7 +8,7 @@ export default [
     ignores: ['**/dist', '**/out-tsc', '**/node_modules', 'tmp/**', 'data/**'],
   },
   {
-    files: ['**/*.ts', '**/*.js', '**/*.cts', '**/*.mjs'],
+    files: ['**/*.ts', '**/*.tsx', '**/*.js', '**/*.cts', '**/*.mjs', '**/*.mts'],
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',
@@ -21,13 +21,19 @@ export default [
             { sourceTag: 'scope:repo-monitor', onlyDependOnLibsWithTags: ['scope:repo-monitor', 'scope:shared'] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+            // Web libraries (React, browser APIs) are for web apps only: the services and their
+            // libraries must not import them, and web code only imports web libraries.
+            { sourceTag: 'type:app', notDependOnLibsWithTags: ['type:web-lib', 'type:web-app'] },
+            { sourceTag: 'type:lib', notDependOnLibsWithTags: ['type:web-lib', 'type:web-app'] },
+            { sourceTag: 'type:web-lib', onlyDependOnLibsWithTags: ['type:web-lib'] },
+            { sourceTag: 'type:web-app', onlyDependOnLibsWithTags: ['type:web-lib'] },
           ],
         },
       ],
     },
   },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

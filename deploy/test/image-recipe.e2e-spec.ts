@@ -132,6 +132,19 @@ describe('image recipe', () => {
     child.stdout?.on('data', (chunk) => (output += chunk));
     child.stderr?.on('data', (chunk) => (output += chunk));
     expect(await waitForHealth(`http://127.0.0.1:${port}/healthz`, child, () => output)).toBe(200);
+    if (app === 'panel-api') {
+      // The web app comes from the installed dist/ (web/): the page and every script it loads.
+      const page = await fetch(`http://127.0.0.1:${port}/dashboard`);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      expect(html).toContain('<div id="root">');
+      const scripts = [...html.matchAll(/src="(\/assets\/[^"]+\.js)"/g)].map((match) => match[1]);
+      expect(scripts.length).toBeGreaterThan(0);
+      for (const script of scripts) {
+        const asset = await fetch(`http://127.0.0.1:${port}${script}`);
+        expect([script, asset.status, asset.headers.get('cache-control')]).toEqual([script, 200, 'public, max-age=31536000, immutable']);
+      }
+    }
     child.kill('SIGTERM');
   });
 });

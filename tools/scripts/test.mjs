@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // `npm test`: lint (module boundaries included), typecheck, the committed OpenAPI documents against
-// the code, build, unit tests, e2e tests on SQLite, e2e tests again on PostgreSQL, and the
-// deployment tests. Every step runs even after a failure so the final line counts everything; that
-// line is `N passed, N failed[, N skipped]`, summed from the Jest reports in tmp/test-results/.
-// PostgreSQL is required: when it is missing the run fails.
+// the code, the web app's generated API types against panel-api's document, build, unit and
+// component tests, e2e tests on SQLite, e2e tests again on PostgreSQL, the web app's browser tests
+// (Chromium) and the deployment tests. Every step runs even after a failure so the final line counts
+// everything; that line is `N passed, N failed[, N skipped]`, summed from the test runners' reports
+// in tmp/test-results/. PostgreSQL is required: when it is missing the run fails.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -56,11 +57,12 @@ async function postgresReachable() {
 }
 
 rmSync(resultsDir, { recursive: true, force: true });
-const projects = 'panel-api,repo-monitor,config,crypto,database,notify,testing';
+const projects = 'panel-api,repo-monitor,config,crypto,database,notify,testing,web-ui,panel-web';
 
 step('lint', ['run-many', '-t', 'lint', '--projects', projects, '--skip-nx-cache']);
 step('typecheck', ['run-many', '-t', 'typecheck', '--projects', projects]);
 run('openapi', process.execPath, ['tools/scripts/openapi.mjs', '--check']);
+run('api-types', process.execPath, ['apps/panel-web/scripts/api-types.mjs', '--check']);
 step('build', ['run-many', '-t', 'build', '--projects', 'panel-api,repo-monitor']);
 step('unit', ['run-many', '-t', 'test', '--projects', projects, '--skip-nx-cache'], { TEST_RESULTS_LABEL: 'unit' });
 step('e2e-sqlite', ['run-many', '-t', 'e2e', '--projects', 'panel-api,repo-monitor', '--skip-nx-cache'], {
@@ -78,6 +80,8 @@ if (!only.length || only.includes('e2e-postgres')) {
     failures.push('e2e-postgres (PostgreSQL missing)');
   }
 }
+// Browser tests: the built web app served by the real panel-api on SQLite, driven in /usr/bin/chromium.
+step('browser', ['run', 'panel-web:browser', '--skip-nx-cache'], { TEST_DATABASE_DRIVER: 'sqlite', TEST_RESULTS_LABEL: 'browser' });
 step('deploy', ['run', 'deploy:e2e', '--skip-nx-cache'], { TEST_RESULTS_LABEL: 'deploy' });
 
 let passed = 0;

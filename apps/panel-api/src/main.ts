@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { join } from 'node:path';
 import { ConfigValidationError, processEnvironment, redactSecrets } from '@shared/config';
 import { createPanelApp, listenPanelApp } from './app/create-app';
 import { loadPanelConfig, panelSecrets, PanelConfig } from './app/config/panel-config';
@@ -15,9 +16,10 @@ async function main(): Promise<void> {
     throw error;
   }
   try {
-    const app = await createPanelApp(config);
+    // The build copies the web app next to main.js (dist/apps/panel-api/web).
+    const app = await createPanelApp(config, { webRoot: join(__dirname, 'web') });
     const url = await listenPanelApp(app, config);
-    process.stdout.write(`panel-api listening on ${url} (Swagger UI at /docs)\n`);
+    process.stdout.write(`panel-api listening on ${url} (web app at /, Swagger UI at /docs)\n`);
   } catch (error) {
     const message = redactSecrets(error instanceof Error ? error.message : String(error), panelSecrets(config));
     process.stderr.write(`panel-api failed to start: ${message}\n`);

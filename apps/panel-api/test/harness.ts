@@ -31,6 +31,8 @@ export interface StartOptions {
   reuse?: { dataDir: string; databaseUrl?: string };
   /** Port replacements, e.g. `[{ provide: TELEGRAM_GATEWAY, useValue: new TelegramSimulator() }]`. */
   overrides?: PanelAppOptions['overrides'];
+  /** Serve a built web app from this folder at `/` (the browser tests use dist/apps/panel-web). */
+  webRoot?: string;
 }
 
 /**
@@ -54,7 +56,7 @@ export async function startPanel(options: StartOptions = {}): Promise<RunningPan
     ...(databaseUrl ? { APP_DATABASE_URL: databaseUrl } : {}),
     ...(options.env ?? {}),
   });
-  const app = await createPanelApp(config, { overrides: options.overrides });
+  const app = await createPanelApp(config, { overrides: options.overrides, webRoot: options.webRoot });
   // Nest registers its routes while starting to listen; record them for the route-table test.
   const routes: RegisteredRoute[] = [];
   app

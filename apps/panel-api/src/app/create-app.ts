@@ -14,10 +14,13 @@ import { DEFAULT_BODY_LIMITS, installBodyLimits } from './common/request-limits'
 import { packageVersion, ReadinessService, requestIdFor } from '@shared/config';
 import { PanelConfig } from './config/panel-config';
 import { setupOpenApi } from './openapi';
+import { serveWebUi } from './web-ui/serve-web-ui';
 
 export interface PanelAppOptions {
   /** Replace port providers (e2e tests: `{ provide: TELEGRAM_GATEWAY, useValue: simulator }`). */
   overrides?: readonly ProviderOverride[];
+  /** Folder of the built web app (index.html and assets/) to serve at `/`; none = API only. */
+  webRoot?: string;
 }
 
 /** Builds the panel-api application (not yet listening); main.ts and the e2e tests both use it. */
@@ -50,6 +53,7 @@ export async function createPanelApp(config: PanelConfig, options: PanelAppOptio
     void reply.header('x-request-id', request.id);
   });
   setupOpenApi(app, config.version.appVersion ?? packageVersion());
+  await serveWebUi(app, options.webRoot);
   return app;
 }
 

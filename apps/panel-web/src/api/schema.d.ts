@@ -1,0 +1,5240 @@
+// Generated from apps/panel-api/openapi.json by apps/panel-web/scripts/api-types.mjs. Do not edit.
+
+export interface paths {
+    "/api/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List accounts with status, needs_relogin, remark, proxy and last check (cached up to 5 s) */
+        get: operations["AccountsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/{account_name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One account */
+        get: operations["AccountsController_get"];
+        put?: never;
+        post?: never;
+        /** Delete an account: stops its listeners, closes its connection, removes its session files */
+        delete: operations["AccountsController_remove"];
+        options?: never;
+        head?: never;
+        /** Change the remark or the proxy of an account */
+        patch: operations["AccountsController_update"];
+        trace?: never;
+    };
+    "/api/accounts/{account_name}/devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Devices (authorizations) logged in to the account */
+        get: operations["DevicesController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/{account_name}/devices/{auth_hash}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Terminate a device session; the current session is refused with 409. Confirm before calling. */
+        delete: operations["DevicesController_terminate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/{account_name}/official-messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Messages from Telegram (user 777000), newest first; read-only: sends nothing, marks nothing read */
+        get: operations["DevicesController_officialMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/import-session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Store an existing GramJS string session as an account
+         * @description Telegram is not contacted; the status stays null until the next status check.
+         */
+        post: operations["AccountsController_importSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/login/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a phone login: Telegram sends a code (in the app, by SMS or call) */
+        post: operations["AccountLoginController_start"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/login/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish a phone login with the code (and the 2FA password)
+         * @description Answers status password_required when the account has a 2FA password: call again with password. Success stores the session and clears needs_relogin.
+         */
+        post: operations["AccountLoginController_verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/qr-login/{login_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * State of a QR login
+         * @description waiting_scan | scanned_wait_confirm | password_required | success | expired | failed. Success stores the session and clears needs_relogin.
+         */
+        get: operations["AccountLoginController_qrStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/qr-login/{login_id}/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the 2FA password of a QR login in state password_required */
+        post: operations["AccountLoginController_qrPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/qr-login/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a QR login; show qr_url as a QR code and poll GET qr-login/{login_id} */
+        post: operations["AccountLoginController_startQr"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/status/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check sessions now and wait for the result
+         * @description At most 200 accounts, a few at a time, each within timeout_seconds (default 8). Prefer check-jobs for many accounts.
+         */
+        post: operations["AccountStatusController_check"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/status/check-jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a background check job (one at a time, at most 200 accounts) */
+        post: operations["AccountStatusController_startJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/status/check-jobs/{job_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Status, progress and (partial or final) result of a check job */
+        get: operations["AccountStatusController_getJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/status/check-jobs/{job_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask a running job to stop: accounts in progress finish, no new one starts */
+        post: operations["AccountStatusController_cancelJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log in and get an access token
+         * @description 5 failed attempts within 300 s block the client address for 900 s (429 with Retry-After), even for the right password.
+         */
+        post: operations["AuthController_login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The logged-in admin */
+        get: operations["AuthController_me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change the password; earlier tokens stop working, the answer carries a new one */
+        put: operations["AuthController_changePassword"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/totp/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Disable TOTP with a current code */
+        post: operations["AuthController_disableTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/totp/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enable TOTP with a code from the authenticator app */
+        post: operations["AuthController_enableTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/totp/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a TOTP secret (pending until enabled); returns it, its otpauth URI and a QR code */
+        post: operations["AuthController_setupTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/username": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change the username; earlier tokens stop working, the answer carries a new one */
+        put: operations["AuthController_changeUsername"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/batch/sign-tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enable, disable, delete or run up to 100 tasks; a result per name (unknown names reported, the rest done) */
+        post: operations["BatchController_apply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/config/bot/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test message with the saved bot settings and report the Bot API answer
+         * @description Sent whatever the notification switches say. A refusal by Telegram answers 200 with ok=false and its description.
+         */
+        post: operations["NotificationsController_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/config/export/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export tasks, monitors and global, AI and Telegram API settings; secrets masked, no sessions */
+        get: operations["ConfigTransferController_exportAll"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/config/export/sign/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export one sign task (secrets masked) */
+        get: operations["ConfigTransferController_exportSign"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/config/import-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What an import would create, overwrite, skip or refuse, item by item, with every field mapped, defaulted or dropped; writes nothing */
+        post: operations["ConfigTransferController_preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/config/import/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import the selected items of a configuration document (every item without a selection), all or nothing
+         * @description Reads the reference panel's exports (signs and monitors keyed by name), tg-signer monitors and this panel's exports. Secret fields holding ***MASKED***, ***, MASKED or REDACTED (or left out) keep the stored secret. Afterwards the keyword listeners restart; a listener that does not start is reported with ok: false. Accounts must be logged in (again): sessions are never part of the configuration.
+         */
+        post: operations["ConfigTransferController_importAll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/config/import/sign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import one sign task (its document, or an export holding exactly one) */
+        post: operations["ConfigTransferController_importSign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/config/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read the global, AI and Telegram API settings; secrets only as *_set flags */
+        get: operations["SettingsController_read"];
+        /**
+         * Change some settings
+         * @description Partial update. Absent fields stay as they are. For secrets an empty string keeps the stored value and null clears it. Unknown or out-of-range fields answer 400 and change nothing. Changing webdav_url or ai_base_url to another server (scheme, host or port) while a password or API key is stored needs that secret again (or null to clear it): a stored secret is never sent to a new destination.
+         */
+        put: operations["SettingsController_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/config/settings/device-keepalive/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run device keep-alive now and return per-account results
+         * @description Wakes accounts whose last keep-alive is older than device_keepalive_interval_days (every account with force). Runs even when the daily job is disabled.
+         */
+        post: operations["KeepaliveController_run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/events/sign-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live sign history (server-sent events): `ready`, then `sign_log` per finished run with account_name, task_name, success, message, created_at, failure_category
+         * @description The server ends a stream with `event: close` and data `{"reason": …}`: `token_revoked` (the password or username changed), `token_expired`, `lagging` (the client read too slowly: more than 1 MiB waiting for it; reconnecting starts afresh) or `shutdown`. One access token may hold APP_EVENTS_MAX_STREAMS_PER_TOKEN (default 10) open streams; one more is answered 429.
+         */
+        get: operations["SignHistoryStreamController_stream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/keyword-hits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List keyword hits, newest first; filters account, task, chat, since, until, q; limit/offset pagination */
+        get: operations["KeywordHitsController_list"];
+        put?: never;
+        post?: never;
+        /** Delete the hits matching the filters (every hit without filters); answers how many were deleted */
+        delete: operations["KeywordHitsController_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/keyword-hits/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * CSV export of the hits matching the filters (UTF-8 with byte-order mark), streamed
+         * @description RFC 4180 quoting; cells beginning with = + - @, tab or CR get a leading apostrophe so a spreadsheet does not run them.
+         */
+        get: operations["KeywordHitsController_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/keyword-hits/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Hits grouped by task, account or chat: count and latest hit of each group (same filters) */
+        get: operations["KeywordHitsController_groups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/backup/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Full backup (tar.gz): uploaded to the saved WebDAV target, otherwise a download
+         * @description The archive holds a consistent db.sqlite snapshot (SQLite only; a manifest says when the database is PostgreSQL and not included), sessions/, .signer/ and the settings files; never .admin_bootstrap_password, .scheduler.lock or the JWT secret. Restore: stop the service, extract over the data directory, start, log in with the original account.
+         */
+        post: operations["BackupsController_export"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/backup/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Backup state: WebDAV and automatic backup settings, recent local automatic backups, sizes of key paths */
+        get: operations["BackupsController_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/backup/webdav/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Stream one .tar.gz from the saved WebDAV folder; only a plain safe file name is accepted */
+        get: operations["BackupsController_downloadWebDav"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/backup/webdav/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the .tar.gz backups in the saved WebDAV folder (PROPFIND), newest first */
+        get: operations["BackupsController_listWebDav"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/backup/webdav/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Test the saved WebDAV target (reachability, credentials, folder) */
+        post: operations["BackupsController_testWebDav"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/memory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Process and heap memory figures with the memory monitor samples */
+        get: operations["OpsController_memoryReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/runtime-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** State of the scheduler, listeners, automatic backup and other running parts */
+        get: operations["OpsController_runtime"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/scheduled-jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every scheduled job (sign jobs, keep-alive, maintenance, automatic backup) with its next run time
+         * @description Jobs are registered only on the instance that holds the scheduler lock. On another instance the system jobs appear for information with runs_here=false and no next run; sign jobs are listed by the holder only.
+         */
+        get: operations["ScheduledJobsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/version": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Local version, Git SHA, branch, build time and Node version */
+        get: operations["OpsController_version"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/version/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Compare with the latest release of the release feed (cached; APP_UPDATE_CHECK=0 disables; failures answer 200 with ok=false) */
+        post: operations["OpsController_checkVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sign-tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List sign and listen tasks, filtered by account, enabled and execution mode */
+        get: operations["SignTasksController_list"];
+        put?: never;
+        /** Create a task */
+        post: operations["SignTasksController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sign-tasks/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a task */
+        get: operations["SignTasksController_get"];
+        /** Replace a task (the whole document; last_run is kept) */
+        put: operations["SignTasksController_replace"];
+        post?: never;
+        /** Delete a task (its jobs are removed; its history stays) */
+        delete: operations["SignTasksController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sign-tasks/{name}/clone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Copy a task under a new name (without its last run) */
+        post: operations["SignTasksController_clone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sign-tasks/{name}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Disable a task (its jobs are removed) */
+        post: operations["SignTasksController_disable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sign-tasks/{name}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enable a task (its jobs are registered) */
+        post: operations["SignTasksController_enable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sign-tasks/{name}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Finished runs of the task with their flow logs (persistent), newest first */
+        get: operations["RunsController_taskHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sign-tasks/{name}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run a task now for its accounts (or one of them); follow it with run/status */
+        post: operations["RunsController_run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sign-tasks/{name}/run/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask the task's active runs to stop (checked between steps and during every wait) */
+        post: operations["RunsController_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sign-tasks/{name}/run/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** In-memory status of the task's run: state, phase, failure_category and the flow log */
+        get: operations["RunsController_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sign-tasks/runs/active": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Runs in progress (phase, account, task) */
+        get: operations["RunsController_active"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Basic liveness */
+        get: operations["HealthController_health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Container liveness check */
+        get: operations["HealthController_healthz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Prometheus metrics; needs `Authorization: Bearer <APP_METRICS_TOKEN>` when that token is set */
+        get: operations["MetricsController_scrape"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Startup complete and database reachable; 503 otherwise */
+        get: operations["HealthController_readyz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        AbnormalAccountDto: {
+            account_name: string;
+            code: string;
+            message: string;
+        };
+        AccessTokenDto: {
+            /** @description JWT (HS256); send it as Authorization: Bearer <access_token> */
+            access_token: string;
+            /** @description Lifetime of the token in seconds */
+            expires_in: number;
+            /** @enum {string} */
+            token_type: "bearer";
+        };
+        AccountCheckResultDto: {
+            account_name: string;
+            /** Format: date-time */
+            checked_at: string;
+            /** @enum {string} */
+            code: "OK" | "ACCOUNT_NOT_FOUND" | "ACCOUNT_SESSION_INVALID" | "CLIENT_INIT_FAILED" | "TIMEOUT" | "CONNECTION_ERROR" | "STORAGE_PERMISSION_DENIED" | "FLOOD_WAIT" | "STATUS_CHECK_FAILED";
+            message: string;
+            needs_relogin: boolean;
+            ok: boolean;
+            /** @enum {string} */
+            status: "connected" | "invalid" | "checking" | "error" | "not_found";
+        };
+        AccountDto: {
+            /** @example main */
+            account_name: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description False when the session file is missing (log in again) */
+            has_session: boolean;
+            last_check: components["schemas"]["AccountLastCheckDto"] | null;
+            needs_relogin: boolean;
+            /**
+             * @description Proxy URL; password and MTProxy secret masked
+             * @example socks5://user:***@127.0.0.1:1080
+             */
+            proxy: string | null;
+            remark: string | null;
+            /**
+             * @description null until the first status check (for example after import-session)
+             * @enum {string|null}
+             */
+            status: "connected" | "invalid" | "checking" | "error" | "not_found" | null;
+            /** Format: date-time */
+            updated_at: string;
+            user: components["schemas"]["AccountUserDto"] | null;
+        };
+        AccountLastCheckDto: {
+            /** Format: date-time */
+            checked_at: string;
+            /** @example OK */
+            code: string;
+            message: string;
+        };
+        AccountListDto: {
+            accounts: components["schemas"]["AccountDto"][];
+            total: number;
+        };
+        AccountUserDto: {
+            first_name: string | null;
+            id: string;
+            phone: string | null;
+            username: string | null;
+        };
+        ActiveRunDto: {
+            account_name: string;
+            phase: string;
+            phase_detail: string | null;
+            run_id: string;
+            /** Format: date-time */
+            started_at: string;
+            task_name: string;
+            wait_seconds: number | null;
+        };
+        ActiveRunListDto: {
+            runs: components["schemas"]["ActiveRunDto"][];
+            total: number;
+        };
+        /** @description Every error of panel-api */
+        ApiErrorBody: {
+            /**
+             * @description The status text
+             * @example Not Found
+             */
+            error: string;
+            /**
+             * @description What went wrong, for a person
+             * @example Task daily not found
+             */
+            message: string;
+            /**
+             * @description The HTTP status again
+             * @example 404
+             */
+            statusCode: number;
+        };
+        AutoBackupRunDto: {
+            /** @enum {string} */
+            destination: "webdav" | "local" | "none";
+            error: string | null;
+            file_name: string | null;
+            finished_at: string;
+            /** @description Whether the failure notice reached the bot */
+            notified: boolean;
+            ok: boolean;
+            pruned_remote: string[];
+            remote_path: string | null;
+            started_at: string;
+        };
+        BackupSizesDto: {
+            /** @description db.sqlite with its -wal and -shm (0 on PostgreSQL) */
+            database_bytes: number;
+            local_backups_bytes: number;
+            sessions_bytes: number;
+            settings_bytes: number;
+            signer_bytes: number;
+            signer_history_bytes: number;
+        };
+        BackupStatusDto: {
+            auto_backup_enabled: boolean;
+            auto_backup_interval_hours: number;
+            auto_backup_keep: number;
+            /** @enum {string} */
+            database_driver: "sqlite" | "postgres";
+            last_auto_backup: components["schemas"]["AutoBackupRunDto"] | null;
+            /** @description Automatic backups kept on this server, newest first */
+            local_backups: components["schemas"]["LocalBackupFileDto"][];
+            next_auto_backup_at: string | null;
+            sizes: components["schemas"]["BackupSizesDto"];
+            webdav_configured: boolean;
+            /** @description Remote folder of the saved target */
+            webdav_folder: string | null;
+        };
+        BatchItemResultDto: {
+            message?: string;
+            name: string;
+            ok: boolean;
+            /** @enum {string} */
+            result: "done" | "not_found" | "invalid" | "failed" | "already_running";
+        };
+        BatchResultDto: {
+            action: string;
+            failed: number;
+            results: components["schemas"]["BatchItemResultDto"][];
+            succeeded: number;
+        };
+        BatchTasksDto: {
+            /** @enum {string} */
+            action: "enable" | "disable" | "delete" | "run";
+            names: string[];
+        };
+        BotTestResultDto: {
+            /** @description The saved chat the message went to */
+            chat_id: string;
+            /** @description Telegram's description, or the network failure */
+            description?: string;
+            /** @description Ids of the messages Telegram accepted */
+            message_ids: number[];
+            /** @description true when the Bot API accepted the test message */
+            ok: boolean;
+            /** @description Seconds Telegram asked to wait (429) */
+            retry_after_seconds?: number;
+            /** @description HTTP status of the Bot API answer */
+            status?: number;
+            /** @description Telegram's error_code when it refused */
+            telegram_error_code?: number;
+        };
+        CancelResultDto: {
+            /** @description Runs asked to stop (they stop at the next step or wait) */
+            cancelled: number;
+            task_name: string;
+        };
+        ChangePasswordDto: {
+            /** Format: password */
+            current_password: string;
+            /** Format: password */
+            new_password: string;
+        };
+        ChangeUsernameDto: {
+            /** Format: password */
+            current_password: string;
+            /**
+             * @description Letters, digits and _ . @ -; at most 64 characters
+             * @example owner
+             */
+            new_username: string;
+        };
+        CheckJobDto: {
+            account_names: string[];
+            /** Format: date-time */
+            created_at: string;
+            error: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+            /** Format: uuid */
+            job_id: string;
+            progress: components["schemas"]["CheckJobProgressDto"];
+            /** @description Partial while running */
+            result: components["schemas"]["CheckSummaryDto"];
+            /** @enum {string} */
+            status: "running" | "canceling" | "canceled" | "completed" | "failed";
+            timeout_seconds: number;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CheckJobProgressDto: {
+            done: number;
+            total: number;
+        };
+        CheckJobStartedDto: {
+            /** Format: uuid */
+            job_id: string;
+            /** @example running */
+            status: string;
+            total: number;
+        };
+        CheckSummaryDto: {
+            /** @description Accounts with any other result */
+            abnormal: number;
+            abnormal_accounts: components["schemas"]["AbnormalAccountDto"][];
+            /** @description Accounts whose session works */
+            normal: number;
+            results: components["schemas"]["AccountCheckResultDto"][];
+            total: number;
+        };
+        CloneTaskDto: {
+            /** @example daily-checkin-copy */
+            new_name: string;
+        };
+        ConfigImportDto: {
+            /** @description The configuration JSON: the reference panel's export (signs and monitors keyed by name), this panel's export, or its earlier list form; as a JSON string or an object */
+            config_json: string | {
+                [key: string]: unknown;
+            };
+            /**
+             * @description The account for items that name none (tg-signer monitors, tasks without an account)
+             * @example main
+             */
+            default_account?: string;
+            /**
+             * @description Replace tasks that exist; otherwise they are skipped (settings are applied either way, as in the reference panel)
+             * @default false
+             */
+            overwrite: boolean;
+            /**
+             * @description Keys of the preview's items to import, all or nothing; without it every item is imported and any refused item stops the import
+             * @example [
+             *       "signs:daily_checkin",
+             *       "monitors:auto_reply",
+             *       "settings"
+             *     ]
+             */
+            selected?: string[];
+        };
+        DeviceDto: {
+            /** Format: date-time */
+            active_at: string;
+            app_name: string;
+            app_version: string;
+            /**
+             * @description 64-bit authorization hash as a decimal string; "0" is the current session
+             * @example -5823094582341
+             */
+            auth_hash: string;
+            country: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The session panel-api itself uses; it cannot be terminated here */
+            current: boolean;
+            device_model: string;
+            ip: string;
+            /** @example North Holland, Netherlands */
+            location: string;
+            /** @description An official Telegram client */
+            official_app: boolean;
+            platform: string;
+            region: string;
+            system_version: string;
+        };
+        DeviceListDto: {
+            account_name: string;
+            devices: components["schemas"]["DeviceDto"][];
+        };
+        FlowLogEntryDto: {
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            level: "info" | "warn" | "error";
+            message: string;
+            /** @example chat 1 action 2 */
+            step: string | null;
+        };
+        HistoryEntryDto: {
+            account_name: string;
+            attempts: number;
+            failure_category: string;
+            /** Format: date-time */
+            finished_at: string;
+            flow_log: components["schemas"]["FlowLogEntryDto"][];
+            message: string;
+            run_id: string;
+            /** Format: date-time */
+            started_at: string;
+            /** @enum {string} */
+            state: "finished" | "cancelled" | "timeout";
+            success: boolean;
+            task_name: string;
+            trigger: string;
+        };
+        HistoryListDto: {
+            history: components["schemas"]["HistoryEntryDto"][];
+            task_name: string;
+        };
+        ImportCountsDto: {
+            create: number;
+            overwrite: number;
+            refuse: number;
+            skip: number;
+            unchanged: number;
+            update: number;
+        };
+        ImportItemDto: {
+            /** @description Accounts the task runs for ("*" = every account) */
+            accounts: string[];
+            /** @enum {string} */
+            action: "create" | "overwrite" | "update" | "unchanged" | "skip" | "refuse";
+            /** @description Every default filled in, and why */
+            defaults_applied: string[];
+            /**
+             * @description What `selected` names to import this item
+             * @example signs:daily_checkin
+             */
+            key: string;
+            /** @description Every field taken, with its new name or form where it changes */
+            mapped_fields: string[];
+            /** @description The task name here; null for settings */
+            name: string | null;
+            /** @description Why the item cannot be imported (action refuse) */
+            problems: string[];
+            reason: string | null;
+            /** @enum {string} */
+            section: "signs" | "monitors" | "settings";
+            /** @description Keys of the document read into this item (per-account copies are merged) */
+            source_keys: string[];
+            /** @description Fields without an equivalent here */
+            unmapped_fields: components["schemas"]["UnmappedFieldDto"][];
+            warnings: string[];
+        };
+        ImportPreviewDto: {
+            counts: components["schemas"]["ImportCountsDto"];
+            items: components["schemas"]["ImportItemDto"][];
+            overwrite: boolean;
+            /** @description What stops the import: problems of the document, then of each refused (selected) item */
+            problems: string[];
+            /** @description Whether importing the selection (every item without one) would be accepted */
+            valid: boolean;
+        };
+        ImportResultDto: {
+            created: components["schemas"]["ImportItemDto"][];
+            note: string;
+            overwritten: components["schemas"]["ImportItemDto"][];
+            /** @description Listener restart and other steps after the import */
+            post_import: components["schemas"]["PostImportResultDto"][];
+            /** @description The settings item; null when the document has no settings */
+            settings: components["schemas"]["ImportItemDto"] | null;
+            /** @description Not written: existing (overwrite=false), not selected */
+            skipped: components["schemas"]["ImportItemDto"][];
+        };
+        ImportSessionDto: {
+            /**
+             * @description letters (any script, e.g. 主号), digits, "_", "-" or "."; 1-64 characters; no leading dot; not status, login, qr-login or import-session
+             * @example main
+             */
+            account_name: string;
+            /**
+             * @description Replace the session of an existing account (otherwise 409)
+             * @default false
+             */
+            overwrite: boolean;
+            /** @example socks5://user:pass@127.0.0.1:1080 */
+            proxy?: string;
+            remark?: string;
+            /** @description A GramJS (or Telethon) string session */
+            session_string: string;
+        };
+        KeepaliveAccountResultDto: {
+            account_name: string;
+            /** @example OK */
+            code: string | null;
+            /** Format: date-time */
+            last_keepalive_at: string | null;
+            message: string;
+            /** @enum {string} */
+            outcome: "woken" | "skipped_not_due" | "skipped_needs_relogin" | "failed";
+        };
+        KeepaliveRunDto: {
+            /**
+             * @description Wake every account, not only those whose last keep-alive is older than the interval
+             * @default false
+             */
+            force: boolean;
+        };
+        KeepaliveRunResultDto: {
+            failed: number;
+            /** Format: date-time */
+            finished_at: string;
+            results: components["schemas"]["KeepaliveAccountResultDto"][];
+            skipped: number;
+            /** Format: date-time */
+            started_at: string;
+            /** @enum {string} */
+            trigger: "schedule" | "manual";
+            woken: number;
+        };
+        KeywordHitDeleteResultDto: {
+            deleted: number;
+        };
+        KeywordHitDto: {
+            account_name: string;
+            chat_id: string;
+            chat_title: string | null;
+            created_at: string;
+            /** @description When the message was sent (UTC, ISO 8601) */
+            hit_at: string;
+            id: number;
+            matched_keyword: string;
+            message_id: number;
+            message_thread_id: number | null;
+            /** @enum {string} */
+            push_channel: "telegram" | "forward" | "bark" | "custom" | "server_chan" | "continue";
+            push_error: string | null;
+            /** @enum {string} */
+            push_status: "pending" | "sent" | "failed";
+            sender_id: string | null;
+            sender_name: string | null;
+            sender_username: string | null;
+            task_name: string;
+            text: string;
+            url: string | null;
+        };
+        KeywordHitGroupDto: {
+            count: number;
+            /** @description The task name, account name or chat id */
+            key: string;
+            latest_hit: components["schemas"]["KeywordHitDto"];
+            /** @description Chat title (group_by=chat) */
+            title: string | null;
+        };
+        KeywordHitGroupsDto: {
+            /** @enum {string} */
+            group_by: "task" | "account" | "chat";
+            /** @description Groups, the one with the latest hit first */
+            groups: components["schemas"]["KeywordHitGroupDto"][];
+        };
+        KeywordHitPageDto: {
+            items: components["schemas"]["KeywordHitDto"][];
+            limit: number;
+            offset: number;
+            /** @description Hits matching the filters */
+            total: number;
+        };
+        LocalBackupFileDto: {
+            modified_at: string;
+            name: string;
+            size_bytes: number;
+        };
+        LoginDto: {
+            /** Format: password */
+            password: string;
+            /**
+             * @description Six-digit code; required only when TOTP is enabled
+             * @example 123456
+             */
+            totp_code?: string;
+            /** @example admin */
+            username: string;
+        };
+        LoginStartDto: {
+            /**
+             * @description letters (any script, e.g. 主号), digits, "_", "-" or "."; 1-64 characters; no leading dot; not status, login, qr-login or import-session
+             * @example main
+             */
+            account_name: string;
+            /** @example +31612345678 */
+            phone_number: string;
+            /** @example socks5://127.0.0.1:1080 */
+            proxy?: string;
+        };
+        LoginStartResultDto: {
+            account_name: string;
+            /** @description Where Telegram sent the code: app (official messages), sms, call, … */
+            code_type: string;
+            /** @example code_sent */
+            status: string;
+        };
+        LoginVerifyDto: {
+            /**
+             * @description letters (any script, e.g. 主号), digits, "_", "-" or "."; 1-64 characters; no leading dot; not status, login, qr-login or import-session
+             * @example main
+             */
+            account_name: string;
+            /** @description Two-step verification password, when the account has one */
+            password?: string;
+            /** @example 12345 */
+            phone_code: string;
+        };
+        LoginVerifyResultDto: {
+            account?: components["schemas"]["AccountDto"];
+            account_name: string;
+            /** @description Hint of the 2FA password when status is password_required */
+            password_hint?: string;
+            /** @enum {string} */
+            status: "success" | "password_required";
+        };
+        MeDto: {
+            /** Format: date-time */
+            created_at: string;
+            totp_enabled: boolean;
+            /** Format: date-time */
+            updated_at: string;
+            username: string;
+        };
+        MemoryReportDto: {
+            current: components["schemas"]["MemorySampleDto"];
+            peak_rss_bytes: number;
+            running: boolean;
+            sample_interval_seconds: number;
+            /** @description The last hour of samples, oldest first */
+            samples: components["schemas"]["MemorySampleDto"][];
+            started_at: string | null;
+        };
+        MemorySampleDto: {
+            array_buffers_bytes: number;
+            at: string;
+            external_bytes: number;
+            heap_total_bytes: number;
+            heap_used_bytes: number;
+            rss_bytes: number;
+        };
+        OfficialMessageDto: {
+            /** Format: date-time */
+            date: string;
+            id: number;
+            text: string;
+        };
+        OfficialMessageListDto: {
+            account_name: string;
+            messages: components["schemas"]["OfficialMessageDto"][];
+        };
+        PostImportResultDto: {
+            error: string | null;
+            /** @example keyword-listeners */
+            name: string;
+            /** @description false when the step failed, e.g. a keyword listener that did not start */
+            ok: boolean;
+        };
+        QrLoginPasswordDto: {
+            password: string;
+        };
+        QrLoginStartDto: {
+            /**
+             * @description letters (any script, e.g. 主号), digits, "_", "-" or "."; 1-64 characters; no leading dot; not status, login, qr-login or import-session
+             * @example main
+             */
+            account_name: string;
+            /** @example socks5://127.0.0.1:1080 */
+            proxy?: string;
+        };
+        QrLoginStatusDto: {
+            account?: components["schemas"]["AccountDto"];
+            account_name: string;
+            error?: string;
+            /** Format: date-time */
+            expires_at?: string;
+            login_id: string;
+            password_hint?: string;
+            /** @example tg://login?token=… */
+            qr_url?: string;
+            /** @enum {string} */
+            state: "waiting_scan" | "scanned_wait_confirm" | "password_required" | "success" | "expired" | "failed";
+        };
+        RemoteBackupFileDto: {
+            modified_at: string | null;
+            name: string;
+            size_bytes: number;
+        };
+        RemoteBackupListDto: {
+            /** @description .tar.gz files, newest first */
+            files: components["schemas"]["RemoteBackupFileDto"][];
+            folder: string;
+        };
+        RunStartedDto: {
+            runs: components["schemas"]["StartedRunDto"][];
+            task_name: string;
+        };
+        RunStatusDto: {
+            account_name: string | null;
+            attempts: number;
+            error: string | null;
+            /** @enum {string} */
+            failure_category: "none" | "session_invalid" | "flood_wait" | "ai_timeout" | "ai_error" | "button_not_found" | "target_not_found" | "network_proxy" | "timeout" | "strong_failure" | "unknown";
+            /** Format: date-time */
+            finished_at: string | null;
+            /** @description In-memory flow log; empty about 60 s after the end (history keeps it) */
+            logs: components["schemas"]["FlowLogEntryDto"][];
+            output: string | null;
+            /** @enum {string|null} */
+            phase: "starting" | "checking_account" | "waiting_lock" | "cooldown" | "running" | "finalizing" | null;
+            phase_detail: string | null;
+            run_id: string | null;
+            /** Format: date-time */
+            started_at: string | null;
+            /** @enum {string} */
+            state: "idle" | "running" | "finished" | "cancelled" | "stale" | "timeout";
+            success: boolean | null;
+            task_name: string;
+            timeout_seconds: number;
+            trigger: string | null;
+            wait_seconds: number | null;
+        };
+        RunTaskDto: {
+            /** @description Run for this account only (it must be one of the task's accounts) */
+            account_name?: string;
+        };
+        RuntimeComponentStatusDto: {
+            details?: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            state: "running" | "idle" | "disabled" | "stopped" | "degraded" | "error";
+        };
+        RuntimeStatusDto: {
+            /** @description One entry per feature that reports its state (scheduler, listeners, automatic backup, …) */
+            components: {
+                [key: string]: components["schemas"]["RuntimeComponentStatusDto"];
+            };
+            /** @enum {string} */
+            database_driver: "sqlite" | "postgres";
+            pid: number;
+            started_at: string;
+            uptime_seconds: number;
+        };
+        ScheduledJobDto: {
+            /** @example sign-main-daily-checkin */
+            id: string;
+            /** @enum {string} */
+            kind: "cron" | "interval";
+            /** Format: date-time */
+            next_run_at: string | null;
+            /** @description False for a system job listed for information on an instance without the scheduler lock: it is not registered here */
+            runs_here: boolean;
+            /** @example 0 0 8 * * * */
+            schedule: string | null;
+            time_zone: string | null;
+            /** @enum {string} */
+            type: "sign" | "system";
+        };
+        ScheduledJobListDto: {
+            jobs: components["schemas"]["ScheduledJobDto"][];
+            /** @description Whether this instance holds the scheduler lock (always true with APP_SCHEDULER_LOCK=0) */
+            lock_held: boolean;
+            total: number;
+        };
+        SettingsViewDto: {
+            ai_api_key_set: boolean;
+            ai_base_url: string | null;
+            ai_model: string | null;
+            auto_backup_enabled: boolean;
+            auto_backup_interval_hours: number;
+            auto_backup_keep: number;
+            bot_chat_id: string | null;
+            bot_notify_admin_login: boolean;
+            bot_notify_enabled: boolean;
+            bot_notify_session_invalid: boolean;
+            bot_notify_task_failure: boolean;
+            bot_notify_task_success: boolean;
+            bot_token_set: boolean;
+            device_keepalive_enabled: boolean;
+            device_keepalive_interval_days: number;
+            telegram_api_hash_set: boolean;
+            telegram_api_id: number | null;
+            timezone: string;
+            webdav_dir: string;
+            webdav_password_set: boolean;
+            webdav_url: string | null;
+            webdav_username: string | null;
+        };
+        SignTaskDto: {
+            /** @example main */
+            account_name?: string;
+            /** @description Several accounts; ["*"] = every account */
+            account_names?: string[];
+            chats: components["schemas"]["TaskChatDto"][];
+            /** Format: date-time */
+            created_at: string;
+            /** @default true */
+            enabled: boolean;
+            /** @enum {string} */
+            execution_mode: "fixed" | "range" | "listen";
+            last_run: components["schemas"]["TaskLastRunDto"] | null;
+            /**
+             * @description Any display name (emoji and punctuation allowed): 1-64 characters, no control characters, no leading or trailing spaces
+             * @example daily-checkin
+             */
+            name: string;
+            /** @default true */
+            notify_on_failure: boolean;
+            /** @default false */
+            notify_on_success: boolean;
+            /** @default 0 */
+            random_seconds: number;
+            /** @example 09:30 */
+            range_end?: string;
+            /** @example 08:00 */
+            range_start?: string;
+            /** @default 3 */
+            retry_count: number;
+            /**
+             * @description 5- or 6-field cron, or HH:MM[:SS]; required in fixed mode
+             * @example 0 8 * * *
+             */
+            sign_at?: string;
+            /** @description Seconds between the chats of one run */
+            sign_interval?: number;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        SignTaskInputDto: {
+            /** @example main */
+            account_name?: string;
+            /** @description Several accounts; ["*"] = every account */
+            account_names?: string[];
+            chats: components["schemas"]["TaskChatDto"][];
+            /** @default true */
+            enabled: boolean;
+            /** @enum {string} */
+            execution_mode: "fixed" | "range" | "listen";
+            /**
+             * @description Any display name (emoji and punctuation allowed): 1-64 characters, no control characters, no leading or trailing spaces
+             * @example daily-checkin
+             */
+            name: string;
+            /** @default true */
+            notify_on_failure: boolean;
+            /** @default false */
+            notify_on_success: boolean;
+            /** @default 0 */
+            random_seconds: number;
+            /** @example 09:30 */
+            range_end?: string;
+            /** @example 08:00 */
+            range_start?: string;
+            /** @default 3 */
+            retry_count: number;
+            /**
+             * @description 5- or 6-field cron, or HH:MM[:SS]; required in fixed mode
+             * @example 0 8 * * *
+             */
+            sign_at?: string;
+            /** @description Seconds between the chats of one run */
+            sign_interval?: number;
+        };
+        SignTaskListDto: {
+            tasks: components["schemas"]["SignTaskDto"][];
+            total: number;
+        };
+        StartedRunDto: {
+            account_name: string;
+            run_id: string;
+        };
+        StatusCheckDto: {
+            /** @description Accounts to check; every account when absent or empty */
+            account_names?: string[];
+            /**
+             * @description Deadline per account, in seconds
+             * @default 8
+             */
+            timeout_seconds: number;
+        };
+        TaskActionDto: {
+            /**
+             * @description 1 text, 2 dice, 3 click button, 4-7 AI, 8 keyword listen, 9 follow deep link (listen follow-up)
+             * @enum {number}
+             */
+            action: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
+            /** @example 23:30 */
+            active_time_end?: string;
+            /** @example 08:00 */
+            active_time_start?: string;
+            /** @description Actions 4-7: extra instructions for the model */
+            ai_prompt?: string;
+            /** @description Action 1 as a listen follow-up: send the model's reply to the hit message (ai_prompt = its instructions) */
+            ai_reply?: boolean;
+            bark_url?: string;
+            /**
+             * @description Action 9: the bot to start (default: the bot of a deep link in the message)
+             * @example RedPacketBot
+             */
+            bot_username?: string;
+            /**
+             * @description Action 9: the command sent to the bot
+             * @example /start
+             */
+            command_prefix?: string;
+            /** @description push_channel continue: actions run in continue_chat_id */
+            continue_actions?: components["schemas"]["TaskActionDto"][];
+            continue_chat_id?: number | string;
+            /** @description Seconds after which messages sent by the follow-ups are deleted (0 = at once) */
+            continue_delete_after?: number;
+            continue_message_thread_id?: number;
+            custom_url?: string;
+            /** @description Seconds before the step, or a random range "a-b" */
+            delay?: number | string;
+            /** @example 🎲 */
+            dice?: string;
+            forward_chat_id?: number | string;
+            forward_message_thread_id?: number;
+            /** @default true */
+            ignore_case: boolean;
+            /** @default true */
+            ignore_self: boolean;
+            keywords?: string[];
+            /** @enum {string} */
+            match_mode?: "contains" | "exact" | "regex" | "all";
+            /**
+             * @description Action 9: at most this many bots started per hit
+             * @default 5
+             */
+            max_batch: number;
+            /** @enum {string} */
+            push_channel?: "telegram" | "forward" | "bark" | "custom" | "server_chan" | "continue";
+            /** @description Action 1 as a listen follow-up: send the first capture group of this expression in the hit message (else text) */
+            send_text_search_regex?: string;
+            /** @description Only these senders (ids, @usernames or names, comma separated) */
+            sender_filter?: string;
+            server_chan_key?: string;
+            /**
+             * @description Action 9: start argument (template) when the message has no deep link
+             * @example {keyword}
+             */
+            start_param?: string;
+            /** @description Action 1: text to send; action 3: button text to click */
+            text?: string;
+        };
+        TaskChatDto: {
+            /** @description Seconds between actions */
+            action_interval?: number;
+            actions: components["schemas"]["TaskActionDto"][];
+            chat_id: number | string;
+            /** @description Seconds after which sent messages are deleted */
+            delete_after?: number;
+            /** @description Forum topic */
+            message_thread_id?: number;
+            name?: string;
+        };
+        TaskLastRunDto: {
+            account_name: string;
+            /** Format: date-time */
+            at: string;
+            failure_category: string;
+            message: string;
+            success: boolean;
+        };
+        TaskRunStatusDto: {
+            account_name: string | null;
+            attempts: number;
+            error: string | null;
+            /** @enum {string} */
+            failure_category: "none" | "session_invalid" | "flood_wait" | "ai_timeout" | "ai_error" | "button_not_found" | "target_not_found" | "network_proxy" | "timeout" | "strong_failure" | "unknown";
+            /** Format: date-time */
+            finished_at: string | null;
+            /** @description In-memory flow log; empty about 60 s after the end (history keeps it) */
+            logs: components["schemas"]["FlowLogEntryDto"][];
+            output: string | null;
+            /** @enum {string|null} */
+            phase: "starting" | "checking_account" | "waiting_lock" | "cooldown" | "running" | "finalizing" | null;
+            phase_detail: string | null;
+            run_id: string | null;
+            /** @description One entry per account of the task still in memory */
+            runs: components["schemas"]["RunStatusDto"][];
+            /** Format: date-time */
+            started_at: string | null;
+            /** @enum {string} */
+            state: "idle" | "running" | "finished" | "cancelled" | "stale" | "timeout";
+            success: boolean | null;
+            task_name: string;
+            timeout_seconds: number;
+            trigger: string | null;
+            wait_seconds: number | null;
+        };
+        TotpCodeDto: {
+            /** @example 123456 */
+            code: string;
+        };
+        TotpSetupDto: {
+            /** @example otpauth://totp/SignPulse:admin?secret=...&issuer=SignPulse */
+            otpauth_uri: string;
+            /** @description The otpauth URI as a PNG QR code data URL */
+            qr_code_data_url: string;
+            /** @description Base32 secret, for manual entry */
+            secret: string;
+        };
+        TotpStatusDto: {
+            totp_enabled: boolean;
+        };
+        UnmappedFieldDto: {
+            /** @example chats[0].source_account */
+            field: string;
+            /** @description Why it has no equivalent and what happens instead */
+            note: string;
+        };
+        UpdateAccountDto: {
+            /**
+             * @description socks5://, socks4://, http:// URL, mtproxy://<secret>@host:port or tg://proxy?server=&port=&secret=; null or "" removes it
+             * @example socks5://user:pass@127.0.0.1:1080
+             */
+            proxy?: string | null;
+            /** @description null or "" clears it */
+            remark?: string | null;
+        };
+        UpdateCheckResultDto: {
+            /** @description true when this answer came from the cache */
+            cached: boolean;
+            checked_at: string | null;
+            current_version: string;
+            /** @description false when APP_UPDATE_CHECK=0 */
+            enabled: boolean;
+            latest_version: string | null;
+            /** @description false when the check failed; the reason says why (the request still answers 200) */
+            ok: boolean;
+            published_at: string | null;
+            reason: string | null;
+            release_url: string | null;
+            update_available: boolean | null;
+        };
+        UpdateSettingsDto: {
+            /** @description Secret, write-only. An empty string keeps the stored value; null clears it. */
+            ai_api_key?: string | null;
+            /** @description OpenAI-compatible base URL. null or an empty string clears it. */
+            ai_base_url?: string | null;
+            /** @description null or an empty string clears it. */
+            ai_model?: string | null;
+            /** @default false */
+            auto_backup_enabled: boolean;
+            /** @default 24 */
+            auto_backup_interval_hours: number;
+            /**
+             * @description Remote automatic backups kept.
+             * @default 7
+             */
+            auto_backup_keep: number;
+            /** @description Numeric chat id or @channel. null or an empty string clears it. */
+            bot_chat_id?: string | null;
+            /**
+             * @description Notify on every panel login.
+             * @default false
+             */
+            bot_notify_admin_login: boolean;
+            /**
+             * @description Master switch of bot notifications.
+             * @default false
+             */
+            bot_notify_enabled: boolean;
+            /**
+             * @description Notify when an account session becomes invalid.
+             * @default true
+             */
+            bot_notify_session_invalid: boolean;
+            /** @default true */
+            bot_notify_task_failure: boolean;
+            /** @default false */
+            bot_notify_task_success: boolean;
+            /** @description Bot API token. Secret, write-only. An empty string keeps the stored value; null clears it. */
+            bot_token?: string | null;
+            /** @default true */
+            device_keepalive_enabled: boolean;
+            /** @default 30 */
+            device_keepalive_interval_days: number;
+            /** @description Telegram api_hash (32 hex). Secret, write-only. An empty string keeps the stored value; null clears it. */
+            telegram_api_hash?: string | null;
+            /** @description Telegram api_id from my.telegram.org. */
+            telegram_api_id?: number | null;
+            /**
+             * @description IANA time zone of the schedules.
+             * @default UTC
+             * @example Europe/Berlin
+             */
+            timezone: string;
+            /**
+             * @description Remote folder of the backups.
+             * @default tg-signpulse-backups
+             */
+            webdav_dir: string;
+            /** @description Secret, write-only. An empty string keeps the stored value; null clears it. */
+            webdav_password?: string | null;
+            /** @description WebDAV base URL. null or an empty string clears it. */
+            webdav_url?: string | null;
+            /** @description null or an empty string clears it. */
+            webdav_username?: string | null;
+        };
+        VersionInfoDto: {
+            build_time: string | null;
+            git_branch: string | null;
+            git_sha: string | null;
+            /** @example v20.19.0 */
+            node_version: string;
+            /** @example 1.4.0 */
+            package_version: string;
+            /** @example node */
+            runtime: string;
+            /**
+             * @description APP_VERSION when set (and not 0.0.0), else the package version
+             * @example 1.4.0
+             */
+            version: string;
+        };
+        WebDavTestResultDto: {
+            /** @description Why the test failed */
+            error?: string;
+            folder: string;
+            /** @description Whether the folder exists yet (an upload creates it) */
+            folder_exists?: boolean;
+            ok: boolean;
+        };
+        WebDavUploadResultDto: {
+            /** @enum {string} */
+            database: "included" | "not-included-postgres";
+            /** @enum {string} */
+            destination: "webdav";
+            /** @example backup-20240131-120000.tar.gz */
+            file_name: string;
+            /** @example /tg-signpulse-backups/backup-20240131-120000.tar.gz */
+            remote_path: string;
+            size_bytes: number;
+            /** @description Address of the uploaded file (without credentials) */
+            url: string;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    AccountsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountListDto"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    AccountsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountDto"];
+                };
+            };
+            /** @description The name is not path-safe */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    AccountsController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The name is not path-safe */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    AccountsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAccountDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountDto"];
+                };
+            };
+            /** @description Invalid name, remark or proxy */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    DevicesController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceListDto"];
+                };
+            };
+            /** @description The name is not path-safe */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The account needs_relogin (its session is invalid or missing) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Telegram could not be reached */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Telegram did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    DevicesController_terminate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_name: string;
+                auth_hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Terminated */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid account name or auth_hash */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The account needs_relogin (its session is invalid or missing) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Telegram could not be reached */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Telegram did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    DevicesController_officialMessages: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                account_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfficialMessageListDto"];
+                };
+            };
+            /** @description Invalid account name or limit outside 1..100 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The account needs_relogin (its session is invalid or missing) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Telegram could not be reached */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Telegram did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    AccountsController_importSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportSessionDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountDto"];
+                };
+            };
+            /** @description Invalid account name, session string or proxy */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The account exists and overwrite is not true */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    AccountLoginController_start: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginStartDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginStartResultDto"];
+                };
+            };
+            /** @description Invalid account name, phone number or proxy, or Telegram refused the number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Telegram asks to wait (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    AccountLoginController_verify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginVerifyDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginVerifyResultDto"];
+                };
+            };
+            /** @description Wrong or expired code, or wrong password */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No login was started for this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Telegram asks to wait (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    AccountLoginController_qrStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                login_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QrLoginStatusDto"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Unknown or forgotten login id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Telegram asks to wait (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    AccountLoginController_qrPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                login_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QrLoginPasswordDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QrLoginStatusDto"];
+                };
+            };
+            /** @description Wrong password, or the login does not wait for one */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Unknown or forgotten login id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Telegram asks to wait (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    AccountLoginController_startQr: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QrLoginStartDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QrLoginStatusDto"];
+                };
+            };
+            /** @description Invalid account name or proxy */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Telegram asks to wait (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    AccountStatusController_check: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StatusCheckDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckSummaryDto"];
+                };
+            };
+            /** @description Invalid names, timeout out of 1..20, or more than 200 accounts */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    AccountStatusController_startJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StatusCheckDto"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckJobStartedDto"];
+                };
+            };
+            /** @description Invalid names, timeout out of 1..20, or more than 200 accounts */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Another check job is running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    AccountStatusController_getJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckJobDto"];
+                };
+            };
+            /** @description job_id is not a UUID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No such job */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    AccountStatusController_cancelJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckJobDto"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No such job */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The job is not running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    AuthController_login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessTokenDto"];
+                };
+            };
+            /** @description Malformed body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Wrong username, password or TOTP code, or TOTP code missing */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Too many failed logins from this address; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    AuthController_me: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeDto"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    AuthController_changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePasswordDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessTokenDto"];
+                };
+            };
+            /** @description Invalid new password */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description current_password is wrong */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    AuthController_disableTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TotpCodeDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TotpStatusDto"];
+                };
+            };
+            /** @description Malformed, wrong or already used code */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description TOTP is not enabled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    AuthController_enableTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TotpCodeDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TotpStatusDto"];
+                };
+            };
+            /** @description Malformed, wrong or already used code */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Already enabled, or no pending secret */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    AuthController_setupTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TotpSetupDto"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description TOTP is already enabled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    AuthController_changeUsername: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeUsernameDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessTokenDto"];
+                };
+            };
+            /** @description Invalid new username */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description current_password is wrong */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Username taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    BatchController_apply: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchTasksDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchResultDto"];
+                };
+            };
+            /** @description Unknown action, no names or more than 100 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    NotificationsController_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotTestResultDto"];
+                };
+            };
+            /** @description bot_token or bot_chat_id is not saved */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    ConfigTransferController_exportAll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    ConfigTransferController_exportSign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the sign task */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The request is not valid; the message says what is wrong */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No sign task of that name */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    ConfigTransferController_preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfigImportDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportPreviewDto"];
+                };
+            };
+            /** @description config_json is not a JSON object */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    ConfigTransferController_importAll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfigImportDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResultDto"];
+                };
+            };
+            /** @description Every problem found; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    ConfigTransferController_importSign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfigImportDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResultDto"];
+                };
+            };
+            /** @description Every problem found; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    SettingsController_read: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsViewDto"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    SettingsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSettingsDto"];
+            };
+        };
+        responses: {
+            /** @description The settings after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsViewDto"];
+                };
+            };
+            /** @description Unknown or invalid field, or a URL moved to another server without its secret; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    KeepaliveController_run: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KeepaliveRunDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeepaliveRunResultDto"];
+                };
+            };
+            /** @description Invalid body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description A keep-alive run is already in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    SignHistoryStreamController_stream: {
+        parameters: {
+            query: {
+                /** @description The access token (EventSource cannot send an Authorization header) */
+                token: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An endless text/event-stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid token (pass it as ?token=) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description This token already holds the maximum number of open streams (APP_EVENTS_MAX_STREAMS_PER_TOKEN) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    KeywordHitsController_list: {
+        parameters: {
+            query?: {
+                /** @description Account name (exact) */
+                account?: string;
+                /** @description Chat id (exact), e.g. -1001234567890 */
+                chat?: string;
+                limit?: number;
+                offset?: number;
+                /** @description Text search in the message, matched keyword, sender and chat title */
+                q?: string;
+                /** @description Hits at or after this time (ISO 8601) */
+                since?: string;
+                /** @description Task name (exact) */
+                task?: string;
+                /** @description Hits before this time (ISO 8601) */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeywordHitPageDto"];
+                };
+            };
+            /** @description Invalid filter (unknown parameter, bad time, since after until, limit out of range) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    KeywordHitsController_delete: {
+        parameters: {
+            query?: {
+                /** @description Account name (exact) */
+                account?: string;
+                /** @description Chat id (exact), e.g. -1001234567890 */
+                chat?: string;
+                /** @description Text search in the message, matched keyword, sender and chat title */
+                q?: string;
+                /** @description Hits at or after this time (ISO 8601) */
+                since?: string;
+                /** @description Task name (exact) */
+                task?: string;
+                /** @description Hits before this time (ISO 8601) */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeywordHitDeleteResultDto"];
+                };
+            };
+            /** @description Invalid filter (unknown parameter, bad time, since after until, limit out of range) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    KeywordHitsController_export: {
+        parameters: {
+            query?: {
+                /** @description Account name (exact) */
+                account?: string;
+                /** @description Chat id (exact), e.g. -1001234567890 */
+                chat?: string;
+                /** @description Text search in the message, matched keyword, sender and chat title */
+                q?: string;
+                /** @description Hits at or after this time (ISO 8601) */
+                since?: string;
+                /** @description Task name (exact) */
+                task?: string;
+                /** @description Hits before this time (ISO 8601) */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid filter (unknown parameter, bad time, since after until, limit out of range) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    KeywordHitsController_groups: {
+        parameters: {
+            query: {
+                /** @description Account name (exact) */
+                account?: string;
+                /** @description Chat id (exact), e.g. -1001234567890 */
+                chat?: string;
+                group_by: "task" | "account" | "chat";
+                /** @description Text search in the message, matched keyword, sender and chat title */
+                q?: string;
+                /** @description Hits at or after this time (ISO 8601) */
+                since?: string;
+                /** @description Task name (exact) */
+                task?: string;
+                /** @description Hits before this time (ISO 8601) */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeywordHitGroupsDto"];
+                };
+            };
+            /** @description Invalid filter (unknown parameter, bad time, since after until, limit out of range) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    BackupsController_export: {
+        parameters: {
+            query?: {
+                /** @description auto: upload when a WebDAV target is saved, else download; download/webdav force one of them */
+                target?: "auto" | "download" | "webdav";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON when uploaded to WebDAV; the archive itself (application/gzip) when downloaded */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": components["schemas"]["WebDavUploadResultDto"];
+                    "application/json": components["schemas"]["WebDavUploadResultDto"];
+                };
+            };
+            /** @description Unknown target */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Another backup is being created, or target=webdav without a saved WebDAV target */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    BackupsController_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackupStatusDto"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    BackupsController_downloadWebDav: {
+        parameters: {
+            query: {
+                /** @description A plain file name ending in .tar.gz */
+                name: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unsafe name, or no WebDAV target is saved */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    BackupsController_listWebDav: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemoteBackupListDto"];
+                };
+            };
+            /** @description No WebDAV target is saved */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    BackupsController_testWebDav: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ok=false with the reason when the server cannot be used */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebDavTestResultDto"];
+                };
+            };
+            /** @description No WebDAV target is saved */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    OpsController_memoryReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryReportDto"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    OpsController_runtime: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RuntimeStatusDto"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    ScheduledJobsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduledJobListDto"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    OpsController_version: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VersionInfoDto"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    OpsController_checkVersion: {
+        parameters: {
+            query?: {
+                /** @description Ask the release feed even when a cached answer exists */
+                force?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateCheckResultDto"];
+                };
+            };
+            /** @description The request is not valid; the message says what is wrong */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    SignTasksController_list: {
+        parameters: {
+            query?: {
+                /** @description Only tasks that run for this account (including "*" tasks) */
+                account?: string;
+                enabled?: "true" | "false";
+                execution_mode?: "fixed" | "range" | "listen";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignTaskListDto"];
+                };
+            };
+            /** @description Invalid task (every problem is listed) or a name that is not path-safe */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    SignTasksController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignTaskInputDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignTaskDto"];
+                };
+            };
+            /** @description Invalid task (every problem is listed) or a name that is not path-safe */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description A task with this name exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    SignTasksController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignTaskDto"];
+                };
+            };
+            /** @description Invalid task (every problem is listed) or a name that is not path-safe */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    SignTasksController_replace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignTaskInputDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignTaskDto"];
+                };
+            };
+            /** @description Invalid task (every problem is listed) or a name that is not path-safe */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    SignTasksController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid task (every problem is listed) or a name that is not path-safe */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    SignTasksController_clone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CloneTaskDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignTaskDto"];
+                };
+            };
+            /** @description Invalid task (every problem is listed) or a name that is not path-safe */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description new_name exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    SignTasksController_disable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignTaskDto"];
+                };
+            };
+            /** @description Invalid task (every problem is listed) or a name that is not path-safe */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    SignTasksController_enable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignTaskDto"];
+                };
+            };
+            /** @description Invalid task (every problem is listed) or a name that is not path-safe */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    RunsController_taskHistory: {
+        parameters: {
+            query?: {
+                account?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryListDto"];
+                };
+            };
+            /** @description A task name that is not path-safe or bad input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    RunsController_run: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunTaskDto"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunStartedDto"];
+                };
+            };
+            /** @description A task name that is not path-safe or bad input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The task is already running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    RunsController_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancelResultDto"];
+                };
+            };
+            /** @description A task name that is not path-safe or bad input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    RunsController_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskRunStatusDto"];
+                };
+            };
+            /** @description A task name that is not path-safe or bad input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    RunsController_active: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActiveRunListDto"];
+                };
+            };
+            /** @description A task name that is not path-safe or bad input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    HealthController_health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    HealthController_healthz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    MetricsController_scrape: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text exposition format */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description APP_METRICS_TOKEN is set and the bearer token is missing or wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    HealthController_readyz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready: the readiness report */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not ready (starting, stopping or a failed check): the same report */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+}

@@ -1,0 +1,155 @@
+import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { ErrorState, formatDateTime, LoadingState, QueryState, toast } from '@shared/web-ui';
+import { useTranslation } from 'react-i18next';
+import { api, unwrap } from '../../api/client';
+import { Page } from '../../components/page';
+import { useTimeZone } from '../../components/hooks';
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KiB', 'MiB', 'GiB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}
+
+export function formatDuration(seconds: number): string {
+  const days = Math.floor(seconds / 86400);
+  const hours = Math.floor((seconds % 86400) / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  return days ? `${days}d ${hours}h ${minutes}m` : hours ? `${hours}h ${minutes}m` : `${minutes}m ${Math.floor(seconds % 60)}s`;
+}
+
+/** A component's details as text (values may be objects: the scheduler lock, say). */
+function detailText(value: unknown): string {
+  if (value === null || value === undefined) return '—';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+const STATE_COLOR: Record<string, string> = { running: 'green', idle: 'blue', disabled: 'gray', stopped: 'gray', degraded: 'yellow', error: 'red' };
+
+/** Version and update check, memory, runtime status of each feature (scheduler lock included). */
+export function AboutPage() {
+  const { t } = useTranslation();
+  const timeZone = useTimeZone();
+  const version = useQuery({ queryKey: ['ops', 'version'], queryFn: () => unwrap(api.GET('/api/ops/version')) });
+  const memory = useQuery({ queryKey: ['ops', 'memory'], queryFn: () => unwrap(api.GET('/api/ops/memory')), refetchInterval: 30_000 });
+  const runtime = useQuery({ queryKey: ['ops', 'runtime'], queryFn: () => unwrap(api.GET('/api/ops/runtime-status')), refetchInterval: 15_000 });
+  const check = useMutation({
+    mutationFn: () => unwrap(api.POST('/api/ops/version/check', { params: { query: { force: true } } })),
+    onError: (error) => toast.error(error),
+  });
+  const result = check.data;
+  return (
+    <Page title={t('about.title')}>
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+        <Card withBorder>
+          <Title order={3} size="h5" mb="xs">
+            {t('about.version')}
+          </Title>
+          <QueryState query={version}>
+            {(data) => (
+              <Stack gap="xs">
+                <Text size="xl" fw={700}>
+                  {data.version}
+                </Text>
+                <Text size="sm" c="dimmed">
+                  {[data.runtime, data.node_version, data.git_branch, data.git_sha?.slice(0, 12), data.build_time ? formatDateTime(data.build_time, timeZone) : null].filter(Boolean).join(' · ')}
+                </Text>
+                <Group>
+                  <Button size="xs" variant="light" onClick={() => check.mutate()} loading={check.isPending}>
+                    {t('about.checkUpdate')}
+                  </Button>
+                </Group>
+                {result ? (
+                  <Text size="sm" role="status">
+                    {!result.enabled
+                      ? t('about.checkDisabled')
+                      : !result.ok
+                        ? t('about.checkFailed', { reason: result.reason ?? '' })
+                        : result.update_available
+                          ? t('about.updateAvailable', { version: result.latest_version ?? '' })
+                          : t('about.upToDate')}{' '}
+                    {result.release_url && result.update_available ? (
+                      <Anchor href={result.release_url} target="_blank" rel="noreferrer noopener">
+                        {t('about.releaseNotes')}
+                      </Anchor>
+                    ) : null}
+                  </Text>
+                ) : null}
+              </Stack>
+            )}
+          </QueryState>
+        </Card>
+        <Card withBorder>
+          <Title order={3} size="h5" mb="xs">
+            {t('about.memory')}
+          </Title>
+          {memory.isPending ? (
+            <LoadingState rows={2} />
+          ) : memory.error || !memory.data ? (
+            <ErrorState error={memory.error} onRetry={() => void memory.refetch()} />
+          ) : (
+            <Stack gap={4}>
+              <Text size="sm">{t('about.rss', { value: formatBytes(memory.data.current.rss_bytes) })}</Text>
+              <Text size="sm">{t('about.heap', { used: formatBytes(memory.data.current.heap_used_bytes), total: formatBytes(memory.data.current.heap_total_bytes) })}</Text>
+              <Text size="sm">{t('about.peak', { value: formatBytes(memory.data.peak_rss_bytes) })}</Text>
+            </Stack>
+          )}
+        </Card>
+      </SimpleGrid>
+      <Card withBorder>
+        <Title order={3} size="h5" mb="xs">
+          {t('about.runtime')}
+        </Title>
+        <QueryState query={runtime}>
+          {(data) => (
+            <Stack gap="sm">
+              <Text size="sm">
+                {t('about.runtimeLine', { driver: data.database_driver, pid: data.pid, uptime: formatDuration(data.uptime_seconds), started: formatDateTime(data.started_at, timeZone) })}
+              </Text>
+              <Table.ScrollContainer minWidth={0}>
+                <Table verticalSpacing={4}>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th scope="col">{t('about.component')}</Table.Th>
+                      <Table.Th scope="col">{t('about.state')}</Table.Th>
+                      <Table.Th scope="col">{t('about.details')}</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {Object.entries(data.components).map(([name, component]) => (
+                      <Table.Tr key={name}>
+                        <Table.Td>{name}</Table.Td>
+                        <Table.Td>
+                          <Badge color={STATE_COLOR[component.state] ?? 'gray'} variant="light">
+                            {component.state}
+                          </Badge>
+                        </Table.Td>
+                        <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                          <Text size="xs" component="div">
+                            {Object.entries(component.details ?? {}).map(([key, value]) => (
+                              <div key={key}>
+                                <strong>{key}</strong>: {detailText(value)}
+                              </div>
+                            ))}
+                          </Text>
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            </Stack>
+          )}
+        </QueryState>
+      </Card>
+    </Page>
+  );
+}

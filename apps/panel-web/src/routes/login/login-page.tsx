@@ -1,0 +1,113 @@
+import { Alert, Button, Center, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useMutation } from '@tanstack/react-query';
+import { ApiError, ColorSchemePicker, errorMessage, LanguagePicker } from '@shared/web-ui';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { api, unwrap } from '../../api/client';
+import { safeNext, session, useSession } from '../../auth/session';
+import { useCountdown } from './use-countdown';
+
+interface LoginValues {
+  username: string;
+  password: string;
+  totp_code: string;
+}
+
+/** Username, password and (when the account has it on) the TOTP code; 429 shows a countdown. */
+export function LoginPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const next = safeNext(params.get('next'));
+  const { token } = useSession();
+  const [needsTotp, setNeedsTotp] = useState(false);
+  const [retryAt, setRetryAt] = useState<number | null>(null);
+  const secondsLeft = useCountdown(retryAt);
+  const totpRef = useRef<HTMLInputElement>(null);
+  const form = useForm<LoginValues>({
+    initialValues: { username: '', password: '', totp_code: '' },
+    validate: {
+      username: (value) => (value.trim() ? null : t('login.username')),
+      password: (value) => (value ? null : t('login.password')),
+      totp_code: (value) => (needsTotp && !/^\d{6}$/.test(value) ? t('login.totpHint') : null),
+    },
+  });
+  const login = useMutation({
+    mutationFn: (values: LoginValues) =>
+      unwrap(api.POST('/api/auth/login', { body: { username: values.username.trim(), password: values.password, ...(values.totp_code ? { totp_code: values.totp_code } : {}) } })),
+    onSuccess: (result) => {
+      session.logIn(result.access_token);
+      void navigate(next, { replace: true });
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && error.status === 429 && error.retryAfterSeconds !== undefined) {
+        setRetryAt(Date.now() + error.retryAfterSeconds * 1000);
+      }
+      if (error instanceof ApiError && error.status === 401 && /TOTP code required/i.test(error.message)) {
+        setNeedsTotp(true);
+      }
+    },
+  });
+  useEffect(() => {
+    if (needsTotp) totpRef.current?.focus();
+  }, [needsTotp]);
+  if (token) return <Navigate to={next} replace />;
+
+  const error = login.error;
+  let message: string | null = null;
+  if (secondsLeft > 0) message = t('login.throttled', { seconds: secondsLeft });
+  else if (error instanceof ApiError && error.status === 401) message = /TOTP code required/i.test(error.message) ? t('login.totpRequired') : t('login.wrong');
+  else if (error && !(error instanceof ApiError && error.status === 429)) message = errorMessage(error);
+
+  return (
+    <Center mih="100vh" p="md" component="main">
+      <Paper withBorder shadow="sm" p="lg" radius="md" w="100%" maw={400}>
+        <form onSubmit={form.onSubmit((values) => login.mutate(values))} noValidate>
+          <Stack gap="md">
+            <div>
+              <Title order={1} size="h2">
+                {t('appName')}
+              </Title>
+              <Text c="dimmed" size="sm">
+                {t('login.intro')}
+              </Text>
+            </div>
+            {params.get('expired') ? (
+              <Alert color="yellow" variant="light">
+                {t('login.expired')}
+              </Alert>
+            ) : null}
+            {message ? (
+              <Alert color="red" variant="light" role="alert">
+                {message}
+              </Alert>
+            ) : null}
+            <TextInput label={t('login.username')} autoComplete="username" required {...form.getInputProps('username')} />
+            <PasswordInput label={t('login.password')} autoComplete="current-password" required {...form.getInputProps('password')} />
+            {needsTotp ? (
+              <TextInput
+                ref={totpRef}
+                label={t('login.totp')}
+                description={t('login.totpHint')}
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={6}
+                required
+                {...form.getInputProps('totp_code')}
+              />
+            ) : null}
+            <Button type="submit" loading={login.isPending} disabled={secondsLeft > 0} fullWidth>
+              {t('login.submit')}
+            </Button>
+            <Group justify="space-between" gap="xs">
+              <ColorSchemePicker />
+              <LanguagePicker />
+            </Group>
+          </Stack>
+        </form>
+      </Paper>
+    </Center>
+  );
+}

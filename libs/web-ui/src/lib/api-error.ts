@@ -1,0 +1,45 @@
+/** The JSON error body both services answer with: `{statusCode, error, message}`. */
+export interface ApiErrorBody {
+  statusCode: number;
+  error: string;
+  message: string;
+}
+
+/** A failed API call: the HTTP status, the service's message and, for 429, the Retry-After seconds. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly retryAfterSeconds?: number,
+    readonly requestId?: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export function isApiErrorBody(value: unknown): value is ApiErrorBody {
+  if (!value || typeof value !== 'object') return false;
+  const body = value as Record<string, unknown>;
+  return typeof body['statusCode'] === 'number' && typeof body['message'] === 'string';
+}
+
+/** Builds an ApiError from a response and its parsed body (any shape; text bodies are kept short). */
+export function apiErrorFrom(response: Response, body: unknown): ApiError {
+  const retryHeader = response.headers.get('retry-after');
+  const retryAfter = retryHeader !== null && /^\d+$/.test(retryHeader) ? Number(retryHeader) : undefined;
+  const requestId = response.headers.get('x-request-id') ?? undefined;
+  let message: string;
+  if (isApiErrorBody(body)) message = body.message;
+  else if (typeof body === 'string' && body.trim()) message = body.trim().slice(0, 300);
+  else message = response.statusText || `HTTP ${response.status}`;
+  return new ApiError(response.status, message, retryAfter, requestId);
+}
+
+/** The message to show a person for any thrown value. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  if (error instanceof TypeError) return 'Network error: the service did not answer';
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

@@ -1,0 +1,30 @@
+/** The library's own strings (namespace `ui`); apps add theirs under `app`. */
+export const webUiEn = {
+  confirm: { title: 'Please confirm', confirm: 'Confirm', cancel: 'Cancel' },
+  error: { title: 'Something went wrong', retry: 'Try again', network: 'The service did not answer. Check the connection.', requestId: 'Request id {{id}}' },
+  empty: { title: 'Nothing here yet' },
+  loading: 'Loading…',
+  table: { page: 'Page {{page}} of {{pages}}', total: '{{count}} in total', totalAtLeast: 'More than {{count}}', previous: 'Previous page', next: 'Next page', pagination: 'Pages' },
+  theme: { label: 'Theme', light: 'Light', dark: 'Dark', auto: 'System' },
+  language: 'Language',
+  nav: { open: 'Open navigation', close: 'Close navigation', skip: 'Skip to content' },
+  secret: { saved: 'Saved. Leave empty to keep it.', notSet: 'Not set', clear: 'Clear the saved value' },
+  unsaved: { title: 'Leave without saving?', message: 'You have unsaved changes on this page.', leave: 'Leave', stay: 'Stay' },
+  live: { live: 'Live', connecting: 'Connecting', offline: 'Offline, retrying in {{seconds}} s' },
+  toast: { saved: 'Saved', failed: 'Failed' },
+};
+
+export const webUiZh: typeof webUiEn = {
+  confirm: { title: '请确认', confirm: '确认', cancel: '取消' },
+  error: { title: '出错了', retry: '重试', network: '服务没有响应，请检查网络连接。', requestId: '请求编号 {{id}}' },
+  empty: { title: '暂无内容' },
+  loading: '加载中…',
+  table: { page: '第 {{page}} / {{pages}} 页', total: '共 {{count}} 条', totalAtLeast: '超过 {{count}} 条', previous: '上一页', next: '下一页', pagination: '分页' },
+  theme: { label: '主题', light: '浅色', dark: '深色', auto: '跟随系统' },
+  language: '语言',
+  nav: { open: '打开导航', close: '关闭导航', skip: '跳到正文' },
+  secret: { saved: '已保存。留空则保持不变。', notSet: '未设置', clear: '清除已保存的值' },
+  unsaved: { title: '不保存就离开？', message: '本页有尚未保存的更改。', leave: '离开', stay: '留下' },
+  live: { live: '实时', connecting: '连接中', offline: '离线，{{seconds}} 秒后重试' },
+  toast: { saved: '已保存', failed: '失败' },
+};

@@ -1,0 +1,130 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { renderWithProviders } from '../testing';
+import { useState } from 'react';
+import { describe, expect, it, vi } from 'vitest';
+import { ApiError, apiErrorFrom } from './api-error';
+import { DataTable } from './data-table';
+import { confirmAction } from './feedback';
+import { SecretField, secretValue } from './forms';
+import { detectLanguage, keyPaths } from './i18n';
+import { webUiEn, webUiZh } from './i18n-resources';
+import { ErrorState } from './states';
+import { dayInZone, formatDateTime } from './time';
+
+describe('i18n', () => {
+  it('has the same keys in English and Chinese', () => {
+    expect(keyPaths(webUiZh)).toEqual(keyPaths(webUiEn));
+  });
+
+  it('picks a saved language, else a Chinese browser gets Chinese, else English', () => {
+    expect(detectLanguage({ getItem: () => 'zh-CN' }, ['en-US'])).toBe('zh-CN');
+    expect(detectLanguage({ getItem: () => null }, ['zh-TW', 'en'])).toBe('zh-CN');
+    expect(detectLanguage({ getItem: () => 'fr' }, ['de'])).toBe('en');
+  });
+});
+
+describe('time', () => {
+  it('formats in the configured zone, not the browser one', () => {
+    expect(formatDateTime('2026-11-23T16:30:00Z', 'Asia/Shanghai')).toBe('2026-11-24 00:30:00');
+    expect(dayInZone('2026-11-23T16:30:00Z', 'Asia/Shanghai')).toBe('2026-11-24');
+    expect(formatDateTime(null, 'UTC')).toBe('—');
+  });
+});
+
+describe('apiErrorFrom', () => {
+  it('reads the message and Retry-After', () => {
+    const error = apiErrorFrom(new Response('', { status: 429, headers: { 'retry-after': '42' } }), { statusCode: 429, error: 'Too Many Requests', message: 'Too many failed logins' });
+    expect(error).toMatchObject({ status: 429, message: 'Too many failed logins', retryAfterSeconds: 42 });
+  });
+});
+
+describe('ErrorState', () => {
+  it('shows the service message as text and retries', async () => {
+    const retry = vi.fn();
+    renderWithProviders(<ErrorState error={new ApiError(400, '<b>bad</b> input')} onRetry={retry} />);
+    expect(screen.getByRole('alert')).toHaveTextContent('<b>bad</b> input');
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(retry).toHaveBeenCalled();
+  });
+});
+
+describe('DataTable', () => {
+  const rows = [
+    { id: 'a', name: 'Alpha' },
+    { id: 'b', name: 'Beta' },
+  ];
+  const columns = [{ key: 'name', header: 'Name', render: (row: { id: string; name: string }) => row.name }];
+
+  it('shows rows and pages through the server total', async () => {
+    const onPage = vi.fn();
+    renderWithProviders(<DataTable caption="Things" columns={columns} rows={rows} rowKey={(row) => row.id} paging={{ kind: 'pages', page: 1, pageSize: 2, total: 5, onPage }} />);
+    expect(screen.getByRole('table')).toBeInTheDocument();
+    expect(screen.getByText('5 in total')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(onPage).toHaveBeenCalledWith(2);
+  });
+
+  it('shows the empty state and the error state', () => {
+    const { unmount } = renderWithProviders(<DataTable caption="Things" columns={columns} rows={[]} rowKey={(row) => row.id} empty={<p>No things</p>} />);
+    expect(screen.getByText('No things')).toBeInTheDocument();
+    unmount();
+    renderWithProviders(<DataTable caption="Things" columns={columns} rows={undefined} rowKey={(row) => row.id} error={new ApiError(500, 'boom')} />);
+    expect(screen.getByRole('alert')).toHaveTextContent('boom');
+  });
+
+  it('selects rows for bulk actions', async () => {
+    function Harness() {
+      const [selected, setSelected] = useState<Set<string>>(new Set());
+      return (
+        <>
+          <DataTable caption="Things" columns={columns} rows={rows} rowKey={(row) => row.id} selection={{ selected, onChange: setSelected, label: (row) => `Select ${row.name}` }} />
+          <output>{[...selected].join(',')}</output>
+        </>
+      );
+    }
+    renderWithProviders(<Harness />);
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select Beta' }));
+    expect(document.querySelector('output')?.textContent).toBe('b');
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Things' }));
+    expect(document.querySelector('output')?.textContent).toBe('a,b');
+  });
+});
+
+describe('SecretField', () => {
+  it('keeps, replaces or clears a saved secret', async () => {
+    expect(secretValue('', false)).toBeUndefined();
+    expect(secretValue('new', false)).toBe('new');
+    expect(secretValue('typed', true)).toBe('');
+    function Harness() {
+      const [value, setValue] = useState('');
+      const [clear, setClear] = useState(false);
+      return (
+        <>
+          <SecretField label="API key" isSet value={value} onChange={setValue} clear={clear} onClearChange={setClear} />
+          <output>{JSON.stringify(secretValue(value, clear) ?? null)}</output>
+        </>
+      );
+    }
+    renderWithProviders(<Harness />);
+    expect(screen.getByText('Saved. Leave empty to keep it.')).toBeInTheDocument();
+    expect(document.querySelector('output')?.textContent).toBe('null');
+    await userEvent.type(screen.getByLabelText('API key'), 'sk-1');
+    expect(document.querySelector('output')?.textContent).toBe('"sk-1"');
+    await userEvent.click(screen.getByRole('checkbox', { name: /Clear the saved value/ }));
+    expect(document.querySelector('output')?.textContent).toBe('""');
+  });
+});
+
+describe('confirmAction', () => {
+  it('resolves true on confirm and false on cancel', async () => {
+    renderWithProviders(<p>page</p>);
+    const first = confirmAction({ title: 'Delete?', message: 'Really', confirmLabel: 'Delete', cancelLabel: 'Keep' });
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await expect(first).resolves.toBe(true);
+    const second = confirmAction({ title: 'Delete?', message: 'Really', confirmLabel: 'Delete', cancelLabel: 'Keep' });
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Keep' }));
+    await expect(second).resolves.toBe(false);
+  });
+});

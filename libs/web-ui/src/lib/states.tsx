@@ -1,0 +1,90 @@
+import { Alert, Button, Center, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError, errorMessage } from './api-error';
+
+/** Placeholder rows while a query loads (announced to screen readers). */
+export function LoadingState({ rows = 3 }: { rows?: number }) {
+  const { t } = useTranslation('ui');
+  return (
+    <Stack gap="xs" role="status" aria-live="polite" aria-label={t('loading')}>
+      {Array.from({ length: rows }, (_, index) => (
+        <Skeleton key={index} height={36} radius="sm" />
+      ))}
+    </Stack>
+  );
+}
+
+/** The services' error body (or a network failure) as an alert with a retry button. */
+export function ErrorState({ error, onRetry, title }: { error: unknown; onRetry?: () => void; title?: string }) {
+  const { t } = useTranslation('ui');
+  const network = !(error instanceof ApiError) && error instanceof TypeError;
+  return (
+    <Alert color="red" title={title ?? t('error.title')} role="alert" variant="light">
+      <Stack gap="xs">
+        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+          {network ? t('error.network') : errorMessage(error)}
+        </Text>
+        {error instanceof ApiError && error.requestId && error.status >= 500 ? (
+          <Text size="xs" c="dimmed">
+            {t('error.requestId', { id: error.requestId })}
+          </Text>
+        ) : null}
+        {onRetry ? (
+          <Group>
+            <Button size="xs" variant="light" color="red" onClick={onRetry}>
+              {t('error.retry')}
+            </Button>
+          </Group>
+        ) : null}
+      </Stack>
+    </Alert>
+  );
+}
+
+/** An empty list: what it would show and, usually, the action that fills it. */
+export function EmptyState({ title, description, action }: { title?: string; description?: ReactNode; action?: ReactNode }) {
+  const { t } = useTranslation('ui');
+  return (
+    <Center py="xl">
+      <Stack align="center" gap="xs" maw={420} ta="center">
+        <Title order={3} size="h5">
+          {title ?? t('empty.title')}
+        </Title>
+        {description ? (
+          <Text size="sm" c="dimmed">
+            {description}
+          </Text>
+        ) : null}
+        {action}
+      </Stack>
+    </Center>
+  );
+}
+
+export interface QueryLike<T> {
+  data: T | undefined;
+  error: unknown;
+  isPending: boolean;
+  refetch: () => unknown;
+}
+
+/** Renders loading, error, empty or the data of a TanStack query. */
+export function QueryState<T>({
+  query,
+  isEmpty,
+  empty,
+  children,
+  loadingRows,
+}: {
+  query: QueryLike<T>;
+  isEmpty?: (data: T) => boolean;
+  empty?: ReactNode;
+  children: (data: T) => ReactNode;
+  loadingRows?: number;
+}) {
+  if (query.isPending) return <LoadingState rows={loadingRows} />;
+  if (query.error || query.data === undefined) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  if (isEmpty?.(query.data)) return <>{empty ?? <EmptyState />}</>;
+  return <>{children(query.data)}</>;
+}
