@@ -63,8 +63,5 @@ export const en = {
     peak: 'Peak resident: {{value}}',
     runtime: 'Runtime status',
     runtimeLine: 'Database {{driver}} · process {{pid}} · up {{uptime}} since {{started}}',
-    component: 'Component',
-    state: 'State',
-    details: 'Details',
   },
 };

@@ -65,8 +65,5 @@ export const zh: typeof en = {
     peak: '常驻内存峰值：{{value}}',
     runtime: '运行状态',
     runtimeLine: '数据库 {{driver}} · 进程 {{pid}} · 已运行 {{uptime}}，自 {{started}}',
-    component: '组件',
-    state: '状态',
-    details: '详情',
   },
 };

@@ -51,7 +51,7 @@ export function Shell({ title, nav, headerRight, navFooter, children }: ShellPro
         <AppShell.Section grow component={ScrollArea}>
           <nav>
             {nav.map((item) => (
-              <MantineNavLink key={item.to} component={NavLink} to={item.to} label={item.label} leftSection={item.icon} active={location.pathname === item.to || location.pathname.startsWith(`${item.to}/`)} />
+              <MantineNavLink key={item.to} component={NavLink} to={item.to} onClick={close} label={item.label} leftSection={item.icon} active={location.pathname === item.to || location.pathname.startsWith(`${item.to}/`)} />
             ))}
           </nav>
         </AppShell.Section>

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { ErrorState, formatDateTime, LoadingState, QueryState, toast } from '@shared/web-ui';
 import { useTranslation } from 'react-i18next';
@@ -114,38 +114,30 @@ export function AboutPage() {
               <Text size="sm">
                 {t('about.runtimeLine', { driver: data.database_driver, pid: data.pid, uptime: formatDuration(data.uptime_seconds), started: formatDateTime(data.started_at, timeZone) })}
               </Text>
-              <Table.ScrollContainer minWidth={0}>
-                <Table verticalSpacing={4}>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th scope="col">{t('about.component')}</Table.Th>
-                      <Table.Th scope="col">{t('about.state')}</Table.Th>
-                      <Table.Th scope="col">{t('about.details')}</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {Object.entries(data.components).map(([name, component]) => (
-                      <Table.Tr key={name}>
-                        <Table.Td>{name}</Table.Td>
-                        <Table.Td>
-                          <Badge color={STATE_COLOR[component.state] ?? 'gray'} variant="light">
-                            {component.state}
-                          </Badge>
-                        </Table.Td>
-                        <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                          <Text size="xs" component="div">
-                            {Object.entries(component.details ?? {}).map(([key, value]) => (
-                              <div key={key}>
-                                <strong>{key}</strong>: {detailText(value)}
-                              </div>
-                            ))}
-                          </Text>
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
+              <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
+                {Object.entries(data.components).map(([name, component]) => (
+                  <Paper key={name} withBorder p="sm" component="section" aria-label={name}>
+                    <Group justify="space-between" wrap="nowrap" gap="xs">
+                      <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+                        {name}
+                      </Text>
+                      <Badge color={STATE_COLOR[component.state] ?? 'gray'} variant="light" style={{ flexShrink: 0 }}>
+                        {component.state}
+                      </Badge>
+                    </Group>
+                    <Stack gap={2} mt={4}>
+                      {Object.entries(component.details ?? {}).map(([key, value]) => (
+                        <Text key={key} size="xs" style={{ overflowWrap: 'anywhere' }}>
+                          <Text span size="xs" c="dimmed">
+                            {key}
+                          </Text>{' '}
+                          {detailText(value)}
+                        </Text>
+                      ))}
+                    </Stack>
+                  </Paper>
+                ))}
+              </SimpleGrid>
             </Stack>
           )}
         </QueryState>

@@ -1,0 +1,131 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { authenticator } from 'otplib';
+// The browser tests boot panel-api exactly as its e2e tests do (the harness and the Telegram
+// simulator live with panel-api's tests); a web app's tests may reach into the service it belongs to.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { loginAsAdmin, RunningPanel, startPanel, TEST_ADMIN_PASSWORD } from '../../panel-api/test/harness';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { TelegramSimulator } from '../../panel-api/test/telegram-simulator';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { TELEGRAM_GATEWAY } from '../../panel-api/src/app/telegram/telegram-gateway';
+
+const root = join(__dirname, '../../..');
+export const WEB_ROOT = join(root, 'dist/apps/panel-web');
+export const SCREENSHOTS = join(root, 'docs/screenshots');
+export { TEST_ADMIN_PASSWORD };
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+export interface WebPanel {
+  panel: RunningPanel;
+  telegram: TelegramSimulator;
+  browser: Browser;
+  close: () => Promise<void>;
+}
+
+/** panel-api (SQLite, simulator, built web app) plus a headless Chromium. */
+export async function startWebPanel(env: Record<string, string> = {}): Promise<WebPanel> {
+  readFileSync(join(WEB_ROOT, 'index.html')); // fails early when the web app is not built
+  const telegram = new TelegramSimulator();
+  const panel = await startPanel({
+    env: { MSGR_SESSION_MODE: 'string', ...env },
+    overrides: [{ provide: TELEGRAM_GATEWAY, useValue: telegram }],
+    webRoot: WEB_ROOT,
+  });
+  const browser = await chromium.launch({
+    executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  return {
+    panel,
+    telegram,
+    browser,
+    close: async () => {
+      await browser.close().catch(() => undefined);
+      await panel.close();
+    },
+  };
+}
+
+export async function newPage(web: WebPanel, viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await web.browser.newContext({ viewport, baseURL: web.panel.url, acceptDownloads: true, serviceWorkers: 'block' });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.setDefaultTimeout(20_000);
+  return { context, page, errors };
+}
+
+const usedTotpSteps = new Set<number>();
+
+/**
+ * A TOTP code the service has not seen yet: the service refuses a code once used and accepts one
+ * step either side, so each login takes a step of that window no earlier call has used.
+ */
+export function freshTotpCode(secret: string): string {
+  const now = Math.floor(Date.now() / 30_000);
+  const step = [now, now + 1, now - 1].find((candidate) => !usedTotpSteps.has(candidate));
+  if (step === undefined) throw new Error('every TOTP step of the current window is used; wait 30 s');
+  usedTotpSteps.add(step);
+  return authenticator.clone({ epoch: step * 30_000 + 1000 }).generate(secret);
+}
+
+/** Logs in through the login page (with the TOTP code when a secret is given). */
+export async function logIn(page: Page, options: { password?: string; totpSecret?: string; path?: string } = {}): Promise<void> {
+  await page.goto(options.path ?? '/login');
+  await page.getByLabel('Username').fill('admin');
+  await page.getByLabel(/^Password/).fill(options.password ?? TEST_ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  if (options.totpSecret) {
+    const code = page.getByLabel('Authenticator code');
+    await code.waitFor();
+    await code.fill(freshTotpCode(options.totpSecret));
+    await page.getByRole('button', { name: 'Log in' }).click();
+  }
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+}
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; summary?: string }[];
+}
+
+/** Runs axe-core in the page; returns the serious and critical violations. */
+export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.addScriptTag({ content: readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8') });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((violation) => ({ id: violation.id, impact: violation.impact, help: violation.help, nodes: violation.nodes.map((node) => ({ target: node.target, summary: (node as unknown as { failureSummary?: string }).failureSummary })) }));
+  });
+  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+}
+
+/** True when the page scrolls sideways (the 360 px rule). */
+export async function scrollsSideways(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth + 1);
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
+}
+
+/** Enables TOTP for the admin through the API and returns the secret. */
+export async function enableTotp(panel: RunningPanel): Promise<string> {
+  const token = await loginAsAdmin(panel);
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const setup = (await (await fetch(`${panel.url}/api/auth/totp/setup`, { method: 'POST', headers, body: '{}' })).json()) as { secret: string };
+  const enable = await fetch(`${panel.url}/api/auth/totp/enable`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ code: freshTotpCode(setup.secret) }),
+  });
+  if (!enable.ok) throw new Error(`enabling TOTP failed: ${enable.status} ${await enable.text()}`);
+  return setup.secret;
+}

@@ -1,0 +1,9 @@
+// Browser tests: the built web app (dist/apps/panel-web) served by the real panel-api on SQLite
+// with the Telegram simulator, driven in Debian's Chromium with playwright-core.
+module.exports = {
+  displayName: 'panel-web-browser',
+  preset: '../../jest.preset.js',
+  rootDir: __dirname,
+  testMatch: ['<rootDir>/browser/**/*.browser-spec.ts'],
+  testTimeout: 180000,
+};
