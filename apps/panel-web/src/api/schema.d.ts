@@ -585,7 +585,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List keyword hits, newest first; filters account, task, chat, since, until, q; limit/offset pagination */
+        /**
+         * List keyword hits, newest first; filters account, task, chat, since, until, q; keyset paging with cursor (offset kept)
+         * @description Pages follow `next_cursor` (keyset: as fast deep in the list as at the top); `offset` still works but costs more the deeper it goes. `total` is exact up to 10,000; above that `total_capped` is true and `total` is 10,000. `q` is a case-insensitive substring of the text, matched keyword, sender name/username or chat title, in any script; from three characters on it is served by a trigram index.
+         */
         get: operations["KeywordHitsController_list"];
         put?: never;
         post?: never;
@@ -623,7 +626,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Hits grouped by task, account or chat: count and latest hit of each group (same filters) */
+        /**
+         * Hits grouped by task, account or chat: count and latest hit of each group (same filters)
+         * @description Without a filter or with `account` alone the counts come from counters kept with every insert and delete; other filters aggregate the matching hits.
+         */
         get: operations["KeywordHitsController_groups"];
         put?: never;
         post?: never;
@@ -1511,11 +1517,17 @@ export interface components {
             groups: components["schemas"]["KeywordHitGroupDto"][];
         };
         KeywordHitPageDto: {
+            /** @description Newest first (hit_at, then id) */
             items: components["schemas"]["KeywordHitDto"][];
             limit: number;
+            /** @description Pass as `cursor` for the next page; null on the last page */
+            next_cursor: string | null;
+            /** @description The offset asked for (0 with a cursor) */
             offset: number;
-            /** @description Hits matching the filters */
+            /** @description Hits matching the filters: exact up to 10,000; when `total_capped` is true there are more than 10,000 and this is 10,000 (show "10,000+") */
             total: number;
+            /** @description True when more than 10,000 hits match: `total` is then a lower bound */
+            total_capped: boolean;
         };
         LocalBackupFileDto: {
             modified_at: string;
@@ -1889,7 +1901,7 @@ export interface components {
             push_channel?: "telegram" | "forward" | "bark" | "custom" | "server_chan" | "continue";
             /** @description Action 1 as a listen follow-up: send the first capture group of this expression in the hit message (else text) */
             send_text_search_regex?: string;
-            /** @description Only these senders (ids, @usernames or names, comma separated) */
+            /** @description Only these senders (ids, @usernames, names, or me for the account itself; comma separated) */
             sender_filter?: string;
             server_chan_key?: string;
             /**
@@ -3120,7 +3132,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description The request body is larger than the service accepts */
+            /** @description Body larger than 4096 bytes */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3216,7 +3228,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description The request body is larger than the service accepts */
+            /** @description Body larger than 4096 bytes */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3275,7 +3287,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description The request body is larger than the service accepts */
+            /** @description Body larger than 4096 bytes */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3334,7 +3346,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description The request body is larger than the service accepts */
+            /** @description Body larger than 4096 bytes */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3373,6 +3385,15 @@ export interface operations {
             };
             /** @description TOTP is already enabled */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Body larger than 4096 bytes */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3439,7 +3460,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description The request body is larger than the service accepts */
+            /** @description Body larger than 4096 bytes */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3657,7 +3678,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description The request body is larger than the service accepts */
+            /** @description Body larger than 4194304 bytes */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3707,7 +3728,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description The request body is larger than the service accepts */
+            /** @description Body larger than 4194304 bytes */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3757,7 +3778,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description The request body is larger than the service accepts */
+            /** @description Body larger than 4194304 bytes */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3952,7 +3973,10 @@ export interface operations {
                 account?: string;
                 /** @description Chat id (exact), e.g. -1001234567890 */
                 chat?: string;
+                /** @description Keyset paging: `next_cursor` of the previous page; the page starts right after its last hit */
+                cursor?: string;
                 limit?: number;
+                /** @description Offset paging, kept for older clients; prefer `cursor` (not both) */
                 offset?: number;
                 /** @description Text search in the message, matched keyword, sender and chat title */
                 q?: string;
@@ -4187,8 +4211,26 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
+            /** @description the WebDAV server answered 404 (the folder is missing) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
             /** @description Another backup is being created, or target=webdav without a saved WebDAV target */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description the WebDAV server refused or failed the request */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4263,6 +4305,24 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
+            /** @description no such file in the WebDAV folder */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description the WebDAV server refused or failed the request */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
         };
     };
     BackupsController_listWebDav: {
@@ -4293,6 +4353,24 @@ export interface operations {
             };
             /** @description Missing or invalid access token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description the WebDAV folder does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description the WebDAV server refused or failed the request */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4582,7 +4660,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description The request body is larger than the service accepts */
+            /** @description Body larger than 524288 bytes */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4691,7 +4769,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description The request body is larger than the service accepts */
+            /** @description Body larger than 524288 bytes */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4846,6 +4924,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
+            /** @description No task of that name */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
         };
     };
     SignTasksController_enable: {
@@ -4878,6 +4965,15 @@ export interface operations {
             };
             /** @description Missing or invalid access token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No task of that name */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
