@@ -142,9 +142,9 @@ export function completeOpenApiDocument(document: OpenAPIObject, completion: Ope
         );
       }
       for (const [status, response] of Object.entries(operation.responses)) {
-        if (Number(status) < 400 || !response || '$ref' in response) continue;
-        if (!response.description) response.description = STATUS_CODES[Number(status)] ?? 'Error';
-        response.content ??= errorContent(errorSchema.name);
+        if (!response || '$ref' in response) continue;
+        if (!response.description) response.description = STATUS_CODES[Number(status)] ?? (Number(status) < 400 ? 'Success' : 'Error');
+        if (Number(status) >= 400) response.content ??= errorContent(errorSchema.name);
       }
       operation.responses = Object.fromEntries(Object.entries(operation.responses).sort(([a], [b]) => a.localeCompare(b)));
     }
