@@ -136,14 +136,14 @@ describe('planning an import', () => {
   const plan = (document: Record<string, unknown>, accounts: string[] = [], stored?: SignTask) =>
     planImport(document, { overwrite: stored !== undefined, accounts, storedTask: (name) => (stored?.name === name ? stored : undefined), settings: settingsWith({}) });
 
-  it('infers the account of an item that names none as the reference panel does, else refuses it', () => {
-    expect(plan({ signs: { t: task('t') } }, ['x', 'my_account']).items[0]).toMatchObject({ accounts: ['my_account'], action: 'create' });
-    expect(plan({ signs: { t: task('t') } }, ['only']).items[0]).toMatchObject({ accounts: ['only'], action: 'create' });
-    expect(plan({ signs: { t: task('t') } }, ['a', 'b']).items[0]).toMatchObject({ action: 'refuse', problems: [expect.stringContaining('give default_account')] });
+  it('infers the account of an item that names none as the reference panel does, else refuses it', async () => {
+    expect((await plan({ signs: { t: task('t') } }, ['x', 'my_account'])).items[0]).toMatchObject({ accounts: ['my_account'], action: 'create' });
+    expect((await plan({ signs: { t: task('t') } }, ['only'])).items[0]).toMatchObject({ accounts: ['only'], action: 'create' });
+    expect((await plan({ signs: { t: task('t') } }, ['a', 'b'])).items[0]).toMatchObject({ action: 'refuse', problems: [expect.stringContaining('give default_account')] });
   });
 
-  it('keeps differing per-account copies apart, and names a monitor that clashes with a sign task', () => {
-    const result = plan(
+  it('keeps differing per-account copies apart, and names a monitor that clashes with a sign task', async () => {
+    const result = await plan(
       {
         signs: { 't@a': task('t', { account_name: 'a' }), 't@b': task('t', { account_name: 'b', sign_at: '09:00' }), 'm@a': task('m', { account_name: 'a' }) },
         monitors: { m: { match_cfgs: [{ chat_id: 1, rule: 'contains', rule_value: 'x' }] } },
@@ -158,12 +158,12 @@ describe('planning an import', () => {
     ]);
   });
 
-  it('keeps a stored listen-rule secret for a masked or left-out one, and warns when nothing is stored', () => {
+  it('keeps a stored listen-rule secret for a masked or left-out one, and warns when nothing is stored', async () => {
     const listen = { name: 'w', account_name: 'a', execution_mode: 'listen', chats: [{ chat_id: 1, actions: [{ action: 8, keywords: ['k'], push_channel: 'bark' }] }] };
     const stored = { ...listen, random_seconds: 0, enabled: true, retry_count: 3, notify_on_failure: true, notify_on_success: false, last_run: null, created_at: '', updated_at: '', chats: [{ chat_id: 1, actions: [{ action: 8, keywords: ['k'], push_channel: 'bark', bark_url: 'https://b/KEY' }] }] } as unknown as SignTask;
-    const kept = plan({ signs: [listen] }, [], stored);
+    const kept = await plan({ signs: [listen] }, [], stored);
     expect(kept.tasks.get('signs:w')?.task.chats[0].actions[0].bark_url).toBe('https://b/KEY');
-    const fresh = plan({ signs: [{ ...listen, chats: [{ chat_id: 1, actions: [{ action: 8, keywords: ['k'], push_channel: 'bark', bark_url: '***MASKED***' }] }] }] });
+    const fresh = await plan({ signs: [{ ...listen, chats: [{ chat_id: 1, actions: [{ action: 8, keywords: ['k'], push_channel: 'bark', bark_url: '***MASKED***' }] }] }] });
     expect(fresh.items[0]).toMatchObject({ action: 'create', warnings: [expect.stringContaining('bark_url is masked and no stored value exists')] });
     expect(fresh.tasks.get('signs:w')?.task.chats[0].actions[0].bark_url).toBeUndefined();
   });
@@ -177,9 +177,9 @@ describe('planning an import', () => {
     expect(translated?.[1]).toBe('红包42');
   });
 
-  it('refuses a document whose sections cannot be read', () => {
-    expect(plan({ signs: 5 }).documentProblems).toEqual(['signs must be an object keyed by name (or a list), not number']);
-    expect(plan({ _meta: { format: 'other' } }).documentProblems).toEqual([expect.stringContaining('_meta.format must be tg-signpulse-config-export')]);
+  it('refuses a document whose sections cannot be read', async () => {
+    expect((await plan({ signs: 5 })).documentProblems).toEqual(['signs must be an object keyed by name (or a list), not number']);
+    expect((await plan({ _meta: { format: 'other' } })).documentProblems).toEqual([expect.stringContaining('_meta.format must be tg-signpulse-config-export')]);
   });
 });
 
