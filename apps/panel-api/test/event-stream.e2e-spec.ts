@@ -94,18 +94,17 @@ describe('panel-api live event stream: revocation and the per-token cap (issue 1
     });
     for (const stream of streams) await stream.until((text) => text.includes('event: sign_log'));
 
-    const changedAt = Date.now();
     const change = await requestJson<{ access_token: string }>(panel.url, '/api/auth/password', {
       method: 'PUT',
       token,
       body: { current_password: TEST_ADMIN_PASSWORD, new_password: 'another good password' },
     });
+    // Hashing the new password takes most of the request (seconds on a loaded machine); the streams
+    // close when the new token_version is saved, just before the answer, not on a later timer beat.
+    const answeredAt = Date.now();
     expect(change.status).toBe(200);
-    for (const stream of streams) {
-      const endedAt = await stream.ended;
-      expect(endedAt - changedAt).toBeLessThan(2_000);
-      expect(stream.text()).toMatch(/event: close\ndata: \{"reason":"token_revoked"\}\n\n$/);
-    }
+    const endedAt = await Promise.all(streams.map((stream) => stream.ended));
+    for (const stream of streams) expect(stream.text()).toMatch(/event: close\ndata: \{"reason":"token_revoked"\}\n\n$/);
     const again = await fetch(`${panel.url}/api/events/sign-history?token=${token}`);
     expect(again.status).toBe(401);
     await again.body?.cancel();
@@ -123,6 +122,7 @@ describe('panel-api live event stream: revocation and the per-token cap (issue 1
     await stream.ended;
     expect(stream.text()).toContain('"reason":"token_revoked"');
     expect(await clientsOf(panel, restore.body.access_token)).toBe(0);
+    for (const at of endedAt) expect(at - answeredAt).toBeLessThan(1_000);
   });
 
   it('closes a stream when its token is revoked behind the repository (raw SQL), on the next check', async () => {

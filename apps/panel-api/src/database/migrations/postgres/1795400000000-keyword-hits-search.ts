@@ -47,7 +47,7 @@ function applyCounts(rows: string, sign: '+' | '-'): string {
  * is a trusted extension: the owner of the database may create it without being a superuser. When
  * it is not installed on the server, or the user may not create it, the migration goes on without
  * the index and says so: search then scans (correct, slower). Creating the extension later and
- * running `CREATE INDEX` from docs/database.md adds it.
+ * running `CREATE INDEX` from docs/postgres.md adds it.
  */
 export class KeywordHitsSearch1795400000000 implements MigrationInterface {
   name = 'KeywordHitsSearch1795400000000';
@@ -146,8 +146,8 @@ export class KeywordHitsSearch1795400000000 implements MigrationInterface {
     }
     logger.warn(
       available
-        ? 'pg_trgm is available but this database user may not create it: keyword-hit search runs without its index (a scan). See docs/database.md.'
-        : 'pg_trgm is not installed on this PostgreSQL server (the contrib package): keyword-hit search runs without its index (a scan). See docs/database.md.',
+        ? 'pg_trgm is available but this database user may not create it: keyword-hit search runs without its index (a scan). See docs/postgres.md.'
+        : 'pg_trgm is not installed on this PostgreSQL server (the contrib package): keyword-hit search runs without its index (a scan). See docs/postgres.md.',
     );
     return false;
   }
