@@ -79,7 +79,7 @@ async function main(): Promise<void> {
   const config = loadPanelConfig({ HOST: '127.0.0.1', PORT: '0', APP_DATA_DIR: dataDir, LOG_LEVEL: 'error', ADMIN_PASSWORD, MSGR_SESSION_MODE: 'string', APP_EVENTS_MAX_STREAMS_PER_TOKEN: String(Math.max(10, CLIENTS)) });
   const bootStarted = performance.now();
   const app = await createPanelApp(config, { overrides: [{ provide: TELEGRAM_GATEWAY, useValue: telegram }] });
-  const url = await listenPanelApp(app, config);
+  const url = await listenPanelApp(app);
   const bootMs = performance.now() - bootStarted;
   const scheduler = app.get(SignScheduler);
   const status = await app.get(RuntimeStatusRegistry).collect();

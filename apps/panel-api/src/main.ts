@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { join } from 'node:path';
-import { ConfigValidationError, processEnvironment, redactSecrets } from '@shared/config';
-import { createPanelApp, listenPanelApp } from './app/create-app';
+import { ConfigValidationError, onStopSignals, processEnvironment, redactSecrets } from '@shared/config';
+import { createPanelApp, listenPanelApp, shutDownPanelApp } from './app/create-app';
 import { loadPanelConfig, panelSecrets, PanelConfig } from './app/config/panel-config';
 
 async function main(): Promise<void> {
@@ -18,8 +18,9 @@ async function main(): Promise<void> {
   try {
     // The build copies the web app next to main.js (dist/apps/panel-api/web).
     const app = await createPanelApp(config, { webRoot: join(__dirname, 'web') });
-    const url = await listenPanelApp(app, config);
+    const url = await listenPanelApp(app);
     process.stdout.write(`panel-api listening on ${url} (web app at /, Swagger UI at /docs)\n`);
+    onStopSignals('panel-api', () => shutDownPanelApp(app, config));
   } catch (error) {
     const message = redactSecrets(error instanceof Error ? error.message : String(error), panelSecrets(config));
     process.stderr.write(`panel-api failed to start: ${message}\n`);

@@ -341,6 +341,67 @@ describe('panel-api accounts, logins and status checks (simulated Telegram)', ()
     expect((await api('/api/accounts/status/check-jobs/00000000-0000-4000-8000-000000000000')).status).toBe(404);
   });
 
+  it('shows an account as checking while an asynchronous check of it runs', async () => {
+    const statusOf = async () => (await api<Account>('/api/accounts/alice')).body.status;
+    for (let i = 0; i < 50 && (await statusOf()) === 'checking'; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    telegram.setLatency(1_500);
+    try {
+      const started = await api<{ job_id: string }>('/api/accounts/status/check-jobs', { method: 'POST', body: { account_names: ['alice'] } });
+      expect(started.status).toBe(202);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await statusOf()).toBe('checking');
+      const list = await api<{ accounts: Account[] }>('/api/accounts');
+      expect(list.body.accounts.find((a) => a.account_name === 'alice')?.status).toBe('checking');
+      let job = await api<{ status: string }>(`/api/accounts/status/check-jobs/${started.body.job_id}`);
+      for (let i = 0; i < 100 && job.body.status === 'running'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        job = await api(`/api/accounts/status/check-jobs/${started.body.job_id}`);
+      }
+      expect(job.body.status).toBe('completed');
+      expect(await statusOf()).toBe('connected');
+      expect((await api<{ accounts: Account[] }>('/api/accounts')).body.accounts.find((a) => a.account_name === 'alice')?.status).toBe('connected');
+    } finally {
+      telegram.setLatency(0);
+    }
+  });
+
+  it('keeps needs_relogin after a later check succeeds; only a new login (or imported session) clears it', async () => {
+    const henry = telegram.createUser({ phone: '+31 600 000 031' });
+    await importAccount('henry', telegram.issueSession(henry.id));
+    telegram.failNext(() => TelegramError.sessionInvalid('AUTH_KEY_UNREGISTERED'), { accountName: 'henry', method: 'getMe' });
+    const first = await api<{
+      results: Array<{ code: string; needs_relogin: boolean }>;
+    }>('/api/accounts/status/check', {
+      method: 'POST',
+      body: { account_names: ['henry'] },
+    });
+    expect(first.body.results[0]).toMatchObject({
+      code: 'ACCOUNT_SESSION_INVALID',
+      needs_relogin: true,
+    });
+    const second = await api<{
+      results: Array<{ code: string; needs_relogin: boolean }>;
+    }>('/api/accounts/status/check', {
+      method: 'POST',
+      body: { account_names: ['henry'] },
+    });
+    expect(second.body.results[0]).toMatchObject({
+      code: 'OK',
+      needs_relogin: true,
+    });
+    expect((await api<Account>('/api/accounts/henry')).body).toMatchObject({
+      needs_relogin: true,
+      last_check: { code: 'OK' },
+    });
+    expect((await api('/api/accounts/henry/devices')).status).toBe(409);
+    await importAccount('henry', telegram.issueSession(henry.id), {
+      overwrite: true,
+    });
+    expect((await api<Account>('/api/accounts/henry')).body).toMatchObject({
+      needs_relogin: false,
+    });
+  });
+
   it('deletes an account: session files gone, connection closed, listeners told', async () => {
     const frankFiles = () => readdirSync(join(panel.dataDir, 'sessions')).filter((f) => f.startsWith('frank.'));
     expect(frankFiles().length).toBeGreaterThan(0);

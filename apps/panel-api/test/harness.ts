@@ -1,7 +1,7 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { RawVariables } from '@shared/config';
 import { createTestPostgresDatabase, requestJson, tempDir, testDatabaseDriver, TestPostgresDatabase } from '@shared/testing';
-import { createPanelApp, listenPanelApp, PanelAppOptions } from '../src/app/create-app';
+import { createPanelApp, listenPanelApp, PanelAppOptions, shutDownPanelApp } from '../src/app/create-app';
 import { loadPanelConfig, PanelConfig } from '../src/app/config/panel-config';
 
 export interface RunningPanel {
@@ -13,6 +13,8 @@ export interface RunningPanel {
   routes: RegisteredRoute[];
   /** Stops the app; keeps the data directory and database so a test can start again on them. */
   stop: () => Promise<void>;
+  /** Stops the app as SIGTERM does (503 while draining); keeps its data. */
+  shutDown: () => Promise<void>;
   /** Stops the app and removes its data directory and database. */
   close: () => Promise<void>;
 }
@@ -33,6 +35,10 @@ export interface StartOptions {
   overrides?: PanelAppOptions['overrides'];
   /** Serve a built web app from this folder at `/` (the browser tests use dist/apps/panel-web). */
   webRoot?: string;
+  /** A listener the test already listens on (to watch the start from a client). */
+  lifecycle?: PanelAppOptions['lifecycle'];
+  /** Runs after the app is created on its listener and before it serves. */
+  beforeListen?: () => Promise<void>;
 }
 
 /**
@@ -56,7 +62,7 @@ export async function startPanel(options: StartOptions = {}): Promise<RunningPan
     ...(databaseUrl ? { APP_DATABASE_URL: databaseUrl } : {}),
     ...(options.env ?? {}),
   });
-  const app = await createPanelApp(config, { overrides: options.overrides, webRoot: options.webRoot });
+  const app = await createPanelApp(config, { overrides: options.overrides, webRoot: options.webRoot, lifecycle: options.lifecycle });
   // Nest registers its routes while starting to listen; record them for the route-table test.
   const routes: RegisteredRoute[] = [];
   app
@@ -67,7 +73,8 @@ export async function startPanel(options: StartOptions = {}): Promise<RunningPan
     });
   let url: string;
   try {
-    url = await listenPanelApp(app, config);
+    await options.beforeListen?.();
+    url = await listenPanelApp(app);
   } catch (error) {
     // A failed start (a corrupt data file, say) must not leave the database connection open.
     await app.close().catch(() => undefined);
@@ -83,6 +90,11 @@ export async function startPanel(options: StartOptions = {}): Promise<RunningPan
     stopped = true;
     await app.close();
   };
+  const shutDown = async () => {
+    if (stopped) return;
+    stopped = true;
+    await shutDownPanelApp(app, config);
+  };
   return {
     url,
     app,
@@ -91,6 +103,7 @@ export async function startPanel(options: StartOptions = {}): Promise<RunningPan
     routes,
     databaseUrl,
     stop,
+    shutDown,
     close: async () => {
       await stop();
       await database?.drop();

@@ -1,8 +1,8 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { RawVariables } from '@shared/config';
+import { LifecycleServer, RawVariables } from '@shared/config';
 import { createTestPostgresDatabase, tempDir, testDatabaseDriver, TestPostgresDatabase } from '@shared/testing';
 import { join } from 'node:path';
-import { createMonitorApp, listenMonitorApp } from '../src/app/create-app';
+import { createMonitorApp, listenMonitorApp, shutDownMonitorApp } from '../src/app/create-app';
 import { loadMonitorConfig, MonitorConfig } from '../src/app/config/monitor-config';
 
 export interface RunningMonitor {
@@ -14,6 +14,8 @@ export interface RunningMonitor {
   env: RawVariables;
   /** Stops the app; keeps its data so a test can start again on it. */
   stop: () => Promise<void>;
+  /** Stops the app as SIGTERM does (503 while draining); keeps its data. */
+  shutDown: () => Promise<void>;
   /** Stops the app and removes its data directory and database. */
   close: () => Promise<void>;
 }
@@ -22,6 +24,10 @@ export interface StartOptions {
   env?: RawVariables;
   /** Start on the data of an earlier instance (pass its `env`). */
   reuseEnv?: RawVariables;
+  /** A listener the test already listens on (to watch the start from a client). */
+  lifecycle?: LifecycleServer;
+  /** Runs after the app is created on its listener and before it serves. */
+  beforeListen?: () => Promise<void>;
 }
 
 /**
@@ -43,13 +49,19 @@ export async function startMonitor(options: StartOptions = {}): Promise<RunningM
     env = { MONITOR_HTTP_ADDR: '127.0.0.1:0', MONITOR_LOG_LEVEL: 'warn', ...databaseEnv, ...(options.env ?? {}) };
   }
   const config = loadMonitorConfig({ env });
-  const app = await createMonitorApp(config);
-  const url = await listenMonitorApp(app, config);
+  const app = await createMonitorApp(config, options.lifecycle);
+  await options.beforeListen?.();
+  const url = await listenMonitorApp(app);
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
     stopped = true;
     await app.close();
+  };
+  const shutDown = async () => {
+    if (stopped) return;
+    stopped = true;
+    await shutDownMonitorApp(app, config);
   };
   return {
     url,
@@ -58,6 +70,7 @@ export async function startMonitor(options: StartOptions = {}): Promise<RunningM
     dataDir: dir.path,
     env,
     stop,
+    shutDown,
     close: async () => {
       await stop();
       await database?.drop();

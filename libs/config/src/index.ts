@@ -12,3 +12,4 @@ export * from './lib/version';
 export * from './lib/http-errors';
 export * from './lib/openapi';
 export * from './lib/process-metrics';
+export * from './lib/lifecycle-server';

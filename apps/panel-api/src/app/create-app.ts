@@ -9,9 +9,9 @@ import { AppModule } from './app.module';
 import { AccessTokenService } from './auth/access-token.service';
 import { installTokenBeforeBody } from './auth/token-before-body';
 import { ProviderOverride } from './common/provider-overrides';
-import { AllExceptionsFilter } from './common/all-exceptions.filter';
+import { AllExceptionsFilter, errorBody } from './common/all-exceptions.filter';
 import { DEFAULT_BODY_LIMITS, installBodyLimits } from './common/request-limits';
-import { packageVersion, ReadinessService, requestIdFor } from '@shared/config';
+import { LifecycleServer, packageVersion, ReadinessService, requestIdFor } from '@shared/config';
 import { PanelConfig } from './config/panel-config';
 import { setupOpenApi } from './openapi';
 import { serveWebUi } from './web-ui/serve-web-ui';
@@ -21,11 +21,37 @@ export interface PanelAppOptions {
   overrides?: readonly ProviderOverride[];
   /** Folder of the built web app (index.html and assets/) to serve at `/`; none = API only. */
   webRoot?: string;
+  /** The listener to use (a test that watches the start from a client listens on it first); made here otherwise. */
+  lifecycle?: LifecycleServer;
 }
 
-/** Builds the panel-api application (not yet listening); main.ts and the e2e tests both use it. */
+/** The listener of panel-api: up before the app, 503 in the API's error shape while starting or stopping. */
+export function panelLifecycleServer(): LifecycleServer {
+  return new LifecycleServer({
+    healthPaths: ['/health', '/healthz', '/readyz'],
+    unavailableBody: (phase) =>
+      errorBody(503, phase === 'starting' ? 'panel-api is starting; try again in a few seconds' : 'panel-api is shutting down; try again in a few seconds'),
+  });
+}
+
+/**
+ * Builds the panel-api application: the listener is up first (answering 503), then the app is
+ * created on it, not yet serving; main.ts and the e2e tests both use it.
+ */
 export async function createPanelApp(config: PanelConfig, options: PanelAppOptions = {}): Promise<NestFastifyApplication> {
+  const lifecycle = options.lifecycle ?? panelLifecycleServer();
+  if (!lifecycle.listening) await lifecycle.listen(config.http.port, config.http.host);
+  try {
+    return await buildPanelApp(config, options, lifecycle);
+  } catch (error) {
+    await lifecycle.close();
+    throw error;
+  }
+}
+
+async function buildPanelApp(config: PanelConfig, options: PanelAppOptions, lifecycle: LifecycleServer): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
+    serverFactory: lifecycle.serverFactory,
     // Per route (common/request-limits.ts); this is the default for routes that say nothing.
     bodyLimit: DEFAULT_BODY_LIMITS.maxBytes,
     trustProxy: config.http.trustProxy,
@@ -43,7 +69,6 @@ export async function createPanelApp(config: PanelConfig, options: PanelAppOptio
   // SQLite is one shared connection: every flow takes its turn (see @shared/database).
   serializeSqliteAccess(app.get(DataSource));
   app.useLogger(app.get(Logger));
-  app.enableShutdownHooks();
   app.useGlobalPipes(
     new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, stopAtFirstError: false }),
   );
@@ -52,14 +77,36 @@ export async function createPanelApp(config: PanelConfig, options: PanelAppOptio
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
+  // Fastify does not close a server it did not listen on itself.
+  fastify.addHook('onClose', async () => lifecycle.close());
   setupOpenApi(app, config.version.appVersion ?? packageVersion());
   await serveWebUi(app, options.webRoot);
   return app;
 }
 
-/** Starts listening and flips /readyz to 200 once every module has finished starting. */
-export async function listenPanelApp(app: NestFastifyApplication, config: PanelConfig): Promise<string> {
-  await app.listen(config.http.port, config.http.host);
+/** Finishes starting every module, then hands the listener to the app and flips /readyz to 200. */
+export async function listenPanelApp(app: NestFastifyApplication): Promise<string> {
+  const lifecycle = LifecycleServer.of(app.getHttpServer());
+  if (!lifecycle) throw new Error('the app was not created by createPanelApp');
+  try {
+    await app.init();
+    await app.getHttpAdapter().getInstance().ready();
+  } catch (error) {
+    await lifecycle.close();
+    throw error;
+  }
+  lifecycle.serve();
   app.get(ReadinessService).markReady();
-  return app.getUrl();
+  return lifecycle.url();
+}
+
+/**
+ * A graceful stop (SIGTERM): /readyz and every new request answer 503 at once, for the drain time
+ * (APP_SHUTDOWN_DRAIN_SECONDS) and until requests in flight are answered (at most 20 s), then the
+ * app closes its modules and the listener.
+ */
+export async function shutDownPanelApp(app: NestFastifyApplication, config: PanelConfig): Promise<void> {
+  app.get(ReadinessService).markNotReady();
+  await LifecycleServer.of(app.getHttpServer())?.drain({ delayMs: config.http.shutdownDrainSeconds * 1000, inFlightTimeoutMs: 20_000 });
+  await app.close();
 }

@@ -2,7 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import { ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { packageVersion, ReadinessService, requestIdFor } from '@shared/config';
+import { LifecycleServer, packageVersion, ReadinessService, requestIdFor } from '@shared/config';
 import { Logger } from 'nestjs-pino';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
@@ -17,9 +17,34 @@ import { registerBodyParsers } from './webhooks/body-parsers';
 /** Largest request body: webhook deliveries over 1 MiB are refused with 413 (repo-monitor-details.md). */
 const BODY_LIMIT = 1024 * 1024;
 
-/** Builds the repo-monitor application (not yet listening); `serve` and the e2e tests both use it. */
-export async function createMonitorApp(config: MonitorConfig): Promise<NestFastifyApplication> {
+/** The listener of repo-monitor: up before the app, 503 `service_unavailable` while starting or stopping. */
+export function monitorLifecycleServer(): LifecycleServer {
+  return new LifecycleServer({
+    healthPaths: ['/healthz', '/readyz'],
+    unavailableBody: (phase) => ({
+      error_code: 'service_unavailable',
+      message: phase === 'starting' ? 'repo-monitor is starting; try again in a few seconds' : 'repo-monitor is shutting down; try again in a few seconds',
+    }),
+  });
+}
+
+/**
+ * Builds the repo-monitor application: the listener is up first (answering 503), then the app is
+ * created on it, not yet serving; `serve` and the e2e tests both use it.
+ */
+export async function createMonitorApp(config: MonitorConfig, lifecycle = monitorLifecycleServer()): Promise<NestFastifyApplication> {
+  if (!lifecycle.listening) await lifecycle.listen(config.http.port, config.http.host);
+  try {
+    return await buildMonitorApp(config, lifecycle);
+  } catch (error) {
+    await lifecycle.close();
+    throw error;
+  }
+}
+
+async function buildMonitorApp(config: MonitorConfig, lifecycle: LifecycleServer): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
+    serverFactory: lifecycle.serverFactory,
     bodyLimit: BODY_LIMIT,
     trustProxy: config.http.trustProxy,
     genReqId: (req: IncomingMessage) => requestIdFor(req),
@@ -39,19 +64,40 @@ export async function createMonitorApp(config: MonitorConfig): Promise<NestFasti
   await app.register(fastifyCookie);
   // SQLite is one shared connection: every flow takes its turn (see @shared/database).
   serializeSqliteAccess(app.get(DataSource));
-  app.enableShutdownHooks();
   app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }));
   app.useGlobalFilters(new AllExceptionsFilter());
   app.getHttpAdapter().getInstance().addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
+  // Fastify does not close a server it did not listen on itself.
+  app.getHttpAdapter().getInstance().addHook('onClose', async () => lifecycle.close());
   setupOpenApi(app, config.build.version ?? packageVersion());
   return app;
 }
 
-/** Starts listening and flips /readyz to 200 once every module has finished starting. */
-export async function listenMonitorApp(app: NestFastifyApplication, config: MonitorConfig): Promise<string> {
-  await app.listen(config.http.port, config.http.host);
+/** Finishes starting every module, then hands the listener to the app and flips /readyz to 200. */
+export async function listenMonitorApp(app: NestFastifyApplication): Promise<string> {
+  const lifecycle = LifecycleServer.of(app.getHttpServer());
+  if (!lifecycle) throw new Error('the app was not created by createMonitorApp');
+  try {
+    await app.init();
+    await app.getHttpAdapter().getInstance().ready();
+  } catch (error) {
+    await lifecycle.close();
+    throw error;
+  }
+  lifecycle.serve();
   app.get(ReadinessService).markReady();
-  return app.getUrl();
+  return lifecycle.url();
+}
+
+/**
+ * A graceful stop (SIGTERM): /readyz and every new request answer 503 at once, for the drain time
+ * (MONITOR_HTTP_SHUTDOWN_DRAIN) and until requests in flight are answered (at most 20 s), then the
+ * app closes its modules and the listener.
+ */
+export async function shutDownMonitorApp(app: NestFastifyApplication, config: MonitorConfig): Promise<void> {
+  app.get(ReadinessService).markNotReady();
+  await LifecycleServer.of(app.getHttpServer())?.drain({ delayMs: config.http.shutdownDrainMs, inFlightTimeoutMs: 20_000 });
+  await app.close();
 }

@@ -1,5 +1,5 @@
-import { ConfigValidationError, packageVersion, RawVariables } from '@shared/config';
-import { createMonitorApp, listenMonitorApp } from '../app/create-app';
+import { ConfigValidationError, onStopSignals, packageVersion, RawVariables } from '@shared/config';
+import { createMonitorApp, listenMonitorApp, shutDownMonitorApp } from '../app/create-app';
 import { loadMonitorConfig, monitorSecrets, configSummary, MonitorConfig, postgresUrlParses } from '../app/config/monitor-config';
 import { ResetPasswordError, passwordFromStdin, resetAdminPassword } from './admin-reset-password';
 import { ErrorWriter, reportError } from './output';
@@ -91,8 +91,9 @@ export async function serve(ctx: CliContext, args: ParsedArgs): Promise<number> 
   if (reportUnparsableDatabaseUrl(ctx, config)) return 1;
   try {
     const app = await createMonitorApp(config);
-    const url = await listenMonitorApp(app, config);
+    const url = await listenMonitorApp(app);
     ctx.stdout(`repo-monitor listening on ${url} (Swagger UI at /docs)`);
+    onStopSignals('repo-monitor', () => shutDownMonitorApp(app, config));
     return 0;
   } catch (error) {
     const kind = startupErrorCode(error);

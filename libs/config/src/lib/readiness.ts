@@ -1,4 +1,4 @@
-export type ReadinessDetail = () => Record<string, unknown>;
+export type ReadinessDetail = () => unknown;
 
 /**
  * Readiness of this instance: false until startup has finished, then true. Feature modules add

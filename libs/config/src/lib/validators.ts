@@ -6,7 +6,9 @@ import { parseBooleanFlag, parseDuration, parseHostPort } from './parse';
 export function ToBoolean(): PropertyDecorator {
   return Transform(({ value }) => {
     if (value === undefined || value === null || value === '') return undefined;
-    const parsed = parseBooleanFlag(value as string | boolean);
+    // Anything but one string or boolean (a repeated query parameter is an array) fails @IsBoolean.
+    if (typeof value !== 'string' && typeof value !== 'boolean') return value;
+    const parsed = parseBooleanFlag(value);
     return parsed === undefined ? value : parsed;
   });
 }

@@ -46,6 +46,15 @@ function authority(address: string, port: number): string {
   return isIP(address) === 6 ? `[${address}]:${port}` : `${address}:${port}`;
 }
 
+/** Percent-decoded proxy credentials; a malformed escape (`%zz`) is sent as written rather than throwing. */
+function decodedOrRaw(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /** Opens a CONNECT tunnel through `proxy` to `target` (`ip:port`); resolves with the raw tunnel socket. */
 export function openProxyTunnel(proxy: URL, target: string, timeoutMs: number, proxyCa?: string | string[]): Promise<Socket> {
   return new Promise<Socket>((resolve, reject) => {
@@ -64,7 +73,7 @@ export function openProxyTunnel(proxy: URL, target: string, timeoutMs: number, p
     socket.once('error', fail);
     const lines = [`CONNECT ${target} HTTP/1.1`, `Host: ${target}`];
     if (proxy.username || proxy.password) {
-      const credentials = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
+      const credentials = `${decodedOrRaw(proxy.username)}:${decodedOrRaw(proxy.password)}`;
       lines.push(`Proxy-Authorization: Basic ${Buffer.from(credentials).toString('base64')}`);
     }
     socket.write(`${lines.join('\r\n')}\r\n\r\n`);

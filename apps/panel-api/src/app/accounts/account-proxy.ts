@@ -14,6 +14,15 @@ function port(text: string | null): number | undefined {
   return value >= 1 && value <= 65535 ? value : undefined;
 }
 
+/** The percent-decoded text, or undefined when it holds a malformed escape (`%zz`, a lone `%`, bad UTF-8). */
+function decoded(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Parses a proxy written as a URL: `socks5://[user:pass@]host:port`, `socks4://…`, `http://…`,
  * `mtproxy://<secret>@host:port`, or an MTProxy link `tg://proxy?server=…&port=…&secret=…`
@@ -39,13 +48,16 @@ export function parseProxyUrl(text: string): TelegramProxy | null {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (!type || !host || !proxyPort || (url.pathname !== '' && url.pathname !== '/') || url.search) return null;
   if (type === 'mtproxy') {
-    const secret = decodeURIComponent(url.username);
-    if (!/^[0-9a-fA-F]{32,}$/.test(secret) || url.password) return null;
+    const secret = decoded(url.username);
+    if (secret === undefined || !/^[0-9a-fA-F]{32,}$/.test(secret) || url.password) return null;
     return { type, host, port: proxyPort, secret: secret.toLowerCase() };
   }
+  const username = decoded(url.username);
+  const password = decoded(url.password);
+  if (username === undefined || password === undefined) return null;
   const proxy: TelegramProxy = { type, host, port: proxyPort };
-  if (url.username) proxy.username = decodeURIComponent(url.username);
-  if (url.password) proxy.password = decodeURIComponent(url.password);
+  if (username) proxy.username = username;
+  if (password) proxy.password = password;
   return proxy;
 }
 

@@ -81,7 +81,18 @@ export class AccountStatusService {
     );
   }
 
+  /** Checks one account; the accounts API shows it as `checking` meanwhile. */
   async checkOne(name: string, timeoutSeconds: number, signal?: AbortSignal): Promise<AccountCheckResult> {
+    const known = isAccountName(name) && this.store.exists(name);
+    const endCheck = known ? this.store.beginCheck(name) : undefined;
+    try {
+      return await this.runCheck(name, timeoutSeconds, signal);
+    } finally {
+      endCheck?.();
+    }
+  }
+
+  private async runCheck(name: string, timeoutSeconds: number, signal?: AbortSignal): Promise<AccountCheckResult> {
     const checkedAt = new Date().toISOString();
     const result = (code: CheckCode, message: string, needsRelogin = false): AccountCheckResult => ({
       account_name: name,
@@ -113,9 +124,10 @@ export class AccountStatusService {
         { accountName: name, sessionString, proxy: record?.proxy ?? undefined },
         { timeoutMs: timeoutSeconds * 1000, signal },
       );
+      // needs_relogin stays: as the spec says, only a completed login clears it (a session Telegram
+      // once revoked is not trusted again because one call went through).
       this.store.updateMeta(name, (meta) => {
         meta.user = userInfoOf(user);
-        meta.needs_relogin = false;
       });
       return this.record(result('OK', 'Session is valid'));
     } catch (error) {

@@ -70,6 +70,8 @@ const FILE_SESSION_FORMAT = 'gramjs-session/1';
 @Injectable()
 export class AccountStore {
   private cachedList?: { at: number; records: AccountRecord[] };
+  /** Accounts whose session check is running now, with how many checks (a job and a direct check may overlap). */
+  private readonly checking = new Map<string, number>();
 
   constructor(
     private readonly dataDirectory: DataDirectory,
@@ -98,14 +100,39 @@ export class AccountStore {
   }
 
   get(name: string): AccountRecord | undefined {
+    const record = this.read(name);
+    return record && this.withCheckState(record);
+  }
+
+  private read(name: string): AccountRecord | undefined {
     if (!this.exists(name)) return undefined;
     const meta = this.readMeta(name) ?? this.defaultMeta(name);
     return { ...meta, has_session: this.hasSession(name) };
   }
 
+  /**
+   * Shows the account as `checking` until the returned function is called. Kept in memory only:
+   * a check cut short by a restart leaves the status it had before, never `checking`.
+   */
+  beginCheck(name: string): () => void {
+    this.checking.set(name, (this.checking.get(name) ?? 0) + 1);
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      const left = (this.checking.get(name) ?? 1) - 1;
+      if (left > 0) this.checking.set(name, left);
+      else this.checking.delete(name);
+    };
+  }
+
+  private withCheckState(record: AccountRecord): AccountRecord {
+    return this.checking.has(record.account_name) ? { ...record, status: 'checking' } : record;
+  }
+
   list(): AccountRecord[] {
     return this.names()
-      .map((name) => this.get(name))
+      .map((name) => this.read(name))
       .filter((record): record is AccountRecord => record !== undefined);
   }
 
@@ -113,7 +140,8 @@ export class AccountStore {
   listCached(): AccountRecord[] {
     const now = Date.now();
     if (!this.cachedList || now - this.cachedList.at > LIST_CACHE_TTL_MS) this.cachedList = { at: now, records: this.list() };
-    return this.cachedList.records;
+    // The check state is live, not cached: a check shows as soon as it starts.
+    return this.checking.size === 0 ? this.cachedList.records : this.cachedList.records.map((record) => this.withCheckState(record));
   }
 
   hasSession(name: string): boolean {

@@ -13,7 +13,8 @@ export interface MonitorShard {
 
 /** The typed configuration panel-api runs with; built once at boot from the environment. */
 export interface PanelConfig {
-  http: { host: string; port: number; trustProxy: TrustProxySetting };
+  /** `shutdownDrainSeconds`: after SIGTERM, how long new requests get 503 before the app closes (APP_SHUTDOWN_DRAIN_SECONDS). */
+  http: { host: string; port: number; trustProxy: TrustProxySetting; shutdownDrainSeconds: number };
   dataDir: string;
   database: DatabaseTarget;
   auth: {
@@ -72,7 +73,12 @@ export function loadPanelConfig(raw: RawVariables, options: { defaultDataDir?: s
   const databaseUrl = env.APP_DATABASE_URL ?? env.DATABASE_URL;
   const version = env.APP_VERSION?.trim();
   return {
-    http: { host: env.HOST ?? '0.0.0.0', port: env.PORT ?? 8000, trustProxy: env.APP_TRUST_PROXY === undefined ? false : (parseTrustProxy(env.APP_TRUST_PROXY) ?? false) },
+    http: {
+      host: env.HOST ?? '0.0.0.0',
+      port: env.PORT ?? 8000,
+      trustProxy: env.APP_TRUST_PROXY === undefined ? false : (parseTrustProxy(env.APP_TRUST_PROXY) ?? false),
+      shutdownDrainSeconds: env.APP_SHUTDOWN_DRAIN_SECONDS ?? 3,
+    },
     dataDir,
     database: databaseUrl ? databaseFromUrl(databaseUrl, dataDir) : { driver: 'sqlite', path: join(dataDir, 'db.sqlite') },
     auth: {

@@ -13,6 +13,7 @@ import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLen
 export class PanelEnvironment {
   @IsOptional() @EmptyAsUndefined() @IsString() HOST?: string;
   @IsOptional() @ToInteger() @IsInt() @Min(0) @Max(65535) PORT?: number;
+  @IsOptional() @ToInteger() @IsInt() @Min(0) @Max(300) APP_SHUTDOWN_DRAIN_SECONDS?: number;
   @IsOptional() @EmptyAsUndefined() @IsString() APP_DATA_DIR?: string;
 
   @IsOptional()

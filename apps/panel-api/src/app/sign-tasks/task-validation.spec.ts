@@ -1,4 +1,4 @@
-import { cronOfSignAt, isTaskName, parseTaskInput, parseTimeOfDay, pushSecretProblems, taskFileStem } from './task-validation';
+import { cronOfSignAt, isTaskName, parseTaskInput, parseTimeOfDay, pushSecretProblems, scheduleProblem, taskFileStem } from './task-validation';
 
 const base = {
   name: 'daily',
@@ -60,6 +60,45 @@ describe('task validation', () => {
     expect(problemsOf({ ...base, chats: [{ chat_id: 1, actions: [{ action: 2 }] }] }).join()).toMatch(/dice is required/);
     expect(problemsOf({ ...base, chats: [{ chat_id: 1, actions: [{ action: 1, text: 'x', delay: '5-2' }] }] }).join()).toMatch(/delay/);
     expect(problemsOf({ ...base, chats: [{ chat_id: 1, actions: [{ action: 1, text: 'x', delay: '2-5' }] }] })).toEqual([]);
+  });
+
+  it('refuses schedules that never fire or fire more than once a minute; task files on disk still load', () => {
+    for (const never of ['0 0 31 2 *', '0 0 0 30 2 *', '0 12 31 4 *']) expect(problemsOf({ ...base, sign_at: never }).join()).toMatch(/sign_at never fires/);
+    for (const often of ['* * * * * *', '*/10 * * * * *', '0,30 0 8 * * *', '0,59 0 8 * * *', '5-6 0 12 1 1 *']) {
+      expect([often, problemsOf({ ...base, sign_at: often }).join()]).toEqual([
+        often,
+        expect.stringMatching(/more often than once a minute; the shortest interval allowed is 60 seconds/),
+      ]);
+    }
+    for (const fine of ['* * * * *', '0 * * * * *', '30 */1 * * * *', '0 0 29 2 *', '08:00:59', '0 0 31 * *'])
+      expect([fine, problemsOf({ ...base, sign_at: fine })]).toEqual([fine, []]);
+    expect(scheduleProblem('0 0 0 31 2 *')).toMatch(/never fires/);
+    expect(parseTaskInput({ ...base, sign_at: '* * * * * *' }, { strict: false, checkSchedule: false }).ok).toBe(true);
+  });
+
+  it('takes null in an optional field, at any depth, as not set and never throws', () => {
+    expect(
+      problemsOf({
+        ...base,
+        random_seconds: null,
+        range_start: null,
+        range_end: null,
+      }),
+    ).toEqual([]);
+    expect(problemsOf({ ...base, sign_at: null }).join()).toMatch(/sign_at is required in fixed mode/);
+    expect(
+      problemsOf({
+        ...base,
+        execution_mode: 'range',
+        sign_at: null,
+        range_start: null,
+        range_end: '09:00',
+      }).join(),
+    ).toMatch(/range mode needs/);
+    expect(problemsOf(listen({ active_time_start: null, active_time_end: null }))).toEqual([]);
+    expect(problemsOf(listen({ active_time_start: null, active_time_end: '09:00' })).join()).toMatch(/go together/);
+    expect(problemsOf({ ...base, name: null }).join()).toMatch(/name/);
+    expect(problemsOf({ ...base, chats: null }).join()).toMatch(/chats/);
   });
 
   it('checks listen rules: regex compiles, channel fields present, action 9 only as a continue follow-up', () => {

@@ -1,6 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
-import { validateCronExpression } from 'cron';
+import { CronTime, validateCronExpression } from 'cron';
 import { createHash } from 'node:crypto';
 import { SignTaskInputDto } from './dto/sign-task.dto';
 import { DEEP_LINK_ACTION, FOLLOW_UP_ACTIONS, LISTEN_ACTION, SIGN_ACTIONS, SignTaskInput, TaskAction, TaskChat } from './sign-task.types';
@@ -63,6 +63,37 @@ export function cronOfSignAt(signAt: string): string | undefined {
   if (fields.length !== 5 && fields.length !== 6) return undefined;
   const expression = fields.length === 5 ? `0 ${trimmed}` : fields.join(' ');
   return validateCronExpression(expression).valid ? expression : undefined;
+}
+
+/**
+ * The shortest time allowed between two runs of one schedule. A run takes seconds to minutes (up to
+ * 300 s), each account waits 5 s between runs, and Telegram answers floods of messages with
+ * FLOOD_WAIT: a check-in more often than once a minute only gets the account limited. Documented in
+ * docs/sign-tasks.md.
+ */
+export const MINIMUM_SCHEDULE_INTERVAL_SECONDS = 60;
+
+/**
+ * Why a valid cron expression (6 fields, from cronOfSignAt) is no usable schedule, or undefined:
+ * it fires more than once within a minute, or never (`0 0 31 2 *`: no date matches in 8 years).
+ * Cron fields are independent, so the seconds of one matching minute are the seconds of all.
+ */
+export function scheduleProblem(expression: string, now = new Date()): string | undefined {
+  let first: Date;
+  let second: Date;
+  try {
+    const time = new CronTime(expression, 'UTC');
+    const next = time.getNextDateFrom(now).toJSDate();
+    const minuteStart = new Date(Math.floor(next.getTime() / 60_000) * 60_000 - 1);
+    first = time.getNextDateFrom(minuteStart).toJSDate();
+    second = time.getNextDateFrom(first).toJSDate();
+  } catch {
+    return 'never fires (no date in the next 8 years matches it, e.g. 31 February)';
+  }
+  if (second.getTime() - first.getTime() < MINIMUM_SCHEDULE_INTERVAL_SECONDS * 1000) {
+    return `fires more often than once a minute; the shortest interval allowed is ${MINIMUM_SCHEDULE_INTERVAL_SECONDS} seconds (one value in the seconds field)`;
+  }
+  return undefined;
 }
 
 /** Flattens class-validator errors to `chats.0.actions.1.delay must be …` lines. */
@@ -201,7 +232,8 @@ function chatProblems(chat: TaskChat, path: string, listen: boolean): string[] {
  * The rules across fields that class-validator cannot state: accounts, schedule by mode, which
  * actions belong where and what each action needs, regular expressions that compile.
  */
-export function taskRuleProblems(task: SignTaskInput): string[] {
+export function taskRuleProblems(task: SignTaskInput, options: { checkSchedule?: boolean } = {}): string[] {
+  const checkSchedule = options.checkSchedule ?? true;
   const problems: string[] = [];
   if (!isTaskName(task.name)) problems.push(`name must be ${TASK_NAME_RULE}`);
   const hasSingle = task.account_name !== undefined && task.account_name !== '';
@@ -213,11 +245,12 @@ export function taskRuleProblems(task: SignTaskInput): string[] {
   if (task.account_names?.includes('*') && task.account_names.length > 1) problems.push('account_names ["*"] stands alone');
   if (task.account_name === '*') problems.push('use account_names ["*"] for every account');
 
-  if (task.execution_mode === 'fixed') {
-    if (!task.sign_at) problems.push('sign_at is required in fixed mode');
-    else if (!cronOfSignAt(task.sign_at)) problems.push('sign_at must be a 5- or 6-field cron expression or HH:MM[:SS]');
-  } else if (task.sign_at !== undefined && task.sign_at !== '' && !cronOfSignAt(task.sign_at)) {
-    problems.push('sign_at must be a 5- or 6-field cron expression or HH:MM[:SS]');
+  if (task.execution_mode === 'fixed' && !task.sign_at) problems.push('sign_at is required in fixed mode');
+  else if (task.sign_at !== undefined && task.sign_at !== '') {
+    const expression = cronOfSignAt(task.sign_at);
+    const problem = expression === undefined || !checkSchedule ? undefined : scheduleProblem(expression);
+    if (!expression) problems.push('sign_at must be a 5- or 6-field cron expression or HH:MM[:SS]');
+    else if (problem) problems.push(`sign_at ${problem}`);
   }
   if (task.execution_mode === 'range') {
     const start = task.range_start === undefined ? undefined : parseTimeOfDay(task.range_start);
@@ -258,8 +291,10 @@ export type ParsedTask = { ok: true; task: SignTaskInput } | { ok: false; proble
  * Checks a task from anywhere (API body, import, a file on disk) with the same rules as the API:
  * the DTO's field rules, then taskRuleProblems. `strict` refuses unknown fields (the API);
  * otherwise they are dropped (imports from the panel users migrate from carry extra fields).
+ * `checkSchedule: false` (task files already on disk) loads a schedule that fires too often or never
+ * rather than dropping the task; new input (API, import) is always checked.
  */
-export function parseTaskInput(plain: unknown, options: { strict: boolean }): ParsedTask {
+export function parseTaskInput(plain: unknown, options: { strict: boolean; checkSchedule?: boolean }): ParsedTask {
   if (plain === null || typeof plain !== 'object' || Array.isArray(plain)) return { ok: false, problems: ['a task must be a JSON object'] };
   const source = { ...(plain as Record<string, unknown>) };
   if (!options.strict) {
@@ -271,13 +306,25 @@ export function parseTaskInput(plain: unknown, options: { strict: boolean }): Pa
   const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: options.strict });
   if (errors.length) return { ok: false, problems: flattenValidationErrors(errors) };
   const task = normaliseTask(instance);
-  const problems = taskRuleProblems(task);
+  const problems = taskRuleProblems(task, { checkSchedule: options.checkSchedule });
   return problems.length ? { ok: false, problems } : { ok: true, task };
 }
 
-/** A plain copy with only the stored fields (class instances and undefined fields dropped). */
+/**
+ * `null` for an optional field means "not set", at any depth, as in the exports of the panel users
+ * migrate from (and its clients send). Required fields were checked before: a null there is a 400.
+ */
+function withoutNullMembers(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNullMembers);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(value)) if (member !== null) out[key] = withoutNullMembers(member);
+  return out;
+}
+
+/** A plain copy with only the stored fields (class instances, undefined and null fields dropped). */
 export function normaliseTask(input: SignTaskInput): SignTaskInput {
-  const plain = JSON.parse(JSON.stringify(input)) as Record<string, unknown>;
+  const plain = withoutNullMembers(JSON.parse(JSON.stringify(input))) as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const field of STORED_FIELDS) if (plain[field] !== undefined) out[field] = plain[field];
   return out as unknown as SignTaskInput;

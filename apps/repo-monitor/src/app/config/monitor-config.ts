@@ -28,7 +28,8 @@ export interface AiFeatureSwitches {
 
 /** The typed configuration repo-monitor runs with, merged from defaults, YAML and environment. */
 export interface MonitorConfig {
-  http: { host: string; port: number; addr: string; publicBaseUrl?: string; trustProxy: TrustProxySetting };
+  /** `shutdownDrainMs`: after SIGTERM, how long new requests get 503 before the app closes (MONITOR_HTTP_SHUTDOWN_DRAIN). */
+  http: { host: string; port: number; addr: string; publicBaseUrl?: string; trustProxy: TrustProxySetting; shutdownDrainMs: number };
   database: MonitorDatabase;
   admin: { username?: string; password?: string; sessionTtlMs: number; setupAllowRemote: boolean };
   encryption: { key?: Buffer; previousKey?: Buffer };
@@ -229,6 +230,10 @@ export function loadMonitorConfig(options: LoadOptions): MonitorConfig {
     issues.push({ variable: 'MONITOR_OAUTH_CLIENT_SECRET', rule: 'needs MONITOR_ENCRYPTION_KEY (agent tokens are signed with a key derived from it)' });
   }
 
+  if ((parseDuration(env.MONITOR_HTTP_SHUTDOWN_DRAIN ?? '0s') ?? 0) > 300_000) {
+    issues.push({ variable: 'MONITOR_HTTP_SHUTDOWN_DRAIN', rule: 'must be at most 5m' });
+  }
+
   if (issues.length > 0 || !database) throw new ConfigValidationError(issues);
 
   const duration = (value: string | undefined, fallback: string) => parseDuration(value ?? fallback) as number;
@@ -240,6 +245,7 @@ export function loadMonitorConfig(options: LoadOptions): MonitorConfig {
       addr,
       publicBaseUrl: env.MONITOR_PUBLIC_BASE_URL?.replace(/\/+$/, ''),
       trustProxy: env.MONITOR_HTTP_TRUST_PROXY === undefined ? false : (parseTrustProxy(env.MONITOR_HTTP_TRUST_PROXY) ?? false),
+      shutdownDrainMs: duration(env.MONITOR_HTTP_SHUTDOWN_DRAIN, '3s'),
     },
     database,
     admin: {

@@ -10,6 +10,7 @@ export class MonitorEnvironment {
   @IsOptional() @EmptyAsUndefined() @IsHostPort() MONITOR_HTTP_ADDR?: string;
   @IsOptional() @EmptyAsUndefined() @IsHttpUrl() MONITOR_PUBLIC_BASE_URL?: string;
   @IsOptional() @EmptyAsUndefined() @IsTrustProxy() MONITOR_HTTP_TRUST_PROXY?: string;
+  @IsOptional() @EmptyAsUndefined() @IsDuration() MONITOR_HTTP_SHUTDOWN_DRAIN?: string;
 
   // Database
   @IsOptional() @EmptyAsUndefined() @IsIn(['sqlite', 'postgres'], { message: 'must be sqlite or postgres' })
