@@ -92,6 +92,17 @@ describe('admin authentication', () => {
     expect(missing.headers.get('www-authenticate')).toBe('Bearer');
   });
 
+  it('refuses a correctly signed token without an expiry', async () => {
+    const secret = readFileSync(join(panel.dataDir, '.jwt_secret'), 'utf8').trim();
+    const claims = JSON.parse(Buffer.from((await loginAsAdmin(panel)).split('.')[1], 'base64url').toString()) as { sub: string; ver: number };
+    const signed = (extra: object) => new JwtService().signAsync({ sub: claims.sub, ver: claims.ver, ...extra }, { secret, algorithm: 'HS256' });
+    // The same claims with an expiry pass, so the signing secret is the right one.
+    expect((await me(panel, await signed({ exp: Math.floor(Date.now() / 1000) + 60 }))).status).toBe(200);
+    const forever = await me(panel, await signed({}));
+    expect(forever.status).toBe(401);
+    expect(forever.body).toMatchObject({ statusCode: 401, message: 'Invalid access token (no expiry)' });
+  });
+
   it('keeps the generated signing secret in .jwt_secret with mode 0600', () => {
     const path = join(panel.dataDir, '.jwt_secret');
     expect(modeOf(path)).toBe(0o600);
@@ -99,10 +110,12 @@ describe('admin authentication', () => {
   });
 
   it('sets up, enables, requires, refuses replays of, and disables TOTP', async () => {
-    const token = await loginAsAdmin(panel);
+    let token = await loginAsAdmin(panel);
+    const setupBody = { current_password: TEST_ADMIN_PASSWORD };
     const setup = await requestJson<{ secret: string; otpauth_uri: string; qr_code_data_url: string }>(panel.url, '/api/auth/totp/setup', {
       method: 'POST',
       token,
+      body: setupBody,
     });
     expect(setup.status).toBe(200);
     const { secret } = setup.body;
@@ -112,17 +125,21 @@ describe('admin authentication', () => {
     // Pending only: login still works without a code.
     expect((await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD })).status).toBe(200);
 
-    expect((await requestJson(panel.url, '/api/auth/totp/enable', { method: 'POST', token, body: { code: 'abc' } })).status).toBe(400);
+    const enable = (body: Record<string, unknown>) =>
+      requestJson<TokenBody & { totp_enabled: boolean }>(panel.url, '/api/auth/totp/enable', { method: 'POST', token, body: { current_password: TEST_ADMIN_PASSWORD, ...body } });
+    expect((await enable({ code: 'abc' })).status).toBe(400);
     await startOfTotpStep();
     const [previous, current, next] = [totpCode(secret, -1), totpCode(secret), totpCode(secret, 1)];
     const wrongCode = String((Number(current) + 500_000) % 1_000_000).padStart(6, '0');
-    const refused = await requestJson(panel.url, '/api/auth/totp/enable', { method: 'POST', token, body: { code: wrongCode } });
-    expect(refused.status).toBe(400);
-    const enabled = await requestJson(panel.url, '/api/auth/totp/enable', { method: 'POST', token, body: { code: current } });
+    expect((await enable({ code: wrongCode })).status).toBe(400);
+    const enabled = await enable({ code: current });
     expect(enabled.status).toBe(200);
-    expect(enabled.body).toEqual({ totp_enabled: true });
+    expect(enabled.body).toEqual({ totp_enabled: true, access_token: expect.any(String), token_type: 'bearer', expires_in: 43_200 });
+    // Enabling signs every earlier session out; the caller continues with the token it got back.
+    expect((await me(panel, token)).status).toBe(401);
+    token = enabled.body.access_token;
     expect((await me(panel, token)).body.totp_enabled).toBe(true);
-    expect((await requestJson(panel.url, '/api/auth/totp/setup', { method: 'POST', token })).status).toBe(409);
+    expect((await requestJson(panel.url, '/api/auth/totp/setup', { method: 'POST', token, body: setupBody })).status).toBe(409);
 
     const withoutCode = await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD });
     expect(withoutCode.status).toBe(401);
@@ -141,6 +158,25 @@ describe('admin authentication', () => {
     expect(disabled.status).toBe(200);
     expect(disabled.body).toEqual({ totp_enabled: false });
     expect((await requestJson(panel.url, '/api/auth/totp/disable', { method: 'POST', token, body: { code: previous } })).status).toBe(409);
+    expect((await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD })).status).toBe(200);
+  });
+
+  it('needs the current password to set up or enable TOTP: a token alone cannot lock the owner out', async () => {
+    const token = await loginAsAdmin(panel);
+    const setup = (body?: unknown) => requestJson(panel.url, '/api/auth/totp/setup', { method: 'POST', token, body });
+    expect((await setup()).status).toBe(400);
+    expect((await setup({})).status).toBe(400);
+    const wrong = await setup({ current_password: 'not the password' });
+    expect(wrong.status).toBe(403);
+    expect(wrong.body).toMatchObject({ statusCode: 403, message: 'current_password is wrong' });
+    const ok = await setup({ current_password: TEST_ADMIN_PASSWORD });
+    expect(ok.status).toBe(200);
+    const code = totpCode((ok.body as { secret: string }).secret);
+    const enable = (current_password?: string) => requestJson(panel.url, '/api/auth/totp/enable', { method: 'POST', token, body: { code, current_password } });
+    expect((await enable()).status).toBe(400);
+    expect((await enable('not the password')).status).toBe(403);
+    expect((await me(panel, token)).body.totp_enabled).toBe(false);
+    // Nothing was enabled: login needs no code.
     expect((await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD })).status).toBe(200);
   });
 
@@ -295,6 +331,54 @@ describe('login throttling', () => {
   });
 });
 
+describe('per-account limit on wrong passwords and TOTP codes given with a token', () => {
+  it('answers 429 with Retry-After after 5 wrong codes to /totp/disable, even for the right code', async () => {
+    const panel = await startPanel();
+    try {
+      let token = await loginAsAdmin(panel);
+      const setup = await requestJson<{ secret: string }>(panel.url, '/api/auth/totp/setup', { method: 'POST', token, body: { current_password: TEST_ADMIN_PASSWORD } });
+      const { secret } = setup.body;
+      await startOfTotpStep();
+      const enabled = await requestJson<TokenBody>(panel.url, '/api/auth/totp/enable', {
+        method: 'POST',
+        token,
+        body: { code: totpCode(secret), current_password: TEST_ADMIN_PASSWORD },
+      });
+      token = enabled.body.access_token;
+      const disable = (code: string) => requestJson(panel.url, '/api/auth/totp/disable', { method: 'POST', token, body: { code } });
+      const right = totpCode(secret, 1);
+      const wrong = String((Number(right) + 1) % 1_000_000).padStart(6, '0');
+      for (let attempt = 1; attempt <= 5; attempt++) expect((await disable(wrong)).status).toBe(400);
+      const blocked = await disable(right);
+      expect(blocked.status).toBe(429);
+      expect(blocked.body).toMatchObject({ statusCode: 429, error: 'Too Many Requests' });
+      expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(895);
+      // The same limit covers current_password checks of this account, but not logging in from the owner's address.
+      const password = await requestJson(panel.url, '/api/auth/password', { method: 'PUT', token, body: { current_password: TEST_ADMIN_PASSWORD, new_password: 'another password' } });
+      expect(password.status).toBe(429);
+      expect((await me(panel, token)).body.totp_enabled).toBe(true);
+      expect((await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD, totp_code: totpCode(secret, -1) })).status).toBe(200);
+    } finally {
+      await panel.close();
+    }
+  });
+
+  it('counts wrong current passwords too, and lets the owner in again when the block ends', async () => {
+    const panel = await startPanel({ env: { APP_LOGIN_BLOCK_SECONDS: '2' } });
+    try {
+      const token = await loginAsAdmin(panel);
+      const change = (current_password: string) =>
+        requestJson(panel.url, '/api/auth/username', { method: 'PUT', token, body: { current_password, new_username: 'owner' } });
+      for (let attempt = 1; attempt <= 5; attempt++) expect((await change(`guess ${attempt}`)).status).toBe(403);
+      expect((await change(TEST_ADMIN_PASSWORD)).status).toBe(429);
+      await new Promise((resolve) => setTimeout(resolve, 2_100));
+      expect((await change(TEST_ADMIN_PASSWORD)).status).toBe(200);
+    } finally {
+      await panel.close();
+    }
+  });
+});
+
 describe('admin password recovery with ADMIN_PASSWORD_RESET=1', () => {
   it('refuses ADMIN_PASSWORD_RESET without ADMIN_PASSWORD, naming the variable', () => {
     expect(() => loadPanelConfig({ APP_DATA_DIR: '/tmp/unused', ADMIN_PASSWORD_RESET: '1' })).toThrow(ConfigValidationError);
@@ -325,6 +409,44 @@ describe('admin password recovery with ADMIN_PASSWORD_RESET=1', () => {
       current = await startPanel({ reuse: { dataDir: first.dataDir, databaseUrl }, env: reset });
       expect((await login(current, { username: 'admin', password: 'recovered password' })).status).toBe(401);
       expect((await login(current, { username: 'admin', password: 'chosen after recovery' })).status).toBe(200);
+    } finally {
+      await current.close();
+    }
+  });
+
+  it('turns TOTP off, so an owner who lost the authenticator gets back in, and TOTP set up again afterwards stays on', async () => {
+    const first = await startPanel();
+    const databaseUrl = (first as RunningPanel & { databaseUrl?: string }).databaseUrl;
+    let token = await loginAsAdmin(first);
+    const setup = await requestJson<{ secret: string }>(first.url, '/api/auth/totp/setup', { method: 'POST', token, body: { current_password: TEST_ADMIN_PASSWORD } });
+    await startOfTotpStep();
+    const enabled = await requestJson<TokenBody>(first.url, '/api/auth/totp/enable', {
+      method: 'POST',
+      token,
+      body: { code: totpCode(setup.body.secret), current_password: TEST_ADMIN_PASSWORD },
+    });
+    expect(enabled.status).toBe(200);
+    token = enabled.body.access_token;
+    await first.stop();
+    const reset = { ADMIN_PASSWORD: 'recovered password', ADMIN_PASSWORD_RESET: '1' };
+    let current = await startPanel({ reuse: { dataDir: first.dataDir, databaseUrl }, env: reset });
+    try {
+      expect((await me(current, token)).status).toBe(401);
+      // No code needed any more: the lost authenticator no longer locks the owner out.
+      token = await loginAsAdmin(current, 'recovered password');
+      expect((await me(current, token)).body.totp_enabled).toBe(false);
+      const again = await requestJson<{ secret: string }>(current.url, '/api/auth/totp/setup', { method: 'POST', token, body: { current_password: 'recovered password' } });
+      await startOfTotpStep();
+      const reenabled = await requestJson<TokenBody>(current.url, '/api/auth/totp/enable', {
+        method: 'POST',
+        token,
+        body: { code: totpCode(again.body.secret), current_password: 'recovered password' },
+      });
+      expect(reenabled.status).toBe(200);
+      await current.stop();
+      // The switch was left on with the same password: the TOTP set up since is not turned off again.
+      current = await startPanel({ reuse: { dataDir: first.dataDir, databaseUrl }, env: reset });
+      expect((await login(current, { username: 'admin', password: 'recovered password' })).body.message).toBe('TOTP code required');
     } finally {
       await current.close();
     }

@@ -18,7 +18,8 @@ const MIN_BOOTSTRAP_PASSWORD_LENGTH = 16;
  * Creates the admin at first start: with ADMIN_PASSWORD, or with a random password written to
  * `.admin_bootstrap_password` (0600) before the admin is inserted, so a crash in between never
  * leaves an admin whose password nobody knows. An existing admin is never touched, except by the
- * recovery switch ADMIN_PASSWORD_RESET=1, which sets its password to ADMIN_PASSWORD once.
+ * recovery switch ADMIN_PASSWORD_RESET=1, which sets its password to ADMIN_PASSWORD and turns TOTP
+ * off, once.
  */
 @Injectable()
 export class AdminBootstrapService implements OnModuleInit {
@@ -103,9 +104,11 @@ export class AdminBootstrapService implements OnModuleInit {
   }
 
   /**
-   * ADMIN_PASSWORD_RESET=1: sets the admin's password to ADMIN_PASSWORD and revokes every token.
-   * The hash of the applied password is remembered, so later starts with the switch still on do
-   * not undo a password the admin has chosen since; a different ADMIN_PASSWORD resets again.
+   * ADMIN_PASSWORD_RESET=1: sets the admin's password to ADMIN_PASSWORD, turns TOTP off (an owner
+   * who lost the authenticator is locked out as surely as one who forgot the password) and
+   * revokes every token. The hash of the applied password is remembered, so later starts with the
+   * switch still on do not undo a password or TOTP the admin has set up since; a different
+   * ADMIN_PASSWORD resets again.
    */
   private async resetPassword(password: string): Promise<void> {
     const markerFile = this.dataDirectory.adminPasswordResetFile;
@@ -116,15 +119,19 @@ export class AdminBootstrapService implements OnModuleInit {
     }
     const admin = await this.firstAdmin();
     if (!admin) return;
+    const hadTotp = admin.totpEnabled;
     admin.passwordHash = await this.hasher.hash(password);
+    admin.totpEnabled = false;
+    admin.totpSecret = null;
     admin.tokenVersion += 1;
     await this.users.save(admin);
     this.dataDirectory.prepare();
     writeFileAtomic(markerFile, `${admin.passwordHash}\n`);
     rmSync(this.dataDirectory.adminBootstrapPasswordFile, { force: true });
     this.logger.warn(
-      `ADMIN_PASSWORD_RESET=1: the password of admin "${admin.username}" was reset to ADMIN_PASSWORD and earlier tokens are revoked. ` +
-        'Remove ADMIN_PASSWORD_RESET and change the password after logging in.',
+      `ADMIN_PASSWORD_RESET=1: the password of admin "${admin.username}" was reset to ADMIN_PASSWORD, ` +
+        `${hadTotp ? 'TOTP was turned off, ' : ''}and earlier tokens are revoked. ` +
+        'Remove ADMIN_PASSWORD_RESET, change the password after logging in and set up TOTP again if you use it.',
     );
   }
 }

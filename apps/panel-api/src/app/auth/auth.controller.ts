@@ -23,7 +23,10 @@ import {
   LoginDto,
   MeDto,
   TotpCodeDto,
+  TotpEnableDto,
+  TotpEnabledDto,
   TotpSetupDto,
+  TotpSetupRequestDto,
   TotpStatusDto,
 } from './dto/auth.dto';
 import { BodyLimit, CREDENTIAL_BODY_LIMITS } from '../common/request-limits';
@@ -66,6 +69,7 @@ export class AuthController {
   @ApiOkResponse({ type: AccessTokenDto })
   @ApiBadRequestResponse({ description: 'Invalid new password' })
   @ApiForbiddenResponse({ description: 'current_password is wrong' })
+  @ApiTooManyRequestsResponse({ description: 'Too many wrong passwords or codes for this account; see Retry-After' })
   changePassword(@CurrentAdmin() admin: AuthenticatedAdmin, @Body() body: ChangePasswordDto): Promise<IssuedToken> {
     return this.auth.changePassword(admin, body);
   }
@@ -79,6 +83,7 @@ export class AuthController {
   @ApiBadRequestResponse({ description: 'Invalid new username' })
   @ApiForbiddenResponse({ description: 'current_password is wrong' })
   @ApiConflictResponse({ description: 'Username taken' })
+  @ApiTooManyRequestsResponse({ description: 'Too many wrong passwords or codes for this account; see Retry-After' })
   changeUsername(@CurrentAdmin() admin: AuthenticatedAdmin, @Body() body: ChangeUsernameDto): Promise<IssuedToken> {
     return this.auth.changeUsername(admin, body);
   }
@@ -88,11 +93,17 @@ export class AuthController {
   @ApiBearerAuth(BEARER_SCHEME)
   @ApiUnauthorizedResponse({ description: 'Missing or invalid access token' })
   @HttpCode(HttpStatus.OK)
-  @ApiOperation({ summary: 'Create a TOTP secret (pending until enabled); returns it, its otpauth URI and a QR code' })
+  @ApiOperation({
+    summary: 'Create a TOTP secret (pending until enabled); returns it, its otpauth URI and a QR code',
+    description: 'Needs the current password. Wrong passwords count towards the per-account limit (429 with Retry-After).',
+  })
   @ApiOkResponse({ type: TotpSetupDto })
+  @ApiBadRequestResponse({ description: 'Malformed body' })
+  @ApiForbiddenResponse({ description: 'current_password is wrong' })
   @ApiConflictResponse({ description: 'TOTP is already enabled' })
-  setupTotp(@CurrentAdmin() admin: AuthenticatedAdmin): Promise<TotpSetupDto> {
-    return this.auth.setupTotp(admin);
+  @ApiTooManyRequestsResponse({ description: 'Too many wrong passwords or codes for this account; see Retry-After' })
+  setupTotp(@CurrentAdmin() admin: AuthenticatedAdmin, @Body() body: TotpSetupRequestDto): Promise<TotpSetupDto> {
+    return this.auth.setupTotp(admin, body.current_password);
   }
 
   @Post('totp/enable')
@@ -100,13 +111,19 @@ export class AuthController {
   @ApiBearerAuth(BEARER_SCHEME)
   @ApiUnauthorizedResponse({ description: 'Missing or invalid access token' })
   @HttpCode(HttpStatus.OK)
-  @ApiOperation({ summary: 'Enable TOTP with a code from the authenticator app' })
-  @ApiOkResponse({ type: TotpStatusDto })
+  @ApiOperation({
+    summary: 'Enable TOTP with the current password and a code from the authenticator app',
+    description:
+      'Every other session is signed out (earlier tokens stop working); the answer carries a fresh token for the caller. ' +
+      'Wrong passwords and codes count towards the per-account limit (429 with Retry-After).',
+  })
+  @ApiOkResponse({ type: TotpEnabledDto })
   @ApiBadRequestResponse({ description: 'Malformed, wrong or already used code' })
+  @ApiForbiddenResponse({ description: 'current_password is wrong' })
   @ApiConflictResponse({ description: 'Already enabled, or no pending secret' })
-  async enableTotp(@CurrentAdmin() admin: AuthenticatedAdmin, @Body() body: TotpCodeDto): Promise<TotpStatusDto> {
-    await this.auth.enableTotp(admin, body.code);
-    return { totp_enabled: true };
+  @ApiTooManyRequestsResponse({ description: 'Too many wrong passwords or codes for this account; see Retry-After' })
+  enableTotp(@CurrentAdmin() admin: AuthenticatedAdmin, @Body() body: TotpEnableDto): Promise<TotpEnabledDto> {
+    return this.auth.enableTotp(admin, body.code, body.current_password);
   }
 
   @Post('totp/disable')
@@ -114,10 +131,14 @@ export class AuthController {
   @ApiBearerAuth(BEARER_SCHEME)
   @ApiUnauthorizedResponse({ description: 'Missing or invalid access token' })
   @HttpCode(HttpStatus.OK)
-  @ApiOperation({ summary: 'Disable TOTP with a current code' })
+  @ApiOperation({
+    summary: 'Disable TOTP with a current code',
+    description: 'Wrong codes count towards the per-account limit, as failed logins do per address (429 with Retry-After).',
+  })
   @ApiOkResponse({ type: TotpStatusDto })
   @ApiBadRequestResponse({ description: 'Malformed, wrong or already used code' })
   @ApiConflictResponse({ description: 'TOTP is not enabled' })
+  @ApiTooManyRequestsResponse({ description: 'Too many wrong passwords or codes for this account; see Retry-After' })
   async disableTotp(@CurrentAdmin() admin: AuthenticatedAdmin, @Body() body: TotpCodeDto): Promise<TotpStatusDto> {
     await this.auth.disableTotp(admin, body.code);
     return { totp_enabled: false };

@@ -10,7 +10,7 @@ import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { Clock, SystemClock } from './clock';
 import { AdminUser } from './entities/admin-user.entity';
-import { LoginThrottle } from './login-throttle';
+import { CredentialCheckThrottle, LoginThrottle } from './login-throttle';
 import { PasswordHasher } from './password-hasher';
 import { TokenRevocations } from './token-revocations';
 import { TotpVerifier } from './totp-verifier';
@@ -27,6 +27,11 @@ const TOTP_ISSUER = 'SignPulse';
       provide: LoginThrottle,
       inject: [PANEL_CONFIG, Clock],
       useFactory: (config: PanelConfig, clock: Clock) => new LoginThrottle(config.auth.loginThrottle, clock),
+    },
+    {
+      provide: CredentialCheckThrottle,
+      inject: [PANEL_CONFIG, Clock],
+      useFactory: (config: PanelConfig, clock: Clock) => new CredentialCheckThrottle(config.auth.loginThrottle, clock),
     },
     { provide: TotpVerifier, inject: [Clock], useFactory: (clock: Clock) => new TotpVerifier(clock, TOTP_ISSUER) },
     PasswordHasher,

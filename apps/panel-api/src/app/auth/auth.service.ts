@@ -16,9 +16,9 @@ import { Repository } from 'typeorm';
 import { DataDirectory } from '../data-dir/data-directory';
 import { AccessTokenService, AuthenticatedAdmin, IssuedToken } from './access-token.service';
 import { AdminLoginEvents } from './admin-login-events';
-import { ChangePasswordDto, ChangeUsernameDto, LoginDto, MeDto, TotpSetupDto } from './dto/auth.dto';
+import { ChangePasswordDto, ChangeUsernameDto, LoginDto, MeDto, TotpEnabledDto, TotpSetupDto } from './dto/auth.dto';
 import { AdminUser } from './entities/admin-user.entity';
-import { LoginThrottle } from './login-throttle';
+import { CredentialCheckThrottle, LoginThrottle } from './login-throttle';
 import { PasswordHasher } from './password-hasher';
 import { TotpVerifier } from './totp-verifier';
 
@@ -32,6 +32,7 @@ export class AuthService {
     private readonly hasher: PasswordHasher,
     private readonly tokens: AccessTokenService,
     private readonly throttle: LoginThrottle,
+    private readonly credentialChecks: CredentialCheckThrottle,
     private readonly totp: TotpVerifier,
     private readonly dataDirectory: DataDirectory,
     private readonly loginEvents: AdminLoginEvents,
@@ -99,9 +100,12 @@ export class AuthService {
     return this.tokens.issue(user);
   }
 
-  /** Creates a new pending TOTP secret; it takes effect only after `enableTotp` with a valid code. */
-  async setupTotp(admin: AuthenticatedAdmin): Promise<TotpSetupDto> {
-    const user = await this.userOf(admin);
+  /**
+   * Creates a new pending TOTP secret; it takes effect only after `enableTotp` with a valid code.
+   * Needs the current password: a stolen token alone must not be able to lock the owner out.
+   */
+  async setupTotp(admin: AuthenticatedAdmin, currentPassword: string): Promise<TotpSetupDto> {
+    const user = await this.userWithPassword(admin, currentPassword);
     if (user.totpEnabled) throw new ConflictException('TOTP is already enabled; disable it first');
     const secret = this.totp.generateSecret();
     user.totpSecret = secret;
@@ -110,28 +114,52 @@ export class AuthService {
     return { secret, otpauth_uri: uri, qr_code_data_url: await QRCode.toDataURL(uri) };
   }
 
-  async enableTotp(admin: AuthenticatedAdmin, code: string): Promise<void> {
-    const user = await this.userOf(admin);
+  /**
+   * Turns TOTP on (current password and a code of the pending secret). Every token issued before
+   * stops working, so a session someone else may hold does not survive the new second factor; the
+   * caller's session continues with the fresh token returned.
+   */
+  async enableTotp(admin: AuthenticatedAdmin, code: string, currentPassword: string): Promise<TotpEnabledDto> {
+    const user = await this.userWithPassword(admin, currentPassword);
     if (user.totpEnabled) throw new ConflictException('TOTP is already enabled');
     if (!user.totpSecret) throw new ConflictException('Call POST /api/auth/totp/setup first');
-    if (!this.totp.verify(String(user.id), user.totpSecret, code)) {
-      throw new BadRequestException('Invalid or already used TOTP code');
-    }
+    this.checkCode(user, code);
     user.totpEnabled = true;
+    user.tokenVersion += 1;
     await this.users.save(user);
-    this.logger.log(`Admin "${user.username}" enabled TOTP`);
+    this.logger.log(`Admin "${user.username}" enabled TOTP; earlier tokens are revoked`);
+    return { totp_enabled: true, ...(await this.tokens.issue(user)) };
   }
 
   async disableTotp(admin: AuthenticatedAdmin, code: string): Promise<void> {
     const user = await this.userOf(admin);
     if (!user.totpEnabled || !user.totpSecret) throw new ConflictException('TOTP is not enabled');
-    if (!this.totp.verify(String(user.id), user.totpSecret, code)) {
-      throw new BadRequestException('Invalid or already used TOTP code');
-    }
+    this.refuseWhileChecksBlocked(user);
+    this.checkCode(user, code);
     user.totpEnabled = false;
     user.totpSecret = null;
     await this.users.save(user);
     this.logger.log(`Admin "${user.username}" disabled TOTP`);
+  }
+
+  /** A TOTP code of the user's secret; a wrong one counts towards the per-account limit. */
+  private checkCode(user: AdminUser, code: string): void {
+    if (!user.totpSecret || !this.totp.verify(String(user.id), user.totpSecret, code)) {
+      this.credentialChecks.recordFailure(credentialKey(user));
+      this.logger.warn(`Wrong TOTP code for admin "${user.username}"`);
+      throw new BadRequestException('Invalid or already used TOTP code');
+    }
+    this.credentialChecks.recordSuccess(credentialKey(user));
+  }
+
+  private refuseWhileChecksBlocked(user: AdminUser): void {
+    const retryAfterSeconds = this.credentialChecks.retryAfterSeconds(credentialKey(user));
+    if (retryAfterSeconds > 0) {
+      throw new HttpException(
+        { message: `Too many wrong passwords or TOTP codes for this account; try again in ${retryAfterSeconds} s`, retryAfterSeconds },
+        HttpStatus.TOO_MANY_REQUESTS,
+      );
+    }
   }
 
   private refuseWhileBlocked(client: string): void {
@@ -156,9 +184,20 @@ export class AuthService {
     return user;
   }
 
+  /** The admin, after checking their current password; wrong ones count towards the per-account limit. */
   private async userWithPassword(admin: AuthenticatedAdmin, password: string): Promise<AdminUser> {
     const user = await this.userOf(admin);
-    if (!(await this.hasher.verify(user.passwordHash, password))) throw new ForbiddenException('current_password is wrong');
+    this.refuseWhileChecksBlocked(user);
+    if (!(await this.hasher.verify(user.passwordHash, password))) {
+      this.credentialChecks.recordFailure(credentialKey(user));
+      this.logger.warn(`Wrong current_password for admin "${user.username}"`);
+      throw new ForbiddenException('current_password is wrong');
+    }
+    this.credentialChecks.recordSuccess(credentialKey(user));
     return user;
   }
+}
+
+function credentialKey(user: AdminUser): string {
+  return `admin:${user.id}`;
 }

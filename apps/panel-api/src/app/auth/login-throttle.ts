@@ -65,3 +65,10 @@ export class LoginThrottle {
     }
   }
 }
+
+/**
+ * Wrong secrets given by a holder of a valid token (current_password, TOTP codes), counted per
+ * admin account rather than per address: a stolen token must not become unlimited guessing of the
+ * password or of the code that turns TOTP off. Same limits as the login throttle.
+ */
+export class CredentialCheckThrottle extends LoginThrottle {}

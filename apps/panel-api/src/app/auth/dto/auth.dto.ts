@@ -67,6 +67,33 @@ export class ChangeUsernameDto {
   new_username!: string;
 }
 
+export class TotpSetupRequestDto {
+  @ApiProperty({ format: 'password', description: 'The current password: a token alone cannot set up a second factor' })
+  @IsString()
+  @Length(1, 256)
+  current_password!: string;
+}
+
+export class TotpEnableDto {
+  @ApiProperty({ example: '123456', description: 'A code from the authenticator app for the pending secret' })
+  @IsString()
+  @Matches(TOTP_CODE, { message: 'code must be six digits' })
+  code!: string;
+
+  @ApiProperty({ format: 'password', description: 'The current password' })
+  @IsString()
+  @Length(1, 256)
+  current_password!: string;
+}
+
+export class TotpEnabledDto {
+  @ApiProperty({ enum: [true] }) totp_enabled!: true;
+  @ApiProperty({ description: 'A fresh token for the caller: enabling TOTP signs out every other session, this one continues with it' })
+  access_token!: string;
+  @ApiProperty({ enum: ['bearer'] }) token_type!: 'bearer';
+  @ApiProperty({ description: 'Lifetime of the token in seconds' }) expires_in!: number;
+}
+
 export class TotpCodeDto {
   @ApiProperty({ example: '123456' })
   @IsString()
