@@ -75,6 +75,8 @@ const RULES: RuleCase[] = [
     secret: 'shared-secret-value-1',
   },
   { rule: 'private targets flag', env: { MONITOR_HTTP_WEBHOOK_ALLOW_PRIVATE: 'sometimes' }, expect: /MONITOR_HTTP_WEBHOOK_ALLOW_PRIVATE/ },
+  { rule: 'insecure receivers flag', env: { MONITOR_HTTP_WEBHOOK_ALLOW_INSECURE: 'sometimes' }, expect: /MONITOR_HTTP_WEBHOOK_ALLOW_INSECURE/ },
+  { rule: 'outbound webhook URL is https', env: { MONITOR_HTTP_WEBHOOK_URL: 'http://hooks.example.com/x' }, expect: /MONITOR_HTTP_WEBHOOK_URL: must be https/ },
   { rule: 'aggregation window duration', env: { MONITOR_AGGREGATION_WINDOW: '60' }, expect: /MONITOR_AGGREGATION_WINDOW: must be a duration/ },
   { rule: 'burst threshold positive', env: { MONITOR_AGGREGATION_BURST_THRESHOLD: '0' }, expect: /MONITOR_AGGREGATION_BURST_THRESHOLD/ },
   { rule: 'burst window duration', env: { MONITOR_AGGREGATION_BURST_WINDOW: 'long' }, expect: /MONITOR_AGGREGATION_BURST_WINDOW/ },

@@ -1,5 +1,6 @@
 import { LocalHttpProxy, LocalTelegramBotApi, LocalWebhookReceiver, requestJson, verifyHostMonitorSignature } from '@shared/testing';
 import { AiSettingsService } from '../src/app/ai-settings/ai-settings.service';
+import { loadMonitorConfig } from '../src/app/config/monitor-config';
 import { GithubAppSettingsService } from '../src/app/github-app-settings/github-app-settings.service';
 import { NotificationChannelsService } from '../src/app/notification-channels/notification-channels.service';
 import { AdminSession, RunningMonitor, TEST_ADMIN_ENV, TEST_ENCRYPTION_KEY, adminHeaders, loginAdmin, startMonitor } from './harness';
@@ -96,6 +97,19 @@ describe('console settings', () => {
       expect(created.body).toMatchObject({ kind: 'http_webhook', name: 'Receiver', enabled: true, secret_set: true, allow_private: true, url: receiver.urlFor('/hook') });
       expect(JSON.stringify(created.body)).not.toContain('outbound-signing-secret-1');
       webhookId = created.body['id'] as string;
+    });
+
+    it('refuses plain http receivers unless the channel allows private targets (a local receiver)', async () => {
+      const plain = await call('POST', '/api/v1/notification-channels', { kind: 'http_webhook', name: 'plain', url: 'http://hooks.example.com/x', secret: 'outbound-signing-secret-4' });
+      expect(plain.status).toBe(400);
+      expect(plain.body).toMatchObject({ error_code: 'validation_failed', details: { field: 'url' } });
+      expect(String(plain.body['message'])).toMatch(/url must be https.*allow_private.*MONITOR_HTTP_WEBHOOK_ALLOW_INSECURE/);
+      const secure = await call('POST', '/api/v1/notification-channels', { kind: 'http_webhook', name: 'secure', url: 'https://hooks.example.com/x', secret: 'outbound-signing-secret-4' });
+      expect(secure.status).toBe(201);
+      // Changing a channel to plain http is refused the same way.
+      const moved = await call('PATCH', `/api/v1/notification-channels/${secure.body['id'] as string}`, { url: 'http://hooks.example.com/y' });
+      expect(moved.status).toBe(400);
+      expect((await call('DELETE', `/api/v1/notification-channels/${secure.body['id'] as string}`)).status).toBe(204);
     });
 
     it('refuses private targets unless allowed, duplicate names and bad input', async () => {
@@ -199,6 +213,47 @@ describe('console settings', () => {
       expect((await call('POST', '/api/v1/ai/test', { base_url: 'http://127.0.0.1:9/v1/' })).status).toBe(200);
     });
 
+    it('does not let a stored key follow a changed base_url: the key must be given again', async () => {
+      const elsewhere = receiver.urlFor('/moved/v1');
+      const refused = await call('PUT', '/api/v1/ai/config', { base_url: elsewhere });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ error_code: 'validation_failed', details: { field: 'api_key' } });
+      expect(String(refused.body['message'])).toMatch(/api_key is required again when base_url changes/);
+      expect(await monitor.app.get(AiSettingsService).current()).toMatchObject({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-test-secret-key' });
+      // The same address written differently is no change.
+      expect((await call('PUT', '/api/v1/ai/config', { base_url: 'HTTP://127.0.0.1:9/v1/' })).status).toBe(200);
+      // With the key given again the address moves, and only that key goes there.
+      const moved = await call('PUT', '/api/v1/ai/config', { base_url: elsewhere, api_key: 'sk-for-the-new-host' });
+      expect(moved.status).toBe(200);
+      expect(await monitor.app.get(AiSettingsService).current()).toMatchObject({ baseUrl: elsewhere, apiKey: 'sk-for-the-new-host' });
+      await call('POST', '/api/v1/ai/test', {});
+      const sent = receiver.requestsTo('/moved/v1/chat/completions');
+      expect(sent.length).toBeGreaterThan(0);
+      expect(new Set(sent.map((request) => request.headers['authorization']))).toEqual(new Set(['Bearer sk-for-the-new-host']));
+      // Back to the first address, with its key (the later tests expect it).
+      expect((await call('PUT', '/api/v1/ai/config', { base_url: 'http://127.0.0.1:9/v1', api_key: 'sk-test-secret-key' })).status).toBe(200);
+    });
+
+    it('keeps a key set by MONITOR_AI_API_KEY at MONITOR_AI_BASE_URL: the console cannot move it, the test cannot send it elsewhere', async () => {
+      const other = await startMonitor({ env: { ...TEST_ADMIN_ENV, MONITOR_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, MONITOR_AI_API_KEY: 'sk-from-environment' } });
+      try {
+        const otherSession = await loginAdmin(other);
+        const otherCall = (method: string, path: string, body?: unknown) =>
+          requestJson<Record<string, unknown>>(other.url, path, { method, headers: adminHeaders(otherSession), body });
+        const moved = await otherCall('PUT', '/api/v1/ai/config', { base_url: receiver.urlFor('/env-key/v1') });
+        expect(moved.status).toBe(400);
+        expect(moved.body).toMatchObject({ error_code: 'validation_failed', details: { field: 'base_url' } });
+        const tested = await otherCall('POST', '/api/v1/ai/test', { base_url: receiver.urlFor('/env-key/v1') });
+        expect(tested.status).toBe(400);
+        expect(tested.body).toMatchObject({ error_code: 'validation_failed', details: { field: 'api_key' } });
+        expect(receiver.requestsTo('/env-key/v1/chat/completions')).toHaveLength(0);
+        // Other fields still save.
+        expect((await otherCall('PUT', '/api/v1/ai/config', { model: 'gpt-4o' })).status).toBe(200);
+      } finally {
+        await other.close();
+      }
+    });
+
     it('answers 400 on bad input', async () => {
       expect((await call('PUT', '/api/v1/ai/config', { max_tokens: 5 })).status).toBe(400);
       expect((await call('PUT', '/api/v1/ai/config', { timeout: 'soon' })).status).toBe(400);
@@ -292,6 +347,26 @@ describe('console settings without a master key', () => {
     } finally {
       await monitor.close();
     }
+  });
+});
+
+describe('plain http receivers with MONITOR_HTTP_WEBHOOK_ALLOW_INSECURE', () => {
+  it('accepts a plain http receiver URL without allow_private, and refuses an http seed URL without either switch', async () => {
+    const insecure = await startMonitor({ env: { ...TEST_ADMIN_ENV, MONITOR_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, MONITOR_HTTP_WEBHOOK_ALLOW_INSECURE: 'true' } });
+    try {
+      const session = await loginAdmin(insecure);
+      const created = await requestJson<Record<string, unknown>>(insecure.url, '/api/v1/notification-channels', {
+        method: 'POST',
+        headers: adminHeaders(session),
+        body: { kind: 'http_webhook', name: 'plain', url: 'http://hooks.example.com/x', secret: 'outbound-signing-secret-5' },
+      });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ url: 'http://hooks.example.com/x', allow_private: false });
+    } finally {
+      await insecure.close();
+    }
+    expect(() => loadMonitorConfig({ env: { MONITOR_HTTP_WEBHOOK_URL: 'http://hooks.example.com/x' } })).toThrow(/MONITOR_HTTP_WEBHOOK_URL: must be https/);
+    expect(() => loadMonitorConfig({ env: { MONITOR_HTTP_WEBHOOK_URL: 'http://hooks.example.com/x', MONITOR_HTTP_WEBHOOK_ALLOW_INSECURE: 'true' } })).not.toThrow();
   });
 });
 

@@ -1,4 +1,4 @@
-import { classifyAddress, isPublicAddress, resolveTarget } from './address-guard';
+import { type HostResolver, classifyAddress, isPublicAddress, resolveTarget } from './address-guard';
 
 describe('classifyAddress', () => {
   it.each([
@@ -46,6 +46,13 @@ describe('resolveTarget', () => {
     expect(await resolveTarget('ftp://example.com/x')).toMatchObject({ ok: false, reason: 'invalid_url' });
     expect(await resolveTarget('https://user:pw@example.com/x')).toMatchObject({ ok: false, reason: 'invalid_url' });
     expect(await resolveTarget('http://example.com/x', { requireHttps: true })).toMatchObject({ ok: false, reason: 'invalid_url' });
+    const publicHost: HostResolver = async () => [{ address: '93.184.216.34', family: 4 }];
+    const lanHost: HostResolver = async () => [{ address: '192.168.1.20', family: 4 }];
+    expect(await resolveTarget('http://hooks.example.com/x', { plainHttp: 'refuse', resolver: lanHost, allowPrivate: true })).toMatchObject({ ok: false, reason: 'invalid_url' });
+    expect(await resolveTarget('http://hooks.example.com/x', { plainHttp: 'private_only', resolver: publicHost })).toMatchObject({ ok: false, reason: 'invalid_url' });
+    expect(await resolveTarget('http://receiver.lan/x', { plainHttp: 'private_only', resolver: lanHost, allowPrivate: true })).toMatchObject({ ok: true });
+    expect(await resolveTarget('https://hooks.example.com/x', { plainHttp: 'refuse', resolver: publicHost })).toMatchObject({ ok: true });
+    expect(await resolveTarget('http://hooks.example.com/x', { plainHttp: 'allow', resolver: publicHost })).toMatchObject({ ok: true });
   });
 
   it('refuses literal private and metadata addresses unless allowed', async () => {

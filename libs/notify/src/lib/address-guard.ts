@@ -126,9 +126,16 @@ export type TargetCheck =
  * Validates a webhook URL and resolves its host once. Every resolved address must be public
  * (unless `allowPrivate`); the vetted address is returned so the caller connects to exactly it.
  */
+/**
+ * What a plain `http:` URL may reach: `allow` anything the address rules allow (the default),
+ * `private_only` only private, loopback or link-local receivers (a local receiver on a trusted
+ * network), `refuse` nothing (HTTPS only, like `requireHttps`).
+ */
+export type PlainHttpRule = 'allow' | 'private_only' | 'refuse';
+
 export async function resolveTarget(
   rawUrl: string,
-  options: { allowPrivate?: boolean; resolver?: HostResolver; requireHttps?: boolean } = {},
+  options: { allowPrivate?: boolean; resolver?: HostResolver; requireHttps?: boolean; plainHttp?: PlainHttpRule } = {},
 ): Promise<TargetCheck> {
   let url: URL;
   try {
@@ -137,7 +144,8 @@ export async function resolveTarget(
     return { ok: false, reason: 'invalid_url', message: 'the URL cannot be parsed' };
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, reason: 'invalid_url', message: `unsupported scheme ${url.protocol}` };
-  if (options.requireHttps && url.protocol !== 'https:') return { ok: false, reason: 'invalid_url', message: 'the URL must use https' };
+  const plainHttp: PlainHttpRule = options.requireHttps ? 'refuse' : (options.plainHttp ?? 'allow');
+  if (plainHttp === 'refuse' && url.protocol !== 'https:') return { ok: false, reason: 'invalid_url', message: 'the URL must use https' };
   if (url.username || url.password) return { ok: false, reason: 'invalid_url', message: 'credentials in the URL are not allowed' };
   const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
   let addresses: ResolvedAddress[];
@@ -156,6 +164,9 @@ export async function resolveTarget(
       const kind = classifyAddress(entry.address);
       if (kind !== 'public') return { ok: false, reason: 'private_target_refused', message: `target resolves to a ${kind.replace('_', '-')} address` };
     }
+  }
+  if (plainHttp === 'private_only' && url.protocol === 'http:' && addresses.some((entry) => classifyAddress(entry.address) === 'public')) {
+    return { ok: false, reason: 'invalid_url', message: 'plain http is allowed only to a private or loopback receiver; use https' };
   }
   return { ok: true, url, hostname, address: addresses[0] as ResolvedAddress };
 }

@@ -3,7 +3,7 @@ import type { LookupAddress, LookupOptions } from 'node:dns';
 import { signSha256Header } from '@shared/crypto';
 import { Agent } from 'undici';
 import { classifyHttpStatus, type DeliveryResult, describeFetchError, parseRetryAfter, readSnippet } from './delivery-result';
-import { type HostResolver, type ResolvedAddress, resolveTarget } from './address-guard';
+import { type HostResolver, type PlainHttpRule, type ResolvedAddress, resolveTarget } from './address-guard';
 import { standardWebhookSignature } from './standard-webhooks';
 import { withDispatcher } from './fetch-init';
 import { type OutboundProxy, proxyApplies, proxyTunnelAgent } from './proxy-tunnel';
@@ -31,6 +31,8 @@ export interface SignedWebhookTarget {
   secret: string;
   /** Allows private, loopback, link-local and metadata targets (MONITOR_HTTP_WEBHOOK_ALLOW_PRIVATE / per channel). */
   allowPrivate?: boolean;
+  /** Where a plain http URL may go (default `allow`; see PlainHttpRule). */
+  plainHttp?: PlainHttpRule;
 }
 
 export interface SignedWebhookSenderOptions {
@@ -127,7 +129,12 @@ export class SignedWebhookSender {
     const base = { deliveryId: message.deliveryId, body };
     const elapsed = (): number => Date.now() - started;
     if (!target.secret) return { ...base, outcome: 'permanent', errorCode: 'invalid_url', message: 'the channel has no signing secret', attempts: 0, durationMs: elapsed() };
-    const check = await resolveTarget(target.url, { allowPrivate: target.allowPrivate, resolver: this.options.resolver, requireHttps: this.options.requireHttps });
+    const check = await resolveTarget(target.url, {
+      allowPrivate: target.allowPrivate,
+      resolver: this.options.resolver,
+      requireHttps: this.options.requireHttps,
+      plainHttp: target.plainHttp,
+    });
     if (!check.ok) {
       const outcome = check.reason === 'dns_failed' ? 'retryable' : 'permanent';
       return { ...base, outcome, errorCode: check.reason, message: check.message, attempts: 0, durationMs: elapsed() };

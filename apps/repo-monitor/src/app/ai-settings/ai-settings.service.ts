@@ -60,6 +60,18 @@ interface StoredAiSettings {
   failure_analysis_enabled?: boolean;
 }
 
+/** Whether two base URLs name the same endpoint (case of scheme and host, default port and trailing slashes aside). */
+export function sameAiEndpoint(a: string, b: string): boolean {
+  const normal = (url: string): string => {
+    try {
+      return new URL(url.trim()).href.replace(/\/+$/, '');
+    } catch {
+      return url.trim().replace(/\/+$/, '');
+    }
+  };
+  return normal(a) === normal(b);
+}
+
 function formatDuration(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
 }
@@ -117,6 +129,10 @@ export class AiSettingsService implements EffectiveAiSettingsProvider {
     }
     await this.dataSource.transaction(async (manager) => {
       const stored = (await this.store.get<StoredAiSettings>(STORED_KEY, manager)) ?? {};
+      if (changes.base_url !== undefined && changes.api_key === undefined) {
+        const keyStored = !this.isLocked('api_key') && (await this.store.hasSecret(API_KEY_KEY, manager));
+        this.refuseKeyFollowingNewAddress(this.merge(stored, undefined).baseUrl, changes.base_url, keyStored);
+      }
       const next: StoredAiSettings = { ...stored };
       if (changes.enabled !== undefined) next.enabled = changes.enabled;
       if (changes.base_url !== undefined) next.base_url = changes.base_url.replace(/\/+$/, '');
@@ -139,6 +155,29 @@ export class AiSettingsService implements EffectiveAiSettingsProvider {
       await this.audit.record({ actor, action: 'ai_settings.updated', details: { fields: changed }, clientIp }, manager);
     });
     return this.describe();
+  }
+
+  /**
+   * A key belongs to the address it was given for: moving the base URL while keeping the key would
+   * send it to the new host. A stored key must be given again (or cleared with api_key: null); a key
+   * set by MONITOR_AI_API_KEY goes with MONITOR_AI_BASE_URL, so the console cannot move it.
+   */
+  private refuseKeyFollowingNewAddress(currentBaseUrl: string, nextBaseUrl: string, keyStored: boolean): void {
+    if (sameAiEndpoint(currentBaseUrl, nextBaseUrl)) return;
+    if (this.isLocked('api_key')) {
+      throw new MonitorError(
+        'validation_failed',
+        'base_url cannot be changed in the console while MONITOR_AI_API_KEY sets the key (it would go to the new address); set MONITOR_AI_BASE_URL instead',
+        { field: 'base_url' },
+      );
+    }
+    if (keyStored) {
+      throw new MonitorError(
+        'validation_failed',
+        'api_key is required again when base_url changes: the stored key is never sent to a new address (give the key, or api_key: null to remove it)',
+        { field: 'api_key' },
+      );
+    }
   }
 
   private isLocked(field: AiField): boolean {

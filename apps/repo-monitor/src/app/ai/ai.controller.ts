@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { FindOptionsWhere } from 'typeorm';
 import { AuditLogService } from '../admin/audit-log.service';
 import { actorOf, clientAddress } from '../admin/principal';
-import { AiSettingsService } from '../ai-settings/ai-settings.service';
+import { AiSettingsService, sameAiEndpoint } from '../ai-settings/ai-settings.service';
 import { ListPage, listPage, pageWindow, RowIdPipe } from '../common/list-page';
 import { MonitorError } from '../common/monitor-error';
 import { AGENT_SCHEME, COOKIE_SCHEME, CSRF_SCHEME } from '../openapi';
@@ -117,7 +117,7 @@ export class AiController {
     const current = await this.ai.settings();
     const baseUrl = body.base_url ? body.base_url.replace(/\/+$/, '') : current.baseUrl;
     // The stored (or environment) key belongs to the saved endpoint: an unsaved address must bring its own.
-    if (baseUrl !== current.baseUrl.replace(/\/+$/, '') && body.api_key === undefined) {
+    if (!sameAiEndpoint(baseUrl, current.baseUrl) && body.api_key === undefined) {
       throw new MonitorError('validation_failed', 'api_key is required to test a base_url other than the saved one; the stored key is never sent to an unsaved address', {
         field: 'api_key',
       });

@@ -51,6 +51,8 @@ export interface MonitorConfig {
     webhookUrl?: string;
     webhookSecret?: string;
     webhookAllowPrivate: boolean;
+    /** MONITOR_HTTP_WEBHOOK_ALLOW_INSECURE: plain http receivers anywhere (else only private ones, with allow-private). */
+    webhookAllowInsecure: boolean;
     aggregation: { windowMs: number; burstThreshold: number; burstWindowMs: number };
   };
   log: { level: 'debug' | 'info' | 'warn' | 'error'; format: 'json' | 'text' };
@@ -226,6 +228,16 @@ export function loadMonitorConfig(options: LoadOptions): MonitorConfig {
   if (env.MONITOR_HTTP_WEBHOOK_SECRET && env.MONITOR_HTTP_WEBHOOK_SECRET === env.MONITOR_VCS_WEBHOOK_SECRET) {
     issues.push({ variable: 'MONITOR_HTTP_WEBHOOK_SECRET', rule: 'must differ from the inbound MONITOR_VCS_WEBHOOK_SECRET' });
   }
+  if (
+    env.MONITOR_HTTP_WEBHOOK_URL?.toLowerCase().startsWith('http:') &&
+    !env.MONITOR_HTTP_WEBHOOK_ALLOW_PRIVATE &&
+    !env.MONITOR_HTTP_WEBHOOK_ALLOW_INSECURE
+  ) {
+    issues.push({
+      variable: 'MONITOR_HTTP_WEBHOOK_URL',
+      rule: 'must be https; plain http needs MONITOR_HTTP_WEBHOOK_ALLOW_PRIVATE=true (a local receiver) or MONITOR_HTTP_WEBHOOK_ALLOW_INSECURE=true',
+    });
+  }
   if (env.MONITOR_OAUTH_CLIENT_SECRET && !env.MONITOR_ENCRYPTION_KEY) {
     issues.push({ variable: 'MONITOR_OAUTH_CLIENT_SECRET', rule: 'needs MONITOR_ENCRYPTION_KEY (agent tokens are signed with a key derived from it)' });
   }
@@ -273,6 +285,7 @@ export function loadMonitorConfig(options: LoadOptions): MonitorConfig {
       webhookUrl: env.MONITOR_HTTP_WEBHOOK_URL,
       webhookSecret: env.MONITOR_HTTP_WEBHOOK_SECRET,
       webhookAllowPrivate: env.MONITOR_HTTP_WEBHOOK_ALLOW_PRIVATE ?? false,
+      webhookAllowInsecure: env.MONITOR_HTTP_WEBHOOK_ALLOW_INSECURE ?? false,
       aggregation: {
         windowMs: duration(env.MONITOR_AGGREGATION_WINDOW, DEFAULTS.aggregationWindow),
         burstThreshold: env.MONITOR_AGGREGATION_BURST_THRESHOLD ?? DEFAULTS.aggregationBurstThreshold,

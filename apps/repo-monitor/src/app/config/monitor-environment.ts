@@ -51,6 +51,7 @@ export class MonitorEnvironment {
   @IsOptional() @EmptyAsUndefined() @IsHttpUrl() MONITOR_HTTP_WEBHOOK_URL?: string;
   @IsOptional() @EmptyAsUndefined() @IsString() @MinLength(16) MONITOR_HTTP_WEBHOOK_SECRET?: string;
   @IsOptional() @ToBoolean() @IsBoolean() MONITOR_HTTP_WEBHOOK_ALLOW_PRIVATE?: boolean;
+  @IsOptional() @ToBoolean() @IsBoolean() MONITOR_HTTP_WEBHOOK_ALLOW_INSECURE?: boolean;
   @IsOptional() @EmptyAsUndefined() @IsDuration() MONITOR_AGGREGATION_WINDOW?: string;
   @IsOptional() @ToInteger() @IsInt() @Min(1) @Max(10000) MONITOR_AGGREGATION_BURST_THRESHOLD?: number;
   @IsOptional() @EmptyAsUndefined() @IsDuration() MONITOR_AGGREGATION_BURST_WINDOW?: string;

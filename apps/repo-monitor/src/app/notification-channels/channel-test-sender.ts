@@ -4,6 +4,7 @@ import type { Dispatcher } from 'undici';
 import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
 import { OUTBOUND_DISPATCHER, outboundProxy } from '../outbound/outbound-dispatcher';
 import { ChannelKind } from './notification-channel.entity';
+import { plainHttpRule } from './plain-http';
 
 /** A channel with its secret decrypted, ready to send through. */
 export interface ChannelTestTarget {
@@ -60,7 +61,12 @@ export class NotifyChannelTestSender implements ChannelTestSender {
     // The same proxy settings as the outbox worker, so a test proves the path real notifications take.
     const webhookSender = new SignedWebhookSender({ timeoutMs: TEST_TIMEOUT_MS, proxy: outboundProxy(this.config.proxy) });
     const result = await webhookSender.send(
-      { url: target.url ?? '', secret: target.secret, allowPrivate: target.allowPrivate },
+      {
+        url: target.url ?? '',
+        secret: target.secret,
+        allowPrivate: target.allowPrivate,
+        plainHttp: plainHttpRule(target.allowPrivate, this.config.notifications.webhookAllowInsecure),
+      },
       {
         deliveryId: newDeliveryId(),
         eventType: 'test',

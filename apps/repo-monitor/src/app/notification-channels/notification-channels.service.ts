@@ -239,8 +239,17 @@ export class NotificationChannelsService implements OnModuleInit {
   }
 
   private checkTarget(kind: ChannelKind, config: ChannelConfig, allowPrivate: boolean): void {
-    if (kind !== 'http_webhook' || allowPrivate || !config.url) return;
-    if (isPrivateHostLiteral(new URL(config.url).hostname)) {
+    if (kind !== 'http_webhook' || !config.url) return;
+    const url = new URL(config.url);
+    if (url.protocol === 'http:' && !allowPrivate && !this.config.notifications.webhookAllowInsecure) {
+      throw new MonitorError(
+        'validation_failed',
+        'url must be https; plain http is allowed only for a local receiver (set allow_private) or with MONITOR_HTTP_WEBHOOK_ALLOW_INSECURE=true',
+        { field: 'url' },
+      );
+    }
+    if (allowPrivate) return;
+    if (isPrivateHostLiteral(url.hostname)) {
       throw new MonitorError('validation_failed', 'url points to a private or loopback address; set allow_private to allow it', { field: 'url' });
     }
   }

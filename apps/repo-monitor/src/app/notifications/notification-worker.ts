@@ -1,4 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, Optional } from '@nestjs/common';
+import { plainHttpRule } from '../notification-channels/plain-http';
 import { nextOutboxAttemptAt, SignedWebhookSender, TelegramBotSender } from '@shared/notify';
 import { createHash } from 'node:crypto';
 import type { Dispatcher } from 'undici';
@@ -221,7 +222,12 @@ export class NotificationWorker implements OnApplicationBootstrap, BeforeApplica
       return { outcome: result.outcome, errorCode: result.errorCode, message: result.description, retryAfterSeconds: result.retryAfterSeconds };
     }
     const result = await this.webhookSender.send(
-      { url: channel.target, secret: channel.secret, allowPrivate: channel.allowPrivate },
+      {
+        url: channel.target,
+        secret: channel.secret,
+        allowPrivate: channel.allowPrivate,
+        plainHttp: plainHttpRule(channel.allowPrivate, this.config.notifications.webhookAllowInsecure),
+      },
       {
         deliveryId: outboundDeliveryId(entry.idempotencyKey),
         eventType: message.kind,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { serializeSqliteAccess } from '@shared/database';
 import { DataSource, EntityManager, QueryResult } from 'typeorm';
 
 /**
@@ -61,6 +62,26 @@ export class DatabaseWork {
     } finally {
       this.sqliteBusy = false;
     }
+  }
+
+  /**
+   * Runs `work` (autocommitted statements) so that its commits are on disk before it resolves. SQLite
+   * runs with synchronous=NORMAL (see data-source-options.ts): a commit survives a crash of the
+   * process but not a power loss. Here the connection is held and switched to FULL for the duration,
+   * so the WAL is fsynced at each commit of `work` (and with it every commit before). On PostgreSQL
+   * every commit is durable already.
+   */
+  async durably<T>(work: () => Promise<T>): Promise<T> {
+    const queue = this.isSqlite ? serializeSqliteAccess(this.dataSource) : undefined;
+    if (!queue) return work();
+    return queue.run(async () => {
+      await this.dataSource.query('PRAGMA synchronous = FULL');
+      try {
+        return await work();
+      } finally {
+        await this.dataSource.query('PRAGMA synchronous = NORMAL');
+      }
+    });
   }
 
   /** A time as a raw-query parameter: UTC text in the format TypeORM stores on each driver. */

@@ -55,6 +55,14 @@ describe('DeliveryInbox on SQLite', () => {
     expect(new Set(results.map((result) => result.id)).size).toBe(40);
     expect(inserts()).toHaveLength(1);
     expect(log.statements.filter((sql) => /^(BEGIN|COMMIT)/.test(sql))).toEqual([]);
+    // The commit behind the 202 is fsynced: FULL around the INSERT, NORMAL again after it.
+    const insertAt = log.statements.findIndex((sql) => sql.startsWith('INSERT INTO "webhook_deliveries"'));
+    expect(log.statements.slice(insertAt - 1, insertAt + 2).map((sql) => sql.split('\n')[0])).toEqual([
+      'PRAGMA synchronous = FULL',
+      'INSERT INTO "webhook_deliveries" ("delivery_id", "event", "action", "installation_id", "repository_full_name", "payload", "status", "attempts", "received_at")',
+      'PRAGMA synchronous = NORMAL',
+    ]);
+    expect(await dataSource.query('PRAGMA synchronous')).toEqual([{ synchronous: 1 }]);
     expect(await dataSource.getRepository(WebhookDeliveryEntity).count({ where: { status: 'accepted' } })).toBe(40);
     expect(accepted).toHaveLength(40);
     expect(accepted[0]?.event).toBe('issues');

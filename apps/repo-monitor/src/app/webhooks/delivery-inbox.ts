@@ -126,14 +126,18 @@ export class DeliveryInbox implements OnApplicationShutdown {
       values.push(`(${row.map((_, index) => this.database.placeholder(base + index + 1)).join(', ')})`);
     }
     // One statement is atomic on its own: no BEGIN/COMMIT round trips, and on SQLite it waits only
-    // for the transaction that holds the connection (DatabaseWork admits one at a time).
-    const rows = await this.database.returning<{ id: number; delivery_id: string }>(
-      this.database.dataSource.manager,
+    // for the transaction that holds the connection (DatabaseWork admits one at a time). A 202
+    // promises the delivery is kept, so this commit is fsynced (FULL) even where others are not;
+    // the batch shares the one fsync.
+    const rows = await this.database.durably(() =>
+      this.database.returning<{ id: number; delivery_id: string }>(
+        this.database.dataSource.manager,
       `INSERT INTO "webhook_deliveries" ("delivery_id", "event", "action", "installation_id", "repository_full_name", "payload", "status", "attempts", "received_at")
        VALUES ${values.join(', ')}
        ON CONFLICT ("delivery_id") DO NOTHING
        RETURNING "id", "delivery_id"`,
-      parameters,
+        parameters,
+      ),
     );
     return new Map(rows.map((row) => [row.delivery_id, Number(row.id)]));
   }
