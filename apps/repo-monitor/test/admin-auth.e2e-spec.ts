@@ -110,10 +110,11 @@ describe('admin setup, sign-in, CSRF and the default-deny guard', () => {
     });
 
     it('throttles failed sign-ins per client with 429 and Retry-After', async () => {
+      // Failures under another name count per client just the same, without slowing the owner's account.
       const attempt = (client: string) =>
         requestJson(monitor.url, '/api/v1/auth/login', {
           method: 'POST',
-          body: { username: 'owner', password: 'wrong-password' },
+          body: { username: 'not-the-owner', password: 'wrong-password' },
           headers: { 'x-forwarded-for': client },
         });
       for (let i = 0; i < LOGIN_FAILURE_LIMIT; i++) expect((await attempt('198.51.100.7')).status).toBe(401);
@@ -132,14 +133,14 @@ describe('admin setup, sign-in, CSRF and the default-deny guard', () => {
     });
 
     it('answers 429 beyond the limit to a parallel burst, then to the right password too', async () => {
-      const login = (password: string) =>
+      const login = (password: string, username = 'owner') =>
         requestJson(monitor.url, '/api/v1/auth/login', {
           method: 'POST',
-          body: { username: 'owner', password },
+          body: { username, password },
           headers: { 'x-forwarded-for': '198.51.100.20' },
         });
       // Failures plus checks in flight never exceed the limit, so exactly LIMIT guesses are checked.
-      const burst = await Promise.all(Array.from({ length: 3 * LOGIN_FAILURE_LIMIT }, () => login('wrong-password')));
+      const burst = await Promise.all(Array.from({ length: 3 * LOGIN_FAILURE_LIMIT }, () => login('wrong-password', 'not-the-owner')));
       const statuses = burst.map((response) => response.status);
       expect(statuses.filter((status) => status === 401)).toHaveLength(LOGIN_FAILURE_LIMIT);
       expect(statuses.filter((status) => status === 429)).toHaveLength(2 * LOGIN_FAILURE_LIMIT);

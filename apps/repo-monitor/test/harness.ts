@@ -112,7 +112,8 @@ export async function loginAdmin(monitor: RunningMonitor): Promise<AdminSession>
   const body = (await response.json()) as { csrf_token: string };
   const setCookie = response.headers.get('set-cookie') ?? '';
   const cookie = setCookie.split(';')[0];
-  if (!cookie.startsWith('monitor_session=')) throw new Error('login did not set the monitor_session cookie');
+  // `__Host-monitor_session` when the service takes the request for https (an https public base URL).
+  if (!/^(__Host-)?monitor_session=/.test(cookie)) throw new Error('login did not set the monitor_session cookie');
   return { cookie, csrf: body.csrf_token };
 }
 

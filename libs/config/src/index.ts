@@ -13,3 +13,4 @@ export * from './lib/http-errors';
 export * from './lib/openapi';
 export * from './lib/process-metrics';
 export * from './lib/lifecycle-server';
+export * from './lib/address-group';

@@ -12,3 +12,4 @@ export * from './lib/stand-ins/local-webdav-server';
 export * from './lib/stand-ins/local-github-api';
 export * from './lib/openapi-checks';
 export * from './lib/promtool';
+export * from './lib/stand-ins/local-reverse-proxy';

@@ -8,9 +8,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { serializeSqliteAccess } from '@shared/database';
 import { DataSource } from 'typeorm';
+import { consoleRequestHook } from './admin/console-request-policy';
 import { AppModule } from './app.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { MonitorConfig } from './config/monitor-config';
+import { GithubAppSettingsService } from './github-app-settings/github-app-settings.service';
 import { setupOpenApi } from './openapi';
 import { registerBodyParsers } from './webhooks/body-parsers';
 
@@ -66,11 +68,15 @@ async function buildMonitorApp(config: MonitorConfig, lifecycle: LifecycleServer
   serializeSqliteAccess(app.get(DataSource));
   app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }));
   app.useGlobalFilters(new AllExceptionsFilter());
-  app.getHttpAdapter().getInstance().addHook('onRequest', async (request, reply) => {
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
   // Fastify does not close a server it did not listen on itself.
-  app.getHttpAdapter().getInstance().addHook('onClose', async () => lifecycle.close());
+  fastify.addHook('onClose', async () => lifecycle.close());
+  // Cross-site and non-JSON writes to the console API are refused before the body is read.
+  const githubSettings = app.get(GithubAppSettingsService);
+  fastify.addHook('onRequest', consoleRequestHook(() => githubSettings.publicBaseUrl()));
   setupOpenApi(app, config.build.version ?? packageVersion());
   return app;
 }

@@ -3,8 +3,8 @@ import { IsTrustProxy, parseTrustProxy } from './trust-proxy';
 
 describe('parseTrustProxy', () => {
   it.each([
-    ['true', true],
-    ['TRUE', true],
+    ['true', 1],
+    ['TRUE', 1],
     ['false', false],
     ['', false],
     ['0', false],

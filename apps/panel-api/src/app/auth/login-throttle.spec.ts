@@ -50,6 +50,13 @@ describe('LoginThrottle with the documented limits', () => {
     expect(throttle.retryAfterSeconds('a')).toBe(0);
     expect(throttle.retryAfterSeconds('b')).toBe(900);
   });
+
+  it('counts every address of an IPv6 /64 as one client', () => {
+    for (let i = 1; i <= 5; i++) throttle.recordFailure(`2001:db8:5:5::${i}`);
+    expect(throttle.retryAfterSeconds('2001:db8:5:5:ffff::77')).toBe(900);
+    expect(throttle.retryAfterSeconds('2001:db8:5:6::1')).toBe(0);
+    expect(throttle.retryAfterSeconds('203.0.113.1')).toBe(0);
+  });
 });
 
 describe('login throttle configuration', () => {

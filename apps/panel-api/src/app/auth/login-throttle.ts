@@ -1,3 +1,4 @@
+import { addressGroup } from '@shared/config';
 import { Clock } from './clock';
 
 export interface LoginThrottleLimits {
@@ -16,7 +17,8 @@ const MAX_TRACKED_CLIENTS = 10_000;
 
 /**
  * Failed logins per client address: `maxFailures` within `windowSeconds` block that client for
- * `blockSeconds`, during which every attempt is refused, even with the right password.
+ * `blockSeconds`, during which every attempt is refused, even with the right password. IPv6
+ * addresses count by their /64 (one subscriber's network), so fresh addresses bring no fresh budget.
  */
 export class LoginThrottle {
   private readonly clients = new Map<string, ClientRecord>();
@@ -28,13 +30,14 @@ export class LoginThrottle {
 
   /** Seconds the client still has to wait (rounded up), or 0 when it may try. */
   retryAfterSeconds(client: string): number {
-    const record = this.clients.get(client);
+    const record = this.clients.get(addressGroup(client));
     if (!record) return 0;
     const remaining = record.blockedUntil - this.clock.now();
     return remaining > 0 ? Math.ceil(remaining / 1000) : 0;
   }
 
-  recordFailure(client: string): void {
+  recordFailure(address: string): void {
+    const client = addressGroup(address);
     const now = this.clock.now();
     const windowStart = now - this.limits.windowSeconds * 1000;
     const record = this.clients.get(client) ?? { failures: [], blockedUntil: 0 };
@@ -50,7 +53,7 @@ export class LoginThrottle {
   }
 
   recordSuccess(client: string): void {
-    this.clients.delete(client);
+    this.clients.delete(addressGroup(client));
   }
 
   private forgetIdle(now: number): void {

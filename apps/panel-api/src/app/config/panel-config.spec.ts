@@ -5,7 +5,7 @@ describe('APP_TRUST_PROXY', () => {
 
   it('takes true/false, a hop count or a list of proxy addresses and ranges', () => {
     expect(load()).toBe(false);
-    expect(load('true')).toBe(true);
+    expect(load('true')).toBe(1);
     expect(load('false')).toBe(false);
     expect(load('1')).toBe(1);
     expect(load('10.0.0.0/8, 192.0.2.7')).toEqual(['10.0.0.0/8', '192.0.2.7']);

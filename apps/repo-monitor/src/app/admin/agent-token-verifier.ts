@@ -11,8 +11,8 @@ export interface AgentIdentity {
  * never authenticate.
  */
 export interface AgentTokenVerifier {
-  /** The identity the token carries, or null when it is not a valid, unexpired agent token. */
-  verify(token: string): Promise<AgentIdentity | null>;
+  /** The identity the token carries, or null when it is not a valid, unexpired agent token issued by `issuer`. */
+  verify(token: string, issuer: string): Promise<AgentIdentity | null>;
 }
 
 export const AGENT_TOKEN_VERIFIER = Symbol('AGENT_TOKEN_VERIFIER');

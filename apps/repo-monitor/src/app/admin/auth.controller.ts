@@ -19,8 +19,11 @@ import { AdminAccountService } from './admin-account.service';
 import { AdminSessionEntity } from './admin-session.entity';
 import { AuditLogService } from './audit-log.service';
 import { ChangePasswordRequestDto, LoginRequestDto, LoginResultDto, SessionInfoDto } from './dto/credentials.dto';
-import { LoginThrottle } from './login-throttle';
+import { AdminAccountEntity } from './admin-account.entity';
+import { issueKnownDeviceToken, knownDeviceCookie, knownDeviceId, setKnownDeviceCookie } from './known-device';
+import { AttemptSource, LoginThrottle } from './login-throttle';
 import { CurrentAdmin, Principal, clientAddress } from './principal';
+import { SECURE_SESSION_COOKIE, clearSessionCookies, sessionCookieValue, setSessionCookie } from './session-cookie';
 import { SessionService } from './session.service';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -45,19 +48,31 @@ export class AuthController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Sign in',
-    description: `Sets the HttpOnly ${SESSION_COOKIE} cookie (SameSite=Lax, Secure when the public base URL is https) and returns the csrf_token to send as X-CSRF-Token on writes.`,
+    description:
+      `Sets the HttpOnly session cookie (SameSite=Lax): \`${SECURE_SESSION_COOKIE}\` with Secure when the request arrived over https ` +
+      `(TLS, X-Forwarded-Proto from a trusted proxy, or an https public base URL), else \`${SESSION_COOKIE}\`. ` +
+      'Returns the csrf_token to send as X-CSRF-Token on writes. Only application/json bodies; cross-site requests are 403.',
   })
   @ApiOkResponse({ type: LoginResultDto })
   @ApiUnauthorizedResponse({ description: 'invalid_credentials' })
-  @ApiTooManyRequestsResponse({ description: 'rate_limited, with Retry-After' })
+  @ApiTooManyRequestsResponse({
+    description: 'rate_limited, with Retry-After: too many failures from this client (IPv6: its /64), or guesses at the account come too fast (a browser that signed in before is exempt)',
+  })
   async login(
     @Body() body: LoginRequestDto,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<LoginResultDto> {
     const client = clientAddress(request);
+    const admin = await this.accounts.find();
+    const source: AttemptSource = {
+      client,
+      // Only the real account is slowed: a guess at another name cannot succeed anyway.
+      account: admin && admin.username === body.username ? admin.username : undefined,
+      knownDevice: admin ? await this.knownDevice(request, admin) : undefined,
+    };
     // The slot is reserved before the (slow) password check, so a parallel burst cannot outrun the limit.
-    const attempt = this.throttle.begin(client);
+    const attempt = this.throttle.begin(source);
     let account: Awaited<ReturnType<AdminAccountService['verify']>>;
     try {
       account = await this.accounts.verify(body.username, body.password);
@@ -72,14 +87,9 @@ export class AuthController {
     }
     const session = await this.sessions.issue(client, request.headers['user-agent']);
     await this.audit.record({ actor: account.username, action: 'auth.login', clientIp: client });
-    const secure = (await this.githubSettings.publicBaseUrl())?.startsWith('https://') ?? false;
-    void reply.setCookie(SESSION_COOKIE, session.token, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure,
-      maxAge: Math.floor(this.sessions.ttlMs / 1000),
-    });
+    const secure = request.protocol === 'https' || (await this.githubSettings.publicBaseUrlIsHttps());
+    setSessionCookie(reply, session.token, secure, Math.floor(this.sessions.ttlMs / 1000));
+    setKnownDeviceCookie(reply, issueKnownDeviceToken(account.passwordHash, account.username), secure);
     return { username: account.username, csrf_token: session.csrfToken, expires_at: session.expiresAt.toISOString() };
   }
 
@@ -97,7 +107,7 @@ export class AuthController {
   ): Promise<void> {
     await this.sessions.revoke(admin.sessionId);
     await this.audit.record({ actor: admin.username, action: 'auth.logout', clientIp: clientAddress(request) });
-    void reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    clearSessionCookies(reply);
   }
 
   @Get('session')
@@ -123,12 +133,26 @@ export class AuthController {
     @Req() request: FastifyRequest,
   ): Promise<void> {
     const client = clientAddress(request);
-    // The same per-client budget as sign-in: a stolen session must not become a password oracle.
-    const attempt = this.throttle.begin(client);
+    // A budget per session, like a known device at sign-in: a stolen session must not become a
+    // password oracle, and failures elsewhere do not stop the owner.
+    const attempt = this.throttle.begin({ client, knownDevice: `session:${admin.sessionId}` });
     try {
       await this.accounts.changePassword(body.current_password, body.new_password, admin.sessionId, client, attempt);
     } finally {
       attempt.release();
     }
+  }
+
+  /**
+   * Which known browser the sign-in comes from: a valid known-device cookie (set at every
+   * successful sign-in, void once the password changes) or a live session. Such a sign-in is never
+   * blocked by failures from other browsers.
+   */
+  private async knownDevice(request: FastifyRequest, admin: AdminAccountEntity): Promise<string | undefined> {
+    const device = knownDeviceId(knownDeviceCookie(request), admin.passwordHash, admin.username);
+    if (device) return `device:${device}`;
+    const sessionToken = sessionCookieValue(request);
+    const session = sessionToken ? await this.sessions.resolve(sessionToken) : null;
+    return session ? `session:${session.id}` : undefined;
   }
 }

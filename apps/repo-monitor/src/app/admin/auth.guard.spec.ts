@@ -1,5 +1,6 @@
 import { Reflector } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
+import { GithubAppSettingsService } from '../github-app-settings/github-app-settings.service';
 import { AdminAccountService } from './admin-account.service';
 import { AuthGuard } from './auth.guard';
 import { SessionService } from './session.service';
@@ -17,7 +18,12 @@ describe('AuthGuard outside HTTP', () => {
     }
     const context = new ExecutionContextHost([{}, {}, {}], AnyController, AnyController.prototype.handle);
     context.setType(type);
-    const guard = new AuthGuard(new Reflector(), unreachable<SessionService>('sessions'), unreachable<AdminAccountService>('accounts'));
+    const guard = new AuthGuard(
+      new Reflector(),
+      unreachable<SessionService>('sessions'),
+      unreachable<AdminAccountService>('accounts'),
+      unreachable<GithubAppSettingsService>('settings'),
+    );
     await expect(guard.canActivate(context)).resolves.toBe(false);
   });
 });

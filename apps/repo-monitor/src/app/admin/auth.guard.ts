@@ -3,8 +3,10 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { IS_PUBLIC_ROUTE } from '../common/public.decorator';
 import { MonitorError } from '../common/monitor-error';
-import { SESSION_COOKIE } from '../openapi';
+import { GithubAppSettingsService } from '../github-app-settings/github-app-settings.service';
+import { sessionCookieValue } from './session-cookie';
 import { AdminAccountService } from './admin-account.service';
+import { agentMayRead } from './agent-read-scope';
 import { AGENT_TOKEN_VERIFIER, AgentTokenVerifier } from './agent-token-verifier';
 import { SessionService } from './session.service';
 
@@ -14,7 +16,7 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /**
  * Global default-deny guard. A route passes only when it is @Public(), or the request carries a
  * live admin session cookie (plus a matching X-CSRF-Token on every write), or a read-only agent
- * token on a read.
+ * token on a read of the monitored data (agent-read-scope.ts).
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -22,6 +24,7 @@ export class AuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly sessions: SessionService,
     private readonly accounts: AdminAccountService,
+    private readonly settings: GithubAppSettingsService,
     @Optional() @Inject(AGENT_TOKEN_VERIFIER) private readonly agentTokens?: AgentTokenVerifier,
   ) {}
 
@@ -32,7 +35,7 @@ export class AuthGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const isRead = READ_METHODS.has(request.method.toUpperCase());
 
-    const cookie = request.cookies?.[SESSION_COOKIE];
+    const cookie = sessionCookieValue(request);
     if (cookie) {
       const session = await this.sessions.resolve(cookie);
       if (session) {
@@ -49,9 +52,12 @@ export class AuthGuard implements CanActivate {
 
     const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
     if (bearer && this.agentTokens) {
-      const agent = await this.agentTokens.verify(bearer);
+      const agent = await this.agentTokens.verify(bearer, await this.settings.publicOrigin(request));
       if (agent) {
         if (!isRead) throw new MonitorError('forbidden', 'agent tokens are read-only');
+        if (!agentMayRead(request.url)) {
+          throw new MonitorError('forbidden', 'agent tokens cannot read this: it is part of the service administration (see docs/agent-access.md)');
+        }
         request.principal = { kind: 'agent', clientId: agent.clientId, scopes: agent.scopes };
         return true;
       }

@@ -1,4 +1,4 @@
-import { LOGIN_FAILURE_LIMIT, LOGIN_FAILURE_WINDOW_MS, LoginThrottle } from './login-throttle';
+import { ACCOUNT_FREE_FAILURES, ACCOUNT_MAX_DELAY_MS, LOGIN_FAILURE_LIMIT, LOGIN_FAILURE_WINDOW_MS, LoginThrottle } from './login-throttle';
 
 describe('LoginThrottle', () => {
   let now = 1_000_000;
@@ -64,5 +64,72 @@ describe('LoginThrottle.begin (reserved password checks)', () => {
     expect(throttle.retryAfterSeconds('10.0.1.5')).toBe(0);
     for (let i = 0; i < LOGIN_FAILURE_LIMIT - 1; i++) throttle.begin('10.0.1.5').failed();
     expect(throttle.retryAfterSeconds('10.0.1.5')).toBe(0);
+  });
+});
+
+describe('LoginThrottle keys, eviction and the account limit', () => {
+  let now = 9_000_000;
+  const limiter = () => new LoginThrottle(() => now);
+  const fail = (throttle: LoginThrottle, source: Parameters<LoginThrottle['begin']>[0], times: number) => {
+    for (let i = 0; i < times; i++) throttle.begin(source).failed();
+  };
+
+  it('counts every address of an IPv6 /64 as one client', () => {
+    const throttle = limiter();
+    for (let i = 0; i < LOGIN_FAILURE_LIMIT; i++) throttle.begin(`2001:db8:7:7::${(i + 1).toString(16)}`).failed();
+    expect(() => throttle.begin('2001:db8:7:7:dead:beef:1:2')).toThrow(expect.objectContaining({ errorCode: 'rate_limited' }));
+    expect(throttle.begin('2001:db8:7:8::1')).toBeDefined();
+  });
+
+  it('never forgets a blocked client to make room for new ones', () => {
+    const throttle = limiter();
+    fail(throttle, '198.51.100.1', LOGIN_FAILURE_LIMIT);
+    // Far more one-failure addresses than the map holds.
+    for (let i = 0; i < 10_050; i++) throttle.recordFailure(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+    expect(throttle.retryAfterSeconds('198.51.100.1')).toBeGreaterThan(0);
+  });
+
+  it('slows guesses at the account from many addresses, doubling the wait up to a cap', () => {
+    now = 20_000_000;
+    const throttle = limiter();
+    for (let i = 0; i < ACCOUNT_FREE_FAILURES; i++) throttle.begin({ client: `203.0.113.${i}`, account: 'admin' }).failed();
+    let refused: unknown;
+    try {
+      throttle.begin({ client: '203.0.113.99', account: 'admin' });
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toMatchObject({ errorCode: 'rate_limited', headers: { 'Retry-After': '1' } });
+    now += 1_000;
+    throttle.begin({ client: '203.0.113.99', account: 'admin' }).failed();
+    now += 1_000;
+    expect(() => throttle.begin({ client: '203.0.113.98', account: 'admin' })).toThrow(expect.objectContaining({ errorCode: 'rate_limited' }));
+    now += 1_000;
+    throttle.begin({ client: '203.0.113.98', account: 'admin' }).failed();
+    for (let i = 0; i < 20; i++) {
+      now += ACCOUNT_MAX_DELAY_MS;
+      throttle.begin({ client: `198.18.0.${i}`, account: 'admin' }).failed();
+    }
+    now += ACCOUNT_MAX_DELAY_MS - 1_000;
+    expect(() => throttle.begin({ client: '198.18.1.1', account: 'admin' })).toThrow(expect.objectContaining({ errorCode: 'rate_limited' }));
+    // Other user names are not slowed (only the real account is ever passed as `account`).
+    expect(throttle.begin({ client: '198.18.1.1' })).toBeDefined();
+  });
+
+  it('never blocks a known device because of failures elsewhere, but gives it a budget of its own', () => {
+    now = 30_000_000;
+    const throttle = limiter();
+    const proxy = '192.0.2.10';
+    fail(throttle, { client: proxy, account: 'admin' }, ACCOUNT_FREE_FAILURES);
+    now += 1_000_000;
+    for (let i = 0; i < LOGIN_FAILURE_LIMIT; i++) {
+      now += ACCOUNT_MAX_DELAY_MS;
+      throttle.recordFailure(proxy);
+    }
+    expect(() => throttle.begin({ client: proxy, account: 'admin' })).toThrow(expect.objectContaining({ errorCode: 'rate_limited' }));
+    const owner = throttle.begin({ client: proxy, account: 'admin', knownDevice: 'device-1' });
+    owner.succeeded();
+    fail(throttle, { client: proxy, account: 'admin', knownDevice: 'device-2' }, LOGIN_FAILURE_LIMIT);
+    expect(() => throttle.begin({ client: proxy, account: 'admin', knownDevice: 'device-2' })).toThrow(expect.objectContaining({ errorCode: 'rate_limited' }));
   });
 });

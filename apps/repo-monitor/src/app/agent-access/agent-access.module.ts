@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { AGENT_TOKEN_VERIFIER } from '../admin/agent-token-verifier';
+import { GithubAppSettingsModule } from '../github-app-settings/github-app-settings.module';
 import { AgentReadModel } from './agent-read-model';
 import { AgentTokenService } from './agent-token.service';
 import { McpController } from './mcp.controller';
@@ -11,6 +12,7 @@ import { OAuthController } from './oauth.controller';
  */
 @Global()
 @Module({
+  imports: [GithubAppSettingsModule],
   controllers: [OAuthController, McpController],
   providers: [AgentTokenService, AgentReadModel, { provide: AGENT_TOKEN_VERIFIER, useExisting: AgentTokenService }],
   exports: [AGENT_TOKEN_VERIFIER, AgentTokenService],

@@ -32,9 +32,20 @@ function base64UrlJson(value: unknown): string {
   return Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
 }
 
-/** The resource (audience) an agent token is for: the read API under an issuer. */
-export function agentAudience(issuer: string): string {
-  return `${issuer}/api/v1`;
+/** The protected resources under an issuer: the read API and the MCP endpoint. */
+export type AgentResource = 'api' | 'mcp';
+
+/** The resource identifier (RFC 8707, the token audience) of a protected resource under an issuer. */
+export function agentAudience(issuer: string, resource: AgentResource = 'api'): string {
+  return resource === 'mcp' ? `${issuer}/mcp` : `${issuer}/api/v1`;
+}
+
+/** Which resource a requested `resource` URL names under this issuer, or undefined when none of ours. */
+export function agentResourceOf(issuer: string, requested: string): AgentResource | undefined {
+  const trimmed = requested.replace(/\/+$/, '');
+  if (trimmed === agentAudience(issuer, 'api')) return 'api';
+  if (trimmed === agentAudience(issuer, 'mcp')) return 'mcp';
+  return undefined;
 }
 
 /**
@@ -59,11 +70,6 @@ export class AgentTokenService implements AgentTokenVerifier {
     return this.config.oauth.clientId;
   }
 
-  /** The issuer: MONITOR_PUBLIC_BASE_URL when set, else the origin the request reached. */
-  issuerFor(requestOrigin: string): string {
-    return this.config.http.publicBaseUrl ?? requestOrigin.replace(/\/+$/, '');
-  }
-
   /** Constant-time check of presented client credentials. */
   clientMatches(clientId: string, clientSecret: string): boolean {
     const expected = this.config.oauth.clientSecret;
@@ -73,13 +79,17 @@ export class AgentTokenService implements AgentTokenVerifier {
     return idMatches && secretMatches;
   }
 
-  issue(issuer: string, now = new Date()): IssuedAgentToken {
+  /**
+   * A token for one issuer. Without a requested resource it is for the read API, which covers the
+   * MCP endpoint too (the same reads); a token asked for the MCP resource is good there only.
+   */
+  issue(issuer: string, now = new Date(), resource: AgentResource = 'api'): IssuedAgentToken {
     if (!this.signingKey) throw new Error('agent tokens need MONITOR_ENCRYPTION_KEY');
     const iat = Math.floor(now.getTime() / 1000);
     const claims: AgentTokenClaims = {
       iss: issuer,
       sub: this.config.oauth.clientId,
-      aud: agentAudience(issuer),
+      aud: agentAudience(issuer, resource),
       jti: randomUUID(),
       iat,
       exp: iat + AGENT_TOKEN_LIFETIME_SECONDS,
@@ -90,13 +100,17 @@ export class AgentTokenService implements AgentTokenVerifier {
     return { accessToken: `${unsigned}.${this.sign(unsigned)}`, expiresIn: AGENT_TOKEN_LIFETIME_SECONDS, scope: AGENT_SCOPE };
   }
 
-  async verify(token: string): Promise<AgentIdentity | null> {
-    const claims = this.verifiedClaims(token);
+  async verify(token: string, issuer: string, resource: AgentResource = 'api'): Promise<AgentIdentity | null> {
+    const claims = this.verifiedClaims(token, issuer, resource);
     return claims ? { clientId: claims.sub, scopes: claims.scope.split(' ') } : null;
   }
 
-  /** The claims of a valid, unexpired read token of the configured client, else undefined. */
-  verifiedClaims(token: string, now = new Date()): AgentTokenClaims | undefined {
+  /**
+   * The claims of a valid, unexpired read token of the configured client, issued by `issuer` (the
+   * one this service answers as now) for `resource`, else undefined. A token minted under another
+   * Host or another public base URL does not verify here.
+   */
+  verifiedClaims(token: string, issuer: string, resource: AgentResource = 'api', now = new Date()): AgentTokenClaims | undefined {
     if (!this.signingKey || !this.config.oauth.clientSecret) return undefined;
     const parts = token.split('.');
     if (parts.length !== 3) return undefined;
@@ -116,8 +130,9 @@ export class AgentTokenService implements AgentTokenVerifier {
     if (typeof claims.iat !== 'number' || claims.iat > seconds + SKEW_SECONDS || claims.exp - claims.iat > AGENT_TOKEN_LIFETIME_SECONDS) return undefined;
     if (claims.sub !== this.config.oauth.clientId || typeof claims.jti !== 'string') return undefined;
     if (typeof claims.scope !== 'string' || !claims.scope.split(' ').includes(AGENT_SCOPE)) return undefined;
-    if (typeof claims.iss !== 'string' || claims.aud !== agentAudience(claims.iss)) return undefined;
-    if (this.config.http.publicBaseUrl && claims.iss !== this.config.http.publicBaseUrl) return undefined;
+    if (claims.iss !== issuer) return undefined;
+    const audiences = resource === 'mcp' ? [agentAudience(issuer, 'api'), agentAudience(issuer, 'mcp')] : [agentAudience(issuer, 'api')];
+    if (typeof claims.aud !== 'string' || !audiences.includes(claims.aud)) return undefined;
     return claims as AgentTokenClaims;
   }
 

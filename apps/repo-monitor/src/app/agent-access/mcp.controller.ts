@@ -4,10 +4,13 @@ import { ApiBearerAuth, ApiOperation, ApiTags, ApiOkResponse, ApiResponse } from
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../common/public.decorator';
+import { quotedString } from '../common/request-origin';
+import { GithubAppSettingsService } from '../github-app-settings/github-app-settings.service';
 import { AGENT_SCHEME } from '../openapi';
 import { AgentReadModel } from './agent-read-model';
 import { AgentTokenService } from './agent-token.service';
 import { createReadOnlyMcpServer } from './mcp-server';
+import { protectedResourceMetadataUrl } from './oauth.controller';
 
 /**
  * The read-only MCP endpoint (streamable HTTP, stateless: one server and transport per request).
@@ -23,6 +26,7 @@ export class McpController {
   constructor(
     private readonly tokens: AgentTokenService,
     private readonly read: AgentReadModel,
+    private readonly settings: GithubAppSettingsService,
   ) {}
 
   @Post()
@@ -34,13 +38,14 @@ export class McpController {
     description: 'Tools: list_repositories, list_events, list_work_items, list_alerts, get_digest. 401 without a valid agent token.',
   })
   async handle(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const issuer = await this.settings.publicOrigin(request);
     const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-    const agent = bearer ? await this.tokens.verify(bearer) : null;
+    const agent = bearer ? await this.tokens.verify(bearer, issuer, 'mcp') : null;
     if (!agent) {
-      const origin = this.tokens.issuerFor(`${request.protocol}://${request.host}`);
+      const metadata = protectedResourceMetadataUrl(issuer, 'mcp');
       await reply
         .status(401)
-        .header('www-authenticate', `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource", scope="read"`)
+        .header('www-authenticate', `Bearer resource_metadata=${quotedString(metadata)}, scope="read"`)
         .send({ error_code: 'unauthorized', message: 'the MCP endpoint needs an agent token from POST /oauth/token' });
       return;
     }

@@ -1,10 +1,11 @@
 import { ApiErrorResponses } from '@shared/config';
 import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientAddress } from '../admin/principal';
 import { Public } from '../common/public.decorator';
-import { AGENT_SCOPE, AgentTokenService, agentAudience } from './agent-token.service';
+import { GithubAppSettingsService } from '../github-app-settings/github-app-settings.service';
+import { AGENT_SCOPE, AgentResource, AgentTokenService, agentAudience, agentResourceOf } from './agent-token.service';
 import { TokenRateLimiter } from './token-rate-limiter';
 
 /** Authenticated token requests per client id, and failed ones per client address, per minute. */
@@ -17,20 +18,32 @@ class TokenResponseDto {
   @ApiProperty({ example: 'read' }) scope!: string;
 }
 
-type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope' | 'rate_limited';
+type OAuthErrorCode =
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'unauthorized_client'
+  | 'unsupported_grant_type'
+  | 'invalid_scope'
+  | 'invalid_target'
+  | 'rate_limited';
 
 /** The service's error fields for each OAuth error, so both kinds of client can read the answer. */
 const SERVICE_CODE: Record<OAuthErrorCode, { status: number; code: string }> = {
   invalid_request: { status: 400, code: 'validation_failed' },
   unsupported_grant_type: { status: 400, code: 'validation_failed' },
   invalid_scope: { status: 400, code: 'validation_failed' },
+  invalid_target: { status: 400, code: 'validation_failed' },
   unauthorized_client: { status: 400, code: 'validation_failed' },
   invalid_client: { status: 401, code: 'invalid_credentials' },
   rate_limited: { status: 429, code: 'rate_limited' },
 };
 
-function requestOrigin(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}`;
+/** The protected resources whose metadata is published (RFC 9728 §3.1: the resource path after the well-known name). */
+const RESOURCE_PATHS: Record<AgentResource, string> = { api: 'api/v1', mcp: 'mcp' };
+
+/** Where the metadata of a protected resource is published (RFC 9728 §3.1). */
+export function protectedResourceMetadataUrl(issuer: string, resource: AgentResource): string {
+  return `${issuer}/.well-known/oauth-protected-resource/${RESOURCE_PATHS[resource]}`;
 }
 
 function field(body: Record<string, unknown>, name: string): string | undefined {
@@ -66,7 +79,10 @@ export class OAuthController {
   private readonly perClient = new TokenRateLimiter(TOKEN_REQUESTS_PER_MINUTE, 60_000);
   private readonly failuresPerAddress = new TokenRateLimiter(TOKEN_REQUESTS_PER_MINUTE, 60_000);
 
-  constructor(private readonly tokens: AgentTokenService) {}
+  constructor(
+    private readonly tokens: AgentTokenService,
+    private readonly settings: GithubAppSettingsService,
+  ) {}
 
   @Post('oauth/token')
   @HttpCode(200)
@@ -74,7 +90,8 @@ export class OAuthController {
     summary: 'Issue a read-only agent token (client_credentials)',
     description:
       'Form-encoded `grant_type=client_credentials` with client_secret_basic (Authorization: Basic) or client_secret_post ' +
-      '(client_id and client_secret in the form). Answers an HS256 token valid for one hour with scope `read`. ' +
+      '(client_id and client_secret in the form). Answers an HS256 token valid for one hour with scope `read`, bound to this ' +
+      'issuer; an optional `resource` (RFC 8707) names the read API or the MCP endpoint, anything else is 400 invalid_target. ' +
       '400 unauthorized_client when MONITOR_OAUTH_CLIENT_SECRET is not set; 401 invalid_client; 400 invalid_request, ' +
       `unsupported_grant_type, invalid_scope; 429 rate_limited (Retry-After) past ${TOKEN_REQUESTS_PER_MINUTE} issued tokens a minute per client, ` +
       `or ${TOKEN_REQUESTS_PER_MINUTE} failed client authentications a minute per address.`,
@@ -89,6 +106,7 @@ export class OAuthController {
         client_id: { type: 'string' },
         client_secret: { type: 'string' },
         scope: { type: 'string', enum: ['read'] },
+        resource: { type: 'string', description: 'RFC 8707 resource indicator: <issuer>/api/v1 or <issuer>/mcp' },
       },
     },
   })
@@ -140,16 +158,38 @@ export class OAuthController {
     if (scope !== undefined && scope.split(' ').some((requested) => requested && requested !== AGENT_SCOPE)) {
       return fail('invalid_scope', 'the only scope is read');
     }
-    const issued = this.tokens.issue(this.tokens.issuerFor(requestOrigin(request)));
+    const issuer = await this.settings.publicOrigin(request);
+    const requestedResource = field(body, 'resource');
+    const resource = requestedResource === undefined ? 'api' : agentResourceOf(issuer, requestedResource);
+    if (!resource) return fail('invalid_target', `resource must be ${agentAudience(issuer, 'api')} or ${agentAudience(issuer, 'mcp')}`);
+    const issued = this.tokens.issue(issuer, new Date(), resource);
     await reply.status(200).send({ access_token: issued.accessToken, token_type: 'Bearer', expires_in: issued.expiresIn, scope: issued.scope });
+  }
+
+  @Get('oauth/authorize')
+  @ApiOperation({
+    summary: 'Authorization endpoint: no response type is offered (agents use client_credentials at /oauth/token); always 400 unsupported_response_type',
+    description:
+      'Published because RFC 8414 clients (the MCP SDK among them) require an authorization_endpoint in the metadata. ' +
+      'It never redirects: without a registered redirect URI the error is answered directly (RFC 6749 §4.1.2.1).',
+  })
+  @ApiBadRequestResponse({ description: 'unsupported_response_type' })
+  async authorize(@Res() reply: FastifyReply): Promise<void> {
+    const description = 'no authorization response type is offered: agents get tokens with the client_credentials grant at /oauth/token';
+    await reply
+      .status(400)
+      .header('cache-control', 'no-store')
+      .send({ error: 'unsupported_response_type', error_description: description, error_code: 'validation_failed', message: description });
   }
 
   @Get('.well-known/oauth-authorization-server')
   @ApiOperation({ summary: 'OAuth authorization server metadata (RFC 8414); served even when agent access is not configured' })
-  authorizationServer(@Req() request: FastifyRequest): Record<string, unknown> {
-    const issuer = this.tokens.issuerFor(requestOrigin(request));
+  async authorizationServer(@Req() request: FastifyRequest): Promise<Record<string, unknown>> {
+    const issuer = await this.settings.publicOrigin(request);
     return {
       issuer,
+      // Required by RFC 8414 clients; it answers unsupported_response_type, as response_types_supported (empty) says.
+      authorization_endpoint: `${issuer}/oauth/authorize`,
       token_endpoint: `${issuer}/oauth/token`,
       grant_types_supported: ['client_credentials'],
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
@@ -161,10 +201,26 @@ export class OAuthController {
 
   @Get('.well-known/oauth-protected-resource')
   @ApiOperation({ summary: 'OAuth protected resource metadata (RFC 9728) of the read API; served even when agent access is not configured' })
-  protectedResource(@Req() request: FastifyRequest): Record<string, unknown> {
-    const issuer = this.tokens.issuerFor(requestOrigin(request));
+  async protectedResource(@Req() request: FastifyRequest): Promise<Record<string, unknown>> {
+    return this.resourceMetadata(request, 'api');
+  }
+
+  @Get('.well-known/oauth-protected-resource/api/v1')
+  @ApiOperation({ summary: 'OAuth protected resource metadata (RFC 9728) of the read API at /api/v1' })
+  async apiResource(@Req() request: FastifyRequest): Promise<Record<string, unknown>> {
+    return this.resourceMetadata(request, 'api');
+  }
+
+  @Get('.well-known/oauth-protected-resource/mcp')
+  @ApiOperation({ summary: 'OAuth protected resource metadata (RFC 9728) of the MCP endpoint at /mcp; the MCP 401 points here' })
+  async mcpResource(@Req() request: FastifyRequest): Promise<Record<string, unknown>> {
+    return this.resourceMetadata(request, 'mcp');
+  }
+
+  private async resourceMetadata(request: FastifyRequest, resource: AgentResource): Promise<Record<string, unknown>> {
+    const issuer = await this.settings.publicOrigin(request);
     return {
-      resource: agentAudience(issuer),
+      resource: agentAudience(issuer, resource),
       authorization_servers: [issuer],
       scopes_supported: [AGENT_SCOPE],
       bearer_methods_supported: ['header'],

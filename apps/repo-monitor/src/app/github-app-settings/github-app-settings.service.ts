@@ -5,9 +5,11 @@ import { readFile } from 'node:fs/promises';
 import { DataSource } from 'typeorm';
 import { AuditLogService } from '../admin/audit-log.service';
 import { MonitorError } from '../common/monitor-error';
+import { RequestTarget, requestOrigin } from '../common/request-origin';
 import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
 import { storedOutboundSecrets } from '../notification-channels/outbound-secrets';
 import { SecretCipher } from '../settings/secret-cipher';
+import { SEALED_GITHUB_SETTING_KEYS } from '../settings/encrypted-columns';
 import { SettingsStore } from '../settings/settings.store';
 import { GithubAppField, GithubAppSettingsDto, UpdateGithubAppSettingsDto } from './dto/github-app-settings.dto';
 
@@ -33,16 +35,17 @@ const FIELD_VARIABLE: Record<GithubAppField, string> = {
 };
 
 const KEY = {
-  appId: 'github.app_id',
-  clientId: 'github.client_id',
+  appId: SEALED_GITHUB_SETTING_KEYS.appId,
+  clientId: SEALED_GITHUB_SETTING_KEYS.clientId,
   privateKey: 'github.private_key',
   webhookSecret: 'github.webhook_secret',
-  publicBaseUrl: 'github.public_base_url',
+  publicBaseUrl: SEALED_GITHUB_SETTING_KEYS.publicBaseUrl,
 } as const;
 
 /**
- * GitHub App settings: fields set by environment are locked; the others are stored (secrets
- * encrypted) and read on every use, so console changes take effect without a restart.
+ * GitHub App settings: fields set by environment are locked; the others are stored, every one of
+ * them sealed under the master key, and read on every use, so console changes take effect without
+ * a restart.
  */
 @Injectable()
 export class GithubAppSettingsService {
@@ -60,10 +63,9 @@ export class GithubAppSettingsService {
 
   async current(): Promise<EffectiveGithubAppSettings> {
     const locked = new Set(this.lockedFields());
-    const stored = await this.store.getMany([KEY.appId, KEY.clientId, KEY.publicBaseUrl]);
     const github = this.config.github;
-    const pick = (field: GithubAppField, key: string, fromConfig: string | undefined): string | undefined =>
-      locked.has(field) ? fromConfig : ((stored.get(key) as string | undefined) ?? fromConfig);
+    const pick = async (field: GithubAppField, key: string, fromConfig: string | undefined): Promise<string | undefined> =>
+      locked.has(field) ? fromConfig : ((await this.storedField(key)) ?? fromConfig);
 
     let privateKey: string | undefined;
     let privateKeyProblem: string | undefined;
@@ -81,18 +83,43 @@ export class GithubAppSettingsService {
     const webhookSecrets = [currentSecret, github.webhookPreviousSecret].filter((secret): secret is string => Boolean(secret));
 
     return {
-      appId: pick('app_id', KEY.appId, github.appId),
-      clientId: pick('client_id', KEY.clientId, github.clientId),
+      appId: await pick('app_id', KEY.appId, github.appId),
+      clientId: await pick('client_id', KEY.clientId, github.clientId),
       privateKey,
       privateKeyProblem,
       webhookSecrets: [...new Set(webhookSecrets)],
-      publicBaseUrl: pick('public_base_url', KEY.publicBaseUrl, this.config.http.publicBaseUrl),
+      publicBaseUrl: await pick('public_base_url', KEY.publicBaseUrl, this.config.http.publicBaseUrl),
     };
   }
 
+  /** The public base URL in effect: MONITOR_PUBLIC_BASE_URL, else the console value, else the config file. */
   async publicBaseUrl(): Promise<string | undefined> {
     if (this.config.environmentVariables.has(FIELD_VARIABLE.public_base_url)) return this.config.http.publicBaseUrl;
-    return (await this.store.get<string>(KEY.publicBaseUrl)) ?? this.config.http.publicBaseUrl;
+    return (await this.storedField(KEY.publicBaseUrl)) ?? this.config.http.publicBaseUrl;
+  }
+
+  /**
+   * The origin this service answers as: the public base URL when one is in effect, else the origin
+   * the request was sent to (Host, or X-Forwarded-Host/-Proto from a trusted proxy only). The
+   * OAuth issuer, discovery documents and the MCP challenge all use it.
+   */
+  async publicOrigin(request: RequestTarget): Promise<string> {
+    return (await this.publicBaseUrl()) ?? requestOrigin(request);
+  }
+
+  /** Whether requests arrive over https: the effective public base URL says so. */
+  async publicBaseUrlIsHttps(): Promise<boolean> {
+    return (await this.publicBaseUrl())?.startsWith('https://') ?? false;
+  }
+
+  /**
+   * A console-set field: sealed since the fields became secrets; a value stored in clear by an
+   * earlier version is still read (startup seals it once a master key is configured).
+   */
+  private async storedField(key: string): Promise<string | undefined> {
+    const stored = await this.store.get<unknown>(key);
+    if (typeof stored === 'string') return stored;
+    return this.store.getSecret(key);
   }
 
   async describe(): Promise<GithubAppSettingsDto> {
@@ -134,14 +161,13 @@ export class GithubAppSettingsService {
       }
     }
     await this.dataSource.transaction(async (manager) => {
-      const plain = async (key: string, value: string | null | undefined) => {
+      const sealed = async (key: string, value: string | null | undefined) => {
         if (value === undefined) return;
-        if (value === null) await this.store.delete(key, manager);
-        else await this.store.set(key, key === KEY.publicBaseUrl ? value.trim().replace(/\/+$/, '') : value.trim(), manager);
+        await this.store.setSecret(key, value === null ? null : key === KEY.publicBaseUrl ? value.trim().replace(/\/+$/, '') : value.trim(), manager);
       };
-      await plain(KEY.appId, changes.app_id);
-      await plain(KEY.clientId, changes.client_id);
-      await plain(KEY.publicBaseUrl, changes.public_base_url);
+      await sealed(KEY.appId, changes.app_id);
+      await sealed(KEY.clientId, changes.client_id);
+      await sealed(KEY.publicBaseUrl, changes.public_base_url);
       if (changes.private_key !== undefined) await this.store.setSecret(KEY.privateKey, changes.private_key, manager);
       if (changes.webhook_secret !== undefined) await this.store.setSecret(KEY.webhookSecret, changes.webhook_secret, manager);
       await this.audit.record({ actor, action: 'github_app.updated', details: { fields: changed }, clientIp }, manager);

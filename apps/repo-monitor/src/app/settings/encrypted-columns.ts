@@ -24,3 +24,14 @@ export const ENCRYPTED_COLUMNS: readonly EncryptedColumn[] = [
 export function settingAssociatedData(key: string): string {
   return `settings:${key}`;
 }
+
+/**
+ * Console-set GitHub App fields that are sealed like secrets although they are not secret in
+ * themselves (they reveal which app and which host the service is): written sealed, and values an
+ * earlier version stored in clear are sealed at startup.
+ */
+export const SEALED_GITHUB_SETTING_KEYS = {
+  appId: 'github.app_id',
+  clientId: 'github.client_id',
+  publicBaseUrl: 'github.public_base_url',
+} as const;
