@@ -32,7 +32,10 @@ export class McpController {
   @Post()
   @ApiBearerAuth(AGENT_SCHEME)
   @ApiOkResponse({ description: 'JSON-RPC response', content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } } })
-  @ApiErrorResponses({ 401: 'unauthorized: no valid agent token; WWW-Authenticate names the resource metadata' })
+  @ApiErrorResponses({
+    400: 'validation_failed: the Host header is not a plain host[:port] (only while no public base URL is set)',
+    401: 'unauthorized: no valid agent token; WWW-Authenticate names the resource metadata (RFC 9728)',
+  })
   @ApiOperation({
     summary: 'Read-only MCP server (JSON-RPC over streamable HTTP) with the agent token',
     description: 'Tools: list_repositories, list_events, list_work_items, list_alerts, get_digest. 401 without a valid agent token.',

@@ -1,6 +1,6 @@
 import { ApiErrorResponses } from '@shared/config';
 import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientAddress } from '../admin/principal';
 import { Public } from '../common/public.decorator';
@@ -40,6 +40,8 @@ const SERVICE_CODE: Record<OAuthErrorCode, { status: number; code: string }> = {
 
 /** The protected resources whose metadata is published (RFC 9728 §3.1: the resource path after the well-known name). */
 const RESOURCE_PATHS: Record<AgentResource, string> = { api: 'api/v1', mcp: 'mcp' };
+
+const BAD_HOST = 'validation_failed: the Host header is not a plain host[:port] (only while no public base URL is set)';
 
 /** Where the metadata of a protected resource is published (RFC 9728 §3.1). */
 export function protectedResourceMetadataUrl(issuer: string, resource: AgentResource): string {
@@ -112,7 +114,7 @@ export class OAuthController {
   })
   @ApiOkResponse({ type: TokenResponseDto })
   @ApiErrorResponses({
-    400: 'RFC 6749 error (invalid_request, unsupported_grant_type, invalid_scope, unauthorized_client) with error_description, plus error_code and message',
+    400: 'RFC 6749 error (invalid_request, unsupported_grant_type, invalid_scope, unauthorized_client) or RFC 8707 invalid_target, with error_description, plus error_code and message',
     401: 'invalid_client: unknown client id or wrong secret',
     429: 'rate_limited: too many tokens issued to this client; see Retry-After',
   })
@@ -173,7 +175,7 @@ export class OAuthController {
       'Published because RFC 8414 clients (the MCP SDK among them) require an authorization_endpoint in the metadata. ' +
       'It never redirects: without a registered redirect URI the error is answered directly (RFC 6749 §4.1.2.1).',
   })
-  @ApiBadRequestResponse({ description: 'unsupported_response_type' })
+  @ApiErrorResponses({ 400: 'unsupported_response_type: no authorization response type is offered' })
   async authorize(@Res() reply: FastifyReply): Promise<void> {
     const description = 'no authorization response type is offered: agents get tokens with the client_credentials grant at /oauth/token';
     await reply
@@ -183,6 +185,8 @@ export class OAuthController {
   }
 
   @Get('.well-known/oauth-authorization-server')
+  @ApiOkResponse({ schema: { type: 'object', additionalProperties: true } })
+  @ApiErrorResponses({ 400: BAD_HOST })
   @ApiOperation({ summary: 'OAuth authorization server metadata (RFC 8414); served even when agent access is not configured' })
   async authorizationServer(@Req() request: FastifyRequest): Promise<Record<string, unknown>> {
     const issuer = await this.settings.publicOrigin(request);
@@ -200,18 +204,24 @@ export class OAuthController {
   }
 
   @Get('.well-known/oauth-protected-resource')
+  @ApiOkResponse({ schema: { type: 'object', additionalProperties: true } })
+  @ApiErrorResponses({ 400: BAD_HOST })
   @ApiOperation({ summary: 'OAuth protected resource metadata (RFC 9728) of the read API; served even when agent access is not configured' })
   async protectedResource(@Req() request: FastifyRequest): Promise<Record<string, unknown>> {
     return this.resourceMetadata(request, 'api');
   }
 
   @Get('.well-known/oauth-protected-resource/api/v1')
+  @ApiOkResponse({ schema: { type: 'object', additionalProperties: true } })
+  @ApiErrorResponses({ 400: BAD_HOST })
   @ApiOperation({ summary: 'OAuth protected resource metadata (RFC 9728) of the read API at /api/v1' })
   async apiResource(@Req() request: FastifyRequest): Promise<Record<string, unknown>> {
     return this.resourceMetadata(request, 'api');
   }
 
   @Get('.well-known/oauth-protected-resource/mcp')
+  @ApiOkResponse({ schema: { type: 'object', additionalProperties: true } })
+  @ApiErrorResponses({ 400: BAD_HOST })
   @ApiOperation({ summary: 'OAuth protected resource metadata (RFC 9728) of the MCP endpoint at /mcp; the MCP 401 points here' })
   async mcpResource(@Req() request: FastifyRequest): Promise<Record<string, unknown>> {
     return this.resourceMetadata(request, 'mcp');
