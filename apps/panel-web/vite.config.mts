@@ -24,14 +24,6 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: false,
     chunkSizeWarningLimit: 700,
-    rollupOptions: {
-      output: {
-        manualChunks(id) {
-          if (id.includes('node_modules/recharts') || id.includes('node_modules/@mantine/charts') || id.includes('node_modules/d3-') || id.includes('node_modules/victory-vendor')) return 'charts';
-          return undefined;
-        },
-      },
-    },
   },
   server: {
     proxy: { '/api': 'http://127.0.0.1:8000' },

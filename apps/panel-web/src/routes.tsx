@@ -10,7 +10,7 @@ export const routes: RouteObject[] = [
     element: <AuthenticatedLayout />,
     children: [
       { path: '/', element: <Navigate to="/dashboard" replace /> },
-      { path: '/dashboard', element: <Navigate to="/about" replace /> },
+      { path: '/dashboard', lazy: async () => ({ Component: (await import('./routes/dashboard/dashboard-page')).DashboardPage }) },
       { path: '/about', lazy: async () => ({ Component: (await import('./routes/about/about-page')).AboutPage }) },
       { path: '*', element: <NotFoundPage /> },
     ],

@@ -22,6 +22,7 @@ import { DevicesModule } from './devices/devices.module';
 import { KeepaliveModule } from './keepalive/keepalive.module';
 import { SignTasksModule } from './sign-tasks/sign-tasks.module';
 import { RunsModule } from './runs/runs.module';
+import { DashboardModule } from './dashboard/dashboard.module';
 import { SchedulerModule } from './scheduler/scheduler.module';
 import { EventsModule } from './events/events.module';
 import { KeywordHitsModule } from './keyword-hits/keyword-hits.module';
@@ -60,6 +61,7 @@ export class AppModule {
         KeywordHitsModule,
         ListenersModule,
         MaintenanceModule,
+        DashboardModule,
       ],
     };
   }

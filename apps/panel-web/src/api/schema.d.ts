@@ -824,6 +824,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Finished runs of every task, newest first, filtered and paged by the server
+         * @description Filters: account, task, status (success/failure), failure_category, since/until (days in the configured time zone, inclusive).
+         */
+        get: operations["DashboardController_runs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/runs/{run_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One finished run with its step log */
+        get: operations["DashboardController_run"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sign-tasks": {
         parameters: {
             query?: never;
@@ -989,6 +1026,23 @@ export interface paths {
         };
         /** Runs in progress (phase, account, task) */
         get: operations["RunsController_active"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stats/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Today's successes and failures and the last days' runs and keyword hits per day, counted in the configured time zone */
+        get: operations["DashboardController_stats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1243,6 +1297,11 @@ export interface components {
             cancelled: number;
             task_name: string;
         };
+        CategoryCountDto: {
+            /** @enum {string} */
+            category: "none" | "session_invalid" | "flood_wait" | "ai_timeout" | "ai_error" | "button_not_found" | "target_not_found" | "network_proxy" | "timeout" | "strong_failure" | "unknown";
+            count: number;
+        };
         ChangePasswordDto: {
             /** Format: password */
             current_password: string;
@@ -1324,6 +1383,35 @@ export interface components {
              *     ]
              */
             selected?: string[];
+        };
+        DashboardStatsDto: {
+            /** @description Oldest first, today last */
+            days: components["schemas"]["DayCountDto"][];
+            /** @description Failed runs of the whole series by category, most first */
+            failure_categories: components["schemas"]["CategoryCountDto"][];
+            /** @example Asia/Shanghai */
+            time_zone: string;
+            /**
+             * @description Today in the configured time zone
+             * @example 2026-11-23
+             */
+            today: string;
+            /** @description Failed runs today */
+            today_failure: number;
+            /** @description Keyword hits today */
+            today_keyword_hits: number;
+            /** @description Successful runs today */
+            today_success: number;
+        };
+        DayCountDto: {
+            /**
+             * @description Day in the configured time zone
+             * @example 2026-11-23
+             */
+            day: string;
+            failure: number;
+            keyword_hits: number;
+            success: number;
         };
         DeviceDto: {
             /** Format: date-time */
@@ -1667,6 +1755,52 @@ export interface components {
             /** @description .tar.gz files, newest first */
             files: components["schemas"]["RemoteBackupFileDto"][];
             folder: string;
+        };
+        RunDetailDto: {
+            account_name: string;
+            attempts: number;
+            failure_category: string;
+            /** Format: date-time */
+            finished_at: string;
+            flow_log: components["schemas"]["FlowLogEntryDto"][];
+            message: string;
+            run_id: string;
+            /** Format: date-time */
+            started_at: string;
+            /** @enum {string} */
+            state: "finished" | "cancelled" | "timeout";
+            success: boolean;
+            task_name: string;
+            trigger: string;
+        };
+        RunListDto: {
+            items: components["schemas"]["RunListItemDto"][];
+            limit: number;
+            offset: number;
+            /**
+             * @description The time zone the day filters were read in (settings.timezone)
+             * @example Asia/Shanghai
+             */
+            time_zone: string;
+            /** @description Runs matching the filter */
+            total: number;
+        };
+        RunListItemDto: {
+            account_name: string;
+            attempts: number;
+            /**
+             * Format: date-time
+             * @description When the run was recorded (its end)
+             */
+            created_at: string;
+            failure_category: string;
+            message: string;
+            run_id: string;
+            /** @enum {string} */
+            state: "finished" | "cancelled" | "timeout";
+            success: boolean;
+            task_name: string;
+            trigger: string;
         };
         RunStartedDto: {
             runs: components["schemas"]["StartedRunDto"][];
@@ -4725,6 +4859,95 @@ export interface operations {
             };
         };
     };
+    DashboardController_runs: {
+        parameters: {
+            query?: {
+                /** @description Account name */
+                account?: string;
+                failure_category?: "none" | "session_invalid" | "flood_wait" | "ai_timeout" | "ai_error" | "button_not_found" | "target_not_found" | "network_proxy" | "timeout" | "strong_failure" | "unknown";
+                limit?: number;
+                offset?: number;
+                /** @description First day (YYYY-MM-DD) in the configured time zone, inclusive */
+                since?: string;
+                status?: "success" | "failure";
+                /** @description Task name */
+                task?: string;
+                /** @description Last day (YYYY-MM-DD) in the configured time zone, inclusive */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunListDto"];
+                };
+            };
+            /** @description Unknown parameter, bad day, since after until, limit or offset out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    DashboardController_run: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunDetailDto"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No run with this id was recorded */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
     SignTasksController_list: {
         parameters: {
             query?: {
@@ -5386,6 +5609,46 @@ export interface operations {
                 };
             };
             /** @description A task name that is not path-safe or bad input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    DashboardController_stats: {
+        parameters: {
+            query?: {
+                /** @description Days in the per-day series, today included */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardStatsDto"];
+                };
+            };
+            /** @description days out of range */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -143,6 +143,32 @@ export class RunHistoryService {
     });
   }
 
+  /** One finished run by id, with its flow log; undefined when no such run was recorded. */
+  async find(runId: string): Promise<HistoryEntry | undefined> {
+    const row = await this.logs.findOne({ where: { runId } });
+    if (!row) return undefined;
+    return this.entryOf(row);
+  }
+
+  /** A sign_logs row as a history entry (the flow log from its history file when it is still there). */
+  entryOf(row: SignLog): HistoryEntry {
+    const stored = isTaskName(row.taskName) ? this.readEntry(row.taskName, row.runId) : undefined;
+    return {
+      run_id: row.runId,
+      task_name: row.taskName,
+      account_name: row.accountName,
+      trigger: row.trigger,
+      state: row.state,
+      success: row.success,
+      failure_category: row.failureCategory,
+      message: row.message,
+      attempts: row.attempts,
+      started_at: stored?.started_at ?? row.createdAt.toISOString(),
+      finished_at: stored?.finished_at ?? row.createdAt.toISOString(),
+      flow_log: stored?.flow_log ?? [],
+    };
+  }
+
   private readEntry(taskName: string, runId: string): HistoryEntry | undefined {
     if (!/^[0-9a-f-]{36}$/.test(runId)) return undefined;
     try {

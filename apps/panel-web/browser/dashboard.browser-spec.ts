@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { RunHistoryService } from '../../panel-api/src/app/runs/run-history.service';
+import { DESKTOP, logIn, newPage, PHONE, screenshot, scrollsSideways, seriousAxeViolations, startWebPanel, WebPanel } from './support';
+
+/** The dashboard: server-counted figures, the chart, and the live sign history over fetch-based SSE. */
+describe('panel-web: dashboard', () => {
+  let web: WebPanel;
+
+  beforeAll(async () => {
+    web = await startWebPanel();
+  });
+
+  afterAll(async () => {
+    await web?.close();
+  });
+
+  it.each([
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ])('shows the figures and a streamed run as it happens (%s)', async (name, viewport) => {
+    const { page, context, errors } = await newPage(web, viewport);
+    // The stream must carry the token in the Authorization header, never in the URL.
+    const streamRequests: { url: string; authorization: string | undefined }[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/events/')) streamRequests.push({ url: request.url(), authorization: request.headers()['authorization'] });
+    });
+    await logIn(page);
+    await page.waitForURL(/\/dashboard$/);
+    await page.getByText('Successes today').waitFor();
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    const runId = randomUUID();
+    web.panel.app.get(RunHistoryService).publish({
+      run_id: runId,
+      account_name: 'alice',
+      task_name: 'daily-check',
+      success: false,
+      message: '<b>not bold</b> flood wait 30 s',
+      created_at: new Date().toISOString(),
+      failure_category: 'flood_wait',
+    });
+    await page.getByText('daily-check · alice').waitFor();
+    // Telegram text is shown as text.
+    await page.getByText('<b>not bold</b> flood wait 30 s').waitFor();
+    expect(await page.locator('b', { hasText: 'not bold' }).count()).toBe(0);
+    expect(streamRequests.length).toBeGreaterThan(0);
+    for (const request of streamRequests) {
+      expect(request.url).not.toMatch(/token=/);
+      expect(request.authorization).toMatch(/^Bearer /);
+    }
+    expect(await scrollsSideways(page)).toBe(false);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await screenshot(page, `dashboard-${name}`);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
