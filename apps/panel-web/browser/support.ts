@@ -120,11 +120,11 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 export async function enableTotp(panel: RunningPanel): Promise<string> {
   const token = await loginAsAdmin(panel);
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const setup = (await (await fetch(`${panel.url}/api/auth/totp/setup`, { method: 'POST', headers, body: '{}' })).json()) as { secret: string };
+  const setup = (await (await fetch(`${panel.url}/api/auth/totp/setup`, { method: 'POST', headers, body: JSON.stringify({ current_password: TEST_ADMIN_PASSWORD }) })).json()) as { secret: string };
   const enable = await fetch(`${panel.url}/api/auth/totp/enable`, {
     method: 'POST',
     headers,
-    body: JSON.stringify({ code: freshTotpCode(setup.secret) }),
+    body: JSON.stringify({ code: freshTotpCode(setup.secret), current_password: TEST_ADMIN_PASSWORD }),
   });
   if (!enable.ok) throw new Error(`enabling TOTP failed: ${enable.status} ${await enable.text()}`);
   return setup.secret;
