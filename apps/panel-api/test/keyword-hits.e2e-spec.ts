@@ -166,9 +166,9 @@ describe('keyword hits API', () => {
     );
     // 25 records (one spans two lines inside its quotes) and the final CRLF.
     expect(text.match(/\r\n/g)).toHaveLength(26);
-    expect(lines[1]).toBe("1,2025-01-01T00:00:00.000Z,alice,deals,'-1001,Deals,,42,Sender,sender,1000,number,message number 0,,telegram,pending,");
+    expect(lines[1]).toBe("1,2025-01-01T00:00:00.000Z,alice,deals,-1001,Deals,,42,Sender,sender,1000,number,message number 0,,telegram,pending,");
     const tricky = text.slice(text.indexOf('\r\n25,'));
-    expect(tricky).toContain(`carol,tricky,'-1003,"Tricky, ""quoted""",`);
+    expect(tricky).toContain(`carol,tricky,-1003,"Tricky, ""quoted""",`);
     expect(tricky).toContain(`,'-minus,`);
     expect(tricky).toContain(`,'@mention,"'=HYPERLINK(""http://evil"")\nsecond line, with comma; 100% _under_",`);
     const filtered = await fetch(`${panel.url}/api/keyword-hits/export?account=alice&task=deals`, { headers: { authorization: `Bearer ${token}` } });

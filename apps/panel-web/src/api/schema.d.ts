@@ -1109,7 +1109,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Startup complete and database reachable; 503 otherwise */
+        /**
+         * Startup complete and database reachable; 503 otherwise
+         * @description Without a token: status, database, read_only, data_directory (writable, error code) and scheduler_lock (enabled, held). With a valid access token also the details (scheduler lock holder with host name and pid, instance id, and any other detail).
+         */
         get: operations["HealthController_readyz"];
         put?: never;
         post?: never;

@@ -1,5 +1,11 @@
-/** Characters that make a spreadsheet treat a cell as a formula (OWASP CSV injection), tab and CR included. */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * A cell a spreadsheet may run as a formula (OWASP CSV injection): one that starts with = + - @ or
+ * their full-width forms ＝ ＋ － ＠, also after leading white space (spreadsheets skip spaces,
+ * tabs and line breaks, the ideographic space included), or that starts with a tab or line break.
+ */
+const FORMULA_START = /^[\s\u3000]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|^[\t\r\n]/;
+/** A plain number, such as a negative chat id (-1001234567890): data, not a formula. */
+const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
 const NEEDS_QUOTES = /[",\r\n]/;
 
 /**
@@ -9,7 +15,7 @@ const NEEDS_QUOTES = /[",\r\n]/;
 export function csvField(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return '';
   let text = String(value);
-  if (typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`;
+  if (typeof value === 'string' && !PLAIN_NUMBER.test(text) && FORMULA_START.test(text)) text = `'${text}`;
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
