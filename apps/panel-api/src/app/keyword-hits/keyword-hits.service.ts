@@ -219,8 +219,10 @@ export class KeywordHitsService {
         values.push(value);
         return postgres ? `$${values.length}` : '?';
       };
+      // On SQLite the unary `+` keeps the planner on the group's (x, hit_at) index: with the account's
+      // index instead it walks that account's hits (half a million) for every group.
       const latest = `(SELECT "l"."id" FROM "keyword_hits" "l" WHERE "l"."${column}" = "c"."group_key"${
-        filter.account !== undefined ? ` AND "l"."account_name" = ${bind(filter.account)}` : ''
+        filter.account !== undefined && groupBy !== 'account' ? ` AND ${postgres ? '' : '+'}"l"."account_name" = ${bind(filter.account)}` : ''
       } ORDER BY "l"."hit_at" DESC, "l"."id" DESC LIMIT 1)`;
       const counts = `SELECT "g"."group_key", SUM("g"."hit_count") AS "hit_count" FROM "keyword_hit_groups" "g" WHERE "g"."group_by" = ${bind(groupBy)}${
         filter.account !== undefined ? ` AND "g"."account_name" = ${bind(filter.account)}` : ''
