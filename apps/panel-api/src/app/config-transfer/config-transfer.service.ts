@@ -202,7 +202,7 @@ export class ConfigTransferService {
         if (!write) throw new Error(`item ${item.key} has nothing to write`);
         return write.task;
       });
-      if (taskWrites.length) undos.push(this.tasks.writeMany(taskWrites, { allowMissingPushSecrets: true }));
+      if (taskWrites.length) undos.push(this.tasks.writeMany(taskWrites, { allowMissingPushSecrets: true, schedulesChecked: true }));
       if (writeSettings && plan.settings) {
         const before = currentSettingsAsPatch(this.settings);
         await this.settings.update(plan.settings.patch);

@@ -142,6 +142,15 @@ describe('planning an import', () => {
     expect((await plan({ signs: { t: task('t') } }, ['a', 'b'])).items[0]).toMatchObject({ action: 'refuse', problems: [expect.stringContaining('give default_account')] });
   });
 
+  it('refuses schedules that never fire or fire every second, as the task API does', async () => {
+    const result = await plan({ signs: { a: task('a', { sign_at: '* * * * * *' }), b: task('b', { sign_at: '0 0 31 2 *' }), c: task('c') } }, ['x']);
+    expect(result.items.map((item) => [item.name, item.action, item.problems])).toEqual([
+      ['a', 'refuse', [expect.stringContaining('sign_at fires more often than once a minute')]],
+      ['b', 'refuse', [expect.stringContaining('sign_at never fires')]],
+      ['c', 'create', []],
+    ]);
+  });
+
   it('keeps differing per-account copies apart, and names a monitor that clashes with a sign task', async () => {
     const result = await plan(
       {

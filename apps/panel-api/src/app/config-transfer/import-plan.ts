@@ -1,7 +1,7 @@
 import { EventLoopBudget } from '../common/request-limits';
 import { SettingsService } from '../settings/settings.service';
 import { SignTask, SignTaskInput } from '../sign-tasks/sign-task.types';
-import { parseTaskInput } from '../sign-tasks/task-validation';
+import { cronOfSignAt, parseTaskInput, scheduleProblem } from '../sign-tasks/task-validation';
 import { isSecretPlaceholder } from './config-sections';
 import { isJsonObject, ItemReport, Json, UnmappedField } from './import-report';
 import { readMonitor } from './monitor-import';
@@ -279,6 +279,13 @@ export async function planImport(document: Json, context: ImportPlanContext): Pr
     candidates.push({ key: `monitors:${key}`, section: 'monitors', name, sourceKeys: [key], accounts: [], task: read.task, report: read.report });
   }
 
+  const schedules = new Map<string, string | undefined>();
+  const scheduleOf = (signAt: string | undefined): string | undefined => {
+    const expression = signAt ? cronOfSignAt(signAt) : undefined;
+    if (expression === undefined) return undefined;
+    if (!schedules.has(expression)) schedules.set(expression, scheduleProblem(expression));
+    return schedules.get(expression);
+  };
   const items: PlannedItem[] = [];
   const tasks = new Map<string, TaskWrite>();
   const seenNames = new Map<string, string>();
@@ -297,8 +304,11 @@ export async function planImport(document: Json, context: ImportPlanContext): Pr
     if (clash) report.problem(`the name ${JSON.stringify(candidate.name)} is also used by ${clash}`);
     seenNames.set(candidate.name, candidate.key);
     if (!report.problems.length && accounts) {
-      const parsed = parseTaskInput(resolved, { strict: false });
+      // The schedule is checked once per distinct sign_at (see scheduleOf): hundreds of tasks share a few.
+      const parsed = parseTaskInput(resolved, { strict: false, checkSchedule: false });
+      const schedule = parsed.ok ? scheduleOf(parsed.task.sign_at) : undefined;
       if (!parsed.ok) parsed.problems.forEach((problem) => report.problem(problem));
+      else if (schedule) report.problem(`sign_at ${schedule}`);
       else tasks.set(candidate.key, { key: candidate.key, name: candidate.name, task: parsed.task, replaces: stored !== undefined });
     }
     let action: ItemAction;
