@@ -13,7 +13,7 @@ import { AllExceptionsFilter, errorBody } from './common/all-exceptions.filter';
 import { DEFAULT_BODY_LIMITS, installBodyLimits } from './common/request-limits';
 import { LifecycleServer, packageVersion, ReadinessService, requestIdFor } from '@shared/config';
 import { PanelConfig } from './config/panel-config';
-import { setupOpenApi } from './openapi';
+import { HEALTH_PATHS, setupOpenApi } from './openapi';
 import { serveWebUi } from './web-ui/serve-web-ui';
 
 export interface PanelAppOptions {
@@ -28,7 +28,7 @@ export interface PanelAppOptions {
 /** The listener of panel-api: up before the app, 503 in the API's error shape while starting or stopping. */
 export function panelLifecycleServer(): LifecycleServer {
   return new LifecycleServer({
-    healthPaths: ['/health', '/healthz', '/readyz'],
+    healthPaths: HEALTH_PATHS,
     unavailableBody: (phase) =>
       errorBody(503, phase === 'starting' ? 'panel-api is starting; try again in a few seconds' : 'panel-api is shutting down; try again in a few seconds'),
   });

@@ -5,6 +5,8 @@ import { IS_PUBLIC_ROUTE } from './common/public.decorator';
 
 export const BEARER_SCHEME = 'bearer';
 export const METRICS_SCHEME = 'metrics';
+/** Paths the listener answers `{"status": …}` on while the app does not serve (create-app.ts). */
+export const HEALTH_PATHS = ['/health', '/healthz', '/readyz'];
 
 /** The one error body of panel-api (see common/all-exceptions.filter.ts). */
 const ERROR_SCHEMA = {
@@ -44,6 +46,7 @@ export function createOpenApiDocument(app: INestApplication, version: string): {
   return completeOpenApiDocument(generated, {
     facts: collectRouteFacts(app, IS_PUBLIC_ROUTE),
     errorSchema: ERROR_SCHEMA,
+    unavailable: { description: 'The service is starting or shutting down; try again after Retry-After', healthPaths: HEALTH_PATHS },
     descriptions: {
       unauthorized: 'Missing, invalid or expired access token',
       badRequest: 'The request is not valid; the message says what is wrong',

@@ -13,7 +13,7 @@ import { AppModule } from './app.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { MonitorConfig } from './config/monitor-config';
 import { GithubAppSettingsService } from './github-app-settings/github-app-settings.service';
-import { setupOpenApi } from './openapi';
+import { HEALTH_PATHS, setupOpenApi } from './openapi';
 import { registerBodyParsers } from './webhooks/body-parsers';
 
 /** Largest request body: webhook deliveries over 1 MiB are refused with 413 (repo-monitor-details.md). */
@@ -22,7 +22,7 @@ const BODY_LIMIT = 1024 * 1024;
 /** The listener of repo-monitor: up before the app, 503 `service_unavailable` while starting or stopping. */
 export function monitorLifecycleServer(): LifecycleServer {
   return new LifecycleServer({
-    healthPaths: ['/healthz', '/readyz'],
+    healthPaths: HEALTH_PATHS,
     unavailableBody: (phase) => ({
       error_code: 'service_unavailable',
       message: phase === 'starting' ? 'repo-monitor is starting; try again in a few seconds' : 'repo-monitor is shutting down; try again in a few seconds',

@@ -8,6 +8,8 @@ export const COOKIE_SCHEME = 'session';
 export const CSRF_SCHEME = 'csrf';
 export const AGENT_SCHEME = 'agent';
 export const METRICS_SCHEME = 'metrics';
+/** Paths the listener answers `{"status": …}` on while the app does not serve (create-app.ts). */
+export const HEALTH_PATHS = ['/healthz', '/readyz'];
 
 /** The one error body of repo-monitor (see common/all-exceptions.filter.ts). */
 const ERROR_SCHEMA = {
@@ -56,6 +58,7 @@ export function createOpenApiDocument(app: INestApplication, version: string): {
   return completeOpenApiDocument(generated, {
     facts: collectRouteFacts(app, IS_PUBLIC_ROUTE),
     errorSchema: ERROR_SCHEMA,
+    unavailable: { description: 'service_unavailable: the service is starting or shutting down; try again after Retry-After', healthPaths: HEALTH_PATHS },
     descriptions: {
       unauthorized: 'unauthorized: no live session cookie (or agent token where one is accepted)',
       badRequest: 'validation_failed: the request is not valid; the message says what is wrong',

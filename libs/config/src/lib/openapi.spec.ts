@@ -76,6 +76,7 @@ const completion = (app: INestApplication): OpenApiCompletion => ({
   facts: collectRouteFacts(app, PUBLIC),
   errorSchema: { name: 'ErrorBody', schema: { type: 'object', properties: { message: { type: 'string' } } } },
   descriptions: { unauthorized: 'no token', badRequest: 'bad input', payloadTooLarge: 'too big' },
+  unavailable: { description: 'Starting or stopping', healthPaths: ['/health'] },
 });
 
 describe('OpenAPI completion', () => {
@@ -106,15 +107,18 @@ describe('OpenAPI completion', () => {
     const { document, problems } = completeOpenApiDocument(generated, completion(app));
     expect(document.servers).toEqual([expect.objectContaining({ url: '/' })]);
     expect(document.paths['/health'].get?.security).toEqual([]);
-    expect(Object.keys(document.paths['/health'].get?.responses ?? {})).toEqual(['200']);
+    expect(Object.keys(document.paths['/health'].get?.responses ?? {})).toEqual(['200', '503']);
+    expect(document.paths['/health'].get?.responses['503']).toMatchObject({ content: { 'application/json': { schema: { required: ['status'] } } } });
     const list = document.paths['/things'].get;
-    expect(Object.keys(list?.responses ?? {})).toEqual(['200', '400', '401']);
+    expect(Object.keys(list?.responses ?? {})).toEqual(['200', '400', '401', '503']);
+    expect(list?.responses['503']).toEqual({ $ref: '#/components/responses/ServiceUnavailable' });
+    expect(document.components?.responses?.['ServiceUnavailable']).toMatchObject({ description: 'Starting or stopping', headers: { 'Retry-After': expect.any(Object) } });
     expect(list?.responses['401']).toEqual({
       description: 'no token',
       content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
     });
-    expect(Object.keys(document.paths['/things/plain/{name}'].get?.responses ?? {})).toEqual(['200', '401']);
-    expect(Object.keys(document.paths['/things/rename'].post?.responses ?? {})).toEqual(['200', '400', '401', '413']);
+    expect(Object.keys(document.paths['/things/plain/{name}'].get?.responses ?? {})).toEqual(['200', '401', '503']);
+    expect(Object.keys(document.paths['/things/rename'].post?.responses ?? {})).toEqual(['200', '400', '401', '413', '503']);
     expect(document.components?.schemas?.['ErrorBody']).toBeDefined();
     expect(problems).toEqual([
       'POST /things: answers 201 but documents 200',

@@ -86,11 +86,44 @@ export interface OpenApiCompletion {
   errorSchema: { name: string; schema: SchemaObject };
   /** What a 401 means on a protected operation, and on a body or input refusal. */
   descriptions: { unauthorized: string; badRequest: string; payloadTooLarge: string };
+  /**
+   * Every operation answers 503 while the service starts or shuts down (see LifecycleServer): the
+   * error body on API paths, `{"status": "starting" | "shutting_down"}` on the health paths.
+   */
+  unavailable: { description: string; healthPaths: readonly string[] };
   /** Service-specific changes to one operation, run after the generic ones. */
   adjustOperation?: (operation: OperationObject, method: string, path: string, facts: RouteFacts) => void;
 }
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+const UNAVAILABLE_RESPONSE = 'ServiceUnavailable';
+
+/** The 503 of the starting or stopping service, merged into a 503 the operation documents itself. */
+function addUnavailable(
+  operation: OperationObject,
+  unavailable: OpenApiCompletion['unavailable'],
+  path: string,
+  headers: Record<string, { description: string; schema: SchemaObject }>,
+): void {
+  const own = operation.responses['503'];
+  if (unavailable.healthPaths.includes(path)) {
+    if (own) return;
+    operation.responses['503'] = {
+      description: unavailable.description,
+      headers,
+      content: {
+        'application/json': {
+          schema: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['starting', 'shutting_down'] } } },
+        },
+      },
+    };
+  } else if (!own) {
+    operation.responses['503'] = { $ref: `#/components/responses/${UNAVAILABLE_RESPONSE}` };
+  } else if (!('$ref' in own)) {
+    own.description = `${own.description}; or ${unavailable.description.charAt(0).toLowerCase()}${unavailable.description.slice(1)}`;
+  }
+}
 
 /** Adds `status` with `description` unless the operation already documents it. */
 export function addErrorResponse(operation: OperationObject, status: number, description: string): void {
@@ -115,7 +148,15 @@ export function completeOpenApiDocument(document: OpenAPIObject, completion: Ope
   const { facts, errorSchema, descriptions } = completion;
   const mismatches: string[] = [];
   document.servers = [{ url: '/', description: 'The origin this document is served from' }];
-  document.components = { ...document.components, schemas: { ...document.components?.schemas, [errorSchema.name]: errorSchema.schema } };
+  const unavailableHeaders = { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' as const } } };
+  document.components = {
+    ...document.components,
+    schemas: { ...document.components?.schemas, [errorSchema.name]: errorSchema.schema },
+    responses: {
+      ...document.components?.responses,
+      [UNAVAILABLE_RESPONSE]: { description: completion.unavailable.description, headers: unavailableHeaders, content: errorContent(errorSchema.name) },
+    },
+  };
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of HTTP_METHODS) {
       const operation = item[method];
@@ -135,6 +176,7 @@ export function completeOpenApiDocument(document: OpenAPIObject, completion: Ope
       if (fact.validatesInput) addErrorResponse(operation, HttpStatus.BAD_REQUEST, descriptions.badRequest);
       if (fact.readsBody) addErrorResponse(operation, HttpStatus.PAYLOAD_TOO_LARGE, descriptions.payloadTooLarge);
       completion.adjustOperation?.(operation, method, path, fact);
+      addUnavailable(operation, completion.unavailable, path, unavailableHeaders);
       const documentedSuccess = Object.keys(operation.responses).filter((status) => /^2\d\d$/.test(status));
       if (fact.successStatus !== undefined && (documentedSuccess.length !== 1 || documentedSuccess[0] !== String(fact.successStatus))) {
         mismatches.push(
