@@ -2,7 +2,8 @@
 // `npm run openapi`: writes each service's OpenAPI document, built from the code, to the committed
 // file apps/<app>/openapi.json. `npm run openapi -- --check` writes nothing and fails when a
 // committed document differs from the code (CI runs it). Optional app names limit the run:
-// `npm run openapi -- panel-api`.
+// `npm run openapi -- panel-api`. A new panel-api document also regenerates panel-web's API types
+// (apps/panel-web/scripts/api-types.mjs).
 //
 // Each app's src/openapi-export.ts builds the application against a throwaway data directory
 // (TypeScript run through @swc-node/register, as in the tests) without listening: no network, no
@@ -58,6 +59,17 @@ function generate(app, workDir) {
   return canonicalOpenApi(JSON.parse(readFileSync(output, 'utf8')));
 }
 
+/** panel-web's API types come from panel-api's document: regenerate them with it. */
+function regenerateWebTypes() {
+  const script = join(root, 'apps/panel-web/scripts/api-types.mjs');
+  if (!existsSync(script)) return;
+  const result = spawnSync(process.execPath, [script], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) {
+    console.error('regenerating the panel-web API types failed');
+    failed++;
+  }
+}
+
 /** The first lines where two texts differ, as a short hint of what changed. */
 function diffHint(committed, generated) {
   const a = committed.split('\n');
@@ -96,6 +108,7 @@ try {
     } else {
       writeFileSync(file, generated);
       console.log(`apps/${app}/openapi.json written`);
+      if (app === 'panel-api') regenerateWebTypes();
     }
   }
 } finally {
