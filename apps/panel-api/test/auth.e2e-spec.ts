@@ -1,6 +1,6 @@
 import { JwtService } from '@nestjs/jwt';
 import { ConfigValidationError } from '@shared/config';
-import { requestJson, tempDir } from '@shared/testing';
+import { LocalReverseProxy, requestJson, tempDir } from '@shared/testing';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { authenticator } from 'otplib';
@@ -325,6 +325,37 @@ describe('login throttling', () => {
       expect((await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD }, owner)).status).toBe(200);
       await new Promise((resolve) => setTimeout(resolve, 2_100));
       expect((await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD }, attacker)).status).toBe(200);
+    } finally {
+      await panel.close();
+    }
+  });
+
+  it('behind a proxy that appends to X-Forwarded-For, blocks the real client however it rotates the header', async () => {
+    const panel = await startPanel({ env: { APP_TRUST_PROXY: 'true' } });
+    const proxy = await new LocalReverseProxy({ upstream: panel.url }).start();
+    try {
+      const through = { url: proxy.url } as RunningPanel;
+      const statuses: number[] = [];
+      for (let attempt = 1; attempt <= 7; attempt++) {
+        // The client writes a fresh address each time; the proxy appends the one it really sees.
+        statuses.push((await login(through, { username: 'admin', password: 'guess' }, { 'x-forwarded-for': `203.0.113.${attempt}` })).status);
+      }
+      expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+      expect(statuses.slice(5)).toEqual([429, 429]);
+    } finally {
+      await proxy.close();
+      await panel.close();
+    }
+  });
+
+  it('counts every address of an IPv6 /64 as one client', async () => {
+    const panel = await startPanel({ env: { APP_TRUST_PROXY: '1' } });
+    try {
+      for (let attempt = 1; attempt <= 5; attempt++) {
+        expect((await login(panel, { username: 'admin', password: 'guess' }, { 'x-forwarded-for': `2001:db8:42:7::${attempt}` })).status).toBe(401);
+      }
+      expect((await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD }, { 'x-forwarded-for': '2001:db8:42:7:ffff::1' })).status).toBe(429);
+      expect((await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD }, { 'x-forwarded-for': '2001:db8:42:8::1' })).status).toBe(200);
     } finally {
       await panel.close();
     }
