@@ -205,6 +205,18 @@ describe('panel-api sign tasks, runs, scheduler and live history (simulated Tele
     }
     const message = (await api<{ message: string }>('/api/sign-tasks', { method: 'POST', body: invalid[1][1] })).body.message;
     expect(message).toMatch(/sign_at/);
+    // Keyword patterns run on chat text with RE2 (linear time): lookaround and backreferences are refused with the reason.
+    for (const [keyword, reason] of [
+      ['(?=secret)\\w+', /keywords\.0 is not a valid regular expression for RE2: invalid or unsupported Perl syntax: `\(\?=`.*no lookaround/],
+      ['(a)\\1', /keywords\.0 is not a valid regular expression for RE2: invalid escape sequence: `\\1`.*no backreferences/],
+    ] as const) {
+      const refused = await api<{ message: string }>('/api/sign-tasks', {
+        method: 'POST',
+        body: task('bad_re2', { execution_mode: 'listen', sign_at: undefined, chats: [{ chat_id: -1001, actions: [{ action: 8, keywords: [keyword], match_mode: 'regex' }] }] }),
+      });
+      expect(refused.status).toBe(400);
+      expect(String(refused.body.message)).toMatch(reason);
+    }
     expect(readdirSync(join(panel.dataDir, '.signer', 'tasks'))).toEqual([]);
     // Any display name is a name (its file name is derived); one with a control character is not.
     expect((await api('/api/sign-tasks/..%2Fetc')).status).toBe(404);

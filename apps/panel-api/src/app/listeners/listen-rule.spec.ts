@@ -61,8 +61,35 @@ describe('CompiledListenRule', () => {
 
   it('regex: an invalid expression is skipped and reported, never thrown when matching', () => {
     const compiled = rule({ keywords: ['(unclosed', 'ok'], match_mode: 'regex' });
-    expect(compiled.problems.join()).toContain('invalid regular expression');
+    expect(compiled.problems.join()).toContain('regular expression "(unclosed" is not used');
     expect(matchOf(compiled, message('ok then'))).toBe('ok');
+  });
+
+  it('regex: runs in linear time, so a catastrophic pattern on a long hostile message finishes at once', () => {
+    const compiled = rule({ keywords: ['(a+)+$', '(x|x)*y'], match_mode: 'regex' });
+    expect(compiled.problems).toEqual([]);
+    const started = performance.now();
+    expect(matchOf(compiled, message(`${'a'.repeat(50_000)}!`))).toBeUndefined();
+    expect(matchOf(compiled, message('x'.repeat(50_000)))).toBeUndefined();
+    // Backtracking engines need longer than the age of the universe for these; RE2 a few milliseconds.
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(matchOf(compiled, message('aaaa'))).toBe('aaaa');
+  });
+
+  it('regex: a stored pattern RE2 cannot run (lookahead, backreference) is reported on the rule and skipped, the rest still matches', () => {
+    const compiled = rule({ keywords: ['(?=secret)\\w+', '(a)\\1', 'plain (\\d+)'], match_mode: 'regex' });
+    expect(compiled.problems).toEqual([
+      expect.stringMatching(/^regular expression "\(\?=secret\)\\\\w\+" is not used: invalid or unsupported Perl syntax: `\(\?=`\. .*no lookaround/),
+      expect.stringMatching(/^regular expression "\(a\)\\\\1" is not used: invalid escape sequence: `\\1`/),
+    ]);
+    expect(matchOf(compiled, message('plain 42'))).toBe('42');
+  });
+
+  it('regex: JavaScript \\u escapes and ignore_case work under RE2', () => {
+    const compiled = rule({ keywords: ['([\\u4e00-\\u9fa5]+)红包', 'PROMO\\d+'], match_mode: 'regex' });
+    expect(matchOf(compiled, message('发了新年红包'))).toBe('发了新年');
+    expect(matchOf(compiled, message('promo7'))).toBe('promo7');
+    expect(matchOf(rule({ keywords: ['PROMO\\d+'], match_mode: 'regex', ignore_case: false }), message('promo7'))).toBeUndefined();
   });
 
   it('all: every keyword must appear', () => {

@@ -2,6 +2,7 @@ import type { TelegramIncomingMessage } from '../telegram/telegram-gateway';
 import type { ChatId, MatchMode, PushChannel, TaskAction } from '../sign-tasks/sign-task.types';
 import { AhoCorasick } from './aho-corasick';
 import { ActiveHours, activeHoursOf, isWithinActiveHours } from './active-hours';
+import { LinearRegex, LinearRegexMatch } from './linear-regex';
 
 /** Where a rule came from: one action 8 of one chat of one listen task, for one account. */
 export interface ListenRuleSource {
@@ -102,12 +103,7 @@ export function normalizeKeywords(keywords: readonly string[] | undefined, mode:
   return out;
 }
 
-/** The regular expression flags a listen rule uses; task validation compiles with the same ones. */
-export function regexFlags(ignoreCase: boolean): string {
-  return ignoreCase ? 'iu' : 'u';
-}
-
-function regexValue(match: RegExpExecArray): string {
+function regexValue(match: LinearRegexMatch): string {
   for (let i = 1; i < match.length; i++) {
     const group = match[i]?.trim();
     if (group) return group;
@@ -134,13 +130,15 @@ function compileTextMatcher(mode: MatchMode, keywords: string[], ignoreCase: boo
       };
     }
     case 'regex': {
-      const expressions: RegExp[] = [];
+      // RE2: linear time in the message, whatever the owner's pattern (no catastrophic backtracking on chat text).
+      const expressions: LinearRegex[] = [];
       for (const keyword of keywords) {
         try {
-          expressions.push(new RegExp(keyword, regexFlags(ignoreCase)));
+          expressions.push(LinearRegex.compile(keyword, { ignoreCase }));
         } catch (error) {
-          // Saving refuses an invalid expression; one that still gets here (an old file) is skipped, never thrown at match time.
-          problems.push(`invalid regular expression ${JSON.stringify(keyword)}: ${error instanceof Error ? error.message : String(error)}`);
+          // Saving refuses such a pattern; one that still gets here (a file written before, or by hand) is skipped and
+          // reported in the listener's problems (GET /api/ops/runtime-status), never thrown at match time.
+          problems.push(`regular expression ${JSON.stringify(keyword)} is not used: ${error instanceof Error ? error.message : String(error)}`);
         }
       }
       return {

@@ -7,6 +7,7 @@ import { CallOptions, TelegramButton, TelegramGateway, TelegramMessage, Telegram
 import { AI_CLIENT, AiClient, AiQuestion } from './ai-client';
 import { FailureCategory, failureCategoryOf, RunInterrupted, StepFailure } from './failure-category';
 import { RUN_TIMINGS, RunTimings } from './run-timings';
+import { LinearRegex } from '../listeners/linear-regex';
 
 export interface FlowLogEntry {
   at: string;
@@ -286,7 +287,8 @@ export class ActionRunner {
     const message = context.variables?.['message'] ?? '';
     let text = action.text === undefined ? '' : fillTemplate(action.text, context.variables);
     if (action.send_text_search_regex !== undefined) {
-      const match = new RegExp(action.send_text_search_regex, 'u').exec(message);
+      // RE2 (linear time): the message is untrusted chat text.
+      const match = LinearRegex.compile(action.send_text_search_regex, { ignoreCase: false }).exec(message);
       if (match) {
         if (match[1] === undefined) throw new StepFailure('strong_failure', `send_text_search_regex ${JSON.stringify(action.send_text_search_regex)} matched but has no capture group`);
         text = match[1];

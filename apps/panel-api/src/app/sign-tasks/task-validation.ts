@@ -4,6 +4,7 @@ import { CronTime, validateCronExpression } from 'cron';
 import { createHash } from 'node:crypto';
 import { SignTaskInputDto } from './dto/sign-task.dto';
 import { DEEP_LINK_ACTION, FOLLOW_UP_ACTIONS, LISTEN_ACTION, SIGN_ACTIONS, SignTaskInput, TaskAction, TaskChat } from './sign-task.types';
+import { linearRegexProblem } from '../listeners/linear-regex';
 
 /**
  * A task name is a display name: any text (emoji and punctuation included, as people name tasks in
@@ -124,7 +125,7 @@ function actionProblems(action: TaskAction, path: string, context: 'sign' | 'lis
       const computed = action.ai_reply === true || action.send_text_search_regex !== undefined;
       if (computed && context !== 'follow_up') problems.push(`${path}: ai_reply and send_text_search_regex answer a hit message, so they belong to continue_actions of a listen rule`);
       if (action.ai_reply === true && !action.ai_prompt) problems.push(`${path}.ai_prompt is required with ai_reply`);
-      if (action.send_text_search_regex !== undefined) problems.push(...regexProblems(action.send_text_search_regex, `${path}.send_text_search_regex`, 'u'));
+      if (action.send_text_search_regex !== undefined) problems.push(...regexProblems(action.send_text_search_regex, `${path}.send_text_search_regex`, false));
       if (!action.text && !computed) problems.push(`${path}.text is required for action 1 (send text)`);
       break;
     }
@@ -160,13 +161,10 @@ const PUSH_CHANNEL_NEEDS: Partial<Record<NonNullable<TaskAction['push_channel']>
   server_chan: 'server_chan_key',
 };
 
-function regexProblems(expression: string, path: string, flags: string): string[] {
-  try {
-    new RegExp(expression, flags);
-    return [];
-  } catch (error) {
-    return [`${path} is not a valid regular expression (${(error as Error).message})`];
-  }
+/** Patterns run on chat text by RE2 (linear time): refused here with the reason when RE2 cannot run them. */
+function regexProblems(expression: string, path: string, ignoreCase: boolean): string[] {
+  const problem = linearRegexProblem(expression, ignoreCase);
+  return problem === undefined ? [] : [`${path} is not a valid regular expression for RE2: ${problem}`];
 }
 
 /**
@@ -192,7 +190,7 @@ function listenRuleProblems(rule: TaskAction, path: string): string[] {
   const keywords = rule.keywords ?? [];
   if (keywords.length === 0) problems.push(`${path}.keywords needs at least one keyword`);
   if ((rule.match_mode ?? 'contains') === 'regex') {
-    keywords.forEach((keyword, index) => problems.push(...regexProblems(keyword, `${path}.keywords.${index}`, rule.ignore_case === false ? 'u' : 'iu')));
+    keywords.forEach((keyword, index) => problems.push(...regexProblems(keyword, `${path}.keywords.${index}`, rule.ignore_case !== false)));
   }
   for (const field of ['active_time_start', 'active_time_end'] as const) {
     const value = rule[field];
