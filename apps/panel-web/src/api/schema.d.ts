@@ -1886,6 +1886,7 @@ export interface components {
             auto_backup_keep: number;
             bot_chat_id: string | null;
             bot_notify_admin_login: boolean;
+            bot_notify_backup_failure: boolean;
             bot_notify_enabled: boolean;
             bot_notify_session_invalid: boolean;
             bot_notify_task_failure: boolean;
@@ -1893,6 +1894,15 @@ export interface components {
             bot_token_set: boolean;
             device_keepalive_enabled: boolean;
             device_keepalive_interval_days: number;
+            push_bark_url_set: boolean;
+            push_notify_admin_login: boolean;
+            push_notify_backup_failure: boolean;
+            push_notify_session_invalid: boolean;
+            push_notify_task_failure: boolean;
+            push_notify_task_success: boolean;
+            push_ntfy_token_set: boolean;
+            push_ntfy_url: string | null;
+            push_server_chan_key_set: boolean;
             telegram_api_hash_set: boolean;
             telegram_api_id: number | null;
             timezone: string;
@@ -1900,6 +1910,8 @@ export interface components {
             webdav_password_set: boolean;
             webdav_url: string | null;
             webdav_username: string | null;
+            webhook_secret_set: boolean;
+            webhook_url: string | null;
         };
         SignTaskDto: {
             /** @example main */
@@ -2202,6 +2214,11 @@ export interface components {
              */
             bot_notify_admin_login: boolean;
             /**
+             * @description Bot notice when an automatic backup fails.
+             * @default true
+             */
+            bot_notify_backup_failure: boolean;
+            /**
              * @description Master switch of bot notifications.
              * @default false
              */
@@ -2221,6 +2238,39 @@ export interface components {
             device_keepalive_enabled: boolean;
             /** @default 30 */
             device_keepalive_interval_days: number;
+            /** @description Bark device URL (https://api.day.app/<device key>). Secret, write-only. An empty string keeps the stored value; null clears it. */
+            push_bark_url?: string | null;
+            /**
+             * @description Push channels and webhook: every panel login.
+             * @default false
+             */
+            push_notify_admin_login: boolean;
+            /**
+             * @description Push channels and webhook: failed automatic backups.
+             * @default true
+             */
+            push_notify_backup_failure: boolean;
+            /**
+             * @description Push channels and webhook: an account session became invalid.
+             * @default true
+             */
+            push_notify_session_invalid: boolean;
+            /**
+             * @description Push channels and webhook: failed task runs.
+             * @default true
+             */
+            push_notify_task_failure: boolean;
+            /**
+             * @description Push channels and webhook: successful task runs.
+             * @default false
+             */
+            push_notify_task_success: boolean;
+            /** @description ntfy access token (optional). Secret, write-only. An empty string keeps the stored value; null clears it. */
+            push_ntfy_token?: string | null;
+            /** @description ntfy topic URL (https://ntfy.sh/<topic>). null or an empty string clears it. */
+            push_ntfy_url?: string | null;
+            /** @description ServerChan SendKey. Secret, write-only. An empty string keeps the stored value; null clears it. */
+            push_server_chan_key?: string | null;
             /** @description Telegram api_hash (32 hex). Secret, write-only. An empty string keeps the stored value; null clears it. */
             telegram_api_hash?: string | null;
             /** @description Telegram api_id from my.telegram.org. */
@@ -2242,6 +2292,10 @@ export interface components {
             webdav_url?: string | null;
             /** @description null or an empty string clears it. */
             webdav_username?: string | null;
+            /** @description Signing secret of the custom webhook (at least 16 characters). Secret, write-only. An empty string keeps the stored value; null clears it. */
+            webhook_secret?: string | null;
+            /** @description Custom webhook URL: notices are POSTed as signed JSON. null or an empty string clears it. */
+            webhook_url?: string | null;
         };
         VersionInfoDto: {
             build_time: string | null;

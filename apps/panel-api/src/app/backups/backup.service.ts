@@ -348,7 +348,7 @@ export class BackupService {
   private async notifyFailure(reason: string, localPath: string | undefined): Promise<boolean> {
     const lines = [reason];
     if (localPath) lines.push(`The archive was kept on the server: ${localPath}`);
-    const outcome = await this.notifier.notify(PanelNotifier.format('Automatic backup failed', lines));
+    const outcome = await this.notifier.notify({ kind: 'backup_failure', title: 'Automatic backup failed', lines });
     return outcome.sent;
   }
 

@@ -5,9 +5,8 @@ import { SettingsService } from '../settings/settings.service';
 import { PanelNotifier } from './panel-notifier.service';
 
 /**
- * Bot notifications for account and admin events: an account whose Telegram session became
- * invalid (`bot_notify_session_invalid`) and every successful admin login (`bot_notify_admin_login`),
- * each only while the master switch is on too.
+ * Notices of account and admin events, to every configured channel (see PanelNotifier): an account
+ * whose Telegram session became invalid and every successful admin login, each under its switches.
  */
 @Injectable()
 export class EventNotificationsService implements OnModuleInit, OnModuleDestroy {
@@ -35,22 +34,24 @@ export class EventNotificationsService implements OnModuleInit, OnModuleDestroy 
   private async onAccountEvent(event: AccountEvent): Promise<void> {
     // A session already known to be invalid was reported when it was first found; do not repeat it.
     if (event.type !== 'session_invalid' || !event.newlyInvalid) return;
-    await this.notifier.notify(
-      PanelNotifier.format('Telegram session invalid', [
+    await this.notifier.notify({
+      kind: 'session_invalid',
+      title: 'Telegram session invalid',
+      lines: [
         `Account: ${event.accountName}`,
         `Reason: ${event.message}`,
         `Time: ${this.localTime(new Date())}`,
         'Log in again (phone or QR login) to resume its tasks and listeners.',
-      ]),
-      'bot_notify_session_invalid',
-    );
+      ],
+    });
   }
 
   private async onAdminLogin(event: AdminLoginEvent): Promise<void> {
-    await this.notifier.notify(
-      PanelNotifier.format('Admin login', [`User: ${event.username}`, `Client IP: ${event.clientIp}`, `Time: ${this.localTime(event.at)}`]),
-      'bot_notify_admin_login',
-    );
+    await this.notifier.notify({
+      kind: 'admin_login',
+      title: 'Admin login',
+      lines: [`User: ${event.username}`, `Client IP: ${event.clientIp}`, `Time: ${this.localTime(event.at)}`],
+    });
   }
 
   /** `2024-05-01 14:00:00 Europe/Berlin`, in the time zone of the settings. */

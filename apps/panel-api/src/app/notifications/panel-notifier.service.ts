@@ -1,20 +1,68 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { escapeTelegramHtml, TelegramBotSender, TelegramSendResult } from '@shared/notify';
+import {
+  BarkSender,
+  CustomWebhookSender,
+  escapeTelegramHtml,
+  NtfySender,
+  PushChannelKind,
+  PushResult,
+  PushSender,
+  ServerChanSender,
+  TelegramBotSender,
+  TelegramSendResult,
+} from '@shared/notify';
 import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
 import { SettingsService } from '../settings/settings.service';
 import { GlobalSettings } from '../settings/settings.types';
 
-/** The per-event switches of bot notifications; each applies only while the master switch is on. */
-export type BotEventSwitch = 'bot_notify_task_failure' | 'bot_notify_task_success' | 'bot_notify_session_invalid' | 'bot_notify_admin_login';
+/** The kinds of notice the panel sends; each has a bot switch and a push-channel switch. */
+export type NoticeKind = 'task_failure' | 'task_success' | 'backup_failure' | 'session_invalid' | 'admin_login';
 
-export type BotNotificationOutcome =
-  | { sent: true; result: TelegramSendResult }
-  | { sent: false; reason: 'not_configured' | 'switched_off' }
-  | { sent: false; reason: 'failed'; result: TelegramSendResult };
+export interface Notice {
+  kind: NoticeKind;
+  title: string;
+  /** Plain text lines; escaped for the bot here. */
+  lines: string[];
+}
+
+type SwitchName = { [K in keyof GlobalSettings]: GlobalSettings[K] extends boolean ? K : never }[keyof GlobalSettings];
+
+/** The bot's switch of each kind (applies with the master switch `bot_notify_enabled`). */
+export const BOT_SWITCH: Record<NoticeKind, SwitchName> = {
+  task_failure: 'bot_notify_task_failure',
+  task_success: 'bot_notify_task_success',
+  backup_failure: 'bot_notify_backup_failure',
+  session_invalid: 'bot_notify_session_invalid',
+  admin_login: 'bot_notify_admin_login',
+};
+
+/** The switch of each kind for the push channels and the custom webhook. */
+export const PUSH_SWITCH: Record<NoticeKind, SwitchName> = {
+  task_failure: 'push_notify_task_failure',
+  task_success: 'push_notify_task_success',
+  backup_failure: 'push_notify_backup_failure',
+  session_invalid: 'push_notify_session_invalid',
+  admin_login: 'push_notify_admin_login',
+};
+
+export interface ChannelOutcome {
+  channel: 'bot' | PushChannelKind;
+  sent: boolean;
+  error?: string;
+}
+
+export interface NotificationOutcome {
+  /** True when at least one channel took the notice. */
+  sent: boolean;
+  channels: ChannelOutcome[];
+}
+
+const PUSH_TIMEOUT_MS = 10_000;
 
 /**
- * The panel's outbound notifications through the Telegram bot saved in the settings, over
- * @shared/notify. Reads the settings on every call, so a changed token or chat applies at once.
+ * The panel's outbound notices: to the Telegram bot and to every push channel (Bark, ServerChan,
+ * ntfy) and the signed custom webhook configured in the settings, each under the switch of the
+ * notice's kind. Reads the settings on every call, so a change applies at once. Never throws.
  */
 @Injectable()
 export class PanelNotifier {
@@ -30,37 +78,78 @@ export class PanelNotifier {
     return settings.bot_token && settings.bot_chat_id ? { token: settings.bot_token, chatId: settings.bot_chat_id } : undefined;
   }
 
-  /** Sends `html` to the saved chat regardless of the switches (used by the test button). */
+  /** Sends `html` to the saved chat regardless of the switches (used by the test button and keyword hits). */
   async sendToBot(html: string): Promise<TelegramSendResult | undefined> {
     const target = this.botTarget();
     if (!target) return undefined;
     return this.sender(target.token).sendMessage({ chatId: target.chatId, text: html, disableLinkPreview: true });
   }
 
-  /**
-   * Sends an event notification when the master switch is on and, if `eventSwitch` is given, that
-   * switch too. Never throws: a failed notification is logged and reported, not an error of the caller.
-   */
-  async notify(html: string, eventSwitch?: BotEventSwitch): Promise<BotNotificationOutcome> {
+  /** Sends the notice to every configured channel whose switch for its kind is on, all at once. */
+  async notify(notice: Notice): Promise<NotificationOutcome> {
     const settings = this.settings.getGlobal();
-    const target = this.botTarget(settings);
-    if (!target) return { sent: false, reason: 'not_configured' };
-    if (!settings.bot_notify_enabled || (eventSwitch && !settings[eventSwitch])) return { sent: false, reason: 'switched_off' };
+    const deliveries: Array<Promise<ChannelOutcome>> = [];
+    const bot = this.botTarget(settings);
+    if (bot && settings.bot_notify_enabled && settings[BOT_SWITCH[notice.kind]]) deliveries.push(this.toBot(bot, notice));
+    if (settings[PUSH_SWITCH[notice.kind]]) {
+      for (const sender of this.pushSenders(settings)) deliveries.push(this.toPush(sender, notice));
+      if (settings.webhook_url && settings.webhook_secret) deliveries.push(this.toWebhook(settings.webhook_url, settings.webhook_secret, notice));
+    }
+    const channels = await Promise.all(deliveries);
+    return { sent: channels.some((channel) => channel.sent), channels };
+  }
+
+  /** Formats a titled notification for the bot; `lines` are plain text and escaped here. */
+  static format(title: string, lines: string[]): string {
+    return [`<b>${escapeTelegramHtml(title)}</b>`, ...lines.map((line) => escapeTelegramHtml(line))].join('\n');
+  }
+
+  private pushSenders(settings: Readonly<GlobalSettings>): PushSender[] {
+    const senders: PushSender[] = [];
+    if (settings.push_bark_url) senders.push(new BarkSender(settings.push_bark_url, { timeoutMs: PUSH_TIMEOUT_MS }));
+    if (settings.push_server_chan_key) {
+      senders.push(new ServerChanSender(settings.push_server_chan_key, { baseUrl: this.config.push.serverChanBaseUrl, timeoutMs: PUSH_TIMEOUT_MS }));
+    }
+    if (settings.push_ntfy_url) senders.push(new NtfySender(settings.push_ntfy_url, { accessToken: settings.push_ntfy_token ?? undefined, timeoutMs: PUSH_TIMEOUT_MS }));
+    return senders;
+  }
+
+  private async toBot(target: { token: string; chatId: string }, notice: Notice): Promise<ChannelOutcome> {
     try {
-      const result = await this.sender(target.token).sendMessage({ chatId: target.chatId, text: html, disableLinkPreview: true });
-      if (result.ok) return { sent: true, result };
-      this.logger.warn(`Bot notification failed: ${result.description ?? result.errorCode ?? 'unknown reason'}`);
-      return { sent: false, reason: 'failed', result };
+      const result = await this.sender(target.token).sendMessage({ chatId: target.chatId, text: PanelNotifier.format(notice.title, notice.lines), disableLinkPreview: true });
+      if (result.ok) return { channel: 'bot', sent: true };
+      return this.failed('bot', result.description ?? result.errorCode ?? 'unknown reason');
     } catch (error) {
-      const description = error instanceof Error ? error.message : String(error);
-      this.logger.warn(`Bot notification failed: ${description}`);
-      return { sent: false, reason: 'failed', result: { ok: false, outcome: 'retryable', messageIds: [], parts: 0, description, attempts: 1 } };
+      return this.failed('bot', error instanceof Error ? error.message : String(error));
     }
   }
 
-  /** Formats a titled notification; `lines` are plain text and escaped here. */
-  static format(title: string, lines: string[]): string {
-    return [`<b>${escapeTelegramHtml(title)}</b>`, ...lines.map((line) => escapeTelegramHtml(line))].join('\n');
+  private async toPush(sender: PushSender, notice: Notice): Promise<ChannelOutcome> {
+    try {
+      return this.outcomeOf(await sender.send({ title: notice.title, body: notice.lines.join('\n') }));
+    } catch (error) {
+      return this.failed(sender.channel, error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /** The custom webhook: `{event: "panel.<kind>", kind, title, body, lines, …}` signed with the webhook secret. */
+  private async toWebhook(url: string, secret: string, notice: Notice): Promise<ChannelOutcome> {
+    try {
+      const sender = new CustomWebhookSender(url, { secret, timeoutMs: PUSH_TIMEOUT_MS, retry: { attempts: 3, initialDelayMs: 500 } });
+      return this.outcomeOf(await sender.send({ title: notice.title, body: notice.lines.join('\n') }, { event: `panel.${notice.kind}`, kind: notice.kind, lines: notice.lines }));
+    } catch (error) {
+      return this.failed('custom_webhook', error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  private outcomeOf(result: PushResult): ChannelOutcome {
+    if (result.outcome === 'sent') return { channel: result.channel, sent: true };
+    return this.failed(result.channel, result.message ?? result.errorCode ?? 'failed');
+  }
+
+  private failed(channel: ChannelOutcome['channel'], error: string): ChannelOutcome {
+    this.logger.warn(`Notification through ${channel} failed: ${error}`);
+    return { channel, sent: false, error };
   }
 
   private sender(token: string): TelegramBotSender {

@@ -239,6 +239,6 @@ export class TaskRunner implements OnModuleInit, OnModuleDestroy {
     if (!outcome.success && !task.notify_on_failure) return;
     const title = outcome.success ? `Sign task ${task.name} succeeded` : `Sign task ${task.name} failed`;
     const lines = [`Account: ${run.account_name}`, ...(outcome.success ? [] : [`Category: ${outcome.category}`]), `Result: ${outcome.message}`];
-    await this.notifier.notify(PanelNotifier.format(title, lines), outcome.success ? 'bot_notify_task_success' : 'bot_notify_task_failure');
+    await this.notifier.notify({ kind: outcome.success ? 'task_success' : 'task_failure', title, lines });
   }
 }

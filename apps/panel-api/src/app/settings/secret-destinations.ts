@@ -15,6 +15,8 @@ export interface SecretDestination {
 export const SECRET_DESTINATIONS: readonly SecretDestination[] = [
   { url: 'webdav_url', secrets: ['webdav_password'] },
   { url: 'ai_base_url', secrets: ['ai_api_key'] },
+  { url: 'push_ntfy_url', secrets: ['push_ntfy_token'] },
+  { url: 'webhook_url', secrets: ['webhook_secret'] },
 ];
 
 /**

@@ -17,6 +17,24 @@ export interface GlobalSettings {
   bot_notify_task_success: boolean;
   bot_notify_session_invalid: boolean;
   bot_notify_admin_login: boolean;
+  /** Bot notice of a failed automatic backup (with the master switch). */
+  bot_notify_backup_failure: boolean;
+  /** Bark device URL (`https://api.day.app/<device key>`); it holds the key, so it is kept like a secret. */
+  push_bark_url: string | null;
+  /** ServerChan SendKey. */
+  push_server_chan_key: string | null;
+  /** ntfy topic URL (`https://ntfy.sh/<topic>`) and its optional access token. */
+  push_ntfy_url: string | null;
+  push_ntfy_token: string | null;
+  /** Custom webhook: a JSON POST signed `X-Signature-256: sha256=<hex HMAC-SHA256(webhook_secret, body)>`. */
+  webhook_url: string | null;
+  webhook_secret: string | null;
+  /** Which notices go to the push channels and the custom webhook (each channel while it is configured). */
+  push_notify_task_failure: boolean;
+  push_notify_task_success: boolean;
+  push_notify_backup_failure: boolean;
+  push_notify_session_invalid: boolean;
+  push_notify_admin_login: boolean;
   /** IANA time zone of schedules such as the daily keep-alive. */
   timezone: string;
 }
@@ -51,6 +69,18 @@ export const DEFAULT_GLOBAL_SETTINGS: Readonly<GlobalSettings> = Object.freeze({
   bot_notify_task_success: false,
   bot_notify_session_invalid: true,
   bot_notify_admin_login: false,
+  bot_notify_backup_failure: true,
+  push_bark_url: null,
+  push_server_chan_key: null,
+  push_ntfy_url: null,
+  push_ntfy_token: null,
+  webhook_url: null,
+  webhook_secret: null,
+  push_notify_task_failure: true,
+  push_notify_task_success: false,
+  push_notify_backup_failure: true,
+  push_notify_session_invalid: true,
+  push_notify_admin_login: false,
   timezone: 'UTC',
 });
 
@@ -79,6 +109,18 @@ export interface SettingsPatch {
   bot_notify_task_success?: boolean;
   bot_notify_session_invalid?: boolean;
   bot_notify_admin_login?: boolean;
+  bot_notify_backup_failure?: boolean;
+  push_bark_url?: string | null;
+  push_server_chan_key?: string | null;
+  push_ntfy_url?: string | null;
+  push_ntfy_token?: string | null;
+  webhook_url?: string | null;
+  webhook_secret?: string | null;
+  push_notify_task_failure?: boolean;
+  push_notify_task_success?: boolean;
+  push_notify_backup_failure?: boolean;
+  push_notify_session_invalid?: boolean;
+  push_notify_admin_login?: boolean;
   timezone?: string;
   ai_base_url?: string | null;
   ai_model?: string | null;

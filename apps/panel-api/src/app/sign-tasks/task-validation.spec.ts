@@ -73,6 +73,14 @@ describe('task validation', () => {
     for (const fine of ['* * * * *', '0 * * * * *', '30 */1 * * * *', '0 0 29 2 *', '08:00:59', '0 0 31 * *'])
       expect([fine, problemsOf({ ...base, sign_at: fine })]).toEqual([fine, []]);
     expect(scheduleProblem('0 0 0 31 2 *')).toMatch(/never fires/);
+    // Names and day-of-week restrictions go through the cron library.
+    expect(scheduleProblem('0 0 0 31 FEB *')).toMatch(/never fires/);
+    expect(scheduleProblem('*/30 * * * * MON')).toMatch(/more often than once a minute/);
+    expect(scheduleProblem('0 0 8 * * MON-FRI')).toBeUndefined();
+    // The common case is arithmetic, not a search: a thousand checks take well under a second.
+    const started = Date.now();
+    for (let i = 0; i < 1000; i++) scheduleProblem(i % 2 ? `0 ${i % 60} 8 * * *` : `0 ${i % 60} 8 * * 1-5`);
+    expect(Date.now() - started).toBeLessThan(1000);
     expect(parseTaskInput({ ...base, sign_at: '* * * * * *' }, { strict: false, checkSchedule: false }).ok).toBe(true);
   });
 

@@ -74,27 +74,56 @@ export function cronOfSignAt(signAt: string): string | undefined {
  */
 export const MINIMUM_SCHEDULE_INTERVAL_SECONDS = 60;
 
+/** The values a numeric cron field (`*`, `a`, `a-b`, lists, `/step`) stands for; undefined for names (JAN, MON) or other forms. */
+function cronFieldValues(field: string, min: number, max: number): Set<number> | undefined {
+  const values = new Set<number>();
+  for (const part of field.split(',')) {
+    const match = /^(\*|\?|(\d+)(?:-(\d+))?)(?:\/(\d+))?$/.exec(part);
+    if (!match) return undefined;
+    const step = match[4] ? Number(match[4]) : 1;
+    const wildcard = match[1] === '*' || match[1] === '?';
+    const from = wildcard ? min : Number(match[2]);
+    const to = wildcard ? max : match[3] !== undefined ? Number(match[3]) : match[4] ? max : from;
+    if (step < 1) return undefined;
+    for (let value = from; value <= to; value += step) values.add(value);
+  }
+  return values;
+}
+
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
 /**
  * Why a valid cron expression (6 fields, from cronOfSignAt) is no usable schedule, or undefined:
- * it fires more than once within a minute, or never (`0 0 31 2 *`: no date matches in 8 years).
- * Cron fields are independent, so the seconds of one matching minute are the seconds of all.
+ * it fires more than once within a minute (cron fields are independent, so that is exactly a
+ * seconds field with more than one value), or never (`0 0 31 2 *`: no month has such a day). Plain
+ * numeric fields are judged by arithmetic, in microseconds; other forms ask the cron library, which
+ * searches up to 8 years ahead.
  */
 export function scheduleProblem(expression: string, now = new Date()): string | undefined {
+  const [second, , , dayOfMonth, month, dayOfWeek] = expression.split(' ');
+  const seconds = cronFieldValues(second, 0, 59);
+  const days = cronFieldValues(dayOfMonth, 1, 31);
+  const months = cronFieldValues(month, 1, 12);
+  const never = 'never fires (no date in the next 8 years matches it, e.g. 31 February)';
+  const often = `fires more often than once a minute; the shortest interval allowed is ${MINIMUM_SCHEDULE_INTERVAL_SECONDS} seconds (one value in the seconds field)`;
+  if (seconds && days && months && (dayOfWeek === '*' || dayOfWeek === '?')) {
+    if (seconds.size > 1) return often;
+    const someDayExists = [...months].some((m) => [...days].some((d) => d <= DAYS_IN_MONTH[m - 1]));
+    return someDayExists ? undefined : never;
+  }
+  // Weekdays only (`0 0 8 * * 1-5`): every week has them, so it fires; only the seconds matter.
+  if (seconds && (dayOfMonth === '*' || dayOfMonth === '?') && months && cronFieldValues(dayOfWeek, 0, 7)) return seconds.size > 1 ? often : undefined;
   let first: Date;
-  let second: Date;
+  let next: Date;
   try {
     const time = new CronTime(expression, 'UTC');
-    const next = time.getNextDateFrom(now).toJSDate();
-    const minuteStart = new Date(Math.floor(next.getTime() / 60_000) * 60_000 - 1);
-    first = time.getNextDateFrom(minuteStart).toJSDate();
-    second = time.getNextDateFrom(first).toJSDate();
+    const upcoming = time.getNextDateFrom(now).toJSDate();
+    first = time.getNextDateFrom(new Date(Math.floor(upcoming.getTime() / 60_000) * 60_000 - 1)).toJSDate();
+    next = time.getNextDateFrom(first).toJSDate();
   } catch {
-    return 'never fires (no date in the next 8 years matches it, e.g. 31 February)';
+    return never;
   }
-  if (second.getTime() - first.getTime() < MINIMUM_SCHEDULE_INTERVAL_SECONDS * 1000) {
-    return `fires more often than once a minute; the shortest interval allowed is ${MINIMUM_SCHEDULE_INTERVAL_SECONDS} seconds (one value in the seconds field)`;
-  }
-  return undefined;
+  return next.getTime() - first.getTime() < MINIMUM_SCHEDULE_INTERVAL_SECONDS * 1000 ? often : undefined;
 }
 
 /** Flattens class-validator errors to `chats.0.actions.1.delay must be …` lines. */

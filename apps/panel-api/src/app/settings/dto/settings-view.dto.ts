@@ -19,6 +19,18 @@ export class SettingsViewDto {
   @ApiProperty() bot_notify_task_success!: boolean;
   @ApiProperty() bot_notify_session_invalid!: boolean;
   @ApiProperty() bot_notify_admin_login!: boolean;
+  @ApiProperty() bot_notify_backup_failure!: boolean;
+  @ApiProperty() push_bark_url_set!: boolean;
+  @ApiProperty() push_server_chan_key_set!: boolean;
+  @ApiProperty({ type: String, nullable: true }) push_ntfy_url!: string | null;
+  @ApiProperty() push_ntfy_token_set!: boolean;
+  @ApiProperty({ type: String, nullable: true }) webhook_url!: string | null;
+  @ApiProperty() webhook_secret_set!: boolean;
+  @ApiProperty() push_notify_task_failure!: boolean;
+  @ApiProperty() push_notify_task_success!: boolean;
+  @ApiProperty() push_notify_backup_failure!: boolean;
+  @ApiProperty() push_notify_session_invalid!: boolean;
+  @ApiProperty() push_notify_admin_login!: boolean;
   @ApiProperty() timezone!: string;
   @ApiProperty({ type: String, nullable: true }) ai_base_url!: string | null;
   @ApiProperty({ type: String, nullable: true }) ai_model!: string | null;
@@ -28,11 +40,15 @@ export class SettingsViewDto {
 }
 
 export function settingsView(global: GlobalSettings, ai: AiSettings, telegramApi: TelegramApiSettings): SettingsViewDto {
-  const { webdav_password, bot_token, ...globalWithoutSecrets } = global;
+  const { webdav_password, bot_token, push_bark_url, push_server_chan_key, push_ntfy_token, webhook_secret, ...globalWithoutSecrets } = global;
   return {
     ...globalWithoutSecrets,
     webdav_password_set: Boolean(webdav_password),
     bot_token_set: Boolean(bot_token),
+    push_bark_url_set: Boolean(push_bark_url),
+    push_server_chan_key_set: Boolean(push_server_chan_key),
+    push_ntfy_token_set: Boolean(push_ntfy_token),
+    webhook_secret_set: Boolean(webhook_secret),
     ai_base_url: ai.base_url,
     ai_model: ai.model,
     ai_api_key_set: Boolean(ai.api_key),

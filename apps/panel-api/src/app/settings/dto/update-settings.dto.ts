@@ -91,6 +91,54 @@ export class UpdateSettingsDto implements SettingsPatch {
   @SettingsRule('bot_notify_admin_login')
   bot_notify_admin_login?: boolean;
 
+  @ApiPropertyOptional({ type: Boolean, default: true, description: 'Bot notice when an automatic backup fails.' })
+  @SettingsRule('bot_notify_backup_failure')
+  bot_notify_backup_failure?: boolean;
+
+  @ApiPropertyOptional({ type: String, nullable: true, writeOnly: true, description: `Bark device URL (https://api.day.app/<device key>). ${SECRET_NOTE}` })
+  @SettingsRule('push_bark_url')
+  push_bark_url?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, writeOnly: true, description: `ServerChan SendKey. ${SECRET_NOTE}` })
+  @SettingsRule('push_server_chan_key')
+  push_server_chan_key?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: `ntfy topic URL (https://ntfy.sh/<topic>). ${CLEARABLE_NOTE}` })
+  @SettingsRule('push_ntfy_url')
+  push_ntfy_url?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, writeOnly: true, description: `ntfy access token (optional). ${SECRET_NOTE}` })
+  @SettingsRule('push_ntfy_token')
+  push_ntfy_token?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: `Custom webhook URL: notices are POSTed as signed JSON. ${CLEARABLE_NOTE}` })
+  @SettingsRule('webhook_url')
+  webhook_url?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, writeOnly: true, description: `Signing secret of the custom webhook (at least 16 characters). ${SECRET_NOTE}` })
+  @SettingsRule('webhook_secret')
+  webhook_secret?: string | null;
+
+  @ApiPropertyOptional({ type: Boolean, default: true, description: 'Push channels and webhook: failed task runs.' })
+  @SettingsRule('push_notify_task_failure')
+  push_notify_task_failure?: boolean;
+
+  @ApiPropertyOptional({ type: Boolean, default: false, description: 'Push channels and webhook: successful task runs.' })
+  @SettingsRule('push_notify_task_success')
+  push_notify_task_success?: boolean;
+
+  @ApiPropertyOptional({ type: Boolean, default: true, description: 'Push channels and webhook: failed automatic backups.' })
+  @SettingsRule('push_notify_backup_failure')
+  push_notify_backup_failure?: boolean;
+
+  @ApiPropertyOptional({ type: Boolean, default: true, description: 'Push channels and webhook: an account session became invalid.' })
+  @SettingsRule('push_notify_session_invalid')
+  push_notify_session_invalid?: boolean;
+
+  @ApiPropertyOptional({ type: Boolean, default: false, description: 'Push channels and webhook: every panel login.' })
+  @SettingsRule('push_notify_admin_login')
+  push_notify_admin_login?: boolean;
+
   @ApiPropertyOptional({ type: String, default: 'UTC', example: 'Europe/Berlin', description: 'IANA time zone of the schedules.' })
   @SettingsRule('timezone')
   timezone?: string;
