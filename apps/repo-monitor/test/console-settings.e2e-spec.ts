@@ -89,22 +89,23 @@ describe('console settings', () => {
         kind: 'http_webhook',
         name: 'Receiver',
         url: receiver.urlFor('/hook'),
-        secret: 'outbound-signing-secret-1',
+        secret: 'whsec_AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=',
         allow_private: true,
         event_kinds: ['release', 'workflow_run'],
       });
       expect(created.status).toBe(201);
       expect(created.body).toMatchObject({ kind: 'http_webhook', name: 'Receiver', enabled: true, secret_set: true, allow_private: true, url: receiver.urlFor('/hook') });
-      expect(JSON.stringify(created.body)).not.toContain('outbound-signing-secret-1');
+      expect(JSON.stringify(created.body)).not.toContain('whsec_AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=');
+      expect(created.body).not.toHaveProperty('secret');
       webhookId = created.body['id'] as string;
     });
 
     it('refuses plain http receivers unless the channel allows private targets (a local receiver)', async () => {
-      const plain = await call('POST', '/api/v1/notification-channels', { kind: 'http_webhook', name: 'plain', url: 'http://hooks.example.com/x', secret: 'outbound-signing-secret-4' });
+      const plain = await call('POST', '/api/v1/notification-channels', { kind: 'http_webhook', name: 'plain', url: 'http://hooks.example.com/x', secret: 'whsec_BAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQ=' });
       expect(plain.status).toBe(400);
       expect(plain.body).toMatchObject({ error_code: 'validation_failed', details: { field: 'url' } });
       expect(String(plain.body['message'])).toMatch(/url must be https.*allow_private.*MONITOR_HTTP_WEBHOOK_ALLOW_INSECURE/);
-      const secure = await call('POST', '/api/v1/notification-channels', { kind: 'http_webhook', name: 'secure', url: 'https://hooks.example.com/x', secret: 'outbound-signing-secret-4' });
+      const secure = await call('POST', '/api/v1/notification-channels', { kind: 'http_webhook', name: 'secure', url: 'https://hooks.example.com/x', secret: 'whsec_BAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQ=' });
       expect(secure.status).toBe(201);
       // Changing a channel to plain http is refused the same way.
       const moved = await call('PATCH', `/api/v1/notification-channels/${secure.body['id'] as string}`, { url: 'http://hooks.example.com/y' });
@@ -113,13 +114,13 @@ describe('console settings', () => {
     });
 
     it('refuses private targets unless allowed, duplicate names and bad input', async () => {
-      const privateTarget = await call('POST', '/api/v1/notification-channels', { kind: 'http_webhook', name: 'private', url: 'http://10.0.0.5/hook', secret: 'outbound-signing-secret-2' });
+      const privateTarget = await call('POST', '/api/v1/notification-channels', { kind: 'http_webhook', name: 'private', url: 'http://10.0.0.5/hook', secret: 'whsec_AgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgI=' });
       expect(privateTarget.status).toBe(400);
       const duplicate = await call('POST', '/api/v1/notification-channels', {
         kind: 'http_webhook',
         name: 'Receiver',
         url: 'https://hooks.example.com/x',
-        secret: 'outbound-signing-secret-3',
+        secret: 'whsec_AwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwM=',
       });
       expect(duplicate.status).toBe(409);
       expect((await call('POST', '/api/v1/notification-channels', { kind: 'sms', name: 'x' })).status).toBe(400);
@@ -136,7 +137,7 @@ describe('console settings', () => {
       expect(result.body).toMatchObject({ ok: true, status: 200 });
       const [delivery] = receiver.requestsTo('/hook');
       expect(delivery).toBeDefined();
-      expect(verifyHostMonitorSignature(delivery, 'outbound-signing-secret-1')).toBe(true);
+      expect(verifyHostMonitorSignature(delivery, 'whsec_AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=')).toBe(true);
     });
 
     it('refuses null in a channel update, the secret included', async () => {
@@ -165,7 +166,7 @@ describe('console settings', () => {
       expect((await call('POST', `/api/v1/notification-channels/${telegramId}/toggle`, {})).status).toBe(400);
       const deliverable = await monitor.app.get(NotificationChannelsService).deliverableChannels();
       expect(deliverable.map((channel) => channel.id)).toEqual([webhookId]);
-      expect(deliverable[0]).toMatchObject({ secret: 'outbound-signing-secret-1', eventKinds: ['release', 'workflow_run'] });
+      expect(deliverable[0]).toMatchObject({ secret: 'whsec_AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=', eventKinds: ['release', 'workflow_run'] });
 
       const renamed = await call('PATCH', `/api/v1/notification-channels/${telegramId}`, { name: 'Team chat', chat_id: '@team_channel' });
       expect(renamed.body).toMatchObject({ name: 'Team chat', chat_id: '@team_channel', enabled: false });
@@ -323,7 +324,7 @@ describe('console settings', () => {
       expect.arrayContaining(['admin.created_by_bootstrap', 'auth.login', 'github_app.updated', 'notification_channel.created', 'ai_settings.updated', 'system_settings.updated']),
     );
     expect(log.text).not.toContain('sk-test-secret-key');
-    expect(log.text).not.toContain('outbound-signing-secret-1');
+    expect(log.text).not.toContain('whsec_AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=');
     expect((await call('GET', '/api/v1/audit-log?per_page=500')).status).toBe(400);
   });
 });
@@ -336,7 +337,7 @@ describe('console settings without a master key', () => {
       const channel = await requestJson(monitor.url, '/api/v1/notification-channels', {
         method: 'POST',
         headers: adminHeaders(admin),
-        body: { kind: 'http_webhook', name: 'x', url: 'https://hooks.example.com/x', secret: 'outbound-signing-secret-9' },
+        body: { kind: 'http_webhook', name: 'x', url: 'https://hooks.example.com/x', secret: 'whsec_CQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQk=' },
       });
       expect(channel.status).toBe(503);
       expect(channel.body).toMatchObject({ error_code: 'encryption_unavailable' });
@@ -358,7 +359,7 @@ describe('plain http receivers with MONITOR_HTTP_WEBHOOK_ALLOW_INSECURE', () => 
       const created = await requestJson<Record<string, unknown>>(insecure.url, '/api/v1/notification-channels', {
         method: 'POST',
         headers: adminHeaders(session),
-        body: { kind: 'http_webhook', name: 'plain', url: 'http://hooks.example.com/x', secret: 'outbound-signing-secret-5' },
+        body: { kind: 'http_webhook', name: 'plain', url: 'http://hooks.example.com/x', secret: 'whsec_BQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQU=' },
       });
       expect(created.status).toBe(201);
       expect(created.body).toMatchObject({ url: 'http://hooks.example.com/x', allow_private: false });
@@ -399,7 +400,7 @@ describe('channels seeded from the environment', () => {
       const patched = await requestJson(monitor.url, `/api/v1/notification-channels/${webhook?.id}`, {
         method: 'PATCH',
         headers: adminHeaders(admin),
-        body: { secret: 'console-outbound-secret-1' },
+        body: { secret: 'whsec_CwsLCwsLCwsLCwsLCwsLCwsLCwsLCwsLCwsLCwsLCws=' },
       });
       expect(patched.status).toBe(200);
       await requestJson(monitor.url, `/api/v1/notification-channels/${bot?.id}`, { method: 'DELETE', headers: adminHeaders(admin) });
@@ -408,7 +409,7 @@ describe('channels seeded from the environment', () => {
       monitor = await startMonitor({ reuseEnv: monitor.env });
       admin = await loginAdmin(monitor);
       const channels = await monitor.app.get(NotificationChannelsService).deliverableChannels();
-      expect(channels.map((channel) => [channel.kind, channel.secret])).toEqual([['http_webhook', 'console-outbound-secret-1']]);
+      expect(channels.map((channel) => [channel.kind, channel.secret])).toEqual([['http_webhook', 'whsec_CwsLCwsLCwsLCwsLCwsLCwsLCwsLCwsLCwsLCwsLCws=']]);
     } finally {
       await monitor.close();
       await receiver.close();
@@ -436,12 +437,12 @@ describe('notification channel test through HTTPS_PROXY', () => {
     const created = await requestJson<Record<string, unknown>>(monitor.url, '/api/v1/notification-channels', {
       method: 'POST',
       headers: adminHeaders(admin),
-      body: { kind: 'http_webhook', name: 'Proxied', url: receiver.urlFor('/proxied'), secret: 'outbound-signing-secret-9', allow_private: true },
+      body: { kind: 'http_webhook', name: 'Proxied', url: receiver.urlFor('/proxied'), secret: 'whsec_CQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQk=', allow_private: true },
     });
     expect(created.status).toBe(201);
     const tested = await requestJson(monitor.url, `/api/v1/notification-channels/${String(created.body['id'])}/test`, { method: 'POST', headers: adminHeaders(admin) });
     expect(tested.body).toMatchObject({ ok: true, status: 200 });
     expect(proxy.requests.filter((request) => request.method === 'CONNECT').map((request) => request.target)).toEqual([`127.0.0.1:${receiver.port}`]);
-    expect(verifyHostMonitorSignature(receiver.requestsTo('/proxied')[0], 'outbound-signing-secret-9')).toBe(true);
+    expect(verifyHostMonitorSignature(receiver.requestsTo('/proxied')[0], 'whsec_CQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQk=')).toBe(true);
   });
 });

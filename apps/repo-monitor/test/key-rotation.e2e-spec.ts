@@ -39,12 +39,12 @@ describe('master key rotation', () => {
         (await requestJson(monitor.url, '/api/v1/notification-channels', {
           method: 'POST',
           headers,
-          body: { kind: 'http_webhook', name: 'hook', url: 'https://hooks.example.com/a', secret: 'outbound-secret-rotation' },
+          body: { kind: 'http_webhook', name: 'hook', url: 'https://hooks.example.com/a', secret: 'whsec_FRUVFRUVFRUVFRUVFRUVFRUVFRUVFRUVFRUVFRUVFRU=' },
         })).status,
       ).toBe(201);
       expect((await requestJson(monitor.url, '/api/v1/github/app', { method: 'PUT', headers, body: { webhook_secret: 'inbound-secret-rotation' } })).status).toBe(200);
       expect((await requestJson(monitor.url, '/api/v1/ai/config', { method: 'PUT', headers, body: { api_key: 'sk-rotation-key' } })).status).toBe(200);
-      const expected = { channel: ['outbound-secret-rotation'], inbound: ['inbound-secret-rotation'], aiKey: 'sk-rotation-key' };
+      const expected = { channel: ['whsec_FRUVFRUVFRUVFRUVFRUVFRUVFRUVFRUVFRUVFRUVFRU='], inbound: ['inbound-secret-rotation'], aiKey: 'sk-rotation-key' };
       expect(await readSecrets(monitor)).toEqual(expected);
       const idA = keyIdOf(parseMasterKey(KEY_A));
       const idB = keyIdOf(parseMasterKey(KEY_B));

@@ -18,6 +18,7 @@ import { CurrentAdmin, Principal, clientAddress } from '../admin/principal';
 import { COOKIE_SCHEME, CSRF_SCHEME } from '../openapi';
 import {
   ChannelTestResultDto,
+  CreatedNotificationChannelDto,
   CreateNotificationChannelDto,
   NotificationChannelDto,
   NotificationChannelPageDto,
@@ -54,11 +55,14 @@ export class NotificationChannelsController {
 
   @Post()
   @ApiSecurity(CSRF_SCHEME)
-  @ApiOperation({ summary: 'Create a telegram or http_webhook channel' })
-  @ApiCreatedResponse({ type: NotificationChannelDto })
+  @ApiOperation({
+    summary: 'Create a telegram or http_webhook channel',
+    description: 'A webhook channel without a secret gets a generated Standard Webhooks secret (whsec_…), answered once in secret.',
+  })
+  @ApiCreatedResponse({ type: CreatedNotificationChannelDto })
   @ApiConflictResponse({ description: 'conflict: the name is taken' })
   @ApiServiceUnavailableResponse({ description: 'encryption_unavailable: MONITOR_ENCRYPTION_KEY is not set' })
-  create(@Body() body: CreateNotificationChannelDto, @CurrentAdmin() admin: AdminPrincipal, @Req() request: FastifyRequest): Promise<NotificationChannelDto> {
+  create(@Body() body: CreateNotificationChannelDto, @CurrentAdmin() admin: AdminPrincipal, @Req() request: FastifyRequest): Promise<CreatedNotificationChannelDto> {
     return this.channels.create(body, admin.username, clientAddress(request));
   }
 
@@ -100,6 +104,19 @@ export class NotificationChannelsController {
     @Req() request: FastifyRequest,
   ): Promise<NotificationChannelDto> {
     return this.channels.setEnabled(id, body.enabled, admin.username, clientAddress(request));
+  }
+
+  @Post(':id/rotate-secret')
+  @HttpCode(200)
+  @ApiSecurity(CSRF_SCHEME)
+  @ApiOperation({
+    summary: 'Replace a webhook channel\'s signing secret with a generated Standard Webhooks secret',
+    description: 'The new whsec_ secret is answered once in secret and signs every delivery from now on; the old one stops working at once.',
+  })
+  @ApiOkResponse({ type: CreatedNotificationChannelDto })
+  @ApiNotFoundResponse()
+  rotateSecret(@Param('id', uuid) id: string, @CurrentAdmin() admin: AdminPrincipal, @Req() request: FastifyRequest): Promise<CreatedNotificationChannelDto> {
+    return this.channels.rotateSecret(id, admin.username, clientAddress(request));
   }
 
   @Post(':id/test')

@@ -12,12 +12,14 @@ import { SettingsStore } from '../settings/settings.store';
 import { CHANNEL_TEST_SENDER, ChannelTestSender } from './channel-test-sender';
 import {
   ChannelTestResultDto,
+  CreatedNotificationChannelDto,
   CreateNotificationChannelDto,
   NotificationChannelDto,
   UpdateNotificationChannelDto,
 } from './dto/notification-channel.dto';
 import { ChannelKind, NotificationChannelEntity } from './notification-channel.entity';
 import { channelSecretAssociatedData } from './outbound-secrets';
+import { generateStandardWebhookSecret, isStandardWebhookSecret, WHSEC_FORMAT_HINT } from './standard-webhook-secret';
 
 interface ChannelConfig {
   chat_id?: string;
@@ -97,16 +99,20 @@ export class NotificationChannelsService implements OnModuleInit {
     return this.toDto(await this.find(id));
   }
 
-  async create(body: CreateNotificationChannelDto, actor: string, clientIp: string): Promise<NotificationChannelDto> {
+  /**
+   * Creates a channel. A webhook channel without a secret gets a generated Standard Webhooks secret,
+   * answered once in `secret` (it is never shown again).
+   */
+  async create(body: CreateNotificationChannelDto, actor: string, clientIp: string): Promise<CreatedNotificationChannelDto> {
     const config = this.configFor(body.kind, body);
-    if (!body.secret) {
-      throw new MonitorError('validation_failed', body.kind === 'telegram' ? 'secret (the bot token) is required' : 'secret (the signing secret) is required', {
-        field: 'secret',
-      });
+    if (!body.secret && body.kind === 'telegram') {
+      throw new MonitorError('validation_failed', 'secret (the bot token) is required', { field: 'secret' });
     }
+    const generated = body.secret ? undefined : generateStandardWebhookSecret();
+    const secret = body.secret ?? (generated as string);
     const allowPrivate = body.allow_private ?? false;
     this.checkTarget(body.kind, config, allowPrivate);
-    await this.checkSecret(body.kind, body.secret);
+    await this.checkSecret(body.kind, secret);
     const id = randomUUID();
     const now = new Date();
     const entity: NotificationChannelEntity = {
@@ -115,7 +121,7 @@ export class NotificationChannelsService implements OnModuleInit {
       name: body.name.trim(),
       enabled: body.enabled ?? true,
       config: JSON.stringify(config),
-      secret: this.cipher.seal(body.secret, channelSecretAssociatedData(id)),
+      secret: this.cipher.seal(secret, channelSecretAssociatedData(id)),
       allowPrivate,
       eventKinds: JSON.stringify(body.event_kinds ?? []),
       createdAt: now,
@@ -125,7 +131,21 @@ export class NotificationChannelsService implements OnModuleInit {
       await manager.insert(NotificationChannelEntity, entity);
       await this.audit.record({ actor, action: 'notification_channel.created', target: id, details: { kind: body.kind, name: entity.name }, clientIp }, manager);
     });
-    return this.toDto(entity);
+    return generated ? { ...this.toDto(entity), secret: generated } : this.toDto(entity);
+  }
+
+  /** Replaces a webhook channel's signing secret with a generated Standard Webhooks secret, answered once. */
+  async rotateSecret(id: string, actor: string, clientIp: string): Promise<CreatedNotificationChannelDto> {
+    const existing = await this.find(id);
+    if (existing.kind !== 'http_webhook') {
+      throw new MonitorError('validation_failed', 'only http_webhook channels have a signing secret to rotate (set a telegram bot token with PATCH)', { field: 'kind' });
+    }
+    const secret = generateStandardWebhookSecret();
+    await this.dataSource.transaction(async (manager) => {
+      await manager.update(NotificationChannelEntity, { id }, { secret: this.cipher.seal(secret, channelSecretAssociatedData(id)), updatedAt: new Date() });
+      await this.audit.record({ actor, action: 'notification_channel.secret_rotated', target: id, clientIp }, manager);
+    });
+    return { ...(await this.get(id)), secret };
   }
 
   async update(id: string, body: UpdateNotificationChannelDto, actor: string, clientIp: string): Promise<NotificationChannelDto> {
@@ -263,6 +283,7 @@ export class NotificationChannelsService implements OnModuleInit {
     if (inbound.includes(secret)) {
       throw new MonitorError('validation_failed', 'the inbound GitHub webhook secret must not be used as an outbound secret', { field: 'secret' });
     }
+    if (!isStandardWebhookSecret(secret)) throw new MonitorError('validation_failed', WHSEC_FORMAT_HINT, { field: 'secret' });
   }
 
   private async find(id: string): Promise<NotificationChannelEntity> {

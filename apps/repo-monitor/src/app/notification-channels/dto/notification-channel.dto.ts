@@ -31,7 +31,11 @@ class ChannelFieldsDto {
   url?: string;
 
   @ApiPropertyOptional({
-    description: 'telegram: the bot token; http_webhook: the signing secret (X-Host-Monitor-Signature-256). Stored encrypted, never returned.',
+    description:
+      'telegram: the bot token (required); http_webhook: the signing secret, a Standard Webhooks secret (whsec_ + base64 of 24-64 random bytes) ' +
+      'that signs webhook-signature and X-Host-Monitor-Signature-256. Left out on a new webhook channel, one is generated and answered once. ' +
+      'Stored encrypted, never returned otherwise.',
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwXkVYhkj8Qx0=',
   })
   @OptionalNotNull()
   @IsString()
@@ -89,6 +93,12 @@ export class NotificationChannelDto {
   @ApiProperty({ enum: NOTIFICATION_EVENT_KINDS, isArray: true }) event_kinds!: string[];
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
+}
+
+/** A channel as created or rotated: `secret` holds a generated signing secret, shown this once. */
+export class CreatedNotificationChannelDto extends NotificationChannelDto {
+  @ApiPropertyOptional({ description: 'The generated whsec_ signing secret; present only when it was generated, and never shown again' })
+  secret?: string;
 }
 
 export class NotificationChannelPageDto {
