@@ -1,6 +1,25 @@
-import { Anchor, Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Group,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { confirmAction, EmptyState, formatDateTime, LiveBadge, QueryState, toast, useEventStream } from '@shared/web-ui';
+import {
+  confirmAction,
+  EmptyState,
+  formatDateTime,
+  LiveBadge,
+  QueryState,
+  toast,
+  useEventStream,
+} from '@shared/web-ui';
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -11,7 +30,9 @@ import { Page } from '../../components/page';
 
 // The chart library (Mantine charts on recharts) is the largest part of this page: it loads in
 // parallel after the figures render instead of holding them back.
-const SignChart = lazy(async () => ({ default: (await import('./sign-chart')).SignChart }));
+const SignChart = lazy(async () => ({
+  default: (await import('./sign-chart')).SignChart,
+}));
 
 export interface LiveSignLog {
   run_id: string;
@@ -26,12 +47,23 @@ export interface LiveSignLog {
 const LIVE_ROWS = 20;
 
 /** Adds a streamed run at the top, once (a reconnect may repeat one), keeping the newest 20. */
-export function mergeLive(current: LiveSignLog[], event: LiveSignLog): LiveSignLog[] {
+export function mergeLive(
+  current: LiveSignLog[],
+  event: LiveSignLog,
+): LiveSignLog[] {
   if (current.some((row) => row.run_id === event.run_id)) return current;
   return [event, ...current].slice(0, LIVE_ROWS);
 }
 
-function Stat({ label, value, color }: { label: string; value: number | string; color?: string }) {
+function Stat({
+  label,
+  value,
+  color,
+}: {
+  label: string;
+  value: number | string;
+  color?: string;
+}) {
   return (
     <Card withBorder padding="md">
       <Text size="sm" c="dimmed">
@@ -49,17 +81,40 @@ export function DashboardPage() {
   const { t } = useTranslation();
   const timeZone = useTimeZone();
   const queryClient = useQueryClient();
-  const stats = useQuery({ queryKey: ['stats', 'dashboard'], queryFn: () => unwrap(api.GET('/api/stats/dashboard', { params: { query: { days: 14 } } })), refetchInterval: 30_000 });
-  const active = useQuery({ queryKey: ['runs', 'active'], queryFn: () => unwrap(api.GET('/api/sign-tasks/runs/active')), refetchInterval: 5_000 });
-  const jobs = useQuery({ queryKey: ['scheduled-jobs'], queryFn: () => unwrap(api.GET('/api/ops/scheduled-jobs')), refetchInterval: 60_000 });
-  const accounts = useQuery({ queryKey: ['accounts'], queryFn: () => unwrap(api.GET('/api/accounts')) });
-  const tasks = useQuery({ queryKey: ['tasks'], queryFn: () => unwrap(api.GET('/api/sign-tasks')) });
+  const stats = useQuery({
+    queryKey: ['stats', 'dashboard'],
+    queryFn: () =>
+      unwrap(
+        api.GET('/api/stats/dashboard', { params: { query: { days: 14 } } }),
+      ),
+    refetchInterval: 30_000,
+  });
+  const active = useQuery({
+    queryKey: ['runs', 'active'],
+    queryFn: () => unwrap(api.GET('/api/sign-tasks/runs/active')),
+    refetchInterval: 5_000,
+  });
+  const jobs = useQuery({
+    queryKey: ['scheduled-jobs'],
+    queryFn: () => unwrap(api.GET('/api/ops/scheduled-jobs')),
+    refetchInterval: 60_000,
+  });
+  const accounts = useQuery({
+    queryKey: ['accounts'],
+    queryFn: () => unwrap(api.GET('/api/accounts')),
+  });
+  const tasks = useQuery({
+    queryKey: ['tasks'],
+    queryFn: () => unwrap(api.GET('/api/sign-tasks')),
+  });
   const [live, setLive] = useState<LiveSignLog[]>([]);
   const onMessage = useCallback(
     (message: { event: string; data: string }) => {
       if (message.event !== 'sign_log') return;
       try {
-        setLive((current) => mergeLive(current, JSON.parse(message.data) as LiveSignLog));
+        setLive((current) =>
+          mergeLive(current, JSON.parse(message.data) as LiveSignLog),
+        );
       } catch {
         return;
       }
@@ -68,9 +123,19 @@ export function DashboardPage() {
     },
     [queryClient],
   );
-  const status = useEventStream({ url: '/api/events/sign-history', headers: authHeaders, onMessage, onUnauthorized: () => session.expire(window.location.pathname) });
+  const status = useEventStream({
+    url: '/api/events/sign-history',
+    headers: authHeaders,
+    onMessage,
+    onUnauthorized: () => session.expire(window.location.pathname),
+  });
   const cancel = useMutation({
-    mutationFn: (task: string) => unwrap(api.POST('/api/sign-tasks/{name}/run/cancel', { params: { path: { name: task } } })),
+    mutationFn: (task: string) =>
+      unwrap(
+        api.POST('/api/sign-tasks/{name}/run/cancel', {
+          params: { path: { name: task } },
+        }),
+      ),
     onSuccess: (result) => {
       toast.success(t('dashboard.cancelled', { count: result.cancelled }));
       void queryClient.invalidateQueries({ queryKey: ['runs', 'active'] });
@@ -80,60 +145,119 @@ export function DashboardPage() {
 
   return (
     <Page title={t('dashboard.title')} actions={<LiveBadge status={status} />}>
-      <QueryState query={stats} loadingRows={2}>
-        {(data) => (
-          <Stack gap="md">
-            <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="sm">
-              <Stat label={t('dashboard.todaySuccess')} value={data.today_success} color="teal" />
-              <Stat label={t('dashboard.todayFailure')} value={data.today_failure} color={data.today_failure ? 'red' : undefined} />
-              <Stat label={t('dashboard.todayHits')} value={data.today_keyword_hits} />
-              <Stat label={t('dashboard.accounts')} value={accounts.data?.total ?? '—'} />
-              <Stat label={t('dashboard.tasks')} value={tasks.data?.total ?? '—'} />
-            </SimpleGrid>
-            <Card withBorder>
-              <Title order={3} size="h5" mb="xs">
-                {t('dashboard.chartTitle', { zone: data.time_zone })}
-              </Title>
-              <Suspense fallback={<Skeleton height={220} />}>
-                <SignChart days={data.days} />
-              </Suspense>
-            </Card>
-            <Card withBorder>
-              <Title order={3} size="h5" mb="xs">
-                {t('dashboard.failureCategories')}
-              </Title>
-              {data.failure_categories.length === 0 ? (
-                <Text size="sm" c="dimmed">
-                  {t('dashboard.noFailures')}
-                </Text>
-              ) : (
-                <Group gap="xs">
-                  {data.failure_categories.map((category) => (
-                    <Button key={category.category} component={Link} to={`/history?status=failure&failure_category=${encodeURIComponent(category.category)}`} variant="light" color="red" size="xs">
-                      {t('dashboard.categoryLink', { category: category.category, count: category.count })}
-                    </Button>
-                  ))}
-                </Group>
-              )}
-            </Card>
-          </Stack>
-        )}
-      </QueryState>
+      {/* While loading, hold the space the figures and the chart take (no layout shift). */}
+      {stats.isPending ? (
+        <Skeleton height={560} radius="md" />
+      ) : (
+        <QueryState query={stats}>
+          {(data) => (
+            <Stack gap="md">
+              <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="sm">
+                <Stat
+                  label={t('dashboard.todaySuccess')}
+                  value={data.today_success}
+                  color="teal"
+                />
+                <Stat
+                  label={t('dashboard.todayFailure')}
+                  value={data.today_failure}
+                  color={data.today_failure ? 'red' : undefined}
+                />
+                <Stat
+                  label={t('dashboard.todayHits')}
+                  value={data.today_keyword_hits}
+                />
+                <Stat
+                  label={t('dashboard.accounts')}
+                  value={accounts.data?.total ?? '—'}
+                />
+                <Stat
+                  label={t('dashboard.tasks')}
+                  value={tasks.data?.total ?? '—'}
+                />
+              </SimpleGrid>
+              <Card withBorder>
+                <Title order={3} size="h5" mb="xs">
+                  {t('dashboard.chartTitle', { zone: data.time_zone })}
+                </Title>
+                <Suspense fallback={<Skeleton height={220} />}>
+                  <SignChart days={data.days} />
+                </Suspense>
+              </Card>
+              <Card withBorder>
+                <Title order={3} size="h5" mb="xs">
+                  {t('dashboard.failureCategories')}
+                </Title>
+                {data.failure_categories.length === 0 ? (
+                  <Text size="sm" c="dimmed">
+                    {t('dashboard.noFailures')}
+                  </Text>
+                ) : (
+                  <Group gap="xs">
+                    {data.failure_categories.map((category) => (
+                      <Button
+                        key={category.category}
+                        component={Link}
+                        to={`/history?status=failure&failure_category=${encodeURIComponent(category.category)}`}
+                        variant="light"
+                        color="red"
+                        size="xs"
+                      >
+                        {t('dashboard.categoryLink', {
+                          category: category.category,
+                          count: category.count,
+                        })}
+                      </Button>
+                    ))}
+                  </Group>
+                )}
+              </Card>
+            </Stack>
+          )}
+        </QueryState>
+      )}
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
         <Card withBorder>
           <Title order={3} size="h5" mb="xs">
             {t('dashboard.activeRuns')}
           </Title>
-          <QueryState query={active} isEmpty={(data) => data.runs.length === 0} empty={<Text size="sm" c="dimmed">{t('dashboard.noActiveRuns')}</Text>}>
+          <QueryState
+            query={active}
+            isEmpty={(data) => data.runs.length === 0}
+            empty={
+              <Text size="sm" c="dimmed">
+                {t('dashboard.noActiveRuns')}
+              </Text>
+            }
+          >
             {(data) => (
-              <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+              <Stack
+                gap="xs"
+                component="ul"
+                style={{ listStyle: 'none', padding: 0, margin: 0 }}
+              >
                 {data.runs.map((run) => (
-                  <Group key={run.run_id} component="li" justify="space-between" wrap="nowrap" gap="xs">
+                  <Group
+                    key={run.run_id}
+                    component="li"
+                    justify="space-between"
+                    wrap="nowrap"
+                    gap="xs"
+                  >
                     <div style={{ minWidth: 0 }}>
-                      <Anchor component={Link} to={`/tasks/${encodeURIComponent(run.task_name)}`} size="sm" fw={600}>
+                      <Anchor
+                        component={Link}
+                        to={`/tasks/${encodeURIComponent(run.task_name)}`}
+                        size="sm"
+                        fw={600}
+                      >
                         {run.task_name}
                       </Anchor>
-                      <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                      <Text
+                        size="xs"
+                        c="dimmed"
+                        style={{ overflowWrap: 'anywhere' }}
+                      >
                         {run.account_name} · {run.phase}
                         {run.phase_detail ? ` · ${run.phase_detail}` : ''}
                       </Text>
@@ -142,9 +266,20 @@ export function DashboardPage() {
                       size="xs"
                       variant="light"
                       color="red"
-                      loading={cancel.isPending && cancel.variables === run.task_name}
+                      loading={
+                        cancel.isPending && cancel.variables === run.task_name
+                      }
                       onClick={async () => {
-                        if (await confirmAction({ title: t('dashboard.cancelTitle'), message: t('dashboard.cancelMessage', { task: run.task_name }), confirmLabel: t('dashboard.cancel'), cancelLabel: t('common.back') }))
+                        if (
+                          await confirmAction({
+                            title: t('dashboard.cancelTitle'),
+                            message: t('dashboard.cancelMessage', {
+                              task: run.task_name,
+                            }),
+                            confirmLabel: t('dashboard.cancel'),
+                            cancelLabel: t('common.back'),
+                          })
+                        )
                           cancel.mutate(run.task_name);
                       }}
                     >
@@ -161,21 +296,50 @@ export function DashboardPage() {
             <Title order={3} size="h5">
               {t('dashboard.nextJobs')}
             </Title>
-            {jobs.data && !jobs.data.lock_held ? <Badge color="yellow">{t('dashboard.noLock')}</Badge> : null}
+            {jobs.data && !jobs.data.lock_held ? (
+              <Badge color="yellow">{t('dashboard.noLock')}</Badge>
+            ) : null}
           </Group>
-          <QueryState query={jobs} isEmpty={(data) => data.jobs.length === 0} empty={<Text size="sm" c="dimmed">{t('dashboard.noJobs')}</Text>}>
+          <QueryState
+            query={jobs}
+            isEmpty={(data) => data.jobs.length === 0}
+            empty={
+              <Text size="sm" c="dimmed">
+                {t('dashboard.noJobs')}
+              </Text>
+            }
+          >
             {(data) => (
-              <Stack gap={6} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+              <Stack
+                gap={6}
+                component="ul"
+                style={{ listStyle: 'none', padding: 0, margin: 0 }}
+              >
                 {[...data.jobs]
                   .filter((job) => job.next_run_at)
-                  .sort((a, b) => String(a.next_run_at).localeCompare(String(b.next_run_at)))
+                  .sort((a, b) =>
+                    String(a.next_run_at).localeCompare(String(b.next_run_at)),
+                  )
                   .slice(0, 8)
                   .map((job) => (
-                    <Group key={job.id} component="li" justify="space-between" wrap="nowrap" gap="xs">
-                      <Text size="sm" style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
+                    <Group
+                      key={job.id}
+                      component="li"
+                      justify="space-between"
+                      wrap="nowrap"
+                      gap="xs"
+                    >
+                      <Text
+                        size="sm"
+                        style={{ overflowWrap: 'anywhere', minWidth: 0 }}
+                      >
                         {job.id}
                       </Text>
-                      <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                      <Text
+                        size="sm"
+                        c="dimmed"
+                        style={{ whiteSpace: 'nowrap' }}
+                      >
                         {formatDateTime(job.next_run_at, timeZone, false)}
                       </Text>
                     </Group>
@@ -195,14 +359,28 @@ export function DashboardPage() {
           </Anchor>
         </Group>
         {live.length === 0 ? (
-          <EmptyState title={t('dashboard.liveEmpty')} description={t('dashboard.liveEmptyHint')} />
+          <EmptyState
+            title={t('dashboard.liveEmpty')}
+            description={t('dashboard.liveEmptyHint')}
+          />
         ) : (
-          <Stack gap="xs" component="ul" aria-live="polite" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+          <Stack
+            gap="xs"
+            component="ul"
+            aria-live="polite"
+            style={{ listStyle: 'none', padding: 0, margin: 0 }}
+          >
             {live.map((row) => (
               <li key={row.run_id}>
                 <Group gap="xs" wrap="nowrap" align="flex-start">
-                  <Badge color={row.success ? 'teal' : 'red'} variant="light" style={{ flexShrink: 0 }}>
-                    {row.success ? t('dashboard.success') : t('dashboard.failure')}
+                  <Badge
+                    color={row.success ? 'teal' : 'red'}
+                    variant="light"
+                    style={{ flexShrink: 0 }}
+                  >
+                    {row.success
+                      ? t('dashboard.success')
+                      : t('dashboard.failure')}
                   </Badge>
                   <div style={{ minWidth: 0 }}>
                     <Text size="sm" fw={600}>
@@ -212,7 +390,13 @@ export function DashboardPage() {
                       {formatDateTime(row.created_at, timeZone)}
                       {row.success ? '' : ` · ${row.failure_category}`}
                     </Text>
-                    <Text size="sm" style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}>
+                    <Text
+                      size="sm"
+                      style={{
+                        overflowWrap: 'anywhere',
+                        whiteSpace: 'pre-wrap',
+                      }}
+                    >
                       {row.message}
                     </Text>
                   </div>

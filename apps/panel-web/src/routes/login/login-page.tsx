@@ -1,8 +1,7 @@
 import { Alert, Button, Center, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { ApiError, ColorSchemePicker, errorMessage, LanguagePicker } from '@shared/web-ui';
-import { useEffect, useRef, useState } from 'react';
+import { ChangeEvent, FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { api, unwrap } from '../../api/client';
@@ -26,14 +25,27 @@ export function LoginPage() {
   const [retryAt, setRetryAt] = useState<number | null>(null);
   const secondsLeft = useCountdown(retryAt);
   const totpRef = useRef<HTMLInputElement>(null);
-  const form = useForm<LoginValues>({
-    initialValues: { username: '', password: '', totp_code: '' },
-    validate: {
-      username: (value) => (value.trim() ? null : t('login.username')),
-      password: (value) => (value ? null : t('login.password')),
-      totp_code: (value) => (needsTotp && !/^\d{6}$/.test(value) ? t('login.totpHint') : null),
+  // Three fields: plain state (a form library would be the largest part of this page's JavaScript).
+  const [values, setValues] = useState<LoginValues>({ username: '', password: '', totp_code: '' });
+  const [errors, setErrors] = useState<Partial<Record<keyof LoginValues, string>>>({});
+  const field = (name: keyof LoginValues) => ({
+    value: values[name],
+    error: errors[name],
+    onChange: (event: ChangeEvent<HTMLInputElement>) => {
+      const value = event.currentTarget.value;
+      setValues((current) => ({ ...current, [name]: value }));
+      setErrors((current) => ({ ...current, [name]: undefined }));
     },
   });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const problems: Partial<Record<keyof LoginValues, string>> = {};
+    if (!values.username.trim()) problems.username = t('login.username');
+    if (!values.password) problems.password = t('login.password');
+    if (needsTotp && !/^\d{6}$/.test(values.totp_code)) problems.totp_code = t('login.totpHint');
+    setErrors(problems);
+    if (Object.keys(problems).length === 0) login.mutate(values);
+  };
   const login = useMutation({
     mutationFn: (values: LoginValues) =>
       unwrap(api.POST('/api/auth/login', { body: { username: values.username.trim(), password: values.password, ...(values.totp_code ? { totp_code: values.totp_code } : {}) } })),
@@ -64,7 +76,7 @@ export function LoginPage() {
   return (
     <Center mih="100vh" p="md" component="main">
       <Paper withBorder shadow="sm" p="lg" radius="md" w="100%" maw={400}>
-        <form onSubmit={form.onSubmit((values) => login.mutate(values))} noValidate>
+        <form onSubmit={submit} noValidate>
           <Stack gap="md">
             <div>
               <Title order={1} size="h2">
@@ -84,8 +96,8 @@ export function LoginPage() {
                 {message}
               </Alert>
             ) : null}
-            <TextInput label={t('login.username')} autoComplete="username" required {...form.getInputProps('username')} />
-            <PasswordInput label={t('login.password')} autoComplete="current-password" required {...form.getInputProps('password')} />
+            <TextInput label={t('login.username')} autoComplete="username" required {...field('username')} />
+            <PasswordInput label={t('login.password')} autoComplete="current-password" required {...field('password')} />
             {needsTotp ? (
               <TextInput
                 ref={totpRef}
@@ -95,7 +107,7 @@ export function LoginPage() {
                 autoComplete="one-time-code"
                 maxLength={6}
                 required
-                {...form.getInputProps('totp_code')}
+                {...field('totp_code')}
               />
             ) : null}
             <Button type="submit" loading={login.isPending} disabled={secondsLeft > 0} fullWidth>
