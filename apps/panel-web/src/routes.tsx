@@ -11,6 +11,7 @@ export const routes: RouteObject[] = [
       { path: '/', element: <Navigate to="/dashboard" replace /> },
       { path: '/dashboard', lazy: async () => ({ Component: (await import('./routes/dashboard/dashboard-page')).DashboardPage }) },
       { path: '/history', lazy: async () => ({ Component: (await import('./routes/history/history-page')).HistoryPage }) },
+      { path: '/profile', lazy: async () => ({ Component: (await import('./routes/profile/profile-page')).ProfilePage }) },
       { path: '/about', lazy: async () => ({ Component: (await import('./routes/about/about-page')).AboutPage }) },
       { path: '*', lazy: async () => ({ Component: (await import('./components/not-found')).NotFoundPage }) },
     ],
