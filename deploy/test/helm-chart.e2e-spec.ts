@@ -164,4 +164,23 @@ describe('Helm chart deploy/helm/selfhost', () => {
     expect(find('repoMonitor.replicaCount > 1 needs repoMonitor.database.driver=postgres')?.condition).toContain('(ne .Values.repoMonitor.database.driver "postgres")');
     expect(find('MONITOR_OAUTH_CLIENT_SECRET needs MONITOR_ENCRYPTION_KEY')?.condition).toContain('MONITOR_ENCRYPTION_KEY');
   });
+
+  // Without the ingress nothing sits in front of the Service, and any pod that reaches it could write
+  // its own X-Forwarded-For: the chart trusts a proxy only when it deploys one, and never writes the
+  // key twice when the values set it in `env`.
+  it.each([
+    ['panel-api-configmap.yaml', 'panelApi', 'APP_TRUST_PROXY'],
+    ['repo-monitor-configmap.yaml', 'repoMonitor', 'MONITOR_HTTP_TRUST_PROXY'],
+  ])('%s trusts the forwarded address only behind its own ingress', (file, key, variable) => {
+    const text = readFileSync(join(templatesDir, file), 'utf8');
+    const guard = `{{- if and .Values.${key}.ingress.enabled (not (hasKey .Values.${key}.env "${variable}")) }}`;
+    const lines = text.split('\n');
+    const setAt = lines.findIndex((line) => line.trim().startsWith(`${variable}:`));
+    expect(setAt).toBeGreaterThan(0);
+    const guardAt = lines.findIndex((line) => line.trim() === guard);
+    expect(guardAt).toBeGreaterThanOrEqual(0);
+    expect(guardAt).toBeLessThan(setAt);
+    expect(lines.slice(guardAt + 1, setAt).some((line) => /\{\{-?\s*end/.test(line))).toBe(false);
+    expect(lines.filter((line) => line.trim().startsWith(`${variable}:`))).toHaveLength(1);
+  });
 });

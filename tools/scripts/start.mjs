@@ -10,6 +10,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -35,7 +36,10 @@ function secretFile(path, make) {
   return readFileSync(path, 'utf8').trim();
 }
 
-mkdirSync(panelData, { recursive: true });
+// Accounts' sessions and secrets live here: readable by this user only.
+mkdirSync(data, { recursive: true, mode: 0o700 });
+mkdirSync(panelData, { recursive: true, mode: 0o700 });
+mkdirSync(monitorData, { recursive: true, mode: 0o700 });
 const monitorPasswordFile = join(monitorData, '.admin_password');
 const monitorPassword = secretFile(monitorPasswordFile, () => randomBytes(18).toString('base64url'));
 const monitorKey = secretFile(join(monitorData, '.encryption_key'), () => randomBytes(32).toString('hex'));
@@ -76,8 +80,37 @@ const services = [
   },
 ];
 
+/** Whether something already answers on host:port (another copy of these services, or any program). */
+function portTaken(host, port) {
+  return new Promise((resolve) => {
+    const socket = connect({ host: host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host, port: Number(port) });
+    socket.setTimeout(1000);
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('timeout', () => (socket.destroy(), resolve(false)));
+    socket.once('error', () => resolve(false));
+  });
+}
+
+const taken = [];
+if (await portTaken(panelHost, panelPort)) taken.push(`panel-api's ${panelUrl} (move it with PORT=… or HOST=…)`);
+const monitorHost = monitorAddr.slice(0, monitorPortAt);
+if (await portTaken(monitorHost, monitorAddr.slice(monitorPortAt + 1))) {
+  taken.push(`repo-monitor's ${monitorUrl} (move it with MONITOR_HTTP_ADDR=host:port)`);
+}
+if (taken.length) {
+  console.log(`Something already answers on ${taken.join(' and ')}: is another \`npm start\` running?`);
+  process.exit(1);
+}
+
+// Each service runs in its own process group, so Ctrl-C in the terminal reaches this script alone;
+// it then asks each service once (SIGTERM) to drain and stop, and waits for both.
 const children = services.map((service) => {
-  const child = spawn(process.execPath, service.args, { cwd: root, env: { ...env, ...service.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, service.args, {
+    cwd: root,
+    env: { ...env, ...service.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   const prefix = `[${service.name}] `;
   for (const stream of [child.stdout, child.stderr]) {
     let buffered = '';
@@ -90,20 +123,32 @@ const children = services.map((service) => {
   }
   child.on('exit', (code, signal) => {
     process.stdout.write(`${prefix}exited (${signal ?? code})\n`);
-    shutdown(code ?? 1);
+    // A service that stops on its own (it failed to start, or crashed) stops the other one too.
+    shutdown(stopping ? exitCode : code || 1);
   });
   return child;
 });
 
 let stopping = false;
+let exitCode = 0;
 function shutdown(code) {
-  if (stopping) return;
-  stopping = true;
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-  setTimeout(() => process.exit(code), 1500).unref();
+  if (!stopping) {
+    stopping = true;
+    exitCode = code;
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    // The services drain for a few seconds; a service that hangs is stopped hard after 30 s.
+    setTimeout(() => {
+      for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }, 30_000).unref();
+  }
+  if (children.every((child) => child.exitCode !== null || child.signalCode !== null)) process.exit(exitCode);
 }
 process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
+// Should this script itself be killed, the services do not outlive it.
+process.on('exit', () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+});
 
 async function answers(url, accept = () => true) {
   try {
@@ -122,6 +167,7 @@ async function announce() {
   for (;;) {
     if (stopping) return;
     const ready = await Promise.all([answers(`${panelUrl}/readyz`), answers(`${monitorUrl}/readyz`)]);
+    if (stopping) return;
     if (ready.every(Boolean)) break;
     if (Date.now() > deadline) {
       console.log('Both services have not answered /readyz within 2 minutes; see the log lines above.');
@@ -135,7 +181,9 @@ async function announce() {
   const panelPassword = join(panelData, '.admin_bootstrap_password');
   const panelPasswordNote = existsSync(panelPassword)
     ? `password in ${rel(panelPassword)}`
-    : 'password: your ADMIN_PASSWORD (or the one you set later)';
+    : process.env.ADMIN_PASSWORD
+      ? 'password: your ADMIN_PASSWORD'
+      : 'password: the one you chose (the generated file goes once it is changed; ADMIN_PASSWORD_RESET=1 resets it)';
   const lines = [
     '',
     'Ready.',
