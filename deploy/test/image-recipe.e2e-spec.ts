@@ -34,10 +34,14 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
     if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}:\n${output()}`);
     try {
       const response = await fetch(url);
-      return response.status;
+      await response.body?.cancel();
+      // 503 is the service saying it is still starting (its listener answers before the app is
+      // ready, as a container's health check sees it); keep asking.
+      if (response.status !== 503) return response.status;
     } catch {
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      // not listening yet
     }
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`no answer from ${url}:\n${output()}`);
 }
