@@ -56,9 +56,10 @@ describe('inbound webhooks against hostile input', () => {
     sending = false;
     await probe;
     expect(statuses).toEqual(Array(10).fill(401));
-    // Parsed before the signature check, the ten bodies held the event loop for 0.9-1.7 s (measured on
-    // a loaded 2-core machine); checking the signature first, the slowest /healthz took about 20 ms.
-    expect(slowestMs).toBeLessThan(300);
+    // Parsed before the signature check, the ten bodies held the event loop for 0.6-1.7 s (measured on
+    // a loaded 2-core machine); checking the signature first, the slowest /healthz took about 20 ms on
+    // its own and up to 370 ms while another e2e suite shared the two cores. The bound sits between.
+    expect(slowestMs).toBeLessThan(600);
   });
 
   it('stores a signed body with __proto__ and constructor keys as sent, and it round-trips', async () => {
