@@ -124,23 +124,7 @@ export class RunHistoryService {
       order: { createdAt: 'DESC', id: 'DESC' },
       take: options.limit,
     });
-    return rows.map((row) => {
-      const stored = this.readEntry(taskName, row.runId);
-      return {
-        run_id: row.runId,
-        task_name: row.taskName,
-        account_name: row.accountName,
-        trigger: row.trigger,
-        state: row.state,
-        success: row.success,
-        failure_category: row.failureCategory,
-        message: row.message,
-        attempts: row.attempts,
-        started_at: stored?.started_at ?? row.createdAt.toISOString(),
-        finished_at: stored?.finished_at ?? row.createdAt.toISOString(),
-        flow_log: stored?.flow_log ?? [],
-      };
-    });
+    return rows.map((row) => this.entryOf(row));
   }
 
   /** One finished run by id, with its flow log; undefined when no such run was recorded. */
