@@ -146,4 +146,16 @@ export const en = {
     disableMessage: 'Logging in will need only the password.',
     totpDisabled: 'Two-factor authentication is off',
   },
+  // accounts page
+  accounts: {
+  },
+  // tasks page
+  tasks: {
+  },
+  // hits page
+  hits: {
+  },
+  // settings page
+  settings: {
+  },
 };

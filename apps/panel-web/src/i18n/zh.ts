@@ -148,4 +148,16 @@ export const zh: typeof en = {
     disableMessage: '之后登录只需要密码。',
     totpDisabled: '两步验证已关闭',
   },
+  // accounts page
+  accounts: {
+  },
+  // tasks page
+  tasks: {
+  },
+  // hits page
+  hits: {
+  },
+  // settings page
+  settings: {
+  },
 };
