@@ -1034,6 +1034,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sign-tasks/schedule-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The next run times of a schedule (unsaved), in the configured time zone
+         * @description Computed with the scheduler's own code, and refused with the same 400 a task save gives for the same schedule fields.
+         */
+        post: operations["SchedulePreviewController_preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/stats/dashboard": {
         parameters: {
             query?: never;
@@ -1877,6 +1897,45 @@ export interface components {
             lock_held: boolean;
             total: number;
         };
+        SchedulePreviewDto: {
+            /**
+             * @description The 6-field cron expression the scheduler registers
+             * @example 0 0 8 * * *
+             */
+            cron: string;
+            runs: components["schemas"]["UpcomingRunDto"][];
+            /**
+             * @description The configured time zone the schedule is read in
+             * @example Asia/Shanghai
+             */
+            time_zone: string;
+        };
+        SchedulePreviewRequestDto: {
+            /** @default 5 */
+            count: number;
+            /**
+             * @description listen tasks have no schedule
+             * @enum {string}
+             */
+            execution_mode: "fixed" | "range";
+            /** @default 0 */
+            random_seconds: number;
+            /**
+             * @description range mode: HH:MM[:SS]
+             * @example 09:30
+             */
+            range_end?: string;
+            /**
+             * @description range mode: HH:MM[:SS]
+             * @example 08:00
+             */
+            range_start?: string;
+            /**
+             * @description fixed mode: 5- or 6-field cron, or HH:MM[:SS]
+             * @example 0 8 * * *
+             */
+            sign_at?: string;
+        };
         SettingsViewDto: {
             ai_api_key_set: boolean;
             ai_base_url: string | null;
@@ -2165,6 +2224,18 @@ export interface components {
             field: string;
             /** @description Why it has no equivalent and what happens instead */
             note: string;
+        };
+        UpcomingRunDto: {
+            /**
+             * Format: date-time
+             * @description When the job fires (UTC)
+             */
+            fires_at: string;
+            /**
+             * Format: date-time
+             * @description The latest the run may start after its random wait (random_seconds, or up to range_end); equals fires_at without one
+             */
+            latest_start: string;
         };
         UpdateAccountDto: {
             /**
@@ -5753,6 +5824,58 @@ export interface operations {
             };
             /** @description Missing or invalid access token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    SchedulePreviewController_preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SchedulePreviewRequestDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchedulePreviewDto"];
+                };
+            };
+            /** @description A schedule a task save would refuse (every problem is listed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The request body is larger than the service accepts */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

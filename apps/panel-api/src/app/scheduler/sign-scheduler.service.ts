@@ -1,6 +1,6 @@
 import { ConflictException, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { CronJob } from 'cron';
+import { CronJob, CronTime } from 'cron';
 import { AccountSessionsService } from '../accounts/account-sessions.service';
 import { RuntimeStatusRegistry } from '../ops/runtime-status.registry';
 import { randomSeconds } from '../runs/action-runner';
@@ -194,4 +194,31 @@ export function rangeWindowSeconds(task: Pick<SignTask, 'range_start' | 'range_e
   const end = task.range_end ? parseTimeOfDay(task.range_end) : undefined;
   if (start === undefined || end === undefined) return 0;
   return (end - start + 86_400) % 86_400;
+}
+
+/** One upcoming run of a schedule: when the job fires and the latest its run may start after the random wait. */
+export interface UpcomingRun {
+  fires_at: string;
+  latest_start: string;
+}
+
+/**
+ * The next `count` ticks of a task's schedule in a time zone, computed as the registered CronJob
+ * computes them (same expression from scheduleOf, same cron library, same zone), with the random
+ * wait fire() adds: up to random_seconds in fixed mode, up to range_end in range mode.
+ */
+export function upcomingRuns(task: Pick<SignTask, 'execution_mode' | 'sign_at' | 'range_start' | 'range_end' | 'random_seconds'>, timeZone: string, count: number, from = new Date()): UpcomingRun[] {
+  const cron = scheduleOf(task as SignTask);
+  if (!cron) return [];
+  const time = new CronTime(cron, timeZone);
+  const waitSeconds = task.execution_mode === 'range' ? rangeWindowSeconds(task) : task.random_seconds;
+  const runs: UpcomingRun[] = [];
+  let cursor: Date = from;
+  for (let index = 0; index < count; index++) {
+    // getNextDateFrom reads the start in the zone it is given, not the one CronTime was built with (as CronJob does through sendAt).
+    const next = time.getNextDateFrom(cursor, timeZone).toJSDate();
+    runs.push({ fires_at: next.toISOString(), latest_start: new Date(next.getTime() + waitSeconds * 1000).toISOString() });
+    cursor = next;
+  }
+  return runs;
 }

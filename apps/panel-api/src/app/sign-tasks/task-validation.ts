@@ -256,22 +256,16 @@ function chatProblems(chat: TaskChat, path: string, listen: boolean): string[] {
 }
 
 /**
- * The rules across fields that class-validator cannot state: accounts, schedule by mode, which
- * actions belong where and what each action needs, regular expressions that compile.
+ * What is wrong with a task's schedule fields (sign_at, range_start, range_end for its execution
+ * mode): the rules task writes and the schedule preview share, so a preview cannot accept what a
+ * save refuses.
  */
-export function taskRuleProblems(task: SignTaskInput, options: { checkSchedule?: boolean } = {}): string[] {
+export function scheduleRuleProblems(
+  task: Pick<SignTaskInput, 'execution_mode' | 'sign_at' | 'range_start' | 'range_end'>,
+  options: { checkSchedule?: boolean } = {},
+): string[] {
   const checkSchedule = options.checkSchedule ?? true;
   const problems: string[] = [];
-  if (!isTaskName(task.name)) problems.push(`name must be ${TASK_NAME_RULE}`);
-  const hasSingle = task.account_name !== undefined && task.account_name !== '';
-  const hasMany = task.account_names !== undefined;
-  if (hasSingle === hasMany) problems.push('give exactly one of account_name or account_names');
-  for (const name of [...(hasSingle ? [task.account_name as string] : []), ...(task.account_names ?? [])]) {
-    if (name !== '*' && !ACCOUNT_NAME_PATTERN.test(name)) problems.push(`account "${name}" is not a valid account name`);
-  }
-  if (task.account_names?.includes('*') && task.account_names.length > 1) problems.push('account_names ["*"] stands alone');
-  if (task.account_name === '*') problems.push('use account_names ["*"] for every account');
-
   if (task.execution_mode === 'fixed' && !task.sign_at) problems.push('sign_at is required in fixed mode');
   else if (task.sign_at !== undefined && task.sign_at !== '') {
     const expression = cronOfSignAt(task.sign_at);
@@ -290,6 +284,27 @@ export function taskRuleProblems(task: SignTaskInput, options: { checkSchedule?:
       if (value !== undefined && parseTimeOfDay(value) === undefined) problems.push(`${field} must be HH:MM[:SS]`);
     }
   }
+  return problems;
+}
+
+/**
+ * The rules across fields that class-validator cannot state: accounts, schedule by mode, which
+ * actions belong where and what each action needs, regular expressions that compile.
+ */
+export function taskRuleProblems(task: SignTaskInput, options: { checkSchedule?: boolean } = {}): string[] {
+  const checkSchedule = options.checkSchedule ?? true;
+  const problems: string[] = [];
+  if (!isTaskName(task.name)) problems.push(`name must be ${TASK_NAME_RULE}`);
+  const hasSingle = task.account_name !== undefined && task.account_name !== '';
+  const hasMany = task.account_names !== undefined;
+  if (hasSingle === hasMany) problems.push('give exactly one of account_name or account_names');
+  for (const name of [...(hasSingle ? [task.account_name as string] : []), ...(task.account_names ?? [])]) {
+    if (name !== '*' && !ACCOUNT_NAME_PATTERN.test(name)) problems.push(`account "${name}" is not a valid account name`);
+  }
+  if (task.account_names?.includes('*') && task.account_names.length > 1) problems.push('account_names ["*"] stands alone');
+  if (task.account_name === '*') problems.push('use account_names ["*"] for every account');
+
+  problems.push(...scheduleRuleProblems(task, { checkSchedule }));
   const listen = task.execution_mode === 'listen';
   task.chats.forEach((chat, index) => problems.push(...chatProblems(chat, `chats.${index}`, listen)));
   return problems;
