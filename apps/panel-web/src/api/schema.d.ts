@@ -418,6 +418,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/config/ai/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the saved AI model a short question and report its answer or the failure
+         * @description Uses the saved ai_base_url, ai_model and ai_api_key (save them first), through the same client the AI actions use. A failure of the model API (wrong key, unknown model, unreachable server, no answer within 60 s) answers 200 with ok=false and the reason.
+         */
+        post: operations["AiTestController_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/config/bot/test": {
         parameters: {
             query?: never;
@@ -1225,6 +1245,25 @@ export interface components {
         ActiveRunListDto: {
             runs: components["schemas"]["ActiveRunDto"][];
             total: number;
+        };
+        AiTestResultDto: {
+            /** @description The model's answer, at most 200 characters */
+            answer?: string;
+            /** @description The saved base URL (null: the OpenAI API) */
+            base_url: string | null;
+            /** @description Why the test failed (the API status and message, or the network failure) */
+            error?: string;
+            /**
+             * @description What kind of failure
+             * @enum {string}
+             */
+            error_kind?: "timeout" | "error";
+            /** @description Milliseconds until the answer or the failure */
+            latency_ms: number;
+            /** @description The saved model the question went to */
+            model: string;
+            /** @description true when the model answered */
+            ok: boolean;
         };
         /** @description Every error of panel-api */
         ApiErrorBody: {
@@ -3947,6 +3986,45 @@ export interface operations {
             };
             /** @description The request body is larger than the service accepts */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    AiTestController_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiTestResultDto"];
+                };
+            };
+            /** @description ai_model or ai_api_key is not saved */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

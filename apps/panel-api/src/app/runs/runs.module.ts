@@ -9,6 +9,7 @@ import { SignTasksModule } from '../sign-tasks/sign-tasks.module';
 import { AccountRunLock } from './account-run-lock';
 import { ActionRunner } from './action-runner';
 import { AI_CLIENT, OpenAiCompatibleClient } from './ai-client';
+import { AiTestController } from './ai-test.controller';
 import { BatchController } from './batch.controller';
 import { SignLog } from './entities/sign-log.entity';
 import { RunHistoryService } from './run-history.service';
@@ -25,7 +26,7 @@ import { TaskRunner } from './task-runner.service';
  */
 @Module({
   imports: [TypeOrmModule.forFeature([SignLog]), AccountsModule, SettingsModule, SignTasksModule, NotificationsModule],
-  controllers: [RunsController, BatchController],
+  controllers: [RunsController, BatchController, AiTestController],
   providers: [
     overridableProvider(AI_CLIENT, (settings: SettingsService) => new OpenAiCompatibleClient(settings), [SettingsService]),
     overridableProvider(RUN_TIMINGS, () => DEFAULT_RUN_TIMINGS),
