@@ -163,7 +163,7 @@ function toggled(selected: ReadonlySet<string>, key: string, on: boolean): Set<s
 }
 
 function Pager({ paging }: { paging: PagePaging | CursorPaging }) {
-  const { t } = useTranslation('ui');
+  const { t, i18n } = useTranslation('ui');
   if (paging.kind === 'pages') {
     const pages = Math.max(1, Math.ceil(paging.total / paging.pageSize));
     return (
@@ -189,7 +189,7 @@ function Pager({ paging }: { paging: PagePaging | CursorPaging }) {
   return (
     <Group justify="space-between" gap="xs">
       <Text size="sm" c="dimmed">
-        {paging.total === undefined ? '' : paging.totalCapped ? t('table.totalAtLeast', { count: paging.total }) : t('table.total', { count: paging.total })}
+        {paging.total === undefined ? '' : paging.totalCapped ? t('table.totalAtLeast', { count: paging.total, formatted: new Intl.NumberFormat(i18n.language).format(paging.total) }) : t('table.total', { count: paging.total })}
       </Text>
       <Group gap="xs">
         <Button size="xs" variant="default" disabled={!paging.hasPrevious} onClick={paging.onPrevious}>

@@ -10,7 +10,7 @@ import { SecretField, secretValue } from './forms';
 import { detectLanguage, keyPaths } from './i18n';
 import { webUiEn, webUiZh } from './i18n-resources';
 import { ErrorState } from './states';
-import { dayInZone, formatDateTime } from './time';
+import { dayInZone, formatDateTime, nextDay, startOfDayInZone } from './time';
 
 describe('i18n', () => {
   it('has the same keys in English and Chinese', () => {
@@ -29,6 +29,17 @@ describe('time', () => {
     expect(formatDateTime('2026-11-23T16:30:00Z', 'Asia/Shanghai')).toBe('2026-11-24 00:30:00');
     expect(dayInZone('2026-11-23T16:30:00Z', 'Asia/Shanghai')).toBe('2026-11-24');
     expect(formatDateTime(null, 'UTC')).toBe('—');
+  });
+
+  it('starts a picked day at midnight of the configured zone, across DST changes', () => {
+    expect(startOfDayInZone('2026-11-24', 'Asia/Shanghai')).toBe('2026-11-23T16:00:00.000Z');
+    expect(startOfDayInZone('2026-11-24', 'UTC')).toBe('2026-11-24T00:00:00.000Z');
+    expect(startOfDayInZone('2026-03-29', 'Europe/Berlin')).toBe('2026-03-28T23:00:00.000Z');
+    expect(startOfDayInZone('2026-03-30', 'Europe/Berlin')).toBe('2026-03-29T22:00:00.000Z');
+    expect(startOfDayInZone('2026-11-01', 'America/New_York')).toBe('2026-11-01T04:00:00.000Z');
+    expect(startOfDayInZone('2026-02-30', 'UTC')).toBeUndefined();
+    expect(startOfDayInZone('yesterday', 'UTC')).toBeUndefined();
+    expect(nextDay('2026-12-31')).toBe('2027-01-01');
   });
 });
 

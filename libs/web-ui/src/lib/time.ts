@@ -25,3 +25,31 @@ function zoneParts(date: Date, timeZone: string | undefined): Record<'year' | 'm
   const parts = Object.fromEntries(format.formatToParts(date).map((part) => [part.type, part.value]));
   return { year: parts['year'], month: parts['month'], day: parts['day'], hour: parts['hour'], minute: parts['minute'], second: parts['second'] };
 }
+
+/**
+ * The instant (ISO 8601, UTC) at which a calendar day (YYYY-MM-DD) begins in a time zone, so a
+ * day picked in the page means the configured zone's day. Undefined for anything that is not a day.
+ */
+export function startOfDayInZone(day: string, timeZone: string | undefined): string | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!match) return undefined;
+  const wall = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+  if (Number.isNaN(wall) || new Date(wall).toISOString().slice(0, 10) !== day) return undefined;
+  // The zone's offset at the guess, then again at the corrected instant (a DST change that day).
+  let instant = wall - offsetAt(wall, timeZone);
+  instant = wall - offsetAt(instant, timeZone);
+  return new Date(instant).toISOString();
+}
+
+/** The day after a calendar day (YYYY-MM-DD). */
+export function nextDay(day: string): string {
+  const [year, month, date] = day.split('-').map(Number);
+  return new Date(Date.UTC(year, month - 1, date + 1)).toISOString().slice(0, 10);
+}
+
+/** How far the zone's wall clock is ahead of UTC at an instant, in milliseconds. */
+function offsetAt(instant: number, timeZone: string | undefined): number {
+  const parts = zoneParts(new Date(instant), timeZone);
+  const wall = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  return wall - Math.floor(instant / 1000) * 1000;
+}
