@@ -1,20 +1,37 @@
+import { Center, Loader } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { Navigate, RouteObject } from 'react-router';
 import { LoginPage } from './routes/login/login-page';
 
+/** What shows while the first page's code loads (the router renders this until its lazy routes resolve). */
+function StartingUp() {
+  const { t } = useTranslation('ui');
+  return (
+    <Center mih="100dvh">
+      <Loader size="md" aria-label={t('loading')} role="status" />
+    </Center>
+  );
+}
+
 /** Every page but the login is loaded on demand, so the login and dashboard load only what they use. */
 export const routes: RouteObject[] = [
-  { path: '/login', element: <LoginPage /> },
   {
-    // The shell (navigation, header) loads with the first page behind the login, not with the login.
-    lazy: async () => ({ Component: (await import('./components/authenticated-layout')).AuthenticatedLayout }),
+    HydrateFallback: StartingUp,
     children: [
-      { path: '/', element: <Navigate to="/dashboard" replace /> },
-      { path: '/dashboard', lazy: async () => ({ Component: (await import('./routes/dashboard/dashboard-page')).DashboardPage }) },
-      { path: '/history', lazy: async () => ({ Component: (await import('./routes/history/history-page')).HistoryPage }) },
-      { path: '/profile', lazy: async () => ({ Component: (await import('./routes/profile/profile-page')).ProfilePage }) },
-      { path: '/about', lazy: async () => ({ Component: (await import('./routes/about/about-page')).AboutPage }) },
-      { path: '*', lazy: async () => ({ Component: (await import('./components/not-found')).NotFoundPage }) },
+      { path: '/login', element: <LoginPage /> },
+      {
+        // The shell (navigation, header) loads with the first page behind the login, not with the login.
+        lazy: async () => ({ Component: (await import('./components/authenticated-layout')).AuthenticatedLayout }),
+        children: [
+          { path: '/', element: <Navigate to="/dashboard" replace /> },
+          { path: '/dashboard', lazy: async () => ({ Component: (await import('./routes/dashboard/dashboard-page')).DashboardPage }) },
+          { path: '/hits', lazy: async () => ({ Component: (await import('./routes/hits/hits-page')).HitsPage }) },
+          { path: '/history', lazy: async () => ({ Component: (await import('./routes/history/history-page')).HistoryPage }) },
+          { path: '/profile', lazy: async () => ({ Component: (await import('./routes/profile/profile-page')).ProfilePage }) },
+          { path: '/about', lazy: async () => ({ Component: (await import('./routes/about/about-page')).AboutPage }) },
+          { path: '*', lazy: async () => ({ Component: (await import('./components/not-found')).NotFoundPage }) },
+        ],
+      },
     ],
   },
 ];
-
