@@ -1,8 +1,10 @@
+import { ApiErrorResponses } from '@shared/config';
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { IsIn, IsOptional } from 'class-validator';
-import { FindOptionsWhere } from 'typeorm';
+import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { QueryDateTime, SearchText, whereContains } from '../common/list-filters';
 import { ListPage, ListPageDto, listPage, PageQueryDto, pageWindow, MAX_ROW_ID, QueryInteger } from '../common/list-page';
+import { MonitorError } from '../common/monitor-error';
 import { AGENT_SCHEME, COOKIE_SCHEME } from '../openapi';
 import { DatabaseWork } from '../processing/database-work';
 import { EVENT_CATEGORIES, EventCategory, EventEntity } from './event.entity';
@@ -46,6 +48,20 @@ export class EventListDto extends ListPageDto {
 export class EventQueryDto extends PageQueryDto {
   @QueryInteger({ min: 1, max: MAX_ROW_ID }) repository_id?: number;
   @ApiPropertyOptional({ enum: EVENT_CATEGORIES }) @IsOptional() @IsIn(EVENT_CATEGORIES) category?: EventCategory;
+
+  @ApiPropertyOptional({
+    description: 'An event kind (`issues.opened`) or a family of kinds (`issues` matches `issues.opened`, `issues.closed`, ...)',
+    maxLength: 64,
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  @Matches(/^[a-z_]+(\.[a-z_]+)?$/, { message: 'kind must look like issues or issues.opened' })
+  kind?: string;
+
+  @QueryDateTime('Only events that happened at or after this time') since?: string;
+  @QueryDateTime('Only events that happened before this time') until?: string;
+  @SearchText('Text in the title, body or actor, ignoring case') q?: string;
 }
 
 @ApiTags('events')
@@ -56,16 +72,29 @@ export class EventsController {
   constructor(private readonly database: DatabaseWork) {}
 
   @Get()
-  @ApiOperation({ summary: 'Recorded events, newest first' })
+  @ApiOperation({ summary: 'Recorded events, newest first, filtered by repository, category, kind, time and text' })
+  @ApiErrorResponses({ 400: 'validation_failed: a filter is malformed, or since is not before until' })
   @ApiOkResponse({ type: EventListDto })
   async list(@Query() query: EventQueryDto): Promise<ListPage<EventDto>> {
     const window = pageWindow(query);
-    const where: FindOptionsWhere<EventEntity> = {};
-    if (query.repository_id) where.repositoryId = query.repository_id;
-    if (query.category) where.category = query.category;
-    const [rows, total] = await this.database.dataSource
-      .getRepository(EventEntity)
-      .findAndCount({ where, order: { id: 'DESC' }, skip: window.skip, take: window.perPage });
+    const since = query.since ? new Date(query.since) : undefined;
+    const until = query.until ? new Date(query.until) : undefined;
+    if (since && until && since.getTime() >= until.getTime()) {
+      throw new MonitorError('validation_failed', 'since must be before until', { field: 'since' });
+    }
+    const builder = this.database.dataSource.getRepository(EventEntity).createQueryBuilder('event');
+    if (query.repository_id) builder.andWhere('event.repositoryId = :repositoryId', { repositoryId: query.repository_id });
+    if (query.category) builder.andWhere('event.category = :category', { category: query.category });
+    if (query.kind) {
+      builder.andWhere(query.kind.includes('.') ? 'event.kind = :kind' : "(event.kind = :kind OR event.kind LIKE :kindFamily ESCAPE '\\')", {
+        kind: query.kind,
+        kindFamily: `${query.kind.replace(/_/g, '\\_')}.%`,
+      });
+    }
+    if (since) builder.andWhere('event.occurredAt >= :since', { since: this.database.time(since) });
+    if (until) builder.andWhere('event.occurredAt < :until', { until: this.database.time(until) });
+    whereContains(builder, ['event.title', 'event.bodyText', 'event.actor'], query.q);
+    const [rows, total] = await builder.orderBy('event.id', 'DESC').skip(window.skip).take(window.perPage).getManyAndCount();
     return listPage(rows.map(EventDto.of), total, window);
   }
 }

@@ -1,11 +1,12 @@
 import { ApiErrorResponses } from '@shared/config';
-import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { IsIn, IsOptional } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { ListPage, ListPageDto, listPage, PageQueryDto, pageWindow, RowIdPipe } from '../common/list-page';
 import { MonitorError } from '../common/monitor-error';
 import { AGENT_SCHEME, COOKIE_SCHEME, CSRF_SCHEME } from '../openapi';
 import { DatabaseWork } from '../processing/database-work';
+import { NotificationChannelEntity } from '../notification-channels/notification-channel.entity';
 import { NotificationMessage } from './notification-message';
 import { NotificationOutboxService } from './notification-outbox.service';
 import { OUTBOX_STATES, OutboxEntryEntity, OutboxState } from './outbox-entry.entity';
@@ -56,12 +57,70 @@ export class OutboxEntryDto {
   }
 }
 
+/** What the notification says, without its rendered bodies or the webhook event object. */
+export class OutboxPayloadSummaryDto {
+  @ApiProperty({ description: 'Event kind (`issues.opened`), or `summary.aggregate` / `summary.burst` for merged messages' }) kind!: string;
+  @ApiProperty() category!: string;
+  @ApiProperty({ nullable: true, type: String }) repository!: string | null;
+  @ApiProperty() title!: string;
+  @ApiProperty({ description: 'The plain-text body, cut to 2,000 characters' }) body_text!: string;
+  @ApiProperty({ nullable: true, type: String }) url!: string | null;
+  @ApiProperty({ nullable: true, type: String }) occurred_at!: string | null;
+}
+
+export class OutboxEntryDetailDto extends OutboxEntryDto {
+  @ApiProperty({ nullable: true, type: String, description: 'The channel name; null when the channel was deleted' }) channel_name!: string | null;
+  @ApiProperty({ nullable: true, type: OutboxPayloadSummaryDto, description: 'null when the stored message cannot be read' })
+  payload!: OutboxPayloadSummaryDto | null;
+  @ApiProperty({ type: [Number], description: 'Ids of the entries merged into this aggregate or burst summary (at most 100)' })
+  merged_entry_ids!: number[];
+  @ApiProperty() updated_at!: string;
+}
+
 export class OutboxListDto extends ListPageDto {
   @ApiProperty({ type: [OutboxEntryDto] }) items!: OutboxEntryDto[];
 }
 
+const CHANNEL_ID_RULE = /^[A-Za-z0-9_-]{1,64}$/;
+
 export class OutboxQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: OUTBOX_STATES }) @IsOptional() @IsIn(OUTBOX_STATES) state?: OutboxState;
+  @ApiPropertyOptional({ description: 'Only entries for this notification channel' })
+  @IsOptional()
+  @IsString()
+  @Matches(CHANNEL_ID_RULE, { message: 'channel_id must be a channel id' })
+  channel_id?: string;
+}
+
+export class RetryDeadDto {
+  @ApiPropertyOptional({ description: 'Only dead entries of this channel; left out: every dead entry' })
+  @IsOptional()
+  @IsString()
+  @Matches(CHANNEL_ID_RULE, { message: 'channel_id must be a channel id' })
+  channel_id?: string;
+}
+
+export class RetryDeadResultDto {
+  @ApiProperty({ description: 'How many dead entries were queued again' }) retried!: number;
+}
+
+const MAX_BODY_SUMMARY = 2000;
+
+function payloadSummary(raw: string): OutboxPayloadSummaryDto | null {
+  try {
+    const message = JSON.parse(raw) as Partial<NotificationMessage>;
+    return {
+      kind: typeof message.kind === 'string' ? message.kind : '',
+      category: typeof message.category === 'string' ? message.category : '',
+      repository: typeof message.repository === 'string' ? message.repository : null,
+      title: typeof message.title === 'string' ? message.title : '',
+      body_text: typeof message.bodyPlain === 'string' ? message.bodyPlain.slice(0, MAX_BODY_SUMMARY) : '',
+      url: typeof message.url === 'string' ? message.url : null,
+      occurred_at: typeof message.occurredAt === 'string' ? message.occurredAt : null,
+    };
+  } catch {
+    return null;
+  }
 }
 
 @ApiTags('notifications')
@@ -81,8 +140,55 @@ export class NotificationsController {
     const window = pageWindow(query);
     const [rows, total] = await this.database.dataSource
       .getRepository(OutboxEntryEntity)
-      .findAndCount({ where: query.state ? { state: query.state } : {}, order: { id: 'DESC' }, skip: window.skip, take: window.perPage });
+      .findAndCount({
+        where: { ...(query.state ? { state: query.state } : {}), ...(query.channel_id ? { channelId: query.channel_id } : {}) },
+        order: { id: 'DESC' },
+        skip: window.skip,
+        take: window.perPage,
+      });
     return listPage(rows.map(OutboxEntryDto.of), total, window);
+  }
+
+  @Post('retry-dead')
+  @HttpCode(200)
+  @ApiSecurity(CSRF_SCHEME)
+  @ApiOperation({ summary: 'Send every dead entry (of one channel, or all) again now, each with a fresh backoff schedule' })
+  @ApiOkResponse({ type: RetryDeadResultDto })
+  async retryDead(@Body() body: RetryDeadDto): Promise<RetryDeadResultDto> {
+    const now = new Date();
+    const retried = await this.database.transaction(async (manager) => {
+      const result = await manager
+        .getRepository(OutboxEntryEntity)
+        .update(
+          { state: 'dead', ...(body.channel_id ? { channelId: body.channel_id } : {}) },
+          { state: 'pending', attempts: 0, nextAttemptAt: now, updatedAt: now },
+        );
+      return result.affected ?? 0;
+    });
+    if (retried > 0) this.outbox.notifyCommitted();
+    return { retried };
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'One outbox entry: attempts, last error, next try and what it says' })
+  @ApiErrorResponses({ 404: 'not_found: no such outbox entry' })
+  @ApiOkResponse({ type: OutboxEntryDetailDto })
+  async get(@Param('id', new RowIdPipe()) id: number): Promise<OutboxEntryDetailDto> {
+    const manager = this.database.dataSource.manager;
+    const row = await manager.getRepository(OutboxEntryEntity).findOne({ where: { id } });
+    if (!row) throw new MonitorError('not_found', 'no such outbox entry');
+    const channel = await manager.getRepository(NotificationChannelEntity).findOne({ where: { id: row.channelId }, select: { id: true, name: true } });
+    const merged =
+      row.role === 'single'
+        ? []
+        : await manager.getRepository(OutboxEntryEntity).find({ where: { aggregatedInto: row.id }, select: { id: true }, order: { id: 'ASC' }, take: 100 });
+    return {
+      ...OutboxEntryDto.of(row),
+      channel_name: channel?.name ?? null,
+      payload: payloadSummary(row.message),
+      merged_entry_ids: merged.map((entry) => entry.id),
+      updated_at: row.updatedAt.toISOString(),
+    };
   }
 
   @Post(':id/retry')

@@ -2,6 +2,7 @@ import { ApiErrorResponses } from '@shared/config';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { listPage, ListPage, pageWindow, RowIdPipe } from '../common/list-page';
+import { whereContains } from '../common/list-filters';
 import { MonitorError } from '../common/monitor-error';
 import { GitHubSyncService, MAX_EXTERNAL_REPOSITORIES } from '../github/github-sync.service';
 import { COOKIE_SCHEME, CSRF_SCHEME, AGENT_SCHEME } from '../openapi';
@@ -24,16 +25,15 @@ export class RepositoriesController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'Watched repositories, newest first' })
+  @ApiOperation({ summary: 'Watched repositories by name, filtered by status, source and text' })
   @ApiOkResponse({ type: RepositoryListDto })
   async list(@Query() query: RepositoryListQueryDto): Promise<ListPage<RepositoryDto>> {
     const window = pageWindow(query);
-    const [rows, total] = await this.store.findAndCount({
-      where: query.status ? { status: query.status } : {},
-      order: { fullName: 'ASC' },
-      skip: window.skip,
-      take: window.perPage,
-    });
+    const builder = this.store.createQueryBuilder('repository');
+    if (query.status) builder.andWhere('repository.status = :status', { status: query.status });
+    if (query.source) builder.andWhere('repository.source = :source', { source: query.source });
+    whereContains(builder, ['repository.fullName'], query.q);
+    const [rows, total] = await builder.orderBy('repository.fullName', 'ASC').skip(window.skip).take(window.perPage).getManyAndCount();
     return listPage(rows.map(RepositoryDto.of), total, window);
   }
 

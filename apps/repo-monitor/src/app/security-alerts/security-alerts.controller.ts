@@ -2,8 +2,8 @@ import { ApiErrorResponses } from '@shared/config';
 import { Body, Controller, Get, Param, Patch, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsOptional } from 'class-validator';
-import { FindOptionsWhere } from 'typeorm';
+import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { SearchText, whereContains } from '../common/list-filters';
 import { ListPage, ListPageDto, listPage, PageQueryDto, pageWindow, RowIdPipe, MAX_ROW_ID, QueryInteger } from '../common/list-page';
 import { MonitorError } from '../common/monitor-error';
 import { AGENT_SCHEME, COOKIE_SCHEME, CSRF_SCHEME } from '../openapi';
@@ -50,6 +50,10 @@ export class SecurityAlertQueryDto extends PageQueryDto {
   @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
   @IsBoolean()
   ignored?: boolean;
+
+  @ApiPropertyOptional({ description: 'open, fixed, dismissed, resolved, ...' }) @IsOptional() @IsString() @MaxLength(32) state?: string;
+  @ApiPropertyOptional({ description: 'critical, high, medium, low, ...' }) @IsOptional() @IsString() @MaxLength(32) severity?: string;
+  @SearchText('Text in the summary, ignoring case') q?: string;
 }
 
 export class UpdateSecurityAlertDto {
@@ -68,13 +72,19 @@ export class SecurityAlertsController {
   @ApiOkResponse({ type: SecurityAlertListDto })
   async list(@Query() query: SecurityAlertQueryDto): Promise<ListPage<SecurityAlertDto>> {
     const window = pageWindow(query);
-    const where: FindOptionsWhere<SecurityAlertEntity> = {};
-    if (query.repository_id) where.repositoryId = query.repository_id;
-    if (query.kind) where.kind = query.kind;
-    if (query.ignored !== undefined) where.ignored = query.ignored;
-    const [rows, total] = await this.database.dataSource
-      .getRepository(SecurityAlertEntity)
-      .findAndCount({ where, order: { updatedAt: 'DESC', id: 'DESC' }, skip: window.skip, take: window.perPage });
+    const builder = this.database.dataSource.getRepository(SecurityAlertEntity).createQueryBuilder('alert');
+    if (query.repository_id) builder.andWhere('alert.repositoryId = :repositoryId', { repositoryId: query.repository_id });
+    if (query.kind) builder.andWhere('alert.kind = :kind', { kind: query.kind });
+    if (query.ignored !== undefined) builder.andWhere('alert.ignored = :ignored', { ignored: query.ignored });
+    if (query.state) builder.andWhere('alert.state = :state', { state: query.state });
+    if (query.severity) builder.andWhere('alert.severity = :severity', { severity: query.severity });
+    whereContains(builder, ['alert.summary'], query.q);
+    const [rows, total] = await builder
+      .orderBy('alert.updatedAt', 'DESC')
+      .addOrderBy('alert.id', 'DESC')
+      .skip(window.skip)
+      .take(window.perPage)
+      .getManyAndCount();
     return listPage(rows.map(SecurityAlertDto.of), total, window);
   }
 

@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { FindOptionsWhere } from 'typeorm';
+import { SearchText, whereContains } from '../common/list-filters';
 import { ListPage, ListPageDto, listPage, PageQueryDto, pageWindow, MAX_ROW_ID, QueryInteger } from '../common/list-page';
 import { AGENT_SCHEME, COOKIE_SCHEME } from '../openapi';
 import { DatabaseWork } from '../processing/database-work';
@@ -45,6 +45,7 @@ export class WorkItemQueryDto extends PageQueryDto {
   @QueryInteger({ min: 1, max: MAX_ROW_ID }) repository_id?: number;
   @ApiPropertyOptional({ enum: ['issue', 'pull_request'] }) @IsOptional() @IsIn(['issue', 'pull_request']) kind?: 'issue' | 'pull_request';
   @ApiPropertyOptional({ enum: ['open', 'closed'] }) @IsOptional() @IsIn(['open', 'closed']) state?: string;
+  @SearchText('Text in the title or author, or the number (`42` or `#42`), ignoring case') q?: string;
 }
 
 @ApiTags('work-items')
@@ -59,13 +60,19 @@ export class WorkItemsController {
   @ApiOkResponse({ type: WorkItemListDto })
   async list(@Query() query: WorkItemQueryDto): Promise<ListPage<WorkItemDto>> {
     const window = pageWindow(query);
-    const where: FindOptionsWhere<WorkItemEntity> = {};
-    if (query.repository_id) where.repositoryId = query.repository_id;
-    if (query.kind) where.kind = query.kind;
-    if (query.state) where.state = query.state;
-    const [rows, total] = await this.database.dataSource
-      .getRepository(WorkItemEntity)
-      .findAndCount({ where, order: { updatedAt: 'DESC', id: 'DESC' }, skip: window.skip, take: window.perPage });
+    const builder = this.database.dataSource.getRepository(WorkItemEntity).createQueryBuilder('item');
+    if (query.repository_id) builder.andWhere('item.repositoryId = :repositoryId', { repositoryId: query.repository_id });
+    if (query.kind) builder.andWhere('item.kind = :kind', { kind: query.kind });
+    if (query.state) builder.andWhere('item.state = :state', { state: query.state });
+    const number = query.q && /^#?\d{1,9}$/.test(query.q) ? Number(query.q.replace('#', '')) : undefined;
+    if (number !== undefined) builder.andWhere('item.number = :number', { number });
+    else whereContains(builder, ['item.title', 'item.author'], query.q);
+    const [rows, total] = await builder
+      .orderBy('item.updatedAt', 'DESC')
+      .addOrderBy('item.id', 'DESC')
+      .skip(window.skip)
+      .take(window.perPage)
+      .getManyAndCount();
     return listPage(rows.map(WorkItemDto.of), total, window);
   }
 }

@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { FindOptionsWhere } from 'typeorm';
+import { SearchText, whereContains } from '../common/list-filters';
 import { ListPage, ListPageDto, listPage, PageQueryDto, pageWindow, MAX_ROW_ID, QueryInteger } from '../common/list-page';
 import { AGENT_SCHEME, COOKIE_SCHEME } from '../openapi';
 import { DatabaseWork } from '../processing/database-work';
@@ -44,6 +44,8 @@ export class WorkflowRunListDto extends ListPageDto {
 export class WorkflowRunQueryDto extends PageQueryDto {
   @QueryInteger({ min: 1, max: MAX_ROW_ID }) repository_id?: number;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(32) conclusion?: string;
+  @ApiPropertyOptional({ description: 'queued, in_progress, completed, ...' }) @IsOptional() @IsString() @MaxLength(32) status?: string;
+  @SearchText('Text in the workflow name, branch or commit SHA, ignoring case') q?: string;
 }
 
 @ApiTags('workflow-runs')
@@ -58,12 +60,17 @@ export class WorkflowRunsController {
   @ApiOkResponse({ type: WorkflowRunListDto })
   async list(@Query() query: WorkflowRunQueryDto): Promise<ListPage<WorkflowRunDto>> {
     const window = pageWindow(query);
-    const where: FindOptionsWhere<WorkflowRunEntity> = {};
-    if (query.repository_id) where.repositoryId = query.repository_id;
-    if (query.conclusion) where.conclusion = query.conclusion;
-    const [rows, total] = await this.database.dataSource
-      .getRepository(WorkflowRunEntity)
-      .findAndCount({ where, order: { updatedAt: 'DESC', id: 'DESC' }, skip: window.skip, take: window.perPage });
+    const builder = this.database.dataSource.getRepository(WorkflowRunEntity).createQueryBuilder('run');
+    if (query.repository_id) builder.andWhere('run.repositoryId = :repositoryId', { repositoryId: query.repository_id });
+    if (query.conclusion) builder.andWhere('run.conclusion = :conclusion', { conclusion: query.conclusion });
+    if (query.status) builder.andWhere('run.status = :status', { status: query.status });
+    whereContains(builder, ['run.workflowName', 'run.headBranch', 'run.headSha'], query.q);
+    const [rows, total] = await builder
+      .orderBy('run.updatedAt', 'DESC')
+      .addOrderBy('run.id', 'DESC')
+      .skip(window.skip)
+      .take(window.perPage)
+      .getManyAndCount();
     return listPage(rows.map(WorkflowRunDto.of), total, window);
   }
 }

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsOptional, Matches } from 'class-validator';
+import { SearchText } from '../../common/list-filters';
 import { ListPageDto, PageQueryDto } from '../../common/list-page';
 import { OptionalNotNull } from '../../common/optional-not-null';
 import { RepositoryEntity } from '../repository.entity';
@@ -51,6 +52,13 @@ export class RepositoryListQueryDto extends PageQueryDto {
   @IsOptional()
   @IsIn(['active', 'archived', 'removed'])
   status?: 'active' | 'archived' | 'removed';
+
+  @ApiPropertyOptional({ enum: ['installation', 'external'], description: 'external: watched through MONITOR_EXTERNAL_PAT (at most 20)' })
+  @IsOptional()
+  @IsIn(['installation', 'external'])
+  source?: 'installation' | 'external';
+
+  @SearchText('Text in owner/name, ignoring case') q?: string;
 }
 
 /** Per-kind toggles; fields left out keep their value, null is refused. */
