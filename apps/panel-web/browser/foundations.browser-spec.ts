@@ -24,7 +24,13 @@ describe('panel-web: login and shell', () => {
     await page.waitForURL(/\/about$/);
     await page.getByRole('heading', { name: 'About', level: 2 }).waitFor();
     await page.getByText('Runtime status').waitFor();
-    await page.getByRole('region', { name: 'scheduler', exact: true }).waitFor();
+    // Runtime components and their details in words, not the service's keys.
+    const scheduler = page.getByRole('region', { name: 'Scheduler', exact: true });
+    await scheduler.getByText('Scheduler lock').waitFor();
+    await scheduler.getByText('Held by this instance').waitFor();
+    await page.getByRole('region', { name: 'Automatic backup', exact: true }).getByText('Every (hours)').waitFor();
+    const runtimeText = await page.locator('main').innerText();
+    for (const raw of ['interval_hours', 'auto_backup', 'sign_jobs', '{}', '"enabled"']) expect(runtimeText).not.toContain(raw);
     expect(await seriousAxeViolations(page)).toEqual([]);
     await screenshot(page, 'about-desktop');
 

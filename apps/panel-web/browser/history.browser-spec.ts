@@ -43,6 +43,9 @@ describe('panel-web: history', () => {
     await page.waitForURL(/\/history\?status=failure/);
     await page.getByText('flood wait 25').first().waitFor();
     await page.getByText('6 in total').waitFor();
+    // Categories, triggers and states are words, not the API's codes.
+    expect(await page.getByLabel('Failure category').locator('option:checked').innerText()).toBe('Flood wait');
+    await page.getByText('Failure · Flood wait').first().waitFor();
     expect(await page.locator('script', { hasText: 'alert(1)' }).count()).toBe(0);
     expect(await scrollsSideways(page)).toBe(false);
     expect(await seriousAxeViolations(page)).toEqual([]);
@@ -52,7 +55,7 @@ describe('panel-web: history', () => {
     await page.getByRole('button', { name: 'Next page' }).click();
     await page.waitForURL(/page=2/);
     await page.getByRole('button', { name: /^Step log of/ }).first().click();
-    await page.getByRole('dialog').getByText('schedule · finished').waitFor();
+    await page.getByRole('dialog').getByText('Scheduled · Finished').waitFor();
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -5,32 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client';
 import { Page } from '../../components/page';
 import { useTimeZone } from '../../components/hooks';
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KiB', 'MiB', 'GiB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
-}
-
-export function formatDuration(seconds: number): string {
-  const days = Math.floor(seconds / 86400);
-  const hours = Math.floor((seconds % 86400) / 3600);
-  const minutes = Math.floor((seconds % 3600) / 60);
-  return days ? `${days}d ${hours}h ${minutes}m` : hours ? `${hours}h ${minutes}m` : `${minutes}m ${Math.floor(seconds % 60)}s`;
-}
-
-/** A component's details as text (values may be objects: the scheduler lock, say). */
-function detailText(value: unknown): string {
-  if (value === null || value === undefined) return '—';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
+import { formatBytes, formatDuration } from './format';
+import { RuntimeDetails } from './runtime-details';
 
 const STATE_COLOR: Record<string, string> = { running: 'green', idle: 'blue', disabled: 'gray', stopped: 'gray', degraded: 'yellow', error: 'red' };
 
@@ -112,31 +88,25 @@ export function AboutPage() {
           {(data) => (
             <Stack gap="sm">
               <Text size="sm">
-                {t('about.runtimeLine', { driver: data.database_driver, pid: data.pid, uptime: formatDuration(data.uptime_seconds), started: formatDateTime(data.started_at, timeZone) })}
+                {t('about.runtimeLine', { driver: data.database_driver === 'postgres' ? 'PostgreSQL' : 'SQLite', pid: data.pid, uptime: formatDuration(data.uptime_seconds), started: formatDateTime(data.started_at, timeZone) })}
               </Text>
               <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
-                {Object.entries(data.components).map(([name, component]) => (
-                  <Paper key={name} withBorder p="sm" component="section" aria-label={name}>
-                    <Group justify="space-between" wrap="nowrap" gap="xs">
-                      <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
-                        {name}
-                      </Text>
-                      <Badge color={STATE_COLOR[component.state] ?? 'gray'} variant="light" style={{ flexShrink: 0 }}>
-                        {component.state}
-                      </Badge>
-                    </Group>
-                    <Stack gap={2} mt={4}>
-                      {Object.entries(component.details ?? {}).map(([key, value]) => (
-                        <Text key={key} size="xs" style={{ overflowWrap: 'anywhere' }}>
-                          <Text span size="xs" c="dimmed">
-                            {key}
-                          </Text>{' '}
-                          {detailText(value)}
+                {Object.entries(data.components).map(([name, component]) => {
+                  const title = t(`about.components.${name}`, { defaultValue: name });
+                  return (
+                    <Paper key={name} withBorder p="sm" component="section" aria-label={title}>
+                      <Group justify="space-between" wrap="nowrap" gap="xs">
+                        <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+                          {title}
                         </Text>
-                      ))}
-                    </Stack>
-                  </Paper>
-                ))}
+                        <Badge color={STATE_COLOR[component.state] ?? 'gray'} variant="light" style={{ flexShrink: 0 }}>
+                          {t(`about.states.${component.state}`, { defaultValue: component.state })}
+                        </Badge>
+                      </Group>
+                      <RuntimeDetails details={component.details ?? {}} timeZone={timeZone} />
+                    </Paper>
+                  );
+                })}
               </SimpleGrid>
             </Stack>
           )}

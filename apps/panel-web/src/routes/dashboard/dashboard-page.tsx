@@ -25,6 +25,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api, authHeaders, unwrap } from '../../api/client';
 import { session } from '../../auth/session';
+import { categoryLabel } from '../../components/codes';
 import { useTimeZone } from '../../components/hooks';
 import { Page } from '../../components/page';
 
@@ -204,7 +205,7 @@ export function DashboardPage() {
                         size="xs"
                       >
                         {t('dashboard.categoryLink', {
-                          category: category.category,
+                          category: categoryLabel(t, category.category),
                           count: category.count,
                         })}
                       </Button>
@@ -388,7 +389,7 @@ export function DashboardPage() {
                     </Text>
                     <Text size="xs" c="dimmed">
                       {formatDateTime(row.created_at, timeZone)}
-                      {row.success ? '' : ` · ${row.failure_category}`}
+                      {row.success ? '' : ` · ${categoryLabel(t, row.failure_category)}`}
                     </Text>
                     <Text
                       size="sm"

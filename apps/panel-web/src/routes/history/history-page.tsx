@@ -4,6 +4,7 @@ import { DataTable, EmptyState, formatDateTime, QueryState } from '@shared/web-u
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { api, Schemas, unwrap } from '../../api/client';
+import { categoryLabel, runStateLabel, triggerLabel } from '../../components/codes';
 import { useTimeZone } from '../../components/hooks';
 import { Page } from '../../components/page';
 
@@ -65,7 +66,7 @@ export function HistoryPage() {
           { value: 'success', label: t('history.success') },
           { value: 'failure', label: t('history.failure') },
         ])}
-        {select('failure_category', t('history.category'), CATEGORIES.map((category) => ({ value: category, label: category })))}
+        {select('failure_category', t('history.category'), CATEGORIES.map((category) => ({ value: category, label: categoryLabel(t, category) })))}
         <TextInput type="date" label={t('history.since')} value={params.get('since') ?? ''} onChange={(event) => update({ since: event.currentTarget.value || undefined })} />
         <TextInput type="date" label={t('history.until')} value={params.get('until') ?? ''} onChange={(event) => update({ until: event.currentTarget.value || undefined })} />
       </SimpleGrid>
@@ -94,7 +95,7 @@ export function HistoryPage() {
             header: t('history.status'),
             render: (row) => (
               <Badge color={row.success ? 'teal' : 'red'} variant="light">
-                {row.success ? t('history.success') : `${t('history.failure')} · ${row.failure_category}`}
+                {row.success ? t('history.success') : `${t('history.failure')} · ${categoryLabel(t, row.failure_category)}`}
               </Badge>
             ),
           },
@@ -117,7 +118,7 @@ export function HistoryPage() {
             {(run) => (
               <Stack gap="xs">
                 <Text size="sm" fw={600}>
-                  {run.task_name} · {run.account_name} · {run.trigger} · {run.state}
+                  {run.task_name} · {run.account_name} · {triggerLabel(t, run.trigger)} · {runStateLabel(t, run.state)}
                 </Text>
                 <Text size="xs" c="dimmed">
                   {formatDateTime(run.started_at, timeZone)} → {formatDateTime(run.finished_at, timeZone)} · {t('history.attempts', { count: run.attempts })}

@@ -1,0 +1,17 @@
+import type { TFunction } from 'i18next';
+
+/**
+ * Codes the API answers with (failure categories, run triggers, run states) as words of the page's
+ * language. A code this version does not know yet is shown as it is rather than hidden.
+ */
+export function categoryLabel(t: TFunction, code: string): string {
+  return t(`codes.category.${code}`, { defaultValue: code });
+}
+
+export function triggerLabel(t: TFunction, code: string): string {
+  return t(`codes.trigger.${code}`, { defaultValue: code });
+}
+
+export function runStateLabel(t: TFunction, code: string): string {
+  return t(`codes.runState.${code}`, { defaultValue: code });
+}
