@@ -21,6 +21,7 @@ import { AgentAccessModule } from './agent-access/agent-access.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { SystemVersionModule } from './system-version/system-version.module';
 import { RetentionModule } from './retention/retention.module';
+import { DashboardModule } from './dashboard/dashboard.module';
 
 @Module({})
 export class AppModule {
@@ -48,6 +49,7 @@ export class AppModule {
         AiModule,
         SystemVersionModule,
         RetentionModule,
+        DashboardModule,
       ],
     };
   }

@@ -12,6 +12,13 @@ export class AdminAccountEntity {
   @Column({ name: 'password_hash', type: 'varchar', length: 255 })
   passwordHash!: string;
 
+  /** The TOTP secret as an encrypted envelope; set by setup, in force only once totpEnabled. */
+  @Column({ name: 'totp_secret', type: 'text', nullable: true })
+  totpSecret!: string | null;
+
+  @Column({ name: 'totp_enabled', type: Boolean, default: false })
+  totpEnabled!: boolean;
+
   @Column({ name: 'created_at', type: Date })
   createdAt!: Date;
 

@@ -17,13 +17,13 @@ export interface DueDigest {
 
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
-interface LocalDate {
+export interface LocalDate {
   year: number;
   month: number;
   day: number;
 }
 
-function localDate(instant: Date, timeZone: string): LocalDate {
+export function localDate(instant: Date, timeZone: string): LocalDate {
   const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric' }).formatToParts(instant);
   const value = (type: string) => Number(parts.find((part) => part.type === type)?.value);
   return { year: value('year'), month: value('month'), day: value('day') };
@@ -54,7 +54,7 @@ export function zonedInstant(date: LocalDate, hour: number, minute: number, time
   return new Date(instant);
 }
 
-function dateKey(date: LocalDate): string {
+export function dateKey(date: LocalDate): string {
   return `${date.year}-${String(date.month).padStart(2, '0')}-${String(date.day).padStart(2, '0')}`;
 }
 

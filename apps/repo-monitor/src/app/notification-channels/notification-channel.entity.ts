@@ -30,6 +30,16 @@ export class NotificationChannelEntity {
   @Column({ name: 'event_kinds', type: 'text' })
   eventKinds!: string;
 
+  /** When the last test message was sent through the channel, and whether it arrived. */
+  @Column({ name: 'last_test_at', type: Date, nullable: true })
+  lastTestAt!: Date | null;
+
+  @Column({ name: 'last_test_ok', type: Boolean, nullable: true })
+  lastTestOk!: boolean | null;
+
+  @Column({ name: 'last_test_error', type: 'varchar', length: 500, nullable: true })
+  lastTestError!: string | null;
+
   @Column({ name: 'created_at', type: Date })
   createdAt!: Date;
 

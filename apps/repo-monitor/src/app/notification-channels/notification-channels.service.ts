@@ -124,6 +124,9 @@ export class NotificationChannelsService implements OnModuleInit {
       secret: this.cipher.seal(secret, channelSecretAssociatedData(id)),
       allowPrivate,
       eventKinds: JSON.stringify(body.event_kinds ?? []),
+      lastTestAt: null,
+      lastTestOk: null,
+      lastTestError: null,
       createdAt: now,
       updatedAt: now,
     };
@@ -142,7 +145,11 @@ export class NotificationChannelsService implements OnModuleInit {
     }
     const secret = generateStandardWebhookSecret();
     await this.dataSource.transaction(async (manager) => {
-      await manager.update(NotificationChannelEntity, { id }, { secret: this.cipher.seal(secret, channelSecretAssociatedData(id)), updatedAt: new Date() });
+      await manager.update(
+        NotificationChannelEntity,
+        { id },
+        { secret: this.cipher.seal(secret, channelSecretAssociatedData(id)), lastTestAt: null, lastTestOk: null, lastTestError: null, updatedAt: new Date() },
+      );
       await this.audit.record({ actor, action: 'notification_channel.secret_rotated', target: id, clientIp }, manager);
     });
     return { ...(await this.get(id)), secret };
@@ -164,6 +171,10 @@ export class NotificationChannelsService implements OnModuleInit {
       updatedAt: new Date(),
     };
     if (body.secret !== undefined) changes.secret = this.cipher.seal(body.secret, channelSecretAssociatedData(id));
+    // A test of the old target or secret says nothing about the new one.
+    if (body.secret !== undefined || changes.config !== existing.config || allowPrivate !== existing.allowPrivate) {
+      Object.assign(changes, { lastTestAt: null, lastTestOk: null, lastTestError: null });
+    }
     const changedFields = Object.keys(body).filter((key) => body[key as keyof UpdateNotificationChannelDto] !== undefined);
     await this.writeUnique(async (manager) => {
       await manager.update(NotificationChannelEntity, { id }, changes);
@@ -195,7 +206,12 @@ export class NotificationChannelsService implements OnModuleInit {
     const started = Date.now();
     const outcome = await this.tester.send(channel);
     const elapsed = Date.now() - started;
-    await this.audit.record({ actor, action: 'notification_channel.tested', target: id, details: { ok: outcome.ok }, clientIp });
+    const error = outcome.ok ? null : [outcome.errorCode, outcome.message].filter(Boolean).join(': ').slice(0, 500) || 'failed';
+    await this.dataSource.transaction(async (manager) => {
+      // Only the columns of the result: an edit made while the test ran keeps its fields.
+      await manager.update(NotificationChannelEntity, { id }, { lastTestAt: new Date(), lastTestOk: outcome.ok, lastTestError: error });
+      await this.audit.record({ actor, action: 'notification_channel.tested', target: id, details: { ok: outcome.ok }, clientIp }, manager);
+    });
     return { ok: outcome.ok, elapsed_ms: elapsed, status: outcome.status, error_code: outcome.errorCode, message: outcome.message };
   }
 
@@ -315,6 +331,7 @@ export class NotificationChannelsService implements OnModuleInit {
       secret_set: row.secret !== null,
       allow_private: row.allowPrivate,
       event_kinds: JSON.parse(row.eventKinds) as string[],
+      last_test: row.lastTestAt ? { at: row.lastTestAt.toISOString(), ok: row.lastTestOk === true, error: row.lastTestError } : null,
       created_at: row.createdAt.toISOString(),
       updated_at: row.updatedAt.toISOString(),
     };

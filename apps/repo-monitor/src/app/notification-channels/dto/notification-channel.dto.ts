@@ -81,6 +81,12 @@ export class ToggleNotificationChannelDto {
   enabled!: boolean;
 }
 
+export class ChannelLastTestDto {
+  @ApiProperty({ format: 'date-time' }) at!: string;
+  @ApiProperty({ description: 'Whether the test message was accepted by Telegram or the receiver' }) ok!: boolean;
+  @ApiProperty({ nullable: true, type: String, description: 'Why it failed (error code and message)' }) error!: string | null;
+}
+
 export class NotificationChannelDto {
   @ApiProperty() id!: string;
   @ApiProperty({ enum: CHANNEL_KINDS }) kind!: ChannelKind;
@@ -91,6 +97,12 @@ export class NotificationChannelDto {
   @ApiProperty() secret_set!: boolean;
   @ApiProperty() allow_private!: boolean;
   @ApiProperty({ enum: NOTIFICATION_EVENT_KINDS, isArray: true }) event_kinds!: string[];
+  @ApiProperty({
+    nullable: true,
+    type: ChannelLastTestDto,
+    description: 'The last test sent through the channel; null when never tested since its target or secret changed',
+  })
+  last_test!: ChannelLastTestDto | null;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
 }
