@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { AGENT_TOKEN_VERIFIER } from '../admin/agent-token-verifier';
 import { GithubAppSettingsModule } from '../github-app-settings/github-app-settings.module';
+import { AgentAccessInfoController } from './agent-access-info.controller';
 import { AgentReadModel } from './agent-read-model';
 import { AgentTokenService } from './agent-token.service';
 import { McpController } from './mcp.controller';
@@ -13,7 +14,7 @@ import { OAuthController } from './oauth.controller';
 @Global()
 @Module({
   imports: [GithubAppSettingsModule],
-  controllers: [OAuthController, McpController],
+  controllers: [OAuthController, McpController, AgentAccessInfoController],
   providers: [AgentTokenService, AgentReadModel, { provide: AGENT_TOKEN_VERIFIER, useExisting: AgentTokenService }],
   exports: [AGENT_TOKEN_VERIFIER, AgentTokenService],
 })
