@@ -27,6 +27,7 @@ export const routes: RouteObject[] = [
           { path: '/dashboard', lazy: async () => ({ Component: (await import('./routes/dashboard/dashboard-page')).DashboardPage }) },
           { path: '/hits', lazy: async () => ({ Component: (await import('./routes/hits/hits-page')).HitsPage }) },
           { path: '/history', lazy: async () => ({ Component: (await import('./routes/history/history-page')).HistoryPage }) },
+          { path: '/settings', lazy: async () => ({ Component: (await import('./routes/settings/settings-page')).SettingsPage }) },
           { path: '/profile', lazy: async () => ({ Component: (await import('./routes/profile/profile-page')).ProfilePage }) },
           { path: '/about', lazy: async () => ({ Component: (await import('./routes/about/about-page')).AboutPage }) },
           { path: '*', lazy: async () => ({ Component: (await import('./components/not-found')).NotFoundPage }) },

@@ -46,9 +46,9 @@ export function authHeaders(): Record<string, string> {
   return session.token ? { authorization: `Bearer ${session.token}` } : {};
 }
 
-/** GET a file with the token and hand it to the browser as a download. */
-export async function download(path: string, fallbackName: string): Promise<void> {
-  const response = await fetch(path, { headers: authHeaders() });
+/** Fetch a file with the token in the header (GET unless told) and hand it to the browser as a download. */
+export async function download(path: string, fallbackName: string, method: 'GET' | 'POST' = 'GET'): Promise<void> {
+  const response = await fetch(path, { method, headers: authHeaders() });
   if (response.status === 401) session.expire(currentPath());
   if (!response.ok) {
     let body: unknown;

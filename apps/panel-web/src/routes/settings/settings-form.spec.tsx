@@ -1,0 +1,186 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { jsonResponse, renderWithProviders } from '@shared/web-ui/testing';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { en } from '../../i18n/en';
+import { zh } from '../../i18n/zh';
+import { formProblems, formValuesOf, secretsNeededAgain, settingsPatch, SettingsView } from './settings-form';
+import { SettingsPage } from './settings-page';
+
+const resources = { en, zh };
+
+const VIEW: SettingsView = {
+  device_keepalive_enabled: true,
+  device_keepalive_interval_days: 30,
+  auto_backup_enabled: false,
+  auto_backup_interval_hours: 24,
+  auto_backup_keep: 7,
+  webdav_url: 'https://dav.example.com/files',
+  webdav_username: 'me',
+  webdav_password_set: true,
+  webdav_dir: 'tg-signpulse-backups',
+  bot_token_set: true,
+  bot_chat_id: '42',
+  bot_notify_enabled: true,
+  bot_notify_task_failure: true,
+  bot_notify_task_success: false,
+  bot_notify_session_invalid: true,
+  bot_notify_admin_login: false,
+  bot_notify_backup_failure: true,
+  push_bark_url_set: false,
+  push_server_chan_key_set: false,
+  push_ntfy_url: null,
+  push_ntfy_token_set: false,
+  webhook_url: null,
+  webhook_secret_set: false,
+  push_notify_task_failure: true,
+  push_notify_task_success: false,
+  push_notify_backup_failure: true,
+  push_notify_session_invalid: true,
+  push_notify_admin_login: false,
+  timezone: 'Asia/Shanghai',
+  ai_base_url: 'https://api.example.com/v1',
+  ai_model: 'gpt-4o-mini',
+  ai_api_key_set: true,
+  telegram_api_id: null,
+  telegram_api_hash_set: false,
+};
+
+describe('settings form logic', () => {
+  it('sends nothing while nothing changed, and only what changed afterwards', () => {
+    const values = formValuesOf(VIEW);
+    expect(settingsPatch(VIEW, values)).toEqual({});
+    values.text.bot_chat_id = '@my_channel';
+    values.flags.auto_backup_enabled = true;
+    values.numbers.auto_backup_keep = 3;
+    expect(settingsPatch(VIEW, values)).toEqual({ bot_chat_id: '@my_channel', auto_backup_enabled: true, auto_backup_keep: 3 });
+  });
+
+  it('keeps a saved secret while its field is empty, replaces it when typed and clears it only when asked', () => {
+    const values = formValuesOf(VIEW);
+    expect(settingsPatch(VIEW, values)).not.toHaveProperty('bot_token');
+    values.secrets.bot_token = { value: '123:new', clear: false };
+    expect(settingsPatch(VIEW, values)).toEqual({ bot_token: '123:new' });
+    values.secrets.bot_token = { value: '', clear: true };
+    expect(settingsPatch(VIEW, values)).toEqual({ bot_token: null });
+    // Clearing a secret that is not saved changes nothing.
+    values.secrets.bot_token = { value: '', clear: false };
+    values.secrets.push_ntfy_token = { value: '', clear: true };
+    expect(settingsPatch(VIEW, values)).toEqual({});
+  });
+
+  it('clears nullable text when emptied and refuses empty required text and out-of-range numbers', () => {
+    const values = formValuesOf(VIEW);
+    values.text.ai_model = '  ';
+    values.numbers.telegram_api_id = '';
+    expect(settingsPatch(VIEW, values)).toEqual({ ai_model: null });
+    expect(formProblems(values)).toEqual({});
+    values.text.webdav_dir = '';
+    values.numbers.device_keepalive_interval_days = 171;
+    values.numbers.auto_backup_keep = '';
+    expect(Object.keys(formProblems(values)).sort()).toEqual(['auto_backup_keep', 'device_keepalive_interval_days', 'webdav_dir']);
+  });
+
+  it('asks for a secret again when its URL moves to another server, not for another path on the same one', () => {
+    const values = formValuesOf(VIEW);
+    values.text.webdav_url = 'https://dav.example.com/other/path';
+    expect(secretsNeededAgain(VIEW, values)).toEqual([]);
+    values.text.webdav_url = 'https://evil.example.net/files';
+    values.text.ai_base_url = 'http://api.example.com/v1';
+    expect(secretsNeededAgain(VIEW, values)).toEqual(['webdav_password', 'ai_api_key']);
+    values.secrets.webdav_password = { value: 'new-pass', clear: false };
+    values.secrets.ai_api_key = { value: '', clear: true };
+    expect(secretsNeededAgain(VIEW, values)).toEqual([]);
+    // No saved secret: nothing to ask for.
+    values.text.webhook_url = 'https://hooks.example.org/x';
+    expect(secretsNeededAgain(VIEW, values)).toEqual([]);
+  });
+});
+
+const BACKUP_STATUS = {
+  webdav_configured: true,
+  webdav_folder: 'tg-signpulse-backups',
+  auto_backup_enabled: false,
+  auto_backup_interval_hours: 24,
+  auto_backup_keep: 7,
+  next_auto_backup_at: null,
+  last_auto_backup: null,
+  local_backups: [],
+  database_driver: 'sqlite',
+  sizes: { database_bytes: 4096, sessions_bytes: 0, signer_bytes: 0, signer_history_bytes: 0, settings_bytes: 100, local_backups_bytes: 0 },
+};
+
+/** Answers the reads the settings page makes besides the settings. */
+function otherReads(request: Request): Response | undefined {
+  const path = new URL(request.url).pathname;
+  if (path === '/api/ops/backup/status') return jsonResponse(BACKUP_STATUS);
+  if (path === '/api/ops/backup/webdav/files') return jsonResponse({ folder: 'tg-signpulse-backups', files: [] });
+  return undefined;
+}
+
+describe('SettingsPage', () => {
+  const fetchMock = vi.fn<typeof fetch>();
+  beforeEach(() => {
+    vi.stubGlobal('fetch', fetchMock);
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    fetchMock.mockReset();
+  });
+
+  it('shows a saved secret as saved, says when a moved URL needs it again, and saves only the change', async () => {
+    const puts: unknown[] = [];
+    fetchMock.mockImplementation(async (input) => {
+      const request = input as Request;
+      const other = otherReads(request);
+      if (other) return other;
+      if (request.method === 'PUT') {
+        const body = (await request.json()) as Record<string, unknown>;
+        puts.push(body);
+        return jsonResponse({ ...VIEW, webdav_url: body['webdav_url'], webdav_password_set: true });
+      }
+      return jsonResponse(VIEW);
+    });
+    renderWithProviders(<SettingsPage />, { resources, path: '/settings', url: '/settings?tab=backups' });
+    const url = await screen.findByLabelText('WebDAV URL');
+    const password = screen.getByLabelText('Password');
+    expect(password).toHaveValue('');
+    expect(screen.getAllByText('Saved; leave empty to keep it.').length).toBeGreaterThan(0);
+    // Nothing to save yet: no save bar.
+    expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
+
+    await userEvent.clear(url);
+    await userEvent.type(url, 'https://backup.example.org/dav');
+    expect(await screen.findByText('The address now points to another server: enter this again, or clear it.')).toBeInTheDocument();
+    const save = screen.getByRole('button', { name: 'Save' });
+    expect(save).toBeDisabled();
+
+    await userEvent.type(password, 'fresh-password');
+    expect(screen.queryByText('The address now points to another server: enter this again, or clear it.')).not.toBeInTheDocument();
+    expect(save).toBeEnabled();
+    await userEvent.click(save);
+    await screen.findByText('Settings saved');
+    expect(puts).toEqual([{ webdav_url: 'https://backup.example.org/dav', webdav_password: 'fresh-password' }]);
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument());
+  });
+
+  it('sends null for a secret only when "clear" is ticked', async () => {
+    const bodies: unknown[] = [];
+    fetchMock.mockImplementation(async (input) => {
+      const request = input as Request;
+      const other = otherReads(request);
+      if (other) return other;
+      if (request.method === 'PUT') {
+        bodies.push(await request.json());
+        return jsonResponse({ ...VIEW, ai_api_key_set: false });
+      }
+      return jsonResponse(VIEW);
+    });
+    renderWithProviders(<SettingsPage />, { resources, path: '/settings', url: '/settings?tab=ai' });
+    await userEvent.click(await screen.findByLabelText('Clear the saved API key'));
+    expect(screen.getByLabelText('API key')).toBeDisabled();
+    expect(screen.getByText('Will be cleared when you save.')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(bodies).toEqual([{ ai_api_key: null }]));
+  });
+});

@@ -1,0 +1,145 @@
+import type { Schemas } from '../../api/client';
+
+export type SettingsView = Schemas['SettingsViewDto'];
+export type SettingsPatch = Schemas['UpdateSettingsDto'];
+
+/** Write-only settings: the service answers only `<name>_set`. */
+export const SECRET_FIELDS = ['webdav_password', 'bot_token', 'push_bark_url', 'push_server_chan_key', 'push_ntfy_token', 'webhook_secret', 'ai_api_key', 'telegram_api_hash'] as const;
+export type SecretName = (typeof SECRET_FIELDS)[number];
+
+/** Nullable text settings: an empty field is sent as null (cleared). */
+const TEXT_FIELDS = ['webdav_url', 'webdav_username', 'bot_chat_id', 'push_ntfy_url', 'webhook_url', 'ai_base_url', 'ai_model'] as const;
+/** Text settings that must not be empty. */
+const REQUIRED_TEXT_FIELDS = ['webdav_dir', 'timezone'] as const;
+const BOOLEAN_FIELDS = [
+  'device_keepalive_enabled',
+  'auto_backup_enabled',
+  'bot_notify_enabled',
+  'bot_notify_task_failure',
+  'bot_notify_task_success',
+  'bot_notify_session_invalid',
+  'bot_notify_admin_login',
+  'bot_notify_backup_failure',
+  'push_notify_task_failure',
+  'push_notify_task_success',
+  'push_notify_backup_failure',
+  'push_notify_session_invalid',
+  'push_notify_admin_login',
+] as const;
+
+/** Integer settings with the service's bounds (SETTINGS_LIMITS); telegram_api_id may be empty. */
+export const INTEGER_LIMITS = {
+  device_keepalive_interval_days: { min: 1, max: 170 },
+  auto_backup_interval_hours: { min: 1, max: 720 },
+  auto_backup_keep: { min: 1, max: 365 },
+  telegram_api_id: { min: 1, max: 2_147_483_647 },
+} as const;
+type IntegerName = keyof typeof INTEGER_LIMITS;
+
+export type TextName = (typeof TEXT_FIELDS)[number] | (typeof REQUIRED_TEXT_FIELDS)[number];
+export type BooleanName = (typeof BOOLEAN_FIELDS)[number];
+
+/** A secret as edited: empty keeps the saved value, typing replaces it, `clear` removes it. */
+export interface SecretInput {
+  value: string;
+  clear: boolean;
+}
+
+export interface SettingsFormValues {
+  text: Record<TextName, string>;
+  flags: Record<BooleanName, boolean>;
+  /** '' while the field is empty (NumberInput's empty value). */
+  numbers: Record<IntegerName, number | ''>;
+  secrets: Record<SecretName, SecretInput>;
+}
+
+export function formValuesOf(view: SettingsView): SettingsFormValues {
+  const text = {} as Record<TextName, string>;
+  for (const name of [...TEXT_FIELDS, ...REQUIRED_TEXT_FIELDS]) text[name] = view[name] ?? '';
+  const flags = {} as Record<BooleanName, boolean>;
+  for (const name of BOOLEAN_FIELDS) flags[name] = view[name];
+  const numbers = {} as Record<IntegerName, number | ''>;
+  for (const name of Object.keys(INTEGER_LIMITS) as IntegerName[]) numbers[name] = view[name] ?? '';
+  const secrets = {} as Record<SecretName, SecretInput>;
+  for (const name of SECRET_FIELDS) secrets[name] = { value: '', clear: false };
+  return { text, flags, numbers, secrets };
+}
+
+export function isSecretSet(view: SettingsView, name: SecretName): boolean {
+  return view[`${name}_set`];
+}
+
+/**
+ * The PUT body for what changed: only fields that differ from the saved view; a secret only when
+ * typed (its value) or cleared (null). Empty nullable text clears the setting.
+ */
+export function settingsPatch(view: SettingsView, values: SettingsFormValues): SettingsPatch {
+  const patch: Record<string, unknown> = {};
+  for (const name of TEXT_FIELDS) {
+    const next = values.text[name].trim() === '' ? null : values.text[name].trim();
+    if (next !== (view[name] ?? null)) patch[name] = next;
+  }
+  for (const name of REQUIRED_TEXT_FIELDS) {
+    const next = values.text[name].trim();
+    if (next !== view[name]) patch[name] = next;
+  }
+  for (const name of BOOLEAN_FIELDS) if (values.flags[name] !== view[name]) patch[name] = values.flags[name];
+  for (const name of Object.keys(INTEGER_LIMITS) as IntegerName[]) {
+    const next = values.numbers[name] === '' ? null : values.numbers[name];
+    if (next !== (view[name] ?? null)) patch[name] = next;
+  }
+  for (const name of SECRET_FIELDS) {
+    const secret = values.secrets[name];
+    if (secret.clear) {
+      if (isSecretSet(view, name)) patch[name] = null;
+    } else if (secret.value !== '') patch[name] = secret.value;
+  }
+  return patch as SettingsPatch;
+}
+
+/** URL settings whose requests carry a saved secret (the service's SECRET_DESTINATIONS). */
+const SECRET_DESTINATIONS: ReadonlyArray<{ url: (typeof TEXT_FIELDS)[number]; secret: SecretName }> = [
+  { url: 'webdav_url', secret: 'webdav_password' },
+  { url: 'ai_base_url', secret: 'ai_api_key' },
+  { url: 'push_ntfy_url', secret: 'push_ntfy_token' },
+  { url: 'webhook_url', secret: 'webhook_secret' },
+];
+
+/** Scheme, host and port: where a URL sends credentials (another path on the same server is the same place). */
+function credentialOrigin(url: string | null): string | undefined {
+  if (!url) return undefined;
+  try {
+    const parsed = new URL(url);
+    return parsed.origin === 'null' ? url : parsed.origin;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * Secrets the service will ask for again: their URL now points at another server while the saved
+ * secret is neither typed anew nor cleared (the service never sends a saved secret to a new place).
+ */
+export function secretsNeededAgain(view: SettingsView, values: SettingsFormValues): SecretName[] {
+  const needed: SecretName[] = [];
+  for (const { url, secret } of SECRET_DESTINATIONS) {
+    const next = credentialOrigin(values.text[url].trim() || null);
+    if (next === undefined || next === credentialOrigin(view[url])) continue;
+    const input = values.secrets[secret];
+    if (isSecretSet(view, secret) && !input.clear && input.value === '') needed.push(secret);
+  }
+  return needed;
+}
+
+/** Problems the form can see before asking the service: integers out of range, required text empty. */
+export function formProblems(values: SettingsFormValues): Partial<Record<IntegerName | TextName, { min?: number; max?: number }>> {
+  const problems: Partial<Record<IntegerName | TextName, { min?: number; max?: number }>> = {};
+  for (const [name, limit] of Object.entries(INTEGER_LIMITS) as Array<[IntegerName, { min: number; max: number }]>) {
+    const value = values.numbers[name];
+    if (value === '') {
+      if (name !== 'telegram_api_id') problems[name] = limit;
+    } else if (!Number.isInteger(value) || value < limit.min || value > limit.max) problems[name] = limit;
+  }
+  for (const name of REQUIRED_TEXT_FIELDS) if (values.text[name].trim() === '') problems[name] = {};
+  return problems;
+}

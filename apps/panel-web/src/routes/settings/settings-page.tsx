@@ -1,0 +1,276 @@
+import { Alert, Badge, Button, Card, Checkbox, Group, Paper, Select, SimpleGrid, Stack, Table, Tabs, Text } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { QueryState, toast, useUnsavedChangesGuard } from '@shared/web-ui';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { api, Schemas, unwrap } from '../../api/client';
+import { useSettingsQuery } from '../../components/hooks';
+import { Page } from '../../components/page';
+import { BackupsPanel } from './backups-panel';
+import { ConfigTransferPanel } from './config-transfer-panel';
+import { Section, TestButton, TestResult } from './settings-parts';
+import { FormBinding, IntegerField, SecretSetting, SwitchField, TextField } from './form-binding';
+import { formProblems, formValuesOf, secretsNeededAgain, SettingsFormValues, settingsPatch, SettingsView } from './settings-form';
+
+export const SETTINGS_TABS = ['general', 'telegram', 'ai', 'notifications', 'backups', 'configuration'] as const;
+type SettingsTab = (typeof SETTINGS_TABS)[number];
+
+/** Every setting of the service in tabs, one save for all of them, tests, backups and configuration transfer. */
+export function SettingsPage() {
+  const settings = useSettingsQuery();
+  return (
+    <QueryState query={settings} loadingRows={6}>
+      {(view) => <SettingsForm view={view} />}
+    </QueryState>
+  );
+}
+
+function SettingsForm({ view }: { view: SettingsView }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const tab: SettingsTab = (SETTINGS_TABS as readonly string[]).includes(params.get('tab') ?? '') ? (params.get('tab') as SettingsTab) : 'general';
+  const [values, setValues] = useState<SettingsFormValues>(() => formValuesOf(view));
+  const patch = useMemo(() => settingsPatch(view, values), [view, values]);
+  const neededAgain = useMemo(() => secretsNeededAgain(view, values), [view, values]);
+  const invalid = Object.keys(formProblems(values)).length > 0 || neededAgain.length > 0;
+  const dirty = Object.keys(patch).length > 0;
+  useUnsavedChangesGuard(dirty);
+
+  const save = useMutation({
+    mutationFn: () => unwrap(api.PUT('/api/config/settings', { body: patch })),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(['settings'], saved);
+      setValues(formValuesOf(saved));
+      void queryClient.invalidateQueries({ queryKey: ['backup-status'] });
+      toast.success(t('settings.saved'));
+    },
+    onError: (error) => toast.error(error, t('settings.saveFailed')),
+  });
+
+  const form: FormBinding = { view, values, update: (change) => setValues((current) => change(current)), neededAgain };
+  return (
+    <Page title={t('settings.title')}>
+      {neededAgain.length > 0 ? (
+        <Alert color="yellow" role="alert" title={t('settings.secret.neededAgainTitle')}>
+          {neededAgain.map((name) => t(`settings.secretNames.${name}`)).join(', ')}
+        </Alert>
+      ) : null}
+      <form
+        id="settings-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (dirty && !invalid) save.mutate();
+        }}
+      >
+        <Tabs value={tab} onChange={(next) => setParams(next && next !== 'general' ? { tab: next } : {}, { replace: true })} keepMounted={false}>
+          <Tabs.List mb="md" style={{ flexWrap: 'wrap' }}>
+            {SETTINGS_TABS.map((name) => (
+              <Tabs.Tab key={name} value={name}>
+                {t(`settings.tabs.${name}`)}
+              </Tabs.Tab>
+            ))}
+          </Tabs.List>
+          <Tabs.Panel value="general">
+            <GeneralTab form={form} />
+          </Tabs.Panel>
+          <Tabs.Panel value="telegram">
+            <Section title={t('settings.telegram.title')} intro={t('settings.telegram.intro')}>
+              <IntegerField form={form} name="telegram_api_id" label={t('settings.telegram.apiId')} />
+              <SecretSetting form={form} name="telegram_api_hash" label={t('settings.telegram.apiHash')} />
+            </Section>
+          </Tabs.Panel>
+          <Tabs.Panel value="ai">
+            <AiTab form={form} dirty={dirty} />
+          </Tabs.Panel>
+          <Tabs.Panel value="notifications">
+            <NotificationsTab form={form} dirty={dirty} />
+          </Tabs.Panel>
+          <Tabs.Panel value="backups">
+            <BackupsPanel form={form} dirty={dirty} />
+          </Tabs.Panel>
+          <Tabs.Panel value="configuration">
+            <ConfigTransferPanel dirty={dirty} />
+          </Tabs.Panel>
+        </Tabs>
+        {dirty ? (
+          // Stays in view at the bottom while the person scrolls a long tab (on a phone the page title is far away).
+          <Paper withBorder shadow="md" p="sm" mt="md" pos="sticky" bottom={8} style={{ zIndex: 5 }}>
+            <Group justify="space-between" gap="xs">
+              <Text size="sm" fw={600} role="status">
+                {t('settings.unsaved')}
+              </Text>
+              <Group gap="xs">
+                <Button variant="default" disabled={save.isPending} onClick={() => setValues(formValuesOf(view))}>
+                  {t('settings.discard')}
+                </Button>
+                <Button type="submit" loading={save.isPending} disabled={invalid}>
+                  {t('common.save')}
+                </Button>
+              </Group>
+            </Group>
+          </Paper>
+        ) : null}
+      </form>
+    </Page>
+  );
+}
+
+function timeZones(): string[] {
+  const supported = (Intl as { supportedValuesOf?: (key: 'timeZone') => string[] }).supportedValuesOf?.('timeZone') ?? [];
+  return supported.includes('UTC') ? supported : ['UTC', ...supported];
+}
+
+function GeneralTab({ form }: { form: FormBinding }) {
+  const { t } = useTranslation();
+  const zones = useMemo(timeZones, []);
+  const [force, setForce] = useState(false);
+  const keepalive = useMutation({
+    mutationFn: () => unwrap(api.POST('/api/config/settings/device-keepalive/run', { body: { force } })),
+    onSuccess: (result) => toast.success(t('settings.keepalive.done', { woken: result.woken, failed: result.failed, skipped: result.skipped })),
+    onError: (error) => toast.error(error),
+  });
+  return (
+    <>
+      <Section title={t('settings.general.timezone')} intro={t('settings.general.timezoneIntro')}>
+        <Select
+          label={t('settings.general.timezone')}
+          searchable
+          allowDeselect={false}
+          data={zones.includes(form.values.text.timezone) ? zones : [form.values.text.timezone, ...zones]}
+          value={form.values.text.timezone}
+          nothingFoundMessage={t('settings.general.noZone')}
+          onChange={(zone) => zone && form.update((values) => ({ ...values, text: { ...values.text, timezone: zone } }))}
+        />
+      </Section>
+      <Section
+        title={t('settings.keepalive.title')}
+        intro={t('settings.keepalive.intro')}
+        actions={
+          <Stack gap="xs">
+            <Checkbox label={t('settings.keepalive.force')} checked={force} onChange={(event) => setForce(event.currentTarget.checked)} />
+            <Group>
+              <TestButton label={t('settings.keepalive.run')} dirty={false} loading={keepalive.isPending} onClick={() => keepalive.mutate()} />
+            </Group>
+          </Stack>
+        }
+      >
+        <SwitchField form={form} name="device_keepalive_enabled" label={t('settings.keepalive.enabled')} />
+        <IntegerField form={form} name="device_keepalive_interval_days" label={t('settings.keepalive.interval')} description={t('settings.keepalive.intervalHint')} />
+              </Section>
+      {keepalive.data ? <KeepaliveResult result={keepalive.data} /> : null}
+    </>
+  );
+}
+
+function KeepaliveResult({ result }: { result: Schemas['KeepaliveRunResultDto'] }) {
+  const { t } = useTranslation();
+  return (
+    <Card withBorder mb="md" aria-live="polite">
+      <Text size="sm" fw={600} mb="xs">
+        {t('settings.keepalive.done', { woken: result.woken, failed: result.failed, skipped: result.skipped })}
+      </Text>
+      {result.results.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          {t('settings.keepalive.noAccounts')}
+        </Text>
+      ) : (
+        <Table.ScrollContainer minWidth={0}>
+          <Table>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('settings.keepalive.account')}</Table.Th>
+                <Table.Th>{t('settings.keepalive.outcome')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {result.results.map((row) => (
+                <Table.Tr key={row.account_name}>
+                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{row.account_name}</Table.Td>
+                  <Table.Td>
+                    <Badge color={row.outcome === 'woken' ? 'teal' : row.outcome === 'failed' ? 'red' : 'gray'} variant="light">
+                      {t(`settings.keepalive.outcomes.${row.outcome}`)}
+                    </Badge>
+                    {row.outcome === 'failed' && row.message ? (
+                      <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                        {row.message}
+                      </Text>
+                    ) : null}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Card>
+  );
+}
+
+function AiTab({ form, dirty }: { form: FormBinding; dirty: boolean }) {
+  const { t } = useTranslation();
+  const test = useMutation({ mutationFn: () => unwrap(api.POST('/api/config/ai/test')), onError: (error) => toast.error(error) });
+  return (
+    <Section
+      title={t('settings.ai.title')}
+      intro={t('settings.ai.intro')}
+      actions={<TestButton label={t('settings.ai.test')} dirty={dirty} loading={test.isPending} onClick={() => test.mutate()} disabled={!form.view.ai_model || !form.view.ai_api_key_set} />}
+    >
+      <TextField form={form} name="ai_base_url" label={t('settings.ai.baseUrl')} description={t('settings.ai.baseUrlHint')} placeholder="https://api.openai.com/v1" inputMode="url" />
+      <TextField form={form} name="ai_model" label={t('settings.ai.model')} placeholder="gpt-4o-mini" />
+      <SecretSetting form={form} name="ai_api_key" label={t('settings.ai.apiKey')} />
+      {test.data ? (
+        <TestResult ok={test.data.ok} title={test.data.ok ? t('settings.ai.ok', { ms: test.data.latency_ms }) : test.data.error_kind === 'timeout' ? t('settings.ai.timeout') : t('settings.ai.failed')}>
+          {test.data.ok ? t('settings.ai.answer', { answer: test.data.answer ?? '' }) : test.data.error}
+        </TestResult>
+      ) : null}
+    </Section>
+  );
+}
+
+const NOTICES = ['task_failure', 'task_success', 'session_invalid', 'backup_failure', 'admin_login'] as const;
+
+function NotificationsTab({ form, dirty }: { form: FormBinding; dirty: boolean }) {
+  const { t } = useTranslation();
+  const test = useMutation({ mutationFn: () => unwrap(api.POST('/api/config/bot/test')), onError: (error) => toast.error(error) });
+  return (
+    <>
+      <Section
+        title={t('settings.bot.title')}
+        intro={t('settings.bot.intro')}
+        actions={<TestButton label={t('settings.bot.test')} dirty={dirty} loading={test.isPending} onClick={() => test.mutate()} disabled={!form.view.bot_token_set || !form.view.bot_chat_id} />}
+      >
+        <SecretSetting form={form} name="bot_token" label={t('settings.bot.token')} description={t('settings.bot.tokenHint')} />
+        <TextField form={form} name="bot_chat_id" label={t('settings.bot.chatId')} description={t('settings.bot.chatIdHint')} />
+        <SwitchField form={form} name="bot_notify_enabled" label={t('settings.bot.enabled')} />
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
+          {NOTICES.map((notice) => (
+            <SwitchField key={notice} form={form} name={`bot_notify_${notice}`} label={t(`settings.notices.${notice}`)} />
+          ))}
+        </SimpleGrid>
+        {test.data ? (
+          <TestResult ok={test.data.ok} title={test.data.ok ? t('settings.bot.ok', { chat: test.data.chat_id }) : t('settings.bot.failed')}>
+            {test.data.ok ? null : [test.data.telegram_error_code ?? test.data.status, test.data.description].filter((part) => part !== undefined).join(' · ')}
+          </TestResult>
+        ) : null}
+      </Section>
+      <Section title={t('settings.push.title')} intro={t('settings.push.intro')}>
+        <SecretSetting form={form} name="push_bark_url" label={t('settings.push.bark')} description={t('settings.push.barkHint')} />
+        <SecretSetting form={form} name="push_server_chan_key" label={t('settings.push.serverChan')} />
+        <TextField form={form} name="push_ntfy_url" label={t('settings.push.ntfyUrl')} placeholder="https://ntfy.sh/my-topic" inputMode="url" />
+        <SecretSetting form={form} name="push_ntfy_token" label={t('settings.push.ntfyToken')} />
+        <TextField form={form} name="webhook_url" label={t('settings.push.webhookUrl')} inputMode="url" />
+        <SecretSetting form={form} name="webhook_secret" label={t('settings.push.webhookSecret')} description={t('settings.push.webhookSecretHint')} />
+        <Text size="sm" fw={600}>
+          {t('settings.push.which')}
+        </Text>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
+          {NOTICES.map((notice) => (
+            <SwitchField key={notice} form={form} name={`push_notify_${notice}`} label={t(`settings.notices.${notice}`)} />
+          ))}
+        </SimpleGrid>
+      </Section>
+    </>
+  );
+}
