@@ -1,19 +1,24 @@
 import { Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
 import { ReactNode } from 'react';
 import { errorMessage } from './api-error';
+import { overlayLayer } from './overlays';
 
-/** Toasts for the result of an action. */
+type ToastOptions = { color?: string; title?: string; message: ReactNode; autoClose: number };
+
+function show(options: ToastOptions): void {
+  void overlayLayer().then(({ notifications }) => notifications.show(options));
+}
+
+/** Toasts for the result of an action (the toast layer loads with the first one). */
 export const toast = {
   success(message: ReactNode): void {
-    notifications.show({ color: 'green', message, autoClose: 4000 });
+    show({ color: 'green', message, autoClose: 4000 });
   },
   error(error: unknown, title?: string): void {
-    notifications.show({ color: 'red', title, message: errorMessage(error), autoClose: 8000 });
+    show({ color: 'red', title, message: errorMessage(error), autoClose: 8000 });
   },
   info(message: ReactNode): void {
-    notifications.show({ message, autoClose: 4000 });
+    show({ message, autoClose: 4000 });
   },
 };
 
@@ -28,7 +33,7 @@ export interface ConfirmOptions {
 
 /** Asks before an action; resolves true only when the person confirms (closing the dialog is "no"). */
 export function confirmAction({ title, message, confirmLabel, cancelLabel, danger = true }: ConfirmOptions): Promise<boolean> {
-  return new Promise((resolve) => {
+  return overlayLayer().then(({ modals }) => new Promise<boolean>((resolve) => {
     let settled = false;
     const settle = (value: boolean) => {
       if (!settled) {
@@ -46,5 +51,5 @@ export function confirmAction({ title, message, confirmLabel, cancelLabel, dange
       onCancel: () => settle(false),
       onClose: () => settle(false),
     });
-  });
+  }));
 }

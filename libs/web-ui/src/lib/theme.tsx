@@ -1,8 +1,7 @@
 import { createTheme, CSSVariablesResolver, darken, MantineColorScheme, MantineProvider, SegmentedControl, useMantineColorScheme, VisuallyHidden } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
 import { ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { OverlayHost } from './overlays';
 
 /**
  * One theme for the web apps. Focus rings are always visible for keyboard users
@@ -37,14 +36,12 @@ export const webCssVariables: CSSVariablesResolver = (theme) => ({
   dark: { '--mantine-color-dimmed': theme.colors.dark[1] },
 });
 
-/** Mantine with the shared theme, modals and toasts (at most 5 at a time). Colour scheme follows the system until chosen. */
+/** Mantine with the shared theme; confirm dialogs and toasts (at most 5 at a time) mount when first used. Colour scheme follows the system until chosen. */
 export function WebUiProvider({ children }: { children: ReactNode }) {
   return (
     <MantineProvider theme={webTheme} cssVariablesResolver={webCssVariables} defaultColorScheme="auto">
-      <ModalsProvider>
-        <Notifications limit={5} position="top-right" />
-        {children}
-      </ModalsProvider>
+      {children}
+      <OverlayHost />
     </MantineProvider>
   );
 }

@@ -1,0 +1,21 @@
+import { ModalsProvider } from '@mantine/modals';
+import { Notifications } from '@mantine/notifications';
+import { useEffect } from 'react';
+
+export { modals } from '@mantine/modals';
+export { notifications } from '@mantine/notifications';
+
+/**
+ * The confirm dialogs and toasts, loaded the first time a page asks for one (see overlays.tsx).
+ * ModalsProvider renders the modals it is asked for by event, so it needs no children here.
+ */
+export default function OverlayLayer({ onMounted }: { onMounted: () => () => void }) {
+  // Children's effects (the providers' event listeners) run before this one: the layer is ready.
+  useEffect(onMounted, [onMounted]);
+  return (
+    <>
+      <ModalsProvider />
+      <Notifications limit={5} position="top-right" />
+    </>
+  );
+}
