@@ -161,6 +161,10 @@ describe('panel-web: keyword hits', () => {
     expect(await totalHits('&q=voucher')).toBe(0);
     // No request carried the token in its URL (the CSV included).
     expect(urls.filter((url) => /token=/i.test(url))).toEqual([]);
+    // The Chinese strings load when Chinese is picked (English readers never download them).
+    await page.getByRole('banner').getByLabel('Language').selectOption('zh-CN');
+    await page.getByRole('heading', { name: '关键词命中' }).waitFor();
+    await page.getByText('没有符合筛选条件的命中').waitFor();
     expect(errors).toEqual([]);
     await context.close();
   });

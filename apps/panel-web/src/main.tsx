@@ -2,9 +2,9 @@ import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import './styles.css';
 import { createRoot } from 'react-dom/client';
-import { App } from './app';
+import { App, translationsReady } from './app';
 
-createRoot(document.getElementById('root') as HTMLElement).render(<App />);
+void translationsReady.then(() => createRoot(document.getElementById('root') as HTMLElement).render(<App />));
 
 // The service worker caches static files only (see public/sw.js); never in development, where
 // Vite serves modules that change on every edit.

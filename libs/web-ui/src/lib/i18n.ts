@@ -37,12 +37,20 @@ function browserLanguages(): readonly string[] {
   return typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language]);
 }
 
+type AppStrings = Resource[string][string];
+
+const loading = new WeakMap<I18n, Promise<void>>();
+
 /**
  * Sets up i18next for a web app: the app's own strings under the `app` namespace plus this
- * library's under `ui`, English and Simplified Chinese, everything bundled (no loading flash).
+ * library's under `ui`, English and Simplified Chinese. The Chinese strings may be given as a loader
+ * (`() => import('./zh')…`): they are then fetched only when Chinese is the language, so English
+ * readers do not download them; the app waits for `languageReady` before its first render, and a
+ * switch to Chinese shows once they are in (no flash of the other language).
  */
-export function createI18n(app: { en: Resource[string][string]; zh: Resource[string][string] }, language: Language = detectLanguage()): I18n {
+export function createI18n(app: { en: AppStrings; zh: AppStrings | (() => Promise<AppStrings>) }, language: Language = detectLanguage()): I18n {
   const instance = i18next.createInstance();
+  const loadChinese = typeof app.zh === 'function' ? app.zh : undefined;
   void instance.use(initReactI18next).init({
     lng: language,
     fallbackLng: 'en',
@@ -51,16 +59,37 @@ export function createI18n(app: { en: Resource[string][string]; zh: Resource[str
     defaultNS: 'app',
     resources: {
       en: { app: app.en, ui: webUiEn },
-      'zh-CN': { app: app.zh, ui: webUiZh },
+      'zh-CN': typeof app.zh === 'function' ? { ui: webUiZh } : { app: app.zh, ui: webUiZh },
     },
     interpolation: { escapeValue: false },
     initAsync: false,
   });
+  if (loadChinese) {
+    let chinese: Promise<void> | undefined;
+    const ensureChinese = () =>
+      (chinese ??= loadChinese().then(
+        (strings: AppStrings) => {
+          instance.addResourceBundle('zh-CN', 'app', strings, true, true);
+        },
+        (error: unknown) => {
+          chinese = undefined;
+          throw error;
+        },
+      ));
+    const changeLanguage = instance.changeLanguage.bind(instance);
+    instance.changeLanguage = (lng, callback) => (lng === 'zh-CN' ? ensureChinese().then(() => changeLanguage(lng, callback)) : changeLanguage(lng, callback));
+    if (language === 'zh-CN') loading.set(instance, ensureChinese().catch(() => undefined));
+  }
   instance.on('languageChanged', (lng) => {
     if (typeof document !== 'undefined') document.documentElement.lang = lng;
   });
   if (typeof document !== 'undefined') document.documentElement.lang = language;
   return instance;
+}
+
+/** Resolves once the strings of the instance's language are in (at once unless they are loaded on demand). */
+export function languageReady(instance: I18n): Promise<void> {
+  return loading.get(instance) ?? Promise.resolve();
 }
 
 /** Every key path of a nested resource object, sorted (for the test that keeps languages equal). */

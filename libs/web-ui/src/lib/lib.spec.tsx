@@ -7,7 +7,7 @@ import { ApiError, apiErrorFrom } from './api-error';
 import { DataTable } from './data-table';
 import { confirmAction } from './feedback';
 import { SecretField, secretValue } from './forms';
-import { detectLanguage, keyPaths } from './i18n';
+import { createI18n, detectLanguage, keyPaths, languageReady } from './i18n';
 import { webUiEn, webUiZh } from './i18n-resources';
 import { ErrorState } from './states';
 import { dayInZone, formatDateTime, nextDay, startOfDayInZone } from './time';
@@ -137,5 +137,26 @@ describe('confirmAction', () => {
     const second = confirmAction({ title: 'Delete?', message: 'Really', confirmLabel: 'Delete', cancelLabel: 'Keep' });
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Keep' }));
     await expect(second).resolves.toBe(false);
+  });
+});
+
+describe('createI18n with Chinese loaded on demand', () => {
+  it('fetches the Chinese strings only for Chinese, before the language shows', async () => {
+    let loads = 0;
+    const load = async () => {
+      loads += 1;
+      return { hello: '你好' };
+    };
+    const english = createI18n({ en: { hello: 'Hello' }, zh: load }, 'en');
+    await languageReady(english);
+    expect(english.t('hello')).toBe('Hello');
+    expect(loads).toBe(0);
+    await english.changeLanguage('zh-CN');
+    expect(english.t('hello')).toBe('你好');
+    expect(loads).toBe(1);
+
+    const chinese = createI18n({ en: { hello: 'Hello' }, zh: load }, 'zh-CN');
+    await languageReady(chinese);
+    expect(chinese.t('hello')).toBe('你好');
   });
 });
