@@ -221,7 +221,7 @@ describe('repo-monitor CLI', () => {
         const run = await cli(['admin', 'reset-password', '--password-stdin'], monitor.env, 'reset-by-cli-password\n');
         expect(run.stderr).toEqual([]);
         expect(run.code).toBe(0);
-        expect(run.stdout).toEqual(['password_reset username=admin sessions_revoked=1']);
+        expect(run.stdout).toEqual(['password_reset username=admin sessions_revoked=1 totp_disabled=false']);
         expect((await requestJson(monitor.url, '/api/v1/auth/session', { headers: { cookie } })).status).toBe(401);
         const fresh = await requestJson(monitor.url, '/api/v1/auth/login', { method: 'POST', body: { username: 'admin', password: 'reset-by-cli-password' } });
         expect(fresh.status).toBe(200);

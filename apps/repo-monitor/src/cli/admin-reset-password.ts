@@ -19,6 +19,8 @@ export class ResetPasswordError extends Error {
 export interface ResetPasswordResult {
   username: string;
   sessionsRevoked: number;
+  /** The second factor was on and is now off (a lost authenticator is a reason to reset). */
+  totpDisabled: boolean;
 }
 
 /** The password piped on stdin: one line, the trailing newline removed. */
@@ -27,8 +29,8 @@ export function passwordFromStdin(text: string): string {
 }
 
 /**
- * Sets a new admin password directly in the database (migrating it first), signs out every
- * session and records the reset in the audit log, all in one transaction.
+ * Sets a new admin password directly in the database (migrating it first), turns the second factor
+ * off, signs out every session and records the reset in the audit log, all in one transaction.
  */
 export async function resetAdminPassword(config: MonitorConfig, password: string): Promise<ResetPasswordResult> {
   const violation = passwordRuleViolation(password);
@@ -43,17 +45,17 @@ export async function resetAdminPassword(config: MonitorConfig, password: string
       if (!account) {
         throw new ResetPasswordError('not_found', 'no admin account exists yet; create it with web setup or MONITOR_ADMIN_USERNAME and MONITOR_ADMIN_PASSWORD');
       }
-      await manager.update(AdminAccountEntity, { id: ADMIN_ACCOUNT_ID }, { passwordHash, updatedAt: new Date() });
+      await manager.update(AdminAccountEntity, { id: ADMIN_ACCOUNT_ID }, { passwordHash, totpEnabled: false, totpSecret: null, updatedAt: new Date() });
       const revoked = await manager.createQueryBuilder().delete().from(AdminSessionEntity).execute();
       await manager.insert(AuditLogEntity, {
         createdAt: new Date(),
         actor: 'cli',
         action: 'admin.password_reset',
         target: account.username,
-        details: null,
+        details: JSON.stringify({ totp_disabled: account.totpEnabled }),
         clientIp: null,
       });
-      return { username: account.username, sessionsRevoked: revoked.affected ?? 0 };
+      return { username: account.username, sessionsRevoked: revoked.affected ?? 0, totpDisabled: account.totpEnabled };
     });
   } finally {
     await dataSource.destroy();

@@ -37,7 +37,8 @@ commands:
   config validate [--config FILE]    check the configuration and print a one-line summary
   version                            print the version and build data
   admin reset-password --password-stdin [--config FILE]
-                                     set a new admin password read from stdin; signs out every session
+                                     set a new admin password read from stdin; turns the second
+                                     factor (TOTP) off and signs out every session
   healthcheck                        exit 0 when the local /readyz answers 200
 `;
 
@@ -149,7 +150,7 @@ export async function adminResetPassword(ctx: CliContext, args: ParsedArgs): Pro
   const password = passwordFromStdin(await (ctx.readStdin ?? readProcessStdin)());
   try {
     const result = await resetAdminPassword(config, password);
-    ctx.stdout(`password_reset username=${result.username} sessions_revoked=${result.sessionsRevoked}`);
+    ctx.stdout(`password_reset username=${result.username} sessions_revoked=${result.sessionsRevoked} totp_disabled=${result.totpDisabled}`);
     return 0;
   } catch (error) {
     if (error instanceof ResetPasswordError) return fail(ctx, error.code, error.message, [...secrets, password]);

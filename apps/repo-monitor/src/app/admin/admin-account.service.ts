@@ -4,11 +4,15 @@ import { hashPassword, verifyPassword } from '@shared/crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { MonitorError } from '../common/monitor-error';
 import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
+import { SecretCipher } from '../settings/secret-cipher';
 import { ADMIN_ACCOUNT_ID, AdminAccountEntity } from './admin-account.entity';
 import { AdminSessionEntity } from './admin-session.entity';
 import { AuditLogService } from './audit-log.service';
 import type { PasswordAttempt } from './login-throttle';
 import { passwordRuleViolation } from './password-rule';
+import { TotpVerifier } from './totp-verifier';
+
+const totpAssociatedData = (id: number) => `admin_account.totp_secret:${id}`;
 
 // Verified when the user name is unknown, so a wrong name costs as much time as a wrong password.
 const DECOY_HASH = '$argon2id$v=19$m=65536,p=4,t=3$QzdyAiO+HYjwJe2R5dH+eA$Cam8W415UzC3ZGs3zttmcPn4uxZ1ZG8TE1qv0advykM';
@@ -25,6 +29,8 @@ export class AdminAccountService implements OnModuleInit {
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly audit: AuditLogService,
+    private readonly cipher: SecretCipher,
+    private readonly totp: TotpVerifier,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -90,13 +96,84 @@ export class AdminAccountService implements OnModuleInit {
     });
   }
 
+  /** Whether a code is asked at sign-in, and whether a secret from setup waits to be turned on. */
+  async totpStatus(): Promise<{ totp_enabled: boolean; setup_pending: boolean }> {
+    const account = await this.find();
+    return { totp_enabled: account?.totpEnabled ?? false, setup_pending: Boolean(account && !account.totpEnabled && account.totpSecret) };
+  }
+
+  /** A TOTP code of the account's secret (each code works once). */
+  totpCodeMatches(account: AdminAccountEntity, code: string): boolean {
+    if (!account.totpSecret) return false;
+    return this.totp.verify(this.cipher.open(account.totpSecret, totpAssociatedData(account.id)), code);
+  }
+
+  /**
+   * A new TOTP secret, stored encrypted and not yet in force (turn it on with enableTotp); an
+   * earlier pending secret is replaced. 409 while TOTP is on.
+   */
+  async setupTotp(clientIp: string): Promise<{ secret: string; otpauth_uri: string }> {
+    const account = await this.requireAccount();
+    if (account.totpEnabled) throw new MonitorError('conflict', 'the second factor is already on; turn it off first to set up a new one');
+    const secret = this.totp.generateSecret();
+    const sealed = this.cipher.seal(secret, totpAssociatedData(account.id));
+    await this.dataSource.transaction(async (manager) => {
+      await manager.update(AdminAccountEntity, { id: account.id }, { totpSecret: sealed, updatedAt: new Date() });
+      await this.audit.record({ actor: account.username, action: 'admin.totp_setup_started', clientIp }, manager);
+    });
+    return { secret, otpauth_uri: this.totp.keyUri(account.username, secret) };
+  }
+
+  /** Turns TOTP on with the current password and a code of the pending secret; other sessions are signed out. */
+  async enableTotp(currentPassword: string, code: string, keepSessionId: string, clientIp: string, attempt: PasswordAttempt): Promise<void> {
+    const account = await this.requireAccount();
+    if (account.totpEnabled) throw new MonitorError('conflict', 'the second factor is already on');
+    if (!account.totpSecret) throw new MonitorError('conflict', 'set up the second factor first: POST /api/v1/auth/totp/setup');
+    await this.checkPasswordAndCode(account, currentPassword, code, attempt);
+    await this.dataSource.transaction(async (manager) => {
+      await manager.update(AdminAccountEntity, { id: account.id }, { totpEnabled: true, updatedAt: new Date() });
+      await manager.createQueryBuilder().delete().from(AdminSessionEntity).where('id != :keep', { keep: keepSessionId }).execute();
+      await this.audit.record({ actor: account.username, action: 'admin.totp_enabled', clientIp }, manager);
+    });
+  }
+
+  /** Turns TOTP off with the current password and a current code. */
+  async disableTotp(currentPassword: string, code: string, clientIp: string, attempt: PasswordAttempt): Promise<void> {
+    const account = await this.requireAccount();
+    if (!account.totpEnabled) throw new MonitorError('conflict', 'the second factor is not on');
+    await this.checkPasswordAndCode(account, currentPassword, code, attempt);
+    await this.dataSource.transaction(async (manager) => {
+      await manager.update(AdminAccountEntity, { id: account.id }, { totpEnabled: false, totpSecret: null, updatedAt: new Date() });
+      await this.audit.record({ actor: account.username, action: 'admin.totp_disabled', clientIp }, manager);
+    });
+  }
+
+  /** Both must be right; either wrong counts one failure towards the throttle. */
+  private async checkPasswordAndCode(account: AdminAccountEntity, password: string, code: string, attempt: PasswordAttempt): Promise<void> {
+    if (!(await verifyPassword(account.passwordHash, password))) {
+      attempt.failed();
+      throw new MonitorError('invalid_credentials', 'the current password is wrong', { field: 'current_password' });
+    }
+    if (!this.totpCodeMatches(account, code)) {
+      attempt.failed();
+      throw new MonitorError('validation_failed', 'the code is wrong or was already used; enter the code your authenticator app shows now', { field: 'code' });
+    }
+    attempt.succeeded();
+  }
+
+  private async requireAccount(): Promise<AdminAccountEntity> {
+    const account = await this.find();
+    if (!account) throw new MonitorError('unauthorized', 'session is no longer valid');
+    return account;
+  }
+
   private async create(username: string, password: string, how: 'bootstrap' | 'setup', clientIp?: string): Promise<boolean> {
     const passwordHash = await hashPassword(password);
     try {
       return await this.dataSource.transaction(async (manager: EntityManager) => {
         if ((await manager.count(AdminAccountEntity)) > 0) return false;
         const now = new Date();
-        await manager.insert(AdminAccountEntity, { id: ADMIN_ACCOUNT_ID, username, passwordHash, createdAt: now, updatedAt: now });
+        await manager.insert(AdminAccountEntity, { id: ADMIN_ACCOUNT_ID, username, passwordHash, totpSecret: null, totpEnabled: false, createdAt: now, updatedAt: now });
         await this.audit.record({ actor: username, action: `admin.created_by_${how}`, clientIp }, manager);
         return true;
       });

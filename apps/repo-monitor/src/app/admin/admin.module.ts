@@ -7,6 +7,7 @@ import { AuthGuard } from './auth.guard';
 import { LoginThrottle } from './login-throttle';
 import { SessionService } from './session.service';
 import { SetupController } from './setup.controller';
+import { TotpVerifier } from './totp-verifier';
 
 /** The admin account, sessions, the global auth guard, setup, sign-in and the audit log. */
 @Module({
@@ -16,6 +17,7 @@ import { SetupController } from './setup.controller';
     AdminAccountService,
     SessionService,
     { provide: LoginThrottle, useFactory: () => new LoginThrottle() },
+    { provide: TotpVerifier, useFactory: () => new TotpVerifier() },
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
 })

@@ -11,6 +11,7 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiErrorResponses } from '@shared/config';
 import { MonitorError } from '../common/monitor-error';
 import { Public } from '../common/public.decorator';
 import { GithubAppSettingsService } from '../github-app-settings/github-app-settings.service';
@@ -18,7 +19,15 @@ import { COOKIE_SCHEME, CSRF_SCHEME, SESSION_COOKIE } from '../openapi';
 import { AdminAccountService } from './admin-account.service';
 import { AdminSessionEntity } from './admin-session.entity';
 import { AuditLogService } from './audit-log.service';
-import { ChangePasswordRequestDto, LoginRequestDto, LoginResultDto, SessionInfoDto } from './dto/credentials.dto';
+import {
+  ChangePasswordRequestDto,
+  LoginRequestDto,
+  LoginResultDto,
+  SessionInfoDto,
+  TotpConfirmDto,
+  TotpSetupDto,
+  TotpStatusDto,
+} from './dto/credentials.dto';
 import { AdminAccountEntity } from './admin-account.entity';
 import { issueKnownDeviceToken, knownDeviceCookie, knownDeviceId, setKnownDeviceCookie } from './known-device';
 import { AttemptSource, LoginThrottle } from './login-throttle';
@@ -54,7 +63,11 @@ export class AuthController {
       'Returns the csrf_token to send as X-CSRF-Token on writes. Only application/json bodies; cross-site requests are 403.',
   })
   @ApiOkResponse({ type: LoginResultDto })
-  @ApiUnauthorizedResponse({ description: 'invalid_credentials' })
+  @ApiUnauthorizedResponse({
+    description:
+      'invalid_credentials: wrong user name or password; or, when the second factor is on, totp_code missing or wrong ' +
+      '(then details.totp_required is true: ask for the code and send it with the same user name and password)',
+  })
   @ApiTooManyRequestsResponse({
     description: 'rate_limited, with Retry-After: too many failures from this client (IPv6: its /64), or guesses at the account come too fast (a browser that signed in before is exempt)',
   })
@@ -74,9 +87,15 @@ export class AuthController {
     // The slot is reserved before the (slow) password check, so a parallel burst cannot outrun the limit.
     const attempt = this.throttle.begin(source);
     let account: Awaited<ReturnType<AdminAccountService['verify']>>;
+    let totpProblem: 'totp_missing' | 'totp_wrong' | undefined;
     try {
       account = await this.accounts.verify(body.username, body.password);
-      if (account) attempt.succeeded();
+      if (account?.totpEnabled) {
+        if (!body.totp_code) totpProblem = 'totp_missing';
+        else if (!this.accounts.totpCodeMatches(account, body.totp_code)) totpProblem = 'totp_wrong';
+      }
+      // A missing code counts as a failure too: the answer tells that the password was right.
+      if (account && !totpProblem) attempt.succeeded();
       else attempt.failed();
     } finally {
       attempt.release();
@@ -84,6 +103,14 @@ export class AuthController {
     if (!account) {
       await this.audit.record({ actor: body.username, action: 'auth.login_failed', clientIp: client });
       throw new MonitorError('invalid_credentials', 'wrong user name or password');
+    }
+    if (totpProblem) {
+      await this.audit.record({ actor: body.username, action: 'auth.login_failed', details: { reason: totpProblem }, clientIp: client });
+      throw new MonitorError(
+        'invalid_credentials',
+        totpProblem === 'totp_missing' ? 'enter the code of your authenticator app' : 'the code is wrong or was already used',
+        { totp_required: true },
+      );
     }
     const session = await this.sessions.issue(client, request.headers['user-agent']);
     await this.audit.record({ actor: account.username, action: 'auth.login', clientIp: client });
@@ -116,7 +143,76 @@ export class AuthController {
   @ApiOkResponse({ type: SessionInfoDto })
   async session(@CurrentAdmin() admin: AdminPrincipal): Promise<SessionInfoDto> {
     const session = await this.dataSource.manager.findOneOrFail(AdminSessionEntity, { where: { id: admin.sessionId } });
-    return { username: admin.username, created_at: session.createdAt.toISOString(), expires_at: session.expiresAt.toISOString() };
+    const { totp_enabled } = await this.accounts.totpStatus();
+    return { username: admin.username, totp_enabled, created_at: session.createdAt.toISOString(), expires_at: session.expiresAt.toISOString() };
+  }
+
+  @Get('totp')
+  @ApiCookieAuth(COOKIE_SCHEME)
+  @ApiOperation({ summary: 'Whether the second factor (TOTP) is on, or set up and waiting to be turned on' })
+  @ApiOkResponse({ type: TotpStatusDto })
+  totpStatus(@CurrentAdmin() _admin: AdminPrincipal): Promise<TotpStatusDto> {
+    return this.accounts.totpStatus();
+  }
+
+  @Post('totp/setup')
+  @HttpCode(200)
+  @ApiCookieAuth(COOKIE_SCHEME)
+  @ApiSecurity(CSRF_SCHEME)
+  @ApiOperation({
+    summary: 'Create a TOTP secret for an authenticator app (not in force until turned on with a code)',
+    description: 'Answers the secret and its otpauth:// URI once; a later setup replaces a secret not yet turned on. Needs MONITOR_ENCRYPTION_KEY.',
+  })
+  @ApiOkResponse({ type: TotpSetupDto })
+  @ApiErrorResponses({ 409: 'conflict: the second factor is already on', 503: 'encryption_unavailable: MONITOR_ENCRYPTION_KEY is not set' })
+  async setupTotp(@CurrentAdmin() _admin: AdminPrincipal, @Req() request: FastifyRequest): Promise<TotpSetupDto> {
+    return this.accounts.setupTotp(clientAddress(request));
+  }
+
+  @Post('totp/enable')
+  @HttpCode(200)
+  @ApiCookieAuth(COOKIE_SCHEME)
+  @ApiSecurity(CSRF_SCHEME)
+  @ApiOperation({ summary: 'Turn the second factor on with the current password and a code; every other session is signed out' })
+  @ApiOkResponse({ type: TotpStatusDto })
+  @ApiErrorResponses({
+    400: 'validation_failed: the code is wrong or was already used',
+    409: 'conflict: already on, or not set up',
+    429: 'rate_limited: too many wrong passwords or codes from this session',
+  })
+  @ApiUnauthorizedResponse({ description: 'invalid_credentials: the current password is wrong' })
+  async enableTotp(@CurrentAdmin() admin: AdminPrincipal, @Body() body: TotpConfirmDto, @Req() request: FastifyRequest): Promise<TotpStatusDto> {
+    const client = clientAddress(request);
+    const attempt = this.throttle.begin({ client, knownDevice: `session:${admin.sessionId}` });
+    try {
+      await this.accounts.enableTotp(body.current_password, body.code, admin.sessionId, client, attempt);
+    } finally {
+      attempt.release();
+    }
+    return this.accounts.totpStatus();
+  }
+
+  @Post('totp/disable')
+  @HttpCode(200)
+  @ApiCookieAuth(COOKIE_SCHEME)
+  @ApiSecurity(CSRF_SCHEME)
+  @ApiOperation({ summary: 'Turn the second factor off with the current password and a current code' })
+  @ApiOkResponse({ type: TotpStatusDto })
+  @ApiErrorResponses({
+    400: 'validation_failed: the code is wrong or was already used',
+    409: 'conflict: the second factor is not on',
+    429: 'rate_limited: too many wrong passwords or codes from this session',
+  })
+  @ApiUnauthorizedResponse({ description: 'invalid_credentials: the current password is wrong' })
+  async disableTotp(@CurrentAdmin() admin: AdminPrincipal, @Body() body: TotpConfirmDto, @Req() request: FastifyRequest): Promise<TotpStatusDto> {
+    const client = clientAddress(request);
+    const attempt = this.throttle.begin({ client, knownDevice: `session:${admin.sessionId}` });
+    try {
+      await this.accounts.disableTotp(body.current_password, body.code, client, attempt);
+    } finally {
+      attempt.release();
+    }
+    return this.accounts.totpStatus();
   }
 
   @Post('password')

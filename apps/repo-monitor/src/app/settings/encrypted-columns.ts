@@ -18,6 +18,12 @@ export const ENCRYPTED_COLUMNS: readonly EncryptedColumn[] = [
     column: 'secret',
     associatedData: (id) => `notification_channels.secret:${id}`,
   },
+  {
+    table: 'admin_account',
+    idColumn: 'id',
+    column: 'totp_secret',
+    associatedData: (id) => `admin_account.totp_secret:${id}`,
+  },
 ];
 
 /** Associated data of a secret setting. */

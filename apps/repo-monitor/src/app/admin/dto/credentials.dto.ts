@@ -1,5 +1,7 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+
+const TOTP_CODE = /^\d{6}$/;
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../password-rule';
 
 export class SetupRequestDto {
@@ -27,6 +29,12 @@ export class LoginRequestDto {
   @MinLength(1)
   @MaxLength(PASSWORD_MAX_LENGTH)
   password!: string;
+
+  @ApiPropertyOptional({ description: 'The six-digit code of the authenticator app; needed when the second factor is on', example: '123456' })
+  @IsOptional()
+  @IsString()
+  @Matches(TOTP_CODE, { message: 'totp_code must be six digits' })
+  totp_code?: string;
 }
 
 export class ChangePasswordRequestDto {
@@ -74,9 +82,41 @@ export class SessionInfoDto {
   @ApiProperty()
   username!: string;
 
+  @ApiProperty({ description: 'Whether sign-in asks for a TOTP code' })
+  totp_enabled!: boolean;
+
   @ApiProperty({ format: 'date-time' })
   created_at!: string;
 
   @ApiProperty({ format: 'date-time' })
   expires_at!: string;
+}
+
+export class TotpStatusDto {
+  @ApiProperty({ description: 'Whether sign-in asks for a TOTP code' })
+  totp_enabled!: boolean;
+
+  @ApiProperty({ description: 'A secret from setup is waiting to be turned on with a code' })
+  setup_pending!: boolean;
+}
+
+export class TotpSetupDto {
+  @ApiProperty({ description: 'Base32 secret to type into an authenticator app; shown only now' })
+  secret!: string;
+
+  @ApiProperty({ description: 'otpauth:// URI for a QR code', example: 'otpauth://totp/repo-monitor:admin?secret=...&issuer=repo-monitor' })
+  otpauth_uri!: string;
+}
+
+export class TotpConfirmDto {
+  @ApiProperty({ description: 'The current admin password' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(PASSWORD_MAX_LENGTH)
+  current_password!: string;
+
+  @ApiProperty({ description: 'The six-digit code the authenticator app shows now', example: '123456' })
+  @IsString()
+  @Matches(TOTP_CODE, { message: 'code must be six digits' })
+  code!: string;
 }
