@@ -17,6 +17,11 @@ async function openTab(page: Page, name: (typeof TABS)[number]): Promise<void> {
   await page.getByRole('tab', { name, exact: true, selected: true }).waitFor();
 }
 
+/** i18n keys shown instead of text (a missing translation) on the current tab. */
+async function rawKeys(page: Page): Promise<string[]> {
+  return (await page.locator('main').innerText()).match(/\bsettings\.[A-Za-z_.]+/g) ?? [];
+}
+
 async function save(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.getByText('Settings saved').first().waitFor();
@@ -47,7 +52,7 @@ describe('panel-web: settings', () => {
     await page.getByLabel('Days between keep-alives').waitFor();
     for (const tab of TABS) {
       await openTab(page, tab);
-      expect({ tab, violations: await seriousAxeViolations(page) }).toEqual({ tab, violations: [] });
+      expect({ tab, violations: await seriousAxeViolations(page), rawKeys: await rawKeys(page) }).toEqual({ tab, violations: [], rawKeys: [] });
     }
 
     await openTab(page, 'General');
@@ -210,6 +215,17 @@ describe('panel-web: settings', () => {
     expect(await page.getByRole('switch', { name: 'Back up automatically' }).isChecked()).toBe(true);
     await page.getByText(/^Next backup: \d{4}-\d{2}-\d{2} /).waitFor();
     expect(await scrollsSideways(page)).toBe(false);
+
+    // The import preview (long names, field lists) fits the phone too.
+    await openTab(page, 'Import and export');
+    await page.locator('input[type=file]').setInputFiles({ name: 'tg-signpulse-export-typical.json', mimeType: 'application/json', buffer: readFileSync(SAMPLE) });
+    await page.getByRole('button', { name: 'Preview the import' }).click();
+    await page.getByRole('checkbox', { name: 'Import Task: ai_quiz' }).waitFor();
+    await page.getByRole('button', { name: 'Field details' }).first().click();
+    await page.getByText(/^Fields without an equivalent \(\d+\)$/).first().waitFor();
+    expect(await scrollsSideways(page)).toBe(false);
+    expect(await rawKeys(page)).toEqual([]);
+    await screenshot(page, 'settings-import-phone');
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -472,7 +472,7 @@ export const en = {
       defaultAccountHint: 'Used for items without an account, such as tg-signer monitors.',
       preview: 'Preview the import',
       previewFailed: 'The file could not be previewed',
-      problems: 'What stops this import',
+      problems: 'Problems found (refused items cannot be imported)',
       nothing: 'The file holds nothing to import.',
       selectAll: 'Select every item that would change',
       selectItem: 'Import {{name}}',

@@ -474,7 +474,7 @@ export const zh: typeof en = {
       defaultAccountHint: '用于没有账号的条目，例如 tg-signer 的监控。',
       preview: '预览导入',
       previewFailed: '无法预览该文件',
-      problems: '导致无法导入的问题',
+      problems: '发现的问题（被拒绝的条目无法导入）',
       nothing: '文件中没有可导入的内容。',
       selectAll: '选择所有会产生更改的条目',
       selectItem: '导入 {{name}}',

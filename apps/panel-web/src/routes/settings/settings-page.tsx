@@ -61,6 +61,8 @@ function SettingsForm({ view }: { view: SettingsView }) {
         id="settings-form"
         onSubmit={(event) => {
           event.preventDefault();
+          // Enter in the import's own fields is not a request to save the settings.
+          if (document.activeElement?.closest('[data-own-actions]')) return;
           if (dirty && !invalid) save.mutate();
         }}
       >
@@ -91,7 +93,9 @@ function SettingsForm({ view }: { view: SettingsView }) {
             <BackupsPanel form={form} dirty={dirty} />
           </Tabs.Panel>
           <Tabs.Panel value="configuration">
-            <ConfigTransferPanel dirty={dirty} />
+            <div data-own-actions>
+              <ConfigTransferPanel dirty={dirty} />
+            </div>
           </Tabs.Panel>
         </Tabs>
         {dirty ? (
