@@ -25,6 +25,9 @@ export const routes: RouteObject[] = [
         children: [
           { path: '/', element: <Navigate to="/dashboard" replace /> },
           { path: '/dashboard', lazy: async () => ({ Component: (await import('./routes/dashboard/dashboard-page')).DashboardPage }) },
+          { path: '/tasks', lazy: async () => ({ Component: (await import('./routes/tasks/tasks-page')).TasksPage }) },
+          { path: '/tasks/new', lazy: async () => ({ Component: (await import('./routes/tasks/task-editor-page')).TaskEditorPage }) },
+          { path: '/tasks/:name', lazy: async () => ({ Component: (await import('./routes/tasks/task-editor-page')).TaskEditorPage }) },
           { path: '/hits', lazy: async () => ({ Component: (await import('./routes/hits/hits-page')).HitsPage }) },
           { path: '/history', lazy: async () => ({ Component: (await import('./routes/history/history-page')).HistoryPage }) },
           { path: '/settings', lazy: async () => ({ Component: (await import('./routes/settings/settings-page')).SettingsPage }) },

@@ -105,7 +105,8 @@ export function scheduleProblem(expression: string, now = new Date()): string | 
   const days = cronFieldValues(dayOfMonth, 1, 31);
   const months = cronFieldValues(month, 1, 12);
   const never = 'never fires (no date in the next 8 years matches it, e.g. 31 February)';
-  const often = `fires more often than once a minute; the shortest interval allowed is ${MINIMUM_SCHEDULE_INTERVAL_SECONDS} seconds (one value in the seconds field)`;
+  // No "; " inside: a 400 joins the problems of a task with "; " and the web editor splits them back per field.
+  const often = `fires more often than once a minute (the shortest interval allowed is ${MINIMUM_SCHEDULE_INTERVAL_SECONDS} seconds: one value in the seconds field)`;
   if (seconds && days && months && (dayOfWeek === '*' || dayOfWeek === '?')) {
     if (seconds.size > 1) return often;
     const someDayExists = [...months].some((m) => [...days].some((d) => d <= DAYS_IN_MONTH[m - 1]));

@@ -1,0 +1,139 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, Schemas, unwrap } from '../../api/client';
+
+export type Task = Schemas['SignTaskDto'];
+export type TaskBody = Schemas['SignTaskInputDto'];
+export type BatchAction = Schemas['BatchTasksDto']['action'];
+export type RunStatus = Schemas['TaskRunStatusDto'];
+
+export interface TaskFilter {
+  account?: string;
+  enabled?: 'true' | 'false';
+  execution_mode?: 'fixed' | 'range' | 'listen';
+}
+
+const TASKS = ['tasks'] as const;
+
+export function useTasksQuery(filter: TaskFilter = {}) {
+  return useQuery({ queryKey: [...TASKS, filter], queryFn: () => unwrap(api.GET('/api/sign-tasks', { params: { query: filter } })) });
+}
+
+export function useTaskQuery(name: string | undefined) {
+  return useQuery({
+    queryKey: [...TASKS, 'one', name],
+    enabled: name !== undefined,
+    queryFn: () => unwrap(api.GET('/api/sign-tasks/{name}', { params: { path: { name: name ?? '' } } })),
+  });
+}
+
+export function useAccountNamesQuery() {
+  return useQuery({ queryKey: ['accounts'], queryFn: () => unwrap(api.GET('/api/accounts')), select: (data) => data.accounts.map((account) => account.account_name) });
+}
+
+/** Runs in progress, refreshed every few seconds (the list shows which tasks run and offers cancel). */
+export function useActiveRunsQuery() {
+  return useQuery({ queryKey: ['runs', 'active'], queryFn: () => unwrap(api.GET('/api/sign-tasks/runs/active')), refetchInterval: 5_000 });
+}
+
+/** The task's in-memory run; polled every second while a run is going, so its step log arrives live. */
+export function useRunStatusQuery(name: string, watch: boolean) {
+  return useQuery({
+    queryKey: ['runs', 'status', name],
+    queryFn: () => unwrap(api.GET('/api/sign-tasks/{name}/run/status', { params: { path: { name } } })),
+    refetchInterval: (query) => (watch || query.state.data?.state === 'running' ? 1_000 : false),
+  });
+}
+
+export function useTaskHistoryQuery(name: string) {
+  return useQuery({
+    queryKey: ['runs', 'history', name],
+    queryFn: () => unwrap(api.GET('/api/sign-tasks/{name}/history', { params: { path: { name }, query: { limit: 10 } } })),
+  });
+}
+
+/** After any write: the lists, the task and the runs are read again. */
+function useInvalidate() {
+  const client = useQueryClient();
+  return () => Promise.all([client.invalidateQueries({ queryKey: TASKS }), client.invalidateQueries({ queryKey: ['runs'] })]);
+}
+
+export function useSaveTask() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: ({ original, body }: { original?: string; body: TaskBody }) =>
+      original === undefined
+        ? unwrap(api.POST('/api/sign-tasks', { body }))
+        : unwrap(api.PUT('/api/sign-tasks/{name}', { params: { path: { name: original } }, body })),
+    onSuccess: invalidate,
+  });
+}
+
+export function useBatch() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: ({ action, names }: { action: BatchAction; names: string[] }) => unwrap(api.POST('/api/batch/sign-tasks', { body: { action, names } })),
+    onSettled: invalidate,
+  });
+}
+
+export function useSetEnabled() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: ({ name, enabled }: { name: string; enabled: boolean }) =>
+      enabled
+        ? unwrap(api.POST('/api/sign-tasks/{name}/enable', { params: { path: { name } } }))
+        : unwrap(api.POST('/api/sign-tasks/{name}/disable', { params: { path: { name } } })),
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeleteTask() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (name: string) => unwrap(api.DELETE('/api/sign-tasks/{name}', { params: { path: { name } } })),
+    onSuccess: invalidate,
+  });
+}
+
+export function useCloneTask() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: ({ name, newName }: { name: string; newName: string }) => unwrap(api.POST('/api/sign-tasks/{name}/clone', { params: { path: { name } }, body: { new_name: newName } })),
+    onSuccess: invalidate,
+  });
+}
+
+export function useRunTask() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: ({ name, account }: { name: string; account?: string }) =>
+      unwrap(api.POST('/api/sign-tasks/{name}/run', { params: { path: { name } }, body: account ? { account_name: account } : {} })),
+    onSuccess: invalidate,
+  });
+}
+
+export function useCancelRun() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (name: string) => unwrap(api.POST('/api/sign-tasks/{name}/run/cancel', { params: { path: { name } } })),
+    onSuccess: invalidate,
+  });
+}
+
+export interface PreviewInput {
+  execution_mode: 'fixed' | 'range';
+  sign_at?: string;
+  range_start?: string;
+  range_end?: string;
+  random_seconds?: number;
+}
+
+/** The next five run times, computed by the service with the scheduler's code. */
+export function useSchedulePreviewQuery(input: PreviewInput | undefined) {
+  return useQuery({
+    queryKey: ['schedule-preview', input],
+    enabled: input !== undefined,
+    staleTime: 30_000,
+    queryFn: () => unwrap(api.POST('/api/sign-tasks/schedule-preview', { body: { random_seconds: 0, ...(input as PreviewInput), count: 5 } })),
+  });
+}
