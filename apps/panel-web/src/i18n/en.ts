@@ -290,7 +290,7 @@ export const en = {
     off: 'Disabled',
     running: 'Running',
     runNow: 'Run now',
-    runTask: 'Run {{name}} now',
+    runTask: 'Run now: {{name}}',
     log: 'Run log',
     logOf: 'Run log of {{name}}',
     more: 'More actions for {{name}}',

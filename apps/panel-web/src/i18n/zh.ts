@@ -292,7 +292,7 @@ export const zh: typeof en = {
     off: '已停用',
     running: '运行中',
     runNow: '立即运行',
-    runTask: '立即运行 {{name}}',
+    runTask: '立即运行：{{name}}',
     log: '运行日志',
     logOf: '{{name}} 的运行日志',
     more: '{{name}} 的更多操作',

@@ -46,7 +46,8 @@ export function confirmAction({ title, message, confirmLabel, cancelLabel, dange
       centered: true,
       children: typeof message === 'string' ? <Text size="sm">{message}</Text> : message,
       labels: { confirm: confirmLabel, cancel: cancelLabel },
-      confirmProps: { color: danger ? 'red' : undefined },
+      // red.9: white on the theme's red 7 is 3.8:1, below the 4.5:1 text needs.
+      confirmProps: { color: danger ? 'red.9' : undefined },
       onConfirm: () => settle(true),
       onCancel: () => settle(false),
       onClose: () => settle(false),

@@ -11,7 +11,8 @@ export const webUiEn = {
   secret: { saved: 'Saved. Leave empty to keep it.', notSet: 'Not set', clear: 'Clear the saved value' },
   unsaved: { title: 'Leave without saving?', message: 'You have unsaved changes on this page.', leave: 'Leave', stay: 'Stay' },
   live: { live: 'Live', connecting: 'Connecting', offline: 'Offline, retrying in {{seconds}} s' },
-  toast: { saved: 'Saved', failed: 'Failed' },
+  toast: { saved: 'Saved', failed: 'Failed', close: 'Close notification' },
+  dialogClose: 'Close',
 };
 
 export const webUiZh: typeof webUiEn = {
@@ -26,5 +27,6 @@ export const webUiZh: typeof webUiEn = {
   secret: { saved: '已保存。留空则保持不变。', notSet: '未设置', clear: '清除已保存的值' },
   unsaved: { title: '不保存就离开？', message: '本页有尚未保存的更改。', leave: '离开', stay: '留下' },
   live: { live: '实时', connecting: '连接中', offline: '离线，{{seconds}} 秒后重试' },
-  toast: { saved: '已保存', failed: '失败' },
+  toast: { saved: '已保存', failed: '失败', close: '关闭通知' },
+  dialogClose: '关闭',
 };

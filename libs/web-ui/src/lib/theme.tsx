@@ -1,5 +1,5 @@
-import { createTheme, CSSVariablesResolver, darken, MantineColorScheme, MantineProvider, SegmentedControl, useMantineColorScheme, VisuallyHidden } from '@mantine/core';
-import { ReactNode, useId } from 'react';
+import { createTheme, CSSVariablesResolver, darken, MantineColorScheme, MantineProvider, mergeThemeOverrides, SegmentedControl, useMantineColorScheme, VisuallyHidden } from '@mantine/core';
+import { ReactNode, useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { OverlayHost } from './overlays';
 
@@ -38,8 +38,28 @@ export const webCssVariables: CSSVariablesResolver = (theme) => ({
 
 /** Mantine with the shared theme; confirm dialogs and toasts (at most 5 at a time) mount when first used. Colour scheme follows the system until chosen. */
 export function WebUiProvider({ children }: { children: ReactNode }) {
+  const { t } = useTranslation('ui');
+  const toastClose = t('toast.close');
+  const dialogClose = t('dialogClose');
+  // Close buttons of toasts, dialogs and drawers are icons: each needs a name in the page's language.
+  // Plain objects, not Modal.extend(...): importing the components here would bring back into every
+  // page the code the overlay layer loads on demand.
+  const theme = useMemo(
+    () =>
+      mergeThemeOverrides(
+        webTheme,
+        createTheme({
+          components: {
+            Notification: { defaultProps: { closeButtonProps: { 'aria-label': toastClose } } },
+            Modal: { defaultProps: { closeButtonProps: { 'aria-label': dialogClose } } },
+            Drawer: { defaultProps: { closeButtonProps: { 'aria-label': dialogClose } } },
+          },
+        }),
+      ),
+    [toastClose, dialogClose],
+  );
   return (
-    <MantineProvider theme={webTheme} cssVariablesResolver={webCssVariables} defaultColorScheme="auto">
+    <MantineProvider theme={theme} cssVariablesResolver={webCssVariables} defaultColorScheme="auto">
       {children}
       <OverlayHost />
     </MantineProvider>

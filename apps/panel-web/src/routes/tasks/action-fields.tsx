@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Checkbox, Group, NativeSelect, NumberInput, Paper, PasswordInput, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Checkbox, Group, NativeSelect, NumberInput, Paper, PasswordInput, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { TaskFormApi } from './task-editor-page';
@@ -82,11 +82,11 @@ function ActionFields({ form, path, action, context, kinds, followUpKinds }: { f
   const typeField = field('action');
   return (
     <Stack gap="xs">
-      <Group grow align="flex-start" gap="xs" wrap="wrap">
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" verticalSpacing="xs">
         {kinds.length > 1 ? (
           <NativeSelect
             label={t('tasks.editor.actionType')}
-            miw={200}
+           
             data={kinds.map((kind) => ({ value: String(kind), label: t(`tasks.editor.actionTypes.${kind}`) }))}
             value={String(action.action)}
             error={typeField.error}
@@ -107,8 +107,8 @@ function ActionFields({ form, path, action, context, kinds, followUpKinds }: { f
             ) : null}
           </Text>
         )}
-        {action.action !== 8 ? <TextInput label={t('tasks.editor.delay')} description={t('tasks.editor.delayHint')} miw={140} {...field('delay')} /> : null}
-      </Group>
+        {action.action !== 8 ? <TextInput label={t('tasks.editor.delay')} description={t('tasks.editor.delayHint')} {...field('delay')} /> : null}
+      </SimpleGrid>
 
       {action.action === 1 ? (
         <>
@@ -126,12 +126,12 @@ function ActionFields({ form, path, action, context, kinds, followUpKinds }: { f
       {action.action === 3 ? <TextInput label={t('tasks.editor.buttonText')} {...field('text')} /> : null}
       {action.action >= 4 && action.action <= 7 ? <Textarea label={t('tasks.editor.aiPrompt')} autosize minRows={1} maxRows={6} {...field('ai_prompt')} /> : null}
       {action.action === 9 ? (
-        <Group grow align="flex-start" gap="xs" wrap="wrap">
-          <TextInput label={t('tasks.editor.botUsername')} miw={160} {...field('bot_username')} />
-          <TextInput label={t('tasks.editor.commandPrefix')} miw={160} {...field('command_prefix')} />
-          <TextInput label={t('tasks.editor.startParam')} miw={160} {...field('start_param')} />
-          <NumberInput label={t('tasks.editor.maxBatch')} min={1} max={20} allowDecimal={false} allowNegative={false} miw={160} {...field('max_batch')} />
-        </Group>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" verticalSpacing="xs">
+          <TextInput label={t('tasks.editor.botUsername')} {...field('bot_username')} />
+          <TextInput label={t('tasks.editor.commandPrefix')} {...field('command_prefix')} />
+          <TextInput label={t('tasks.editor.startParam')} {...field('start_param')} />
+          <NumberInput label={t('tasks.editor.maxBatch')} min={1} max={20} allowDecimal={false} allowNegative={false} {...field('max_batch')} />
+        </SimpleGrid>
       ) : null}
       {action.action === 8 ? <ListenRuleFields form={form} path={path} action={action} followUpKinds={followUpKinds} /> : null}
     </Stack>
@@ -145,34 +145,34 @@ function ListenRuleFields({ form, path, action, followUpKinds }: { form: TaskFor
   return (
     <Stack gap="xs">
       <Textarea label={t('tasks.editor.keywords')} description={t('tasks.editor.keywordsHint')} autosize minRows={2} maxRows={8} {...field('keywords')} />
-      <Group grow align="flex-start" gap="xs" wrap="wrap">
-        <NativeSelect label={t('tasks.editor.matchMode')} miw={180} data={MATCH_MODES.map((mode) => ({ value: mode, label: t(`tasks.editor.matchModes.${mode}`) }))} {...field('match_mode')} />
-        <TextInput label={t('tasks.editor.senderFilter')} description={t('tasks.editor.senderFilterHint')} miw={180} {...field('sender_filter')} />
-      </Group>
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" verticalSpacing="xs">
+        <NativeSelect label={t('tasks.editor.matchMode')} data={MATCH_MODES.map((mode) => ({ value: mode, label: t(`tasks.editor.matchModes.${mode}`) }))} {...field('match_mode')} />
+        <TextInput label={t('tasks.editor.senderFilter')} description={t('tasks.editor.senderFilterHint')} {...field('sender_filter')} />
+      </SimpleGrid>
       <Group gap="md">
         <Checkbox label={t('tasks.editor.ignoreCase')} {...check('ignore_case')} />
         <Checkbox label={t('tasks.editor.ignoreSelf')} {...check('ignore_self')} />
       </Group>
-      <Group grow align="flex-start" gap="xs">
+      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs" verticalSpacing="xs">
         <TextInput label={t('tasks.editor.activeStart')} placeholder="08:00" {...field('active_time_start')} />
         <TextInput label={t('tasks.editor.activeEnd')} placeholder="23:30" {...field('active_time_end')} />
-      </Group>
+      </SimpleGrid>
       <NativeSelect label={t('tasks.editor.pushChannel')} data={PUSH_CHANNELS.map((channel) => ({ value: channel, label: t(`tasks.editor.pushChannels.${channel}`) }))} {...field('push_channel')} />
       {action.push_channel === 'forward' ? (
-        <Group grow align="flex-start" gap="xs" wrap="wrap">
-          <TextInput label={t('tasks.editor.forwardChat')} description={t('tasks.editor.chatIdHint')} miw={180} {...field('forward_chat_id')} />
-          <NumberInput label={t('tasks.editor.forwardThread')} min={1} allowDecimal={false} allowNegative={false} miw={160} {...field('forward_message_thread_id')} />
-        </Group>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" verticalSpacing="xs">
+          <TextInput label={t('tasks.editor.forwardChat')} description={t('tasks.editor.chatIdHint')} {...field('forward_chat_id')} />
+          <NumberInput label={t('tasks.editor.forwardThread')} min={1} allowDecimal={false} allowNegative={false} {...field('forward_message_thread_id')} />
+        </SimpleGrid>
       ) : null}
       {action.push_channel === 'bark' ? <TextInput label={t('tasks.editor.barkUrl')} type="url" placeholder="https://api.day.app/…" {...field('bark_url')} /> : null}
       {action.push_channel === 'custom' ? <TextInput label={t('tasks.editor.customUrl')} type="url" placeholder="https://" {...field('custom_url')} /> : null}
       {action.push_channel === 'server_chan' ? <PasswordInput label={t('tasks.editor.serverChanKey')} autoComplete="off" {...field('server_chan_key')} /> : null}
       {action.push_channel === 'continue' ? (
         <Stack gap="xs">
-          <Group grow align="flex-start" gap="xs" wrap="wrap">
-            <TextInput label={t('tasks.editor.continueChat')} description={t('tasks.editor.chatIdHint')} miw={180} {...field('continue_chat_id')} />
-            <NumberInput label={t('tasks.editor.continueThread')} min={1} allowDecimal={false} allowNegative={false} miw={140} {...field('continue_message_thread_id')} />
-          </Group>
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" verticalSpacing="xs">
+            <TextInput label={t('tasks.editor.continueChat')} description={t('tasks.editor.chatIdHint')} {...field('continue_chat_id')} />
+            <NumberInput label={t('tasks.editor.continueThread')} min={1} allowDecimal={false} allowNegative={false} {...field('continue_message_thread_id')} />
+          </SimpleGrid>
           <NumberInput label={t('tasks.editor.continueDeleteAfter')} min={0} max={604_800} allowDecimal={false} allowNegative={false} {...field('continue_delete_after')} />
           <ActionList form={form} path={`${path}.continue_actions`} context="follow_up" kinds={followUpKinds} followUpKinds={followUpKinds} />
         </Stack>

@@ -14,6 +14,9 @@ interface Call {
   body: unknown;
 }
 
+/** These walk the whole editor with real typing: slow on a loaded machine, hence their own time-out. */
+const WALK_TIMEOUT_MS = 60_000;
+
 describe('TaskEditorPage', () => {
   const calls: Call[] = [];
   let saveResponse: () => Response;
@@ -113,7 +116,7 @@ describe('TaskEditorPage', () => {
       notify_on_success: false,
       chats: [{ chat_id: '@checkin_bot', actions: [{ action: 3, text: 'Check in' }, { action: 1, text: 'thanks' }] }],
     });
-  });
+  }, WALK_TIMEOUT_MS);
 
   it('shows the service\'s 400 on the field it names and goes back to that step', async () => {
     const user = userEvent.setup();
@@ -125,7 +128,7 @@ describe('TaskEditorPage', () => {
     expect(await screen.findByText('sign_at never fires (no date in the next 8 years matches it, e.g. 31 February)')).toBeInTheDocument();
     expect(screen.getByLabelText(/^When/)).toHaveAttribute('aria-invalid', 'true');
     expect(screen.getByText('property x should not exist')).toBeInTheDocument();
-  });
+  }, WALK_TIMEOUT_MS);
 
   it('asks before leaving with unsaved changes', async () => {
     const user = userEvent.setup();

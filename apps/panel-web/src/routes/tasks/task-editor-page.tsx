@@ -1,4 +1,4 @@
-import { Alert, Button, Checkbox, Group, List, MultiSelect, NumberInput, Paper, Radio, Stack, Stepper, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, List, MultiSelect, NumberInput, Paper, Radio, SimpleGrid, Stack, Stepper, Text, TextInput, Title } from '@mantine/core';
 import { useForm, UseFormReturnType } from '@mantine/form';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
@@ -147,7 +147,7 @@ export function TaskEditor({ initial, original }: { initial: TaskForm; original?
         <Stack gap="md">
           <Stepper active={step} onStepClick={setStep} size="sm" iconSize={phone ? 28 : 34} allowNextStepsSelect>
             {STEPS.map((id, index) => (
-              <Stepper.Step key={id} label={phone ? undefined : stepLabels[index]} aria-label={stepLabels[index]} />
+              <Stepper.Step key={id} label={phone ? <span className="visually-hidden">{stepLabels[index]}</span> : stepLabels[index]} />
             ))}
           </Stepper>
           <Title order={3} size="h4">
@@ -181,7 +181,7 @@ export function TaskEditor({ initial, original }: { initial: TaskForm; original?
             <Group gap="xs">
               {step < STEPS.length - 1 ? <Button type="submit">{t('tasks.editor.next')}</Button> : null}
               {step === STEPS.length - 1 || original ? (
-                <Button type={step === STEPS.length - 1 ? 'submit' : 'button'} onClick={step === STEPS.length - 1 ? undefined : () => void submit()} loading={save.isPending} color="teal">
+                <Button type={step === STEPS.length - 1 ? 'submit' : 'button'} onClick={step === STEPS.length - 1 ? undefined : () => void submit()} loading={save.isPending}>
                   {t('tasks.editor.save')}
                 </Button>
               ) : null}
@@ -238,10 +238,10 @@ function ScheduleStep({ form }: { form: TaskFormApi }) {
       {values.execution_mode === 'fixed' ? (
         <TextInput label={t('tasks.editor.signAt')} description={t('tasks.editor.signAtHint')} required ff="monospace" {...form.getInputProps('sign_at')} />
       ) : (
-        <Group grow align="flex-start" gap="xs">
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs" verticalSpacing="xs">
           <TextInput label={t('tasks.editor.rangeStart')} required placeholder="08:00" {...form.getInputProps('range_start')} />
           <TextInput label={t('tasks.editor.rangeEnd')} required placeholder="09:30" {...form.getInputProps('range_end')} />
-        </Group>
+        </SimpleGrid>
       )}
       {values.execution_mode === 'range' ? (
         <Text size="xs" c="dimmed">
@@ -317,19 +317,19 @@ function ChatsStep({ form }: { form: TaskFormApi }) {
                 </Button>
               ) : null}
             </Group>
-            <Group grow align="flex-start" gap="xs" wrap="wrap">
-              <TextInput label={t('tasks.editor.chatId')} description={t('tasks.editor.chatIdHint')} required miw={180} {...form.getInputProps(`chats.${index}.chat_id`)} />
-              <TextInput label={t('tasks.editor.chatName')} miw={180} {...form.getInputProps(`chats.${index}.name`)} />
-            </Group>
-            <Group grow align="flex-start" gap="xs" wrap="wrap">
-              <NumberInput label={t('tasks.editor.threadId')} min={1} allowDecimal={false} allowNegative={false} miw={140} {...form.getInputProps(`chats.${index}.message_thread_id`)} />
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" verticalSpacing="xs">
+              <TextInput label={t('tasks.editor.chatId')} description={t('tasks.editor.chatIdHint')} required {...form.getInputProps(`chats.${index}.chat_id`)} />
+              <TextInput label={t('tasks.editor.chatName')} {...form.getInputProps(`chats.${index}.name`)} />
+            </SimpleGrid>
+            <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="xs" verticalSpacing="xs">
+              <NumberInput label={t('tasks.editor.threadId')} min={1} allowDecimal={false} allowNegative={false} {...form.getInputProps(`chats.${index}.message_thread_id`)} />
               {!listen ? (
                 <>
-                  <NumberInput label={t('tasks.editor.actionInterval')} min={0} max={3600} allowDecimal={false} allowNegative={false} miw={140} {...form.getInputProps(`chats.${index}.action_interval`)} />
-                  <NumberInput label={t('tasks.editor.deleteAfter')} min={1} max={604_800} allowDecimal={false} allowNegative={false} miw={140} {...form.getInputProps(`chats.${index}.delete_after`)} />
+                  <NumberInput label={t('tasks.editor.actionInterval')} min={0} max={3600} allowDecimal={false} allowNegative={false} {...form.getInputProps(`chats.${index}.action_interval`)} />
+                  <NumberInput label={t('tasks.editor.deleteAfter')} min={1} max={604_800} allowDecimal={false} allowNegative={false} {...form.getInputProps(`chats.${index}.delete_after`)} />
                 </>
               ) : null}
-            </Group>
+            </SimpleGrid>
             <ActionList form={form} path={`chats.${index}.actions`} context={listen ? 'listen' : 'sign'} kinds={listen ? [LISTEN_ACTION] : SIGN_ACTIONS} followUpKinds={FOLLOW_UP_ACTIONS} />
           </Stack>
         </Paper>
@@ -355,10 +355,10 @@ function ReviewStep({ form }: { form: TaskFormApi }) {
   const schedule = values.execution_mode === 'fixed' ? values.sign_at : values.execution_mode === 'range' ? `${values.range_start}–${values.range_end}` : t('tasks.listening');
   return (
     <Stack gap="sm">
-      <Group grow align="flex-start" gap="xs" wrap="wrap">
-        <NumberInput label={t('tasks.editor.retryCount')} min={0} max={99} allowDecimal={false} allowNegative={false} miw={160} {...form.getInputProps('retry_count')} />
-        <NumberInput label={t('tasks.editor.signInterval')} min={0} max={3600} allowDecimal={false} allowNegative={false} miw={160} {...form.getInputProps('sign_interval')} />
-      </Group>
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" verticalSpacing="xs">
+        <NumberInput label={t('tasks.editor.retryCount')} min={0} max={99} allowDecimal={false} allowNegative={false} {...form.getInputProps('retry_count')} />
+        <NumberInput label={t('tasks.editor.signInterval')} min={0} max={3600} allowDecimal={false} allowNegative={false} {...form.getInputProps('sign_interval')} />
+      </SimpleGrid>
       <Checkbox label={t('tasks.editor.enabled')} {...form.getInputProps('enabled', { type: 'checkbox' })} />
       <Checkbox label={t('tasks.editor.notifyFailure')} {...form.getInputProps('notify_on_failure', { type: 'checkbox' })} />
       <Checkbox label={t('tasks.editor.notifySuccess')} {...form.getInputProps('notify_on_success', { type: 'checkbox' })} />

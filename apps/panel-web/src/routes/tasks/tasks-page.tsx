@@ -295,7 +295,7 @@ export function TasksPage() {
             key: 'state',
             header: t('tasks.columns.state'),
             render: (row) => (
-              <Badge color={row.enabled ? 'teal' : 'gray'} variant="outline">
+              <Badge color={row.enabled ? 'teal' : 'gray'} variant="dot">
                 {row.enabled ? t('tasks.on') : t('tasks.off')}
               </Badge>
             ),
