@@ -112,6 +112,24 @@ describe('panel-web: tasks', () => {
     await runAndWatch(page, 'daily check-in', 'tasks-run-desktop');
     await page.getByText('Success').first().waitFor();
 
+    // Clone, then run the copy and cancel it while its second step waits.
+    await page.getByRole('button', { name: 'More actions for daily check-in' }).click();
+    await page.getByRole('menuitem', { name: 'Clone' }).click();
+    const cloneDialog = page.getByRole('dialog', { name: 'Clone “daily check-in”' });
+    await cloneDialog.getByLabel('Name of the copy').fill('early check-in');
+    await cloneDialog.getByRole('button', { name: 'Clone' }).click();
+    await page.getByRole('link', { name: 'early check-in' }).waitFor();
+    await page.getByRole('button', { name: 'Run now: early check-in' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Run: early check-in' });
+    await drawer.getByRole('button', { name: 'Run now' }).click();
+    await drawer.getByRole('list', { name: 'Step log' }).getByText('reply: Checked in! +10 points').waitFor({ timeout: 30_000 });
+    await drawer.getByRole('button', { name: 'Cancel run' }).click();
+    await page.getByRole('dialog', { name: 'Cancel the run of “early check-in”?' }).getByRole('button', { name: 'Cancel run' }).click();
+    await drawer.getByText('Cancelled', { exact: true }).waitFor({ timeout: 30_000 });
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'hidden' });
+    await api('/api/sign-tasks/early%20check-in', 'DELETE');
+
     await api('/api/sign-tasks', 'POST', { name: 'weekly', account_name: 'alice', sign_at: '0 9 * * 1', execution_mode: 'fixed', chats: [{ chat_id: '@checkin_bot', actions: [{ action: 1, text: '/checkin' }] }] });
     await api('/api/sign-tasks', 'POST', { name: 'deals listener', account_name: 'alice', execution_mode: 'listen', chats: [{ chat_id: '@checkin_bot', actions: [{ action: 8, keywords: ['deal'] }] }] });
     await page.reload();
