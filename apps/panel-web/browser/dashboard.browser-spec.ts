@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { RunHistoryService } from '../../panel-api/src/app/runs/run-history.service';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { SignLog } from '../../panel-api/src/app/runs/entities/sign-log.entity';
+import { DataSource } from 'typeorm';
 import { DESKTOP, logIn, newPage, PHONE, screenshot, scrollsSideways, seriousAxeViolations, startWebPanel, WebPanel } from './support';
 
 /** The dashboard: server-counted figures, the chart, and the live sign history over fetch-based SSE. */
@@ -9,6 +12,25 @@ describe('panel-web: dashboard', () => {
 
   beforeAll(async () => {
     web = await startWebPanel();
+    // Runs over the last days, so the chart has bars to draw.
+    const logs = web.panel.app.get(DataSource).getRepository(SignLog);
+    const now = Date.now();
+    await logs.save(
+      Array.from({ length: 40 }, (_, index) =>
+        logs.create({
+          runId: randomUUID(),
+          taskName: 'daily-check',
+          accountName: 'alice',
+          success: index % 4 !== 0,
+          state: 'finished',
+          failureCategory: index % 4 === 0 ? 'flood_wait' : 'none',
+          message: 'ok',
+          trigger: 'schedule',
+          attempts: 1,
+          createdAt: new Date(now - (index % 10) * 86_400_000 - 60_000),
+        }),
+      ),
+    );
   });
 
   afterAll(async () => {
@@ -28,6 +50,9 @@ describe('panel-web: dashboard', () => {
     await logIn(page);
     await page.waitForURL(/\/dashboard$/);
     await page.getByText('Successes today').waitFor();
+    // The chart draws its bars, and screen readers get its figures as a table.
+    await page.locator('figure svg rect').first().waitFor();
+    expect(await page.getByRole('table', { name: /Sign-ins per day/ }).getByRole('row').count()).toBe(15);
     await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
     const runId = randomUUID();
     web.panel.app.get(RunHistoryService).publish({

@@ -155,6 +155,7 @@ export const en = {
     accounts: 'Accounts',
     tasks: 'Tasks',
     chartTitle: 'Last 14 days ({{zone}})',
+    day: 'Day',
     chartCaption: 'Sign-ins per day (successes and failures) and keyword hits per day',
     success: 'Success',
     failure: 'Failure',

@@ -157,6 +157,7 @@ export const zh: typeof en = {
     accounts: '账号',
     tasks: '任务',
     chartTitle: '最近 14 天（{{zone}}）',
+    day: '日期',
     chartCaption: '每日签到次数（成功与失败）和每日关键词命中数',
     success: '成功',
     failure: '失败',

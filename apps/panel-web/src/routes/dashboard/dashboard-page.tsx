@@ -20,7 +20,7 @@ import {
   toast,
   useEventStream,
 } from '@shared/web-ui';
-import { lazy, Suspense, useCallback, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api, authHeaders, unwrap } from '../../api/client';
@@ -28,12 +28,8 @@ import { session } from '../../auth/session';
 import { categoryLabel } from '../../components/codes';
 import { useTimeZone } from '../../components/hooks';
 import { Page } from '../../components/page';
+import { SignChart } from './sign-chart';
 
-// The chart library (Mantine charts on recharts) is the largest part of this page: it loads in
-// parallel after the figures render instead of holding them back.
-const SignChart = lazy(async () => ({
-  default: (await import('./sign-chart')).SignChart,
-}));
 
 export interface LiveSignLog {
   run_id: string;
@@ -181,9 +177,7 @@ export function DashboardPage() {
                 <Title order={3} size="h5" mb="xs">
                   {t('dashboard.chartTitle', { zone: data.time_zone })}
                 </Title>
-                <Suspense fallback={<Skeleton height={220} />}>
-                  <SignChart days={data.days} />
-                </Suspense>
+                <SignChart days={data.days} />
               </Card>
               <Card withBorder>
                 <Title order={3} size="h5" mb="xs">

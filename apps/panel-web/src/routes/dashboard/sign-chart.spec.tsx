@@ -1,0 +1,30 @@
+import { renderWithProviders } from '@shared/web-ui/testing';
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { en } from '../../i18n/en';
+import { zh } from '../../i18n/zh';
+import { chartScale, labelEvery, SignChart } from './sign-chart';
+
+const day = (date: string, success: number, failure: number, hits: number) => ({ day: date, success, failure, keyword_hits: hits });
+
+describe('sign chart', () => {
+  it('picks a round top for the y axis that holds the tallest bar', () => {
+    expect(chartScale([])).toEqual({ top: 2, ticks: [0, 1, 2] });
+    expect(chartScale([day('2026-11-24', 3, 4, 0)]).top).toBe(10);
+    expect(chartScale([day('2026-11-24', 0, 0, 41)])).toEqual({ top: 50, ticks: [0, 25, 50] });
+    expect(chartScale([day('2026-11-24', 150, 0, 0)]).top).toBe(200);
+  });
+
+  it('labels fewer days when narrow', () => {
+    expect(labelEvery(1000, 14)).toBe(1);
+    expect(labelEvery(330, 14)).toBe(2);
+  });
+
+  it('gives screen readers the figures as a table', () => {
+    renderWithProviders(<SignChart days={[day('2026-11-23', 5, 1, 7), day('2026-11-24', 2, 0, 0)]} />, { resources: { en, zh } });
+    const table = screen.getByRole('table', { name: en.dashboard.chartCaption });
+    const rows = within(table).getAllByRole('row');
+    expect(rows).toHaveLength(3);
+    expect(within(rows[1]).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['5', '1', '7']);
+  });
+});
