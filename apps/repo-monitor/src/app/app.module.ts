@@ -22,6 +22,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { SystemVersionModule } from './system-version/system-version.module';
 import { RetentionModule } from './retention/retention.module';
 import { DashboardModule } from './dashboard/dashboard.module';
+import { GithubAppManifestModule } from './github-app-settings/github-app-manifest.module';
 
 @Module({})
 export class AppModule {
@@ -50,6 +51,7 @@ export class AppModule {
         SystemVersionModule,
         RetentionModule,
         DashboardModule,
+        GithubAppManifestModule,
       ],
     };
   }

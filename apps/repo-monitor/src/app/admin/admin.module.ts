@@ -20,5 +20,6 @@ import { TotpVerifier } from './totp-verifier';
     { provide: TotpVerifier, useFactory: () => new TotpVerifier() },
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
+  exports: [AdminAccountService, SessionService],
 })
 export class AdminModule {}

@@ -40,6 +40,8 @@ export interface MonitorConfig {
     webhookSecret?: string;
     webhookPreviousSecret?: string;
     apiUrl: string;
+    /** GitHub's web address (where the App manifest is posted): MONITOR_VCS_WEB_URL, else derived from the API URL. */
+    webUrl: string;
     externalPat?: string;
     starredUsername?: string;
     reconcileIntervalMs: number;
@@ -274,6 +276,7 @@ export function loadMonitorConfig(options: LoadOptions): MonitorConfig {
       webhookSecret: env.MONITOR_VCS_WEBHOOK_SECRET,
       webhookPreviousSecret: env.MONITOR_VCS_WEBHOOK_PREVIOUS_SECRET,
       apiUrl: (env.MONITOR_VCS_API_URL ?? DEFAULTS.githubApiUrl).replace(/\/+$/, ''),
+      webUrl: (env.MONITOR_VCS_WEB_URL ?? githubWebUrlFor(env.MONITOR_VCS_API_URL ?? DEFAULTS.githubApiUrl)).replace(/\/+$/, ''),
       externalPat: env.MONITOR_EXTERNAL_PAT,
       starredUsername: env.MONITOR_STARRED_USERNAME,
       reconcileIntervalMs: duration(env.MONITOR_RECONCILE_INTERVAL, DEFAULTS.reconcileInterval),
@@ -369,4 +372,15 @@ export function configSummary(config: MonitorConfig): string {
     `ai_enabled=${config.ai.enabled}`,
     `metrics_enabled=${config.metrics.enabled}`,
   ].join(' ');
+}
+
+/**
+ * GitHub's web address for an API address: github.com for api.github.com, the host itself for
+ * GitHub Enterprise Server (`https://HOST/api/v3`), else the API address's origin.
+ */
+export function githubWebUrlFor(apiUrl: string): string {
+  const url = new URL(apiUrl);
+  if (url.hostname === 'api.github.com') return 'https://github.com';
+  const path = url.pathname.replace(/\/+$/, '');
+  return `${url.origin}${path.endsWith('/api/v3') ? path.slice(0, -'/api/v3'.length) : ''}`;
 }

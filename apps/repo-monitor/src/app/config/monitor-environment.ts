@@ -37,6 +37,7 @@ export class MonitorEnvironment {
   @IsOptional() @EmptyAsUndefined() @IsString() @MinLength(8) MONITOR_VCS_WEBHOOK_SECRET?: string;
   @IsOptional() @EmptyAsUndefined() @IsString() @MinLength(8) MONITOR_VCS_WEBHOOK_PREVIOUS_SECRET?: string;
   @IsOptional() @EmptyAsUndefined() @IsHttpUrl() MONITOR_VCS_API_URL?: string;
+  @IsOptional() @EmptyAsUndefined() @IsHttpUrl() MONITOR_VCS_WEB_URL?: string;
   @IsOptional() @EmptyAsUndefined() @IsString() MONITOR_EXTERNAL_PAT?: string;
   @IsOptional() @EmptyAsUndefined() @Matches(/^[A-Za-z0-9-]{1,39}$/, { message: 'must be a GitHub user name' })
   MONITOR_STARRED_USERNAME?: string;

@@ -26,7 +26,41 @@ export interface EffectiveGithubAppSettings {
   publicBaseUrl?: string;
 }
 
-const FIELD_VARIABLE: Record<GithubAppField, string> = {
+/** What the manifest flow brings back from GitHub and stores. */
+export interface CreatedGithubApp {
+  appId: string;
+  slug: string;
+  clientId: string;
+  clientSecret: string;
+  privateKey: string;
+  webhookSecret: string;
+}
+
+/**
+ * The private key as stored: an uploaded file's text may carry a byte-order mark or CRLF line ends.
+ * It must be an unencrypted RSA private key (what GitHub generates for an App), else 400.
+ */
+export function normalisedAppPrivateKey(text: string): string {
+  const pem = `${text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').trim()}\n`;
+  let type: string | undefined;
+  try {
+    type = createPrivateKey(pem).asymmetricKeyType;
+  } catch {
+    throw new MonitorError(
+      'validation_failed',
+      'private_key must be the PEM text of the private key GitHub generated for the App (-----BEGIN RSA PRIVATE KEY----- …), not encrypted',
+      { field: 'private_key' },
+    );
+  }
+  if (type !== 'rsa') {
+    throw new MonitorError('validation_failed', `private_key must be an RSA key, as GitHub generates for Apps (this one is ${type ?? 'of an unknown type'})`, {
+      field: 'private_key',
+    });
+  }
+  return pem;
+}
+
+export const FIELD_VARIABLE: Record<GithubAppField, string> = {
   app_id: 'MONITOR_VCS_APP_ID',
   client_id: 'MONITOR_VCS_CLIENT_ID',
   private_key: 'MONITOR_VCS_PRIVATE_KEY_PATH',
@@ -40,6 +74,8 @@ const KEY = {
   privateKey: 'github.private_key',
   webhookSecret: 'github.webhook_secret',
   publicBaseUrl: SEALED_GITHUB_SETTING_KEYS.publicBaseUrl,
+  appSlug: 'github.app_slug',
+  clientSecret: 'github.client_secret',
 } as const;
 
 /**
@@ -133,6 +169,8 @@ export class GithubAppSettingsService {
       client_id: effective.clientId ?? null,
       private_key_set: privateKeySet,
       webhook_secret_set: webhookSecretSet,
+      app_slug: (await this.storedField(KEY.appSlug)) ?? null,
+      client_secret_set: await this.store.hasSecret(KEY.clientSecret),
       public_base_url: effective.publicBaseUrl ?? null,
       configured: Boolean(effective.appId && effective.clientId && effective.privateKey),
       locked_fields: locked,
@@ -147,13 +185,7 @@ export class GithubAppSettingsService {
         throw new MonitorError('github_field_locked', `${field} is set by ${FIELD_VARIABLE[field]} and cannot be changed in the console`, { field });
       }
     }
-    if (typeof changes.private_key === 'string') {
-      try {
-        createPrivateKey(changes.private_key);
-      } catch {
-        throw new MonitorError('validation_failed', 'private_key must be a PEM private key', { field: 'private_key' });
-      }
-    }
+    const privateKey = typeof changes.private_key === 'string' ? normalisedAppPrivateKey(changes.private_key) : changes.private_key;
     if (typeof changes.webhook_secret === 'string') {
       const outbound = await storedOutboundSecrets(this.dataSource.manager, this.cipher);
       if (outbound.includes(changes.webhook_secret) || changes.webhook_secret === this.config.notifications.webhookSecret) {
@@ -168,10 +200,31 @@ export class GithubAppSettingsService {
       await sealed(KEY.appId, changes.app_id);
       await sealed(KEY.clientId, changes.client_id);
       await sealed(KEY.publicBaseUrl, changes.public_base_url);
-      if (changes.private_key !== undefined) await this.store.setSecret(KEY.privateKey, changes.private_key, manager);
+      if (privateKey !== undefined) await this.store.setSecret(KEY.privateKey, privateKey, manager);
       if (changes.webhook_secret !== undefined) await this.store.setSecret(KEY.webhookSecret, changes.webhook_secret, manager);
       await this.audit.record({ actor, action: 'github_app.updated', details: { fields: changed }, clientIp }, manager);
     });
     return this.describe();
+  }
+
+  /**
+   * Stores an App created through the manifest flow: its id, slug, client id and secret, private key
+   * and webhook secret, all sealed, in one transaction with the audit entry. The caller has checked
+   * that none of the fields is locked.
+   */
+  async storeCreatedApp(app: CreatedGithubApp, actor: string, clientIp: string): Promise<void> {
+    const privateKey = normalisedAppPrivateKey(app.privateKey);
+    await this.dataSource.transaction(async (manager) => {
+      await this.store.setSecret(KEY.appId, app.appId, manager);
+      await this.store.setSecret(KEY.clientId, app.clientId, manager);
+      await this.store.setSecret(KEY.privateKey, privateKey, manager);
+      await this.store.setSecret(KEY.webhookSecret, app.webhookSecret, manager);
+      await this.store.setSecret(KEY.clientSecret, app.clientSecret, manager);
+      await this.store.setSecret(KEY.appSlug, app.slug, manager);
+      await this.audit.record(
+        { actor, action: 'github_app.created_from_manifest', details: { app_id: app.appId, slug: app.slug, client_id: app.clientId }, clientIp },
+        manager,
+      );
+    });
   }
 }

@@ -94,6 +94,29 @@ export interface LocalGitHubApiOptions {
   personalAccessTokens?: string[];
   /** Requests per hour in the rate-limit headers (default 5000). */
   rateLimit?: number;
+  /**
+   * What an App created through the manifest flow gets: the private key handed out by the conversion
+   * (the pair of `publicKey`, so the new App can authenticate here at once) and its secrets.
+   * Without it the manifest pages answer 404.
+   */
+  manifestFlow?: { privateKey: string; clientSecret?: string; webhookSecret?: string };
+}
+
+/** A manifest posted to the "new App" page, from the form to the code exchange. */
+export interface GitHubManifestSubmission {
+  id: string;
+  /** The organization login, or undefined for the personal account. */
+  organization?: string;
+  state: string | null;
+  manifest: Record<string, unknown>;
+  /** Set once the person confirmed on the page. */
+  code?: string;
+  codeIssuedAt?: Date;
+  converted: boolean;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
 interface IssuedToken {
@@ -126,6 +149,8 @@ export class LocalGitHubApi extends LocalHttpServer {
   readonly comments: GitHubIssueComment[] = [];
   /** Issues (not pull requests) per repository, keyed `owner/repo#number` (lower-case). */
   readonly issues = new Map<string, GitHubIssueState>();
+  /** Manifests posted to the "new App" pages, oldest first. */
+  readonly manifestSubmissions: GitHubManifestSubmission[] = [];
   /** Installation tokens handed out, oldest first. */
   readonly issuedTokens: IssuedToken[] = [];
   /** How many conditional requests were answered 304. */
@@ -273,6 +298,9 @@ export class LocalGitHubApi extends LocalHttpServer {
     const route = `${request.method} ${request.path}`;
     let match: RegExpExecArray | null;
     if (request.method === 'GET' && request.path.startsWith('/_stand-in/job-logs/')) return this.jobLog(request, response);
+    if ((match = /^POST (?:\/organizations\/([A-Za-z0-9-]+))?\/settings\/apps\/new$/.exec(route))) return this.newAppPage(request, response, match[1]);
+    if (route === 'POST /settings/apps/new/confirm') return this.confirmNewApp(request, response);
+    if ((match = /^POST \/app-manifests\/([^/]+)\/conversions$/.exec(route))) return this.convertManifest(request, response, decodeURIComponent(match[1] as string));
     if (route === 'GET /rate_limit') return this.rateLimit(response);
     if (route === 'GET /app') return this.requireApp(caller, response, () => this.json(request, response, 200, { id: this.options.appId, slug: this.options.appSlug ?? 'local-app', name: 'Local App', client_id: this.options.clientId ?? null, owner: { login: 'owner', id: 1, type: 'User' } }));
     if (route === 'GET /app/installations') return this.requireApp(caller, response, () => this.paginated(request, response, [...this.installations.values()].map((installation) => this.installationJson(installation))));
@@ -592,6 +620,88 @@ export class LocalGitHubApi extends LocalHttpServer {
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * GitHub's "Create GitHub App" page for a posted manifest (form field `manifest`, `?state=` in the
+   * URL): it shows what will be created and a button that confirms.
+   */
+  private newAppPage(request: RecordedRequest, response: ServerResponse, organization: string | undefined): void {
+    if (!this.options.manifestFlow) return this.error(response, 404, 'Not Found');
+    const form = new URLSearchParams(request.bodyText);
+    let manifest: Record<string, unknown>;
+    try {
+      manifest = JSON.parse(form.get('manifest') ?? '') as Record<string, unknown>;
+    } catch {
+      return this.html(response, 422, '<h1>Invalid manifest</h1><p>The manifest is not JSON.</p>');
+    }
+    const hook = manifest['hook_attributes'] as { url?: unknown } | undefined;
+    const missing = ['name', 'url', 'redirect_url'].filter((field) => typeof manifest[field] !== 'string');
+    if (typeof hook?.url !== 'string') missing.push('hook_attributes.url');
+    if (missing.length > 0) return this.html(response, 422, `<h1>Invalid manifest</h1><p>Missing: ${escapeHtml(missing.join(', '))}</p>`);
+    const submission: GitHubManifestSubmission = { id: randomBytes(8).toString('hex'), organization, state: request.query.get('state'), manifest, converted: false };
+    this.manifestSubmissions.push(submission);
+    const owner = organization ?? 'octocat';
+    this.html(
+      response,
+      200,
+      `<h1>Create GitHub App for ${escapeHtml(owner)}</h1>` +
+        `<dl><dt>GitHub App name</dt><dd>${escapeHtml(String(manifest['name']))}</dd>` +
+        `<dt>Webhook URL</dt><dd>${escapeHtml(String(hook?.url))}</dd></dl>` +
+        `<form method="post" action="/settings/apps/new/confirm"><input type="hidden" name="submission" value="${submission.id}">` +
+        `<button type="submit">Create GitHub App for ${escapeHtml(owner)}</button></form>`,
+    );
+  }
+
+  /** The confirm button: issues a code and sends the browser to the manifest's redirect_url. */
+  private confirmNewApp(request: RecordedRequest, response: ServerResponse): void {
+    const id = new URLSearchParams(request.bodyText).get('submission');
+    const submission = this.manifestSubmissions.find((candidate) => candidate.id === id);
+    if (!submission) return this.html(response, 404, '<h1>Not Found</h1>');
+    submission.code = randomBytes(10).toString('hex');
+    submission.codeIssuedAt = new Date();
+    const target = new URL(String(submission.manifest['redirect_url']));
+    target.searchParams.set('code', submission.code);
+    if (submission.state !== null) target.searchParams.set('state', submission.state);
+    response.writeHead(302, { location: target.toString() });
+    response.end();
+  }
+
+  /** `POST /app-manifests/{code}/conversions`: each code once, within an hour, like GitHub. */
+  private convertManifest(request: RecordedRequest, response: ServerResponse, code: string): void {
+    const flow = this.options.manifestFlow;
+    const submission = this.manifestSubmissions.find((candidate) => candidate.code === code);
+    if (!flow || !submission || submission.converted || Date.now() - (submission.codeIssuedAt?.getTime() ?? 0) > 3600_000) {
+      return this.error(response, 404, 'Not Found');
+    }
+    submission.converted = true;
+    const slug = this.options.appSlug ?? 'local-app';
+    const owner = submission.organization
+      ? { login: submission.organization, id: this.nextId++, type: 'Organization' }
+      : { login: 'octocat', id: 1, type: 'User' };
+    this.json(request, response, 201, {
+      id: this.options.appId,
+      slug,
+      node_id: `A_${this.options.appId}`,
+      owner,
+      name: submission.manifest['name'],
+      description: submission.manifest['description'] ?? null,
+      external_url: submission.manifest['url'],
+      html_url: `https://github.com/apps/${slug}`,
+      created_at: iso(new Date()),
+      updated_at: iso(new Date()),
+      permissions: submission.manifest['default_permissions'] ?? {},
+      events: submission.manifest['default_events'] ?? [],
+      client_id: this.options.clientId ?? 'Iv1.localclientid',
+      client_secret: flow.clientSecret ?? 'local-client-secret-0123456789abcdef',
+      webhook_secret: flow.webhookSecret ?? 'local-webhook-secret-0123456789',
+      pem: flow.privateKey,
+    });
+  }
+
+  private html(response: ServerResponse, status: number, body: string): void {
+    response.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>GitHub (local stand-in)</title></head><body><main>${body}</main></body></html>`);
   }
 
   private error(response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
