@@ -241,11 +241,48 @@ function hitValues(n: number, total: number, driver: Driver): unknown[] {
   ];
 }
 
-function insertSql(connection: SeedConnection, rows: number): string {
+function insertSql(connection: SeedConnection, rows: number, table = 'keyword_hits'): string {
   const tuples: string[] = [];
   let index = 0;
   for (let r = 0; r < rows; r++) tuples.push(`(${COLUMNS.map(() => connection.placeholder(++index)).join(',')})`);
-  return `INSERT INTO "keyword_hits" (${COLUMNS.map((c) => `"${c}"`).join(',')}) VALUES ${tuples.join(',')}`;
+  return `INSERT INTO "${table}" (${COLUMNS.map((c) => `"${c}"`).join(',')}) VALUES ${tuples.join(',')}`;
+}
+
+/** The table recording a hit wrote to before issue 23: the same rows and columns, the (x, hit_at) indexes, no search index, no counters. */
+const BEFORE_TABLE = 'bench_hits_before';
+
+async function createBeforeTable(connection: SeedConnection, driver: Driver): Promise<number> {
+  const started = Date.now();
+  await connection.query(`DROP TABLE IF EXISTS "${BEFORE_TABLE}"`);
+  if (driver === 'sqlite') {
+    const [{ sql }] = await connection.query(`SELECT "sql" FROM "sqlite_master" WHERE "type" = 'table' AND "name" = 'keyword_hits'`);
+    await connection.query(String(sql).replace(/^CREATE TABLE "keyword_hits"/, `CREATE TABLE "${BEFORE_TABLE}"`));
+  } else {
+    await connection.query(`CREATE TABLE "${BEFORE_TABLE}" (LIKE "keyword_hits" INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
+    await connection.query(`ALTER TABLE "${BEFORE_TABLE}" ADD PRIMARY KEY ("id")`);
+  }
+  await connection.query(`INSERT INTO "${BEFORE_TABLE}" SELECT * FROM "keyword_hits"`);
+  await connection.query(`CREATE UNIQUE INDEX "${BEFORE_TABLE}_message" ON "${BEFORE_TABLE}" ("account_name", "task_name", "chat_id", "message_id", "rule_index")`);
+  await connection.query(`CREATE INDEX "${BEFORE_TABLE}_hit_at" ON "${BEFORE_TABLE}" ("hit_at")`);
+  for (const column of ['account_name', 'task_name', 'chat_id']) {
+    await connection.query(`CREATE INDEX "${BEFORE_TABLE}_${column}" ON "${BEFORE_TABLE}" ("${column}", "hit_at")`);
+  }
+  await connection.query(driver === 'postgres' ? `VACUUM ANALYZE "${BEFORE_TABLE}"` : 'ANALYZE');
+  return (Date.now() - started) / 1000;
+}
+
+/** SQLite: waits until the service's indexer has put every hit into the FTS5 index; seconds waited (0 on PostgreSQL). */
+async function waitForTextIndex(connection: SeedConnection, driver: Driver): Promise<number> {
+  if (driver !== 'sqlite') return 0;
+  const [state] = await connection.query(`SELECT "name" FROM "sqlite_master" WHERE "name" = 'keyword_hits_fts_state'`);
+  if (!state) return 0;
+  const started = Date.now();
+  for (;;) {
+    const [row] = await connection.query(`SELECT (SELECT MAX("id") FROM "keyword_hits") - "indexed_through" AS "behind" FROM "keyword_hits_fts_state"`);
+    if (Number(row['behind'] ?? 0) <= 0) return (Date.now() - started) / 1000;
+    if (Date.now() - started > 1_800_000) throw new Error('the text index did not catch up within 30 minutes');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 /** Writes the hits with a separate connection into the schema the service migrated (its triggers, if any, run). */
@@ -268,15 +305,31 @@ async function seed(connection: SeedConnection, driver: Driver): Promise<void> {
 }
 
 /** Hits recorded one per transaction, as a listener records them before the push: inserts per second. */
-async function insertRate(connection: SeedConnection, driver: Driver, count: number): Promise<number> {
-  const sql = insertSql(connection, 1);
+async function insertRate(connection: SeedConnection, driver: Driver, count: number, table: string, first: number): Promise<number> {
+  const sql = insertSql(connection, 1, table);
   const started = process.hrtime.bigint();
   for (let i = 0; i < count; i++) {
     await connection.query('BEGIN');
-    await connection.query(sql, hitValues(HITS + i, HITS, driver));
+    await connection.query(sql, hitValues(first + i, HITS, driver));
     await connection.query('COMMIT');
   }
   return count / (Number(process.hrtime.bigint() - started) / 1e9);
+}
+
+/**
+ * Inserts/s into the pre-issue-23 table and into keyword_hits as it is now, in alternating rounds
+ * (so both see the same machine load), `count` hits each.
+ */
+async function compareInsertRates(connection: SeedConnection, driver: Driver, count: number): Promise<{ before: number; after: number }> {
+  const rounds = 4;
+  let beforeSeconds = 0;
+  let afterSeconds = 0;
+  const per = Math.ceil(count / rounds);
+  for (let round = 0; round < rounds; round++) {
+    beforeSeconds += per / (await insertRate(connection, driver, per, BEFORE_TABLE, HITS + round * per));
+    afterSeconds += per / (await insertRate(connection, driver, per, 'keyword_hits', HITS + round * per));
+  }
+  return { before: (per * rounds) / beforeSeconds, after: (per * rounds) / afterSeconds };
 }
 
 async function timeRequest(url: string, token: string): Promise<{ ms: number; body: unknown }> {
@@ -322,8 +375,21 @@ async function benchHits(driver: Driver): Promise<number> {
     const url = started.url;
     connection = driver === 'postgres' ? await openPostgres(databaseUrl as string) : await openSqlite(join(dataDir, 'db.sqlite'));
     if (!reuse) await seed(connection, driver);
-    const rate = await insertRate(connection, driver, Number(args['inserts'] ?? 2000));
-    console.log(`  recording a hit (one INSERT per transaction, separate connection): ${Math.round(rate).toLocaleString('en')} inserts/s`);
+    const caughtUp = await waitForTextIndex(connection, driver);
+    if (driver === 'sqlite') console.log(`  text index (FTS5, fed by the service in batches) caught up ${caughtUp.toFixed(1)} s after the seeding`);
+    if (args['skip-inserts'] !== 'true') {
+      const copied = await createBeforeTable(connection, driver);
+      console.log(`  copied the hits into "${BEFORE_TABLE}" (the table before issue 23: (x, hit_at) indexes, no search index, no counters) in ${copied.toFixed(1)} s`);
+      const inserts = Number(args['inserts'] ?? 2000);
+      const rates = await compareInsertRates(connection, driver, inserts);
+      console.log(
+        `  recording a hit (one INSERT per transaction, separate connection, ${inserts.toLocaleString('en')} each, alternating rounds): before ${Math.round(rates.before).toLocaleString('en')} inserts/s, after ${Math.round(rates.after).toLocaleString('en')} inserts/s (after/before ${(rates.after / rates.before).toFixed(2)}; target >= 0.50)`,
+      );
+      if (rates.after < rates.before / 2) exitCode = Math.max(exitCode, 5);
+      await connection.query(`DROP TABLE "${BEFORE_TABLE}"`);
+      const indexed = await waitForTextIndex(connection, driver);
+      if (driver === 'sqlite') console.log(`  text index caught up with those hits ${indexed.toFixed(1)} s after the last insert`);
+    }
     const account = ACCOUNTS[0];
     const task = TASKS[42];
     const chat = CHATS[7];

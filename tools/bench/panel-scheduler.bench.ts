@@ -6,7 +6,7 @@
 // 2. Re-registers every job (a time zone change replaces them all) and times it.
 // 3. Heap after a full GC with all jobs, and after the jobs are gone (tasks disabled): the difference
 //    is what the scheduler's jobs cost.
-// 4. SSE fan-out: `--clients` EventSource-like connections from a separate process, then `--events`
+// 4. SSE fan-out: `--clients` EventSource-like connections from `--client-processes` (2) separate processes, then `--events`
 //    sign_log events published at once (burst) and again paced at 1 per ms; events/s and delays.
 import { fork } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -114,15 +114,32 @@ async function main(): Promise<void> {
   // SSE fan-out.
   const login = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }) });
   const { access_token: token } = (await login.json()) as { access_token: string };
-  const clients = fork(join(__dirname, 'panel-scheduler-clients.mjs'), [`${url}/api/events/sign-history?token=${token}`, String(CLIENTS), String(EVENTS)]);
-  const next = (type: string) => new Promise<Record<string, number>>((resolve) => {
+  // The clients are spread over several processes (`--client-processes`, default 2): one process
+  // reading all 200 connections in turn would measure its own queue, not what each client sees.
+  const processCount = Math.max(1, Math.min(CLIENTS, Number(args['client-processes'] ?? 2)));
+  const clientProcesses = Array.from({ length: processCount }, (_, p) => {
+    const share = Math.floor(CLIENTS / processCount) + (p < CLIENTS % processCount ? 1 : 0);
+    return fork(join(__dirname, 'panel-scheduler-clients.mjs'), [`${url}/api/events/sign-history?token=${token}`, String(share), String(EVENTS)]);
+  });
+  const fromAll = (type: string) => Promise.all(clientProcesses.map((child) => new Promise<Record<string, number>>((resolve) => {
     const onMessage = (message: Record<string, number> & { type: string }) => {
       if (message.type !== type) return;
-      clients.off('message', onMessage);
+      child.off('message', onMessage);
       resolve(message);
     };
-    clients.on('message', onMessage);
-  });
+    child.on('message', onMessage);
+  })));
+  const next = async (type: string): Promise<Record<string, number>> => {
+    const reports = await fromAll(type);
+    const received = reports.reduce((sum, r) => sum + (r['received'] ?? 0), 0);
+    return {
+      maxDelayMs: Math.max(...reports.map((r) => r['maxDelayMs'] ?? 0)),
+      meanDelayMs: reports.reduce((sum, r) => sum + (r['totalDelayMs'] ?? 0), 0) / Math.max(1, received),
+      received,
+      lastReceiveAt: Math.max(...reports.map((r) => r['lastReceiveAt'] ?? 0)),
+    };
+  };
+  const clients = { send: (message: unknown) => clientProcesses.forEach((child) => child.send(message as string)) };
   await next('ready');
   const history = app.get(RunHistoryService);
   const event = (i: number) => ({ run_id: `bench-${i}`, account_name: `acc${i % ACCOUNTS}`, task_name: `task-${i % TASKS}`, success: true, message: String(Date.now()), created_at: new Date().toISOString(), failure_category: 'none' });
@@ -136,7 +153,7 @@ async function main(): Promise<void> {
   const writtenMs = Date.now() - burstStarted;
   const burst = await done;
   const burstSeconds = (burst['lastReceiveAt'] - burstStarted) / 1000;
-  console.log(`SSE fan-out: ${EVENTS} events to ${CLIENTS} clients (clients in a separate process)`);
+  console.log(`SSE fan-out: ${EVENTS} events to ${CLIENTS} clients (clients in ${processCount} separate processes)`);
   console.log(
     `  burst: ${(EVENTS / burstSeconds).toFixed(0)} events/s (${((EVENTS * CLIENTS) / burstSeconds).toFixed(0)} deliveries/s), max delay ${burst['maxDelayMs']} ms, mean ${burst['meanDelayMs'].toFixed(0)} ms`,
   );

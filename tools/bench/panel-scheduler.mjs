@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Scheduler and live-history benchmark of panel-api (issue 5).
 //
-//   node tools/bench/panel-scheduler.mjs [--tasks=1000] [--accounts=100] [--clients=200] [--events=1000]
+//   node tools/bench/panel-scheduler.mjs [--tasks=1000] [--accounts=100] [--clients=200] [--client-processes=2] [--events=1000]
 //
 // Runs tools/bench/panel-scheduler.bench.ts with @swc-node/register (TypeScript from source, no
 // build needed) and --expose-gc, so heap figures are taken after a full collection. That script

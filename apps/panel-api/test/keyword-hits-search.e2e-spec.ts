@@ -1,6 +1,8 @@
+import { join } from 'node:path';
 import { requestJson } from '@shared/testing';
 import { DataSource } from 'typeorm';
 import { KeywordHit } from '../src/app/keyword-hits/entities/keyword-hit.entity';
+import { KeywordHitsFtsIndexer } from '../src/app/keyword-hits/keyword-hits-fts-indexer';
 import { KeywordHitsService } from '../src/app/keyword-hits/keyword-hits.service';
 import { loginAsAdmin, RunningPanel, startPanel } from './harness';
 
@@ -129,6 +131,8 @@ describe('keyword hits at scale: trigram search, capped totals, keyset paging, g
     panel = await startPanel();
     token = await loginAsAdmin(panel);
     await insert(makeHits(HITS, 1, 7));
+    // Every search below runs with the text index caught up; one test searches a partly indexed table.
+    await panel.app.get(KeywordHitsFtsIndexer).catchUp();
   }, 120_000);
 
   afterAll(async () => {
@@ -177,7 +181,84 @@ describe('keyword hits at scale: trigram search, capped totals, keyset paging, g
     const page = await get<Page>('/api/keyword-hits?limit=20&offset=40&account=a3');
     expect(page.body.items.map((hit) => hit.id)).toEqual(want.slice(40, 60));
     expect(page.body.offset).toBe(40);
+    // With text search: a rare text (exact total, page cut from the matches) and a common one
+    // (more than 10,000 matches: the page comes from the newest hits, deep offsets from the index).
+    for (const [q, offsets] of [
+      ['quote"d', [0, 40, 3_000]],
+      ['e', [0, 40, 9_000]],
+      ['keyword', [0, 4_990, 11_500]],
+    ] as const) {
+      const matching = expected({ q });
+      for (const offset of offsets) {
+        const searched = await get<Page>(`/api/keyword-hits?limit=25&offset=${offset}&q=${encodeURIComponent(q)}`);
+        expect({ q, offset, ids: searched.body.items.map((hit) => hit.id) }).toEqual({ q, offset, ids: matching.slice(offset, offset + 25) });
+        expect(searched.body).toMatchObject({ total: Math.min(matching.length, 10_000), total_capped: matching.length > 10_000 });
+      }
+    }
   });
+
+  it('keeps indexing while another connection writes hits (SQLite: a second writer on the file)', async () => {
+    if (panel.app.get(DataSource).options.type !== 'sqlite') return;
+    const sqlite3 = await import('sqlite3');
+    const indexer = panel.app.get(KeywordHitsFtsIndexer);
+    const other = await new Promise<import('sqlite3').Database>((resolve, reject) => {
+      const db = new sqlite3.Database(join(panel.dataDir, 'db.sqlite'), (error) => (error ? reject(error) : resolve(db)));
+    });
+    const run = (sql: string, params: unknown[] = []) => new Promise<void>((resolve, reject) => other.run(sql, params, (error) => (error ? reject(error) : resolve())));
+    try {
+      await run('PRAGMA busy_timeout = 10000');
+      const rows = makeHits(200, HITS + 5_000, 19);
+      const columns = ['account_name', 'task_name', 'chat_id', 'chat_title', 'sender_id', 'sender_name', 'sender_username', 'message_id', 'rule_index', 'message_text', 'matched_keyword', 'hit_at', 'push_channel', 'push_status', 'created_at'];
+      const sql = `INSERT INTO "keyword_hits" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+      const sqliteTime = (date: Date) => date.toISOString().replace('T', ' ').replace('Z', '');
+      // One hit per transaction from the other connection, the service's indexer running meanwhile.
+      const writes = (async () => {
+        for (const hit of rows) {
+          await run('BEGIN');
+          await run(sql, [hit.accountName, hit.taskName, hit.chatId, hit.chatTitle, hit.senderId, hit.senderName, hit.senderUsername, hit.messageId, hit.ruleIndex, hit.messageText, hit.matchedKeyword, sqliteTime(hit.hitAt), hit.pushChannel, hit.pushStatus, sqliteTime(hit.createdAt)]);
+          await run('COMMIT');
+        }
+      })();
+      while (!(await Promise.race([writes.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 20))]))) await indexer.catchUp();
+      const ids = await panel.app.get(DataSource).query(`SELECT "id" FROM "keyword_hits" WHERE "message_id" >= ? ORDER BY "id"`, [HITS + 5_000]);
+      (ids as Array<{ id: number }>).forEach((row, index) => stored.set(Number(row.id), rows[index]));
+      // The indexer finished every pass (none hung on the other writer) and catches up with the rest.
+      await indexer.catchUp();
+      expect(await indexer.pending()).toBe(0);
+      for (const q of ['keyword7 ', '红包奖']) {
+        expect({ q, ids: (await pageThrough(`&q=${encodeURIComponent(q)}`)).ids }).toEqual({ q, ids: expected({ q }) });
+      }
+    } finally {
+      await new Promise<void>((resolve) => other.close(() => resolve()));
+    }
+  }, 120_000);
+
+  it('finds hits the text index has not reached yet, and after it has, the same', async () => {
+    const indexer = panel.app.get(KeywordHitsFtsIndexer);
+    const driver = panel.app.get(DataSource).options.type;
+    indexer.pause();
+    try {
+      await insert(makeHits(400, HITS + 1_000, 17));
+      if (driver === 'sqlite') expect(await indexer.pending()).toBe(400);
+      for (const q of ['keyword7 ', '红包奖', 'quote"d', 'Bravo del']) {
+        expect({ q, ids: (await pageThrough(`&q=${encodeURIComponent(q)}`)).ids }).toEqual({ q, ids: expected({ q }) });
+      }
+      // A hit deleted before it was indexed, and one deleted after: neither is found.
+      const [notIndexed] = expected({ q: 'keyword7 ' });
+      await requestJson(panel.url, `/api/keyword-hits?q=${encodeURIComponent('keyword7 ')}&since=${stored.get(notIndexed)?.hitAt.toISOString()}`, { method: 'DELETE', token });
+      for (const id of expected({ q: 'keyword7 ', since: stored.get(notIndexed)?.hitAt })) stored.delete(id);
+    } finally {
+      indexer.resume();
+    }
+    await indexer.catchUp();
+    expect(await indexer.pending()).toBe(0);
+    const [indexed] = expected({ q: 'keyword7 ' });
+    await requestJson(panel.url, `/api/keyword-hits?q=${encodeURIComponent('keyword7 ')}&since=${stored.get(indexed)?.hitAt.toISOString()}`, { method: 'DELETE', token });
+    for (const id of expected({ q: 'keyword7 ', since: stored.get(indexed)?.hitAt })) stored.delete(id);
+    for (const q of ['keyword7 ', '红包奖', 'quote"d', 'Bravo del', 'e']) {
+      expect({ q, ids: (await pageThrough(`&q=${encodeURIComponent(q)}`)).ids }).toEqual({ q, ids: expected({ q }) });
+    }
+  }, 120_000);
 
   /** Group counts from the API against counts from the reference copy. */
   async function checkGroups(): Promise<void> {

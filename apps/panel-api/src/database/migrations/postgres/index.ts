@@ -2,6 +2,7 @@ import { AdminUsers1732250000000 } from './1732250000000-admin-users';
 import { KeywordHits1795315569098 } from './1795315569098-keyword-hits';
 import { SignLogs1795315616322 } from './1795315616322-sign-logs';
 import { KeywordHitsSearch1795400000000 } from './1795400000000-keyword-hits-search';
+import { KeywordHitsFtsDeferred1795500000000 } from './1795500000000-keyword-hits-fts-deferred';
 
 /** Every PostgreSQL migration, oldest first; the same names and order as the SQLite list. */
-export const postgresMigrations = [AdminUsers1732250000000, KeywordHits1795315569098, SignLogs1795315616322, KeywordHitsSearch1795400000000];
+export const postgresMigrations = [AdminUsers1732250000000, KeywordHits1795315569098, SignLogs1795315616322, KeywordHitsSearch1795400000000, KeywordHitsFtsDeferred1795500000000];
