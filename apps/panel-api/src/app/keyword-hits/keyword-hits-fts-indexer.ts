@@ -2,9 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 
-const TEXT_COLUMNS = '"message_text", "matched_keyword", "sender_name", "sender_username", "chat_title"';
-
-/** Hits indexed per transaction: one FTS5 segment per batch instead of one per hit. */
+/** Hits indexed per statement: one FTS5 segment per batch instead of one per hit. */
 export const FTS_INDEX_BATCH = 5_000;
 /** How often the indexer looks for hits not yet indexed. */
 export const FTS_INDEX_INTERVAL_MS = 1_000;
