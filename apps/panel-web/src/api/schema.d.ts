@@ -616,7 +616,7 @@ export interface paths {
         };
         /**
          * List keyword hits, newest first; filters account, task, chat, since, until, q; keyset paging with cursor (offset kept)
-         * @description Pages follow `next_cursor` (keyset: as fast deep in the list as at the top); `offset` still works but costs more the deeper it goes. `total` is exact up to 10,000; above that `total_capped` is true and `total` is 10,000. `q` is a case-insensitive substring of the text, matched keyword, sender name/username or chat title, in any script; from three characters on it is served by a trigram index.
+         * @description Pages follow `next_cursor` (keyset: as fast deep in the list as at the top); `offset` still works but costs more the deeper it goes. `total` is exact up to 10,000; above that `total_capped` is true and `total` is 10,000. `q` is a case-insensitive substring of the text, matched keyword, sender name/username or chat title, in any script; from three characters on it is served by a trigram index. A `q` of one or two characters has no trigram: its total counts the newest 50,000 hits of the other filters, and when there are more `total_capped` is true (`total` is then at least that many).
          */
         get: operations["KeywordHitsController_list"];
         put?: never;
@@ -1683,9 +1683,9 @@ export interface components {
             next_cursor: string | null;
             /** @description The offset asked for (0 with a cursor) */
             offset: number;
-            /** @description Hits matching the filters: exact up to 10,000; when `total_capped` is true there are more than 10,000 and this is 10,000 (show "10,000+") */
+            /** @description Hits matching the filters: exact up to 10,000; when `total_capped` is true at least this many match (show "10,000+"): 10,000, or, for a `q` of one or two characters, the matches among the newest 50,000 hits of the other filters */
             total: number;
-            /** @description True when more than 10,000 hits match: `total` is then a lower bound */
+            /** @description True when `total` is a lower bound: more than 10,000 hits match, or a one- or two-character `q` was counted over the newest 50,000 hits only */
             total_capped: boolean;
         };
         LocalBackupFileDto: {

@@ -38,7 +38,8 @@ export class KeywordHitsController {
       'Pages follow `next_cursor` (keyset: as fast deep in the list as at the top); `offset` still works but costs more the deeper it goes. ' +
       '`total` is exact up to 10,000; above that `total_capped` is true and `total` is 10,000. ' +
       '`q` is a case-insensitive substring of the text, matched keyword, sender name/username or chat title, in any script; ' +
-      'from three characters on it is served by a trigram index.',
+      'from three characters on it is served by a trigram index. A `q` of one or two characters has no trigram: its total counts the newest ' +
+      '50,000 hits of the other filters, and when there are more `total_capped` is true (`total` is then at least that many).',
   })
   @ApiOkResponse({ type: KeywordHitPageDto })
   async list(@Query() query: KeywordHitListQueryDto): Promise<KeywordHitPageDto> {

@@ -101,11 +101,12 @@ export class KeywordHitDto {
 export class KeywordHitPageDto {
   @ApiProperty({ type: [KeywordHitDto], description: 'Newest first (hit_at, then id)' }) items!: KeywordHitDto[];
   @ApiProperty({
-    description: 'Hits matching the filters: exact up to 10,000; when `total_capped` is true there are more than 10,000 and this is 10,000 (show "10,000+")',
+    description:
+      'Hits matching the filters: exact up to 10,000; when `total_capped` is true at least this many match (show "10,000+"): 10,000, or, for a `q` of one or two characters, the matches among the newest 50,000 hits of the other filters',
     maximum: 10_000,
   })
   total!: number;
-  @ApiProperty({ description: 'True when more than 10,000 hits match: `total` is then a lower bound' }) total_capped!: boolean;
+  @ApiProperty({ description: 'True when `total` is a lower bound: more than 10,000 hits match, or a one- or two-character `q` was counted over the newest 50,000 hits only' }) total_capped!: boolean;
   @ApiProperty() limit!: number;
   @ApiProperty({ description: 'The offset asked for (0 with a cursor)' }) offset!: number;
   @ApiProperty({ nullable: true, type: String, description: 'Pass as `cursor` for the next page; null on the last page' }) next_cursor!: string | null;
