@@ -53,6 +53,7 @@ describe('panel-api accounts, logins and status checks (simulated Telegram)', ()
       ['POST', '/api/accounts/login/verify'],
       ['POST', '/api/accounts/qr-login/start'],
       ['GET', '/api/accounts/qr-login/abcdefgh12'],
+      ['DELETE', '/api/accounts/qr-login/abcdefgh12'],
       ['POST', '/api/accounts/status/check'],
       ['POST', '/api/accounts/status/check-jobs'],
     ]) {
@@ -230,6 +231,37 @@ describe('panel-api accounts, logins and status checks (simulated Telegram)', ()
     expect((await api('/api/accounts/late')).status).toBe(404);
     expect((await api('/api/accounts/qr-login/unknown-login-id')).status).toBe(404);
     expect((await api('/api/accounts/qr-login/bad!')).status).toBe(400);
+  });
+
+  it('cancels a QR login: forgotten by the service and by Telegram, and no account is stored', async () => {
+    const cancelLogin = jest.spyOn(telegram, 'cancelLogin');
+    try {
+      const start = await api<{ login_id: string }>('/api/accounts/qr-login/start', { method: 'POST', body: { account_name: 'dropped' } });
+      expect(start.status).toBe(200);
+      const id = start.body.login_id;
+      const cancelled = await api(`/api/accounts/qr-login/${id}`, { method: 'DELETE' });
+      expect(cancelled.status).toBe(204);
+      expect(cancelLogin).toHaveBeenCalledWith(id);
+      expect((await api(`/api/accounts/qr-login/${id}`)).status).toBe(404);
+      const again = await api<{ statusCode: number; message: string }>(`/api/accounts/qr-login/${id}`, { method: 'DELETE' });
+      expect(again.status).toBe(404);
+      expect(again.body).toMatchObject({ statusCode: 404, message: expect.stringContaining(id) });
+      expect((await api('/api/accounts/dropped')).status).toBe(404);
+      const bad = await api<{ statusCode: number; message: string }>('/api/accounts/qr-login/bad!', { method: 'DELETE' });
+      expect(bad.status).toBe(400);
+      expect(bad.body).toMatchObject({ statusCode: 400, message: 'login_id is not a login id' });
+
+      // Cancelling a finished login forgets it but keeps the account it stored.
+      const hedy = telegram.createUser({ phone: '+31633333333', firstName: 'Hedy' });
+      const done = await api<{ login_id: string }>('/api/accounts/qr-login/start', { method: 'POST', body: { account_name: 'hedy' } });
+      telegram.scanQr(done.body.login_id, hedy.id);
+      expect((await api(`/api/accounts/qr-login/${done.body.login_id}`)).body).toMatchObject({ state: 'success' });
+      expect((await api(`/api/accounts/qr-login/${done.body.login_id}`, { method: 'DELETE' })).status).toBe(204);
+      expect((await api(`/api/accounts/qr-login/${done.body.login_id}`)).status).toBe(404);
+      expect((await api('/api/accounts/hedy')).body).toMatchObject({ account_name: 'hedy', status: 'connected' });
+    } finally {
+      cancelLogin.mockRestore();
+    }
   });
 
   it('lists devices, refuses to terminate the current one, terminates another', async () => {

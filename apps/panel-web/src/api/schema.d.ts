@@ -159,7 +159,11 @@ export interface paths {
         get: operations["AccountLoginController_qrStatus"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Cancel a QR login: forget it and close its connection
+         * @description For a closed dialog, or a code replaced by a fresh one before it expires. An account already stored by a finished login stays.
+         */
+        delete: operations["AccountLoginController_cancelQr"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3098,6 +3102,63 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["QrLoginStatusDto"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Unknown or forgotten login id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Telegram asks to wait (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    AccountLoginController_cancelQr: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                login_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Forgotten */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description login_id is not a login id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
             /** @description Missing or invalid access token */

@@ -1,7 +1,8 @@
-import { BadRequestException, Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { BadRequestException, Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBearerAuth,
+  ApiNoContentResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
@@ -104,5 +105,18 @@ export class AccountLoginController {
   @ApiNotFoundResponse({ description: 'Unknown or forgotten login id' })
   async qrPassword(@Param('login_id') loginId: string, @Body() body: QrLoginPasswordDto): Promise<QrLoginStatusDto> {
     return qrView(await this.logins.submitQrPassword(assertLoginId(loginId), body.password));
+  }
+
+  @Delete('qr-login/:login_id')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Cancel a QR login: forget it and close its connection',
+    description: 'For a closed dialog, or a code replaced by a fresh one before it expires. An account already stored by a finished login stays.',
+  })
+  @ApiNoContentResponse({ description: 'Forgotten' })
+  @ApiBadRequestResponse({ description: 'login_id is not a login id' })
+  @ApiNotFoundResponse({ description: 'Unknown or forgotten login id' })
+  async cancelQr(@Param('login_id') loginId: string): Promise<void> {
+    await this.logins.cancelQrLogin(assertLoginId(loginId));
   }
 }

@@ -99,6 +99,13 @@ export class AccountLoginService implements OnModuleDestroy {
     return this.settleQr(loginId, pending, status);
   }
 
+  /** Forgets a QR login and closes its connection (a closed dialog, or a code replaced by a fresh one). */
+  async cancelQrLogin(loginId: string): Promise<void> {
+    const pending = this.pendingQr(loginId);
+    this.qrLogins.delete(loginId);
+    if (!pending.finished) await this.gateway.cancelLogin(loginId).catch(() => undefined);
+  }
+
   private pendingQr(loginId: string): PendingQrLogin {
     this.sweep();
     const pending = this.qrLogins.get(loginId);
