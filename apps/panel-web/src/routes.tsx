@@ -25,6 +25,7 @@ export const routes: RouteObject[] = [
         children: [
           { path: '/', element: <Navigate to="/dashboard" replace /> },
           { path: '/dashboard', lazy: async () => ({ Component: (await import('./routes/dashboard/dashboard-page')).DashboardPage }) },
+          { path: '/accounts', lazy: async () => ({ Component: (await import('./routes/accounts/accounts-page')).AccountsPage }) },
           { path: '/tasks', lazy: async () => ({ Component: (await import('./routes/tasks/tasks-page')).TasksPage }) },
           { path: '/tasks/new', lazy: async () => ({ Component: (await import('./routes/tasks/task-editor-page')).TaskEditorPage }) },
           { path: '/tasks/:name', lazy: async () => ({ Component: (await import('./routes/tasks/task-editor-page')).TaskEditorPage }) },

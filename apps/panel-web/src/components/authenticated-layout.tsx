@@ -30,7 +30,7 @@ export function AuthenticatedLayout() {
     { to: '/profile', label: t('nav.profile'), icon: <IconUser {...icon} /> },
     { to: '/about', label: t('nav.about'), icon: <IconInfoCircle {...icon} /> },
   ];
-  const available = new Set(['/dashboard', '/tasks', '/hits', '/history', '/settings', '/profile', '/about']);
+  const available = new Set(['/dashboard', '/accounts', '/tasks', '/hits', '/history', '/settings', '/profile', '/about']);
   return (
     <Shell
       title={t('appName')}
