@@ -15,6 +15,7 @@ const PAGED_LISTS = [
   '/api/v1/audit-log',
   '/api/v1/ai/reviews',
   '/api/v1/digests',
+  '/api/v1/starred-releases',
 ];
 
 const BAD_QUERIES = [

@@ -7,9 +7,11 @@ import { GithubAppSettingsModule } from '../github-app-settings/github-app-setti
 import { SystemSettingsModule } from '../system-settings/system-settings.module';
 import { GitHubSyncService, SettingsStarredUsername, StarredUsernameSource } from './github-sync.service';
 import { GitHubAppCredentialSource, OctokitGitHubClient, SettingsGitHubAppCredentials } from './octokit-github-client';
+import { StarredReleasesController } from './starred-releases.controller';
 
 @Module({
   imports: [ProcessingModule, EventsModule, NotificationsModule, GithubAppSettingsModule, SystemSettingsModule],
+  controllers: [StarredReleasesController],
   providers: [
     { provide: GitHubAppCredentialSource, useClass: SettingsGitHubAppCredentials },
     { provide: GitHubClient, useClass: OctokitGitHubClient },
