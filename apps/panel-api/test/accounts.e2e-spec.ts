@@ -54,6 +54,7 @@ describe('panel-api accounts, logins and status checks (simulated Telegram)', ()
       ['POST', '/api/accounts/qr-login/start'],
       ['GET', '/api/accounts/qr-login/abcdefgh12'],
       ['DELETE', '/api/accounts/qr-login/abcdefgh12'],
+      ['DELETE', '/api/accounts/login/x'],
       ['POST', '/api/accounts/status/check'],
       ['POST', '/api/accounts/status/check-jobs'],
     ]) {
@@ -259,6 +260,27 @@ describe('panel-api accounts, logins and status checks (simulated Telegram)', ()
       expect((await api(`/api/accounts/qr-login/${done.body.login_id}`, { method: 'DELETE' })).status).toBe(204);
       expect((await api(`/api/accounts/qr-login/${done.body.login_id}`)).status).toBe(404);
       expect((await api('/api/accounts/hedy')).body).toMatchObject({ account_name: 'hedy', status: 'connected' });
+    } finally {
+      cancelLogin.mockRestore();
+    }
+  });
+
+  it('cancels a started phone login: the code no longer works and no account is stored', async () => {
+    telegram.createUser({ phone: '+31644444444', firstName: 'Ivy' });
+    const cancelLogin = jest.spyOn(telegram, 'cancelLogin');
+    try {
+      expect((await api('/api/accounts/login/start', { method: 'POST', body: { account_name: 'ivy', phone_number: '+31644444444' } })).status).toBe(200);
+      const code = telegram.lastLoginCode('+31644444444');
+      expect((await api('/api/accounts/login/ivy', { method: 'DELETE' })).status).toBe(204);
+      expect(cancelLogin).toHaveBeenCalledTimes(1);
+      const late = await api<{ statusCode: number; message: string }>('/api/accounts/login/verify', { method: 'POST', body: { account_name: 'ivy', phone_code: code } });
+      expect(late.status).toBe(404);
+      expect((await api('/api/accounts/ivy')).status).toBe(404);
+      const again = await api<{ statusCode: number; message: string }>('/api/accounts/login/ivy', { method: 'DELETE' });
+      expect(again.status).toBe(404);
+      expect(again.body).toMatchObject({ statusCode: 404, message: 'No login in progress for account ivy' });
+      const bad = await api<{ statusCode: number }>('/api/accounts/login/.hidden', { method: 'DELETE' });
+      expect(bad.status).toBe(400);
     } finally {
       cancelLogin.mockRestore();
     }

@@ -6,11 +6,13 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiParam,
   ApiTags,
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { BEARER_SCHEME } from '../openapi';
+import { assertAccountName } from './account-name';
 import { AccountLoginService, QrLoginOutcome } from './account-login.service';
 import { accountView } from './dto/account.dto';
 import {
@@ -75,6 +77,17 @@ export class AccountLoginController {
       return { status: 'password_required', account_name: body.account_name, password_hint: outcome.hint };
     }
     return { status: 'success', account_name: body.account_name, account: accountView(outcome.account) };
+  }
+
+  @Delete('login/:account_name')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Cancel a started phone login: forget it and close its connection (an account it would log in again stays as it was)' })
+  @ApiParam({ name: 'account_name', example: 'main' })
+  @ApiNoContentResponse({ description: 'Forgotten' })
+  @ApiBadRequestResponse({ description: 'The name is not path-safe' })
+  @ApiNotFoundResponse({ description: 'No login in progress for this account' })
+  async cancelPhone(@Param('account_name') name: string): Promise<void> {
+    await this.logins.cancelPhoneLogin(assertAccountName(name));
   }
 
   @Post('qr-login/start')

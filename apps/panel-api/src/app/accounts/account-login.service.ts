@@ -77,6 +77,15 @@ export class AccountLoginService implements OnModuleDestroy {
     return { status: 'success', account: await this.complete(accountName, step.sessionString, step.user, pending.proxy) };
   }
 
+  /** Forgets a started phone login and closes its connection (the person closed the dialog). */
+  async cancelPhoneLogin(accountName: string): Promise<void> {
+    this.sweep();
+    const pending = this.phoneLogins.get(accountName);
+    if (!pending) throw new NotFoundException(`No login in progress for account ${accountName}`);
+    this.phoneLogins.delete(accountName);
+    await this.gateway.cancelLogin(pending.loginId).catch(() => undefined);
+  }
+
   async startQrLogin(accountName: string, proxyText?: string): Promise<QrLoginOutcome> {
     const proxy = proxyFromInput(proxyText) ?? this.store.get(accountName)?.proxy ?? null;
     this.sweep();

@@ -38,6 +38,7 @@ export const accountsApi = {
   officialMessages: (accountName: string) => unwrap(api.GET('/api/accounts/{account_name}/official-messages', { params: { ...path(accountName), query: { limit: 50 } } })),
   startPhoneLogin: (body: Schemas['LoginStartDto']) => unwrap(api.POST('/api/accounts/login/start', { body })),
   verifyPhoneLogin: (body: Schemas['LoginVerifyDto']) => unwrap(api.POST('/api/accounts/login/verify', { body })),
+  cancelPhoneLogin: (accountName: string) => unwrap(api.DELETE('/api/accounts/login/{account_name}', { params: path(accountName) })),
   startQrLogin: (body: Schemas['QrLoginStartDto']) => unwrap(api.POST('/api/accounts/qr-login/start', { body })),
   qrLogin: (loginId: string) => unwrap(api.GET('/api/accounts/qr-login/{login_id}', { params: { path: { login_id: loginId } } })),
   qrPassword: (loginId: string, password: string) => unwrap(api.POST('/api/accounts/qr-login/{login_id}/password', { params: { path: { login_id: loginId } }, body: { password } })),

@@ -20,7 +20,7 @@ describe('account login dialogs', () => {
   const route = (handlers: Record<string, Handler>) => {
     fetchMock.mockImplementation(async (input) => {
       const request = input as Request;
-      const path = new URL(request.url).pathname;
+      const path = decodeURIComponent(new URL(request.url).pathname);
       const text = request.method === 'GET' || request.method === 'DELETE' ? '' : await request.clone().text();
       calls.push({ method: request.method, path, body: text ? JSON.parse(text) : undefined });
       const handler = handlers[`${request.method} ${path}`] ?? (path === '/api/config/settings' ? () => jsonResponse({ timezone: 'UTC' }) : undefined);
@@ -50,7 +50,7 @@ describe('account login dialogs', () => {
       },
     });
     const onDone = vi.fn();
-    renderWithProviders(<PhoneLogin onDone={onDone} />, { resources });
+    const { unmount } = renderWithProviders(<PhoneLogin onDone={onDone} />, { resources });
     const user = userEvent.setup();
     await user.type(screen.getByLabelText(/^Account name/), 'main');
     await user.type(screen.getByLabelText(/^Phone number/), 'nonsense');
@@ -77,8 +77,23 @@ describe('account login dialogs', () => {
     await user.type(password, 's3cret');
     await user.click(screen.getByRole('button', { name: 'Log in' }));
     await waitFor(() => expect(onDone).toHaveBeenCalledWith(account));
+    unmount();
+    expect(calls.some((call) => call.method === 'DELETE')).toBe(false); // a finished login has nothing to cancel
     const verifies = calls.filter((call) => call.path === '/api/accounts/login/verify').map((call) => call.body);
     expect(verifies.at(-1)).toEqual({ account_name: 'main', phone_code: '12345', password: 's3cret' });
+  });
+
+  it('phone code: closing the dialog while the code is awaited cancels that login at the service', async () => {
+    route({
+      'POST /api/accounts/login/start': () => jsonResponse({ account_name: '主号', status: 'code_sent', code_type: 'sms' }),
+      'DELETE /api/accounts/login/主号': () => new Response(null, { status: 204 }),
+    });
+    const { unmount } = renderWithProviders(<PhoneLogin initialName="主号" onDone={vi.fn()} />, { resources });
+    await userEvent.type(screen.getByLabelText(/^Phone number/), '+8613800138000');
+    await userEvent.click(screen.getByRole('button', { name: 'Send code' }));
+    expect(await screen.findByText(/arrives by SMS/)).toBeInTheDocument();
+    unmount();
+    await waitFor(() => expect(calls.some((call) => call.method === 'DELETE' && call.path === '/api/accounts/login/主号')).toBe(true));
   });
 
   it('QR: replaces the code shortly before it expires and cancels the old one at the service', async () => {

@@ -1,6 +1,6 @@
 import { Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { FormEvent, useReducer, useState } from 'react';
+import { FormEvent, useEffect, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Account, accountsApi } from './accounts-api';
 import { AccountNameField, FormError, ProxyField, proxyOk } from './account-fields';
@@ -18,6 +18,16 @@ export function PhoneLogin({ initialName, onDone }: { initialName?: string; onDo
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const [touched, setTouched] = useState(false);
+  const stateRef = useRef(state);
+  stateRef.current = state;
+  // Closing the dialog while Telegram waits for the code (or the password) forgets that login.
+  useEffect(
+    () => () => {
+      const last = stateRef.current;
+      if (last.step === 'code' || last.step === 'password') void accountsApi.cancelPhoneLogin(last.accountName).catch(() => undefined);
+    },
+    [],
+  );
 
   const start = useMutation({
     mutationFn: () => accountsApi.startPhoneLogin({ account_name: name.trim(), phone_number: phone.trim(), proxy: proxy.trim() || undefined }),
