@@ -11,3 +11,5 @@ export * from './lib/feedback';
 export * from './lib/forms';
 export * from './lib/time';
 export * from './lib/live';
+export * from './lib/navigation';
+export * from './lib/page';

@@ -63,8 +63,3 @@ export function useSession(): SessionState {
   return useSyncExternalStore(session.subscribe, () => session.state);
 }
 
-/** A same-site path to return to after login (never an absolute or protocol-relative URL). */
-export function safeNext(next: string | null | undefined): string {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\') || next.startsWith('/login')) return '/dashboard';
-  return next;
-}

@@ -1,22 +1,3 @@
-import { Group, Stack, Title } from '@mantine/core';
-import { ReactNode, useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
-
-/** A page: its heading (and the document title), actions beside it, then the content. */
-export function Page({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
-  const { t } = useTranslation();
-  useEffect(() => {
-    document.title = `${title} · ${t('appName')}`;
-  }, [title, t]);
-  return (
-    <Stack gap="md">
-      <Group justify="space-between" align="center" gap="xs">
-        <Title order={2} size="h3">
-          {title}
-        </Title>
-        {actions ? <Group gap="xs">{actions}</Group> : null}
-      </Group>
-      {children}
-    </Stack>
-  );
-}
+// The page frame lives in libs/web-ui (repo-monitor's console uses it too); pages may import it
+// from there or from here.
+export { Page } from '@shared/web-ui';

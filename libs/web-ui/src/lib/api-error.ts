@@ -1,17 +1,27 @@
-/** The JSON error body both services answer with: `{statusCode, error, message}`. */
+/** panel-api's JSON error body: `{statusCode, error, message}`. */
 export interface ApiErrorBody {
   statusCode: number;
   error: string;
   message: string;
 }
 
-/** A failed API call: the HTTP status, the service's message and, for 429, the Retry-After seconds. */
+/** repo-monitor's JSON error body: `{error_code, message}` (a stable code such as `rate_limited`). */
+export interface CodedErrorBody {
+  error_code: string;
+  message: string;
+}
+
+/**
+ * A failed API call: the HTTP status, the service's message, its error code when it sends one
+ * (repo-monitor), and for 429 the Retry-After seconds.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
     readonly retryAfterSeconds?: number,
     readonly requestId?: string,
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -24,12 +34,19 @@ export function isApiErrorBody(value: unknown): value is ApiErrorBody {
   return typeof body['statusCode'] === 'number' && typeof body['message'] === 'string';
 }
 
+export function isCodedErrorBody(value: unknown): value is CodedErrorBody {
+  if (!value || typeof value !== 'object') return false;
+  const body = value as Record<string, unknown>;
+  return typeof body['error_code'] === 'string' && typeof body['message'] === 'string';
+}
+
 /** Builds an ApiError from a response and its parsed body (any shape; text bodies are kept short). */
 export function apiErrorFrom(response: Response, body: unknown): ApiError {
   const retryHeader = response.headers.get('retry-after');
   const retryAfter = retryHeader !== null && /^\d+$/.test(retryHeader) ? Number(retryHeader) : undefined;
   const requestId = response.headers.get('x-request-id') ?? undefined;
   let message: string;
+  if (isCodedErrorBody(body)) return new ApiError(response.status, body.message, retryAfter, requestId, body.error_code);
   if (isApiErrorBody(body)) message = body.message;
   else if (typeof body === 'string' && body.trim()) message = body.trim().slice(0, 300);
   else message = response.statusText || `HTTP ${response.status}`;

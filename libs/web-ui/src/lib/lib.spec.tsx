@@ -9,6 +9,7 @@ import { confirmAction } from './feedback';
 import { SecretField, secretValue } from './forms';
 import { createI18n, detectLanguage, keyPaths, languageReady } from './i18n';
 import { webUiEn, webUiZh } from './i18n-resources';
+import { safeNext } from './navigation';
 import { ErrorState } from './states';
 import { dayInZone, formatDateTime, nextDay, startOfDayInZone } from './time';
 
@@ -47,6 +48,22 @@ describe('apiErrorFrom', () => {
   it('reads the message and Retry-After', () => {
     const error = apiErrorFrom(new Response('', { status: 429, headers: { 'retry-after': '42' } }), { statusCode: 429, error: 'Too Many Requests', message: 'Too many failed logins' });
     expect(error).toMatchObject({ status: 429, message: 'Too many failed logins', retryAfterSeconds: 42 });
+  });
+
+  it("reads repo-monitor's coded body: the message and the error code", () => {
+    const error = apiErrorFrom(new Response('', { status: 403, headers: { 'x-request-id': 'r1' } }), { error_code: 'csrf_failed', message: 'missing or wrong X-CSRF-Token header' });
+    expect(error).toMatchObject({ status: 403, code: 'csrf_failed', message: 'missing or wrong X-CSRF-Token header', requestId: 'r1' });
+  });
+});
+
+describe('safeNext', () => {
+  it('keeps same-site paths and refuses other sites and the login itself', () => {
+    expect(safeNext('/events?kind=push')).toBe('/events?kind=push');
+    expect(safeNext('//evil.example')).toBe('/dashboard');
+    expect(safeNext('/\\evil.example')).toBe('/dashboard');
+    expect(safeNext('https://evil.example')).toBe('/dashboard');
+    expect(safeNext('/login?next=/x')).toBe('/dashboard');
+    expect(safeNext(null)).toBe('/dashboard');
   });
 });
 

@@ -1,12 +1,11 @@
 import { Alert, Button, Center, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { ApiError, ColorSchemePicker, errorMessage, LanguagePicker } from '@shared/web-ui';
+import { ApiError, ColorSchemePicker, errorMessage, LanguagePicker, safeNext, useCountdown } from '@shared/web-ui';
 import { ChangeEvent, FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { api, unwrap } from '../../api/client';
-import { safeNext, session, useSession } from '../../auth/session';
-import { useCountdown } from './use-countdown';
+import { session, useSession } from '../../auth/session';
 
 interface LoginValues {
   username: string;
