@@ -14,3 +14,4 @@ export * from './lib/openapi';
 export * from './lib/process-metrics';
 export * from './lib/lifecycle-server';
 export * from './lib/address-group';
+export * from './lib/web-app';

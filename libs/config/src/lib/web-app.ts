@@ -1,0 +1,41 @@
+import fastifyStatic from '@fastify/static';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Immutable for Vite's content-hashed files, revalidate for everything else (index.html, sw.js, manifest). */
+export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
+export const REVALIDATE_CACHE = 'no-cache';
+
+/**
+ * Serves a built web app from `root` (dist/apps/<service>/web in the image): each file under it at
+ * its path, and index.html for the app's own `routes` (Fastify patterns: `/events`, `/outbox/:id`),
+ * so a reload or a shared link opens the page. Only those answer with the page: the service's other
+ * paths (an unknown `/api/…` is still its JSON 404) keep their meaning. Does nothing and answers
+ * false when the folder has no index.html (an API-only build).
+ */
+export async function serveWebApp(app: NestFastifyApplication, root: string | undefined, routes: readonly string[]): Promise<boolean> {
+  if (!root || !existsSync(join(root, 'index.html'))) return false;
+  await app.register(fastifyStatic, {
+    root,
+    prefix: '/',
+    // One route per file found at start-up instead of a catch-all `/*`, which would swallow the
+    // JSON 404 of unknown API paths.
+    wildcard: false,
+    index: false,
+    // The app's routes below answer with index.html; the bare file path would be a second copy.
+    globIgnore: ['index.html'],
+    decorateReply: true,
+    cacheControl: false,
+    etag: true,
+    lastModified: true,
+    setHeaders: (reply, path) => {
+      void reply.header('cache-control', path.includes('/assets/') ? IMMUTABLE_CACHE : REVALIDATE_CACHE);
+    },
+  });
+  const fastify = app.getHttpAdapter().getInstance();
+  for (const url of routes) {
+    fastify.get(url, (_request, reply) => reply.header('cache-control', REVALIDATE_CACHE).sendFile('index.html'));
+  }
+  return true;
+}
