@@ -136,8 +136,9 @@ describe('image recipe', () => {
     child.stdout?.on('data', (chunk) => (output += chunk));
     child.stderr?.on('data', (chunk) => (output += chunk));
     expect(await waitForHealth(`http://127.0.0.1:${port}/healthz`, child, () => output)).toBe(200);
-    if (app === 'panel-api') {
-      // The web app comes from the installed dist/ (web/): the page and every script it loads.
+    {
+      // The web app (panel-web, or repo-monitor's console) comes from the installed dist/ (web/):
+      // the page and every script it loads.
       const page = await fetch(`http://127.0.0.1:${port}/dashboard`);
       expect(page.status).toBe(200);
       const html = await page.text();

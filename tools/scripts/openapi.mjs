@@ -2,8 +2,9 @@
 // `npm run openapi`: writes each service's OpenAPI document, built from the code, to the committed
 // file apps/<app>/openapi.json. `npm run openapi -- --check` writes nothing and fails when a
 // committed document differs from the code (CI runs it). Optional app names limit the run:
-// `npm run openapi -- panel-api`. A new panel-api document also regenerates panel-web's API types
-// (apps/panel-web/scripts/api-types.mjs).
+// `npm run openapi -- panel-api`. Each run also regenerates the web apps' API types from the
+// documents (apps/panel-web and apps/repo-monitor-web, scripts/api-types.mjs), so resolving a merge
+// conflict in either generated file is: take a side, run this, commit.
 //
 // Each app's src/openapi-export.ts builds the application against a throwaway data directory
 // (TypeScript run through @swc-node/register, as in the tests) without listening: no network, no
@@ -59,13 +60,17 @@ function generate(app, workDir) {
   return canonicalOpenApi(JSON.parse(readFileSync(output, 'utf8')));
 }
 
-/** panel-web's API types come from panel-api's document: regenerate them with it. */
-function regenerateWebTypes() {
-  const script = join(root, 'apps/panel-web/scripts/api-types.mjs');
+/** The web app whose API types come from each service's document. */
+const WEB_APPS = { 'panel-api': 'panel-web', 'repo-monitor': 'repo-monitor-web' };
+
+/** Regenerates a web app's API types from its service's document. */
+function regenerateWebTypes(app) {
+  const web = WEB_APPS[app];
+  const script = join(root, `apps/${web}/scripts/api-types.mjs`);
   if (!existsSync(script)) return;
   const result = spawnSync(process.execPath, [script], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) {
-    console.error('regenerating the panel-web API types failed');
+    console.error(`regenerating the ${web} API types failed`);
     failed++;
   }
 }
@@ -103,12 +108,14 @@ try {
             : `apps/${app}/openapi.json differs from the code\n${diffHint(committed, generated)}`,
         );
       }
-    } else if (committed === generated) {
-      console.log(`apps/${app}/openapi.json unchanged`);
     } else {
-      writeFileSync(file, generated);
-      console.log(`apps/${app}/openapi.json written`);
-      if (app === 'panel-api') regenerateWebTypes();
+      if (committed === generated) {
+        console.log(`apps/${app}/openapi.json unchanged`);
+      } else {
+        writeFileSync(file, generated);
+        console.log(`apps/${app}/openapi.json written`);
+      }
+      regenerateWebTypes(app);
     }
   }
 } finally {

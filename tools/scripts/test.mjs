@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: lint (module boundaries included), typecheck, the committed OpenAPI documents against
-// the code, the web app's generated API types against panel-api's document, build, unit and
-// component tests, e2e tests on SQLite, e2e tests again on PostgreSQL, the web app's browser tests
-// (Chromium) and the deployment tests. Every step runs even after a failure so the final line counts
+// the code, the web apps' generated API types against their service's document, build, unit and
+// component tests, e2e tests on SQLite, e2e tests again on PostgreSQL, the web apps' browser tests
+// (Chromium: panel-web, then repo-monitor-web) and the deployment tests. Every step runs even after a failure so the final line counts
 // everything; that line is `N passed, N failed[, N skipped]`, summed from the test runners' reports
 // in tmp/test-results/. PostgreSQL is required: when it is missing the run fails.
 import { spawnSync } from 'node:child_process';
@@ -57,12 +57,13 @@ async function postgresReachable() {
 }
 
 rmSync(resultsDir, { recursive: true, force: true });
-const projects = 'panel-api,repo-monitor,config,crypto,database,notify,testing,web-ui,panel-web';
+const projects = 'panel-api,repo-monitor,config,crypto,database,notify,testing,web-ui,panel-web,repo-monitor-web';
 
 step('lint', ['run-many', '-t', 'lint', '--projects', projects, '--skip-nx-cache']);
 step('typecheck', ['run-many', '-t', 'typecheck', '--projects', projects]);
 run('openapi', process.execPath, ['tools/scripts/openapi.mjs', '--check']);
 run('api-types', process.execPath, ['apps/panel-web/scripts/api-types.mjs', '--check']);
+run('api-types', process.execPath, ['apps/repo-monitor-web/scripts/api-types.mjs', '--check']);
 step('build', ['run-many', '-t', 'build', '--projects', 'panel-api,repo-monitor']);
 step('unit', ['run-many', '-t', 'test', '--projects', projects, '--skip-nx-cache'], { TEST_RESULTS_LABEL: 'unit' });
 step('e2e-sqlite', ['run-many', '-t', 'e2e', '--projects', 'panel-api,repo-monitor', '--skip-nx-cache'], {
@@ -82,6 +83,7 @@ if (!only.length || only.includes('e2e-postgres')) {
 }
 // Browser tests: the built web app served by the real panel-api on SQLite, driven in /usr/bin/chromium.
 step('browser', ['run', 'panel-web:browser', '--skip-nx-cache'], { TEST_DATABASE_DRIVER: 'sqlite', TEST_RESULTS_LABEL: 'browser' });
+step('browser-monitor', ['run', 'repo-monitor-web:browser', '--skip-nx-cache'], { TEST_DATABASE_DRIVER: 'sqlite', TEST_RESULTS_LABEL: 'browser-monitor' });
 step('deploy', ['run', 'deploy:e2e', '--skip-nx-cache'], { TEST_RESULTS_LABEL: 'deploy' });
 
 let passed = 0;

@@ -28,6 +28,8 @@ export interface StartOptions {
   lifecycle?: LifecycleServer;
   /** Runs after the app is created on its listener and before it serves. */
   beforeListen?: () => Promise<void>;
+  /** A built console to serve at `/` (dist/apps/repo-monitor-web, or a stand-in folder). */
+  webRoot?: string;
 }
 
 /**
@@ -49,7 +51,7 @@ export async function startMonitor(options: StartOptions = {}): Promise<RunningM
     env = { MONITOR_HTTP_ADDR: '127.0.0.1:0', MONITOR_LOG_LEVEL: 'warn', ...databaseEnv, ...(options.env ?? {}) };
   }
   const config = loadMonitorConfig({ env });
-  const app = await createMonitorApp(config, options.lifecycle);
+  const app = await createMonitorApp(config, options.lifecycle, { webRoot: options.webRoot });
   await options.beforeListen?.();
   const url = await listenMonitorApp(app);
   let stopped = false;

@@ -2,7 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import { ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { LifecycleServer, packageVersion, ReadinessService, requestIdFor } from '@shared/config';
+import { LifecycleServer, packageVersion, ReadinessService, requestIdFor, serveWebApp } from '@shared/config';
 import { Logger } from 'nestjs-pino';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
@@ -15,6 +15,7 @@ import { MonitorConfig } from './config/monitor-config';
 import { GithubAppSettingsService } from './github-app-settings/github-app-settings.service';
 import { HEALTH_PATHS, setupOpenApi } from './openapi';
 import { registerBodyParsers } from './webhooks/body-parsers';
+import { CONSOLE_ROUTES } from './console/console-routes';
 
 /** Largest request body: webhook deliveries over 1 MiB are refused with 413 (repo-monitor-details.md). */
 const BODY_LIMIT = 1024 * 1024;
@@ -30,14 +31,28 @@ export function monitorLifecycleServer(): LifecycleServer {
   });
 }
 
+export interface MonitorAppOptions {
+  /** The built console (dist/apps/repo-monitor/web): served at `/` when it holds an index.html. */
+  webRoot?: string;
+}
+
+const servingConsole = new WeakSet<NestFastifyApplication>();
+
+/** Whether the app serves the browser console (its build has one). */
+export function servesConsole(app: NestFastifyApplication): boolean {
+  return servingConsole.has(app);
+}
+
 /**
  * Builds the repo-monitor application: the listener is up first (answering 503), then the app is
  * created on it, not yet serving; `serve` and the e2e tests both use it.
  */
-export async function createMonitorApp(config: MonitorConfig, lifecycle = monitorLifecycleServer()): Promise<NestFastifyApplication> {
+export async function createMonitorApp(config: MonitorConfig, lifecycle = monitorLifecycleServer(), options: MonitorAppOptions = {}): Promise<NestFastifyApplication> {
   if (!lifecycle.listening) await lifecycle.listen(config.http.port, config.http.host);
   try {
-    return await buildMonitorApp(config, lifecycle);
+    const app = await buildMonitorApp(config, lifecycle);
+    if (await serveWebApp(app, options.webRoot, CONSOLE_ROUTES)) servingConsole.add(app);
+    return app;
   } catch (error) {
     await lifecycle.close();
     throw error;

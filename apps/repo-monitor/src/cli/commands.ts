@@ -1,5 +1,5 @@
 import { ConfigValidationError, onStopSignals, packageVersion, RawVariables } from '@shared/config';
-import { createMonitorApp, listenMonitorApp, shutDownMonitorApp } from '../app/create-app';
+import { createMonitorApp, listenMonitorApp, servesConsole, shutDownMonitorApp } from '../app/create-app';
 import { loadMonitorConfig, monitorSecrets, configSummary, MonitorConfig, postgresUrlParses } from '../app/config/monitor-config';
 import { ResetPasswordError, passwordFromStdin, resetAdminPassword } from './admin-reset-password';
 import { ErrorWriter, reportError } from './output';
@@ -12,6 +12,8 @@ export interface CliContext {
   stderr?: ErrorWriter;
   /** Everything on standard input (for `--password-stdin`); defaults to the process's stdin. */
   readStdin?: () => Promise<string>;
+  /** The built console (index.html and assets) `serve` answers at `/`; none serves the API only. */
+  webRoot?: string;
 }
 
 function fail(ctx: CliContext, code: string, message: string, secrets: string[] = []): number {
@@ -91,9 +93,9 @@ export async function serve(ctx: CliContext, args: ParsedArgs): Promise<number> 
   const secrets = monitorSecrets(config);
   if (reportUnparsableDatabaseUrl(ctx, config)) return 1;
   try {
-    const app = await createMonitorApp(config);
+    const app = await createMonitorApp(config, undefined, { webRoot: ctx.webRoot });
     const url = await listenMonitorApp(app);
-    ctx.stdout(`repo-monitor listening on ${url} (Swagger UI at /docs)`);
+    ctx.stdout(`repo-monitor listening on ${url} (${servesConsole(app) ? 'console at /, ' : ''}Swagger UI at /docs)`);
     onStopSignals('repo-monitor', () => shutDownMonitorApp(app, config));
     return 0;
   } catch (error) {

@@ -1,0 +1,156 @@
+// The browser tests boot repo-monitor exactly as its e2e tests do, with the same local stand-ins
+// (libs/testing) and the harness and signed webhook helpers of repo-monitor's tests: a web app's
+// tests (not its code) may reach into its service and the test library.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { generateGitHubAppKeyPair, LocalGitHubApi, LocalTelegramBotApi, LocalWebhookReceiver, tempDir } from '@shared/testing';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { RunningMonitor, startMonitor, TEST_ADMIN_ENV, TEST_ENCRYPTION_KEY } from '../../repo-monitor/test/harness';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { INBOUND_SECRET, installationCreated, sendDelivery } from '../../repo-monitor/test/github-fixtures';
+
+const root = join(__dirname, '../../..');
+export const WEB_ROOT = join(root, 'dist/apps/repo-monitor-web');
+export const SCREENSHOTS = join(root, 'docs/screenshots');
+export { INBOUND_SECRET, installationCreated, sendDelivery, TEST_ADMIN_ENV };
+export const ADMIN_USERNAME = TEST_ADMIN_ENV['MONITOR_ADMIN_USERNAME'] as string;
+export const ADMIN_PASSWORD = TEST_ADMIN_ENV['MONITOR_ADMIN_PASSWORD'] as string;
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+/**
+ * A host name the browser resolves to 127.0.0.1 (Chromium's host resolver rules): requests to it
+ * come from loopback but name a non-loopback Host, as a browser on another machine would.
+ */
+export const REMOTE_HOST = 'monitor.example';
+
+export const APP_ID = 5151;
+export const INSTALLATION_ID = 88;
+export const CHAT_ID = '6160';
+
+export interface WebMonitor {
+  monitor: RunningMonitor;
+  github: LocalGitHubApi;
+  telegram: LocalTelegramBotApi;
+  webhooks: LocalWebhookReceiver;
+  browser: Browser;
+  /** The console as a browser on another machine reaches it (see REMOTE_HOST). */
+  remoteUrl: string;
+  close: () => Promise<void>;
+}
+
+export interface StartWebMonitorOptions {
+  /** Create the admin from the environment (ADMIN_USERNAME / ADMIN_PASSWORD); without it the console starts at setup. */
+  admin?: boolean;
+  env?: Record<string, string>;
+}
+
+/**
+ * repo-monitor on SQLite serving the built console, wired to the local GitHub API (an App with
+ * its key), the local Telegram Bot API and a local webhook receiver, plus a headless Chromium.
+ */
+export async function startWebMonitor(options: StartWebMonitorOptions = {}): Promise<WebMonitor> {
+  readFileSync(join(WEB_ROOT, 'index.html')); // fails early when the console is not built
+  const keys = generateGitHubAppKeyPair();
+  const github = new LocalGitHubApi({ appId: APP_ID, publicKey: keys.publicKey });
+  const telegram = new LocalTelegramBotApi();
+  const webhooks = new LocalWebhookReceiver();
+  await Promise.all([github.start(), telegram.start(), webhooks.start()]);
+  const keyDir = tempDir('monitor-web-key-');
+  const keyPath = join(keyDir.path, 'app.pem');
+  writeFileSync(keyPath, keys.privateKey);
+  const monitor = await startMonitor({
+    webRoot: WEB_ROOT,
+    env: {
+      ...(options.admin === false ? {} : TEST_ADMIN_ENV),
+      MONITOR_LOG_LEVEL: 'error',
+      MONITOR_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      MONITOR_VCS_APP_ID: String(APP_ID),
+      MONITOR_VCS_PRIVATE_KEY_PATH: keyPath,
+      MONITOR_VCS_API_URL: github.url,
+      MONITOR_VCS_WEBHOOK_SECRET: INBOUND_SECRET,
+      MONITOR_BOT_TOKEN: telegram.token,
+      MONITOR_BOT_CHAT_ID: CHAT_ID,
+      MONITOR_BOT_API_BASE_URL: telegram.apiBaseUrl,
+      MONITOR_AGGREGATION_WINDOW: '0s',
+      ...(options.env ?? {}),
+    },
+  });
+  const browser = await chromium.launch({
+    executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--host-resolver-rules=MAP ${REMOTE_HOST} 127.0.0.1`,
+    ],
+  });
+  return {
+    monitor,
+    github,
+    telegram,
+    webhooks,
+    browser,
+    remoteUrl: monitor.url.replace('127.0.0.1', REMOTE_HOST),
+    close: async () => {
+      await browser.close().catch(() => undefined);
+      await monitor.close();
+      await Promise.all([github.close(), telegram.close(), webhooks.close()]);
+      keyDir.remove();
+    },
+  };
+}
+
+export async function newPage(web: WebMonitor, viewport = DESKTOP, baseURL = web.monitor.url): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await web.browser.newContext({ viewport, baseURL });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.setDefaultTimeout(20_000);
+  return { context, page, errors };
+}
+
+/** Signs in through the login page. */
+export async function signIn(page: Page, options: { password?: string; path?: string } = {}): Promise<void> {
+  await page.goto(options.path ?? '/login');
+  await page.getByLabel('Username').fill(ADMIN_USERNAME);
+  await page.getByLabel(/^Password/).fill(options.password ?? ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+}
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; summary?: string }[];
+}
+
+/** Runs axe-core in the page; returns the serious and critical violations. */
+export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.addScriptTag({ content: readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8') });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((violation) => ({ id: violation.id, impact: violation.impact, help: violation.help, nodes: violation.nodes.map((node) => ({ target: node.target, summary: (node as unknown as { failureSummary?: string }).failureSummary })) }));
+  });
+  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+}
+
+/** True when the page scrolls sideways (the 360 px rule). */
+export async function scrollsSideways(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth + 1);
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
+}

@@ -1,0 +1,42 @@
+import type { en } from './en';
+
+/** 简体中文（与 en.ts 的键完全一致）。 */
+export const zh: typeof en = {
+  appName: 'repo-monitor',
+  common: {
+    save: '保存',
+    cancel: '取消',
+    delete: '删除',
+    edit: '编辑',
+    close: '关闭',
+    refresh: '刷新',
+    search: '搜索',
+    copy: '复制',
+    copied: '已复制',
+    back: '返回',
+    signOut: '退出登录',
+    signedInAs: '已登录：{{username}}',
+    signedOut: '已退出登录',
+  },
+  nav: {
+    label: '控制台',
+    dashboard: '概览',
+    repositories: '仓库',
+    workItems: 'Issue 与拉取请求',
+    workflowRuns: '工作流运行',
+    securityAlerts: '安全警报',
+    events: '事件',
+    channels: '通知渠道',
+    outbox: '发件箱',
+    releases: '星标仓库发布',
+    githubApp: 'GitHub App',
+    ai: 'AI',
+    settings: '设置',
+    agentAccess: '智能体访问',
+    prometheus: '监控指标',
+    auditLog: '审计日志',
+    account: '账户',
+    about: '关于',
+  },
+  notFound: { title: '页面不存在', body: '此页面不存在，或尚未完成。', back: '前往概览' },
+};
