@@ -38,6 +38,8 @@ const esmPackages = [
 module.exports = {
   ...nxPreset,
   testEnvironment: 'node',
+  // A test target that finds no test fails: a wrong testMatch or a moved folder must not pass green.
+  passWithNoTests: false,
   reporters: ['default', require.resolve('./tools/testing/results-reporter.js')],
   setupFiles: [require.resolve('./tools/testing/quiet-nest-logger.js')],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
