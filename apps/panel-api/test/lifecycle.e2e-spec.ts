@@ -1,4 +1,4 @@
-import { requestJson, tempDir } from '@shared/testing';
+import { requestJson, tempDir, waitFor } from '@shared/testing';
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -84,9 +84,12 @@ describe('panel-api lifecycle: 503 while starting and while stopping, never a re
     try {
       const restore = makeReadOnly(panel.dataDir);
       try {
-        // The last probe stands for 2 s.
-        await new Promise((done) => setTimeout(done, 2_100));
-        const readOnly = await answer(panel.url, '/readyz');
+        // The last probe stands for 2 s: wait until a fresh one saw the read-only directory.
+        let readOnly: Answer = { status: 0, body: {} };
+        await waitFor(async () => {
+          readOnly = await answer(panel.url, '/readyz');
+          return readOnly.body['read_only'] === true;
+        }, 15_000);
         expect(readOnly.status).toBe(200);
         expect(readOnly.body).toMatchObject({
           status: 'ready',
@@ -100,7 +103,7 @@ describe('panel-api lifecycle: 503 while starting and while stopping, never a re
       } finally {
         restore();
       }
-      await new Promise((done) => setTimeout(done, 2_100));
+      await waitFor(async () => (await answer(panel.url, '/readyz')).body['read_only'] === false, 15_000);
       expect((await answer(panel.url, '/readyz')).body).toMatchObject({
         read_only: false,
         data_directory: { writable: true },

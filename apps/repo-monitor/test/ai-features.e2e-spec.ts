@@ -12,6 +12,7 @@ import {
 } from '@shared/testing';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DataSource } from 'typeorm';
 import { DigestService } from '../src/app/ai/digest.service';
 import { PrReviewService } from '../src/app/ai/pr-review.service';
 import { GitHubSyncService } from '../src/app/github/github-sync.service';
@@ -314,9 +315,16 @@ describe('AI features against a local OpenAI-compatible server', () => {
     expect(comments()[0].body).toContain('score 35/100');
 
     // The same head again (a redelivery or a second event for the same commit): no second review.
-    expect((await sendDelivery(monitor.url, 'pull_request', pullRequest('synchronize', 12, 'a'.repeat(40)))).status).toBe(202);
+    const again = await sendDelivery(monitor.url, 'pull_request', pullRequest('synchronize', 12, 'a'.repeat(40)));
+    expect(again.status).toBe(202);
+    // Once the delivery is processed and no review is queued or running, a second review could only have happened already.
+    const dataSource = monitor.app.get(DataSource);
+    const placeholder = dataSource.options.type === 'postgres' ? '$1' : '?';
+    await waitFor(async () => {
+      const rows = (await dataSource.query(`SELECT "status" FROM "webhook_deliveries" WHERE "delivery_id" = ${placeholder}`, [again.deliveryId])) as Array<{ status: string }>;
+      return rows.length === 1 && rows[0].status !== 'accepted';
+    }, 15_000);
     await monitor.app.get(PrReviewService).idle();
-    await new Promise((resolve) => setTimeout(resolve, 300));
     expect(completionsFor('review').length).toBe(reviewCalls + 1);
 
     // New commits: a fresh review, no alert, and the same comment edited in place.

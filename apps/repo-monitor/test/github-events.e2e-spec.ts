@@ -11,6 +11,7 @@ import {
 } from '@shared/testing';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DataSource } from 'typeorm';
 import { GitHubSyncService } from '../src/app/github/github-sync.service';
 import {
   formDelivery,
@@ -423,7 +424,12 @@ describe('aggregation window and burst summaries', () => {
     expect(burst.text.split('\n')[0]).toBe('<b>[agg/one] 2 issue events in a burst (within 7 s)</b>');
     expect(burst.text).toContain('Burst issue 5');
     expect(burst.text).toContain('Burst issue 6');
-    await pause(1000);
+    // Nothing is left in the outbox to send or to merge: no sixth message can follow.
+    const dataSource = monitor.app.get(DataSource);
+    await waitFor(async () => {
+      const [open] = (await dataSource.query(`SELECT COUNT(*) AS "count" FROM "notification_outbox" WHERE "state" IN ('pending', 'sending')`)) as Array<{ count: number | string }>;
+      return Number(open.count) === 0;
+    }, 15_000);
     expect(telegram.messages).toHaveLength(5);
   });
 });

@@ -42,6 +42,29 @@ describe('GitHub webhooks → records → notifications', () => {
   };
   const webhookHits = () => receiver.requestsTo('/hook');
 
+  /**
+   * Resolves once a delivery has been handled and the outbox holds nothing left to send to Telegram:
+   * from then on no Telegram message can follow, so "nothing more was sent" is a fact and not a guess.
+   * (The webhook channel may still hold retries from earlier tests; the assertions here are about Telegram.)
+   */
+  const settled = async (deliveryId: string): Promise<void> => {
+    const dataSource = monitor.app.get(DataSource);
+    const placeholder = dataSource.options.type === 'postgres' ? '$1' : '?';
+    let seen = '';
+    try {
+      await waitFor(async () => {
+        const [delivery] = (await dataSource.query(`SELECT "status" FROM "webhook_deliveries" WHERE "delivery_id" = ${placeholder}`, [deliveryId])) as Array<{ status: string }>;
+        const open = (await dataSource.query(
+          `SELECT "id", "state", "channel_kind" FROM "notification_outbox" WHERE "channel_kind" = 'telegram' AND "state" IN ('pending', 'sending')`,
+        )) as unknown[];
+        seen = JSON.stringify({ delivery: delivery?.status, open });
+        return delivery !== undefined && delivery.status !== 'accepted' && open.length === 0;
+      }, 15_000);
+    } catch (error) {
+      throw new Error(`delivery ${deliveryId} did not settle: ${seen}`, { cause: error });
+    }
+  };
+
   beforeAll(async () => {
     await Promise.all([github.start(), telegram.start(), receiver.start()]);
     const keyPath = join(keyDir.path, 'app.pem');
@@ -163,7 +186,7 @@ describe('GitHub webhooks → records → notifications', () => {
     // The same change under a new delivery id (a redelivery) is deduplicated by fingerprint.
     const redelivered = await sendDelivery(monitor.url, 'issues', opened);
     expect(redelivered.body).toMatchObject({ status: 'accepted' });
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await settled(redelivered.deliveryId);
     expect(telegram.messages).toHaveLength(1);
     expect(webhookHits()).toHaveLength(1);
   });
@@ -248,9 +271,9 @@ describe('GitHub webhooks → records → notifications', () => {
     expect(badToggle.status).toBe(400);
     const sent = telegram.messages.length;
     const repository = { full_name: 'acme/web', id: Number(github.repositories.get('acme/web')?.id) };
-    await sendDelivery(monitor.url, 'issues', issueEvent('reopened', INSTALLATION_ID, repository, 1, 'Broken link', '2024-05-04T10:00:00Z'));
+    const reopened = await sendDelivery(monitor.url, 'issues', issueEvent('reopened', INSTALLATION_ID, repository, 1, 'Broken link', '2024-05-04T10:00:00Z'));
     await waitFor(async () => (await list<{ kind: string }>('/api/v1/events')).items.some((event) => event.kind === 'issues.reopened'));
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await settled(reopened.deliveryId);
     expect(telegram.messages.length).toBe(sent);
     const archived = await requestJson<{ status: string }>(monitor.url, `/api/v1/repositories/${web?.id}/archive`, { method: 'POST', headers: adminHeaders(session) });
     expect(archived.body.status).toBe('archived');
@@ -273,7 +296,7 @@ describe('GitHub webhooks → records → notifications', () => {
     monitor = await startMonitor({ reuseEnv: monitor.env });
     session = await loginAdmin(monitor);
     await waitFor(() => telegram.messages.some((message) => message.text.includes('Left behind at shutdown')), 15_000);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await settled('left-behind-1');
     expect(telegram.messages.filter((message) => message.text.includes('Left behind at shutdown'))).toHaveLength(1);
     expect(telegram.messages.length).toBe(sent + 1);
     const rows = (await monitor.app.get(DataSource).query(`SELECT "status" FROM "webhook_deliveries" WHERE "delivery_id" = 'left-behind-1'`)) as Array<{ status: string }>;

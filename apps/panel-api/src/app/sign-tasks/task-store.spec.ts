@@ -1,4 +1,4 @@
-import { tempDir } from '@shared/testing';
+import { tempDir, waitFor } from '@shared/testing';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataDirectory } from '../data-dir/data-directory';
@@ -76,18 +76,20 @@ describe('TaskStore on a data directory shared by two instances', () => {
     second.save(task('own', { enabled: false }));
     second.remove('own');
     second.refresh();
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    expect(seenBySecond).toEqual([]);
+    // A write by the other instance after them: once the watch reported it, it had its chance to report ours.
+    first.save(task('marker'));
+    await waitFor(() => seenBySecond.length > 0, 10_000);
+    expect(seenBySecond).toEqual([{ created: ['marker'], updated: [], deleted: [], lastRun: [] }]);
   });
 
   it('picks up a change through the folder watch without any read, and keeps the last good version of a file broken by hand', async () => {
     first.save(task('watched'));
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await waitFor(() => seenBySecond.length > 0, 10_000);
     expect(seenBySecond).toEqual([{ created: ['watched'], updated: [], deleted: [], lastRun: [] }]);
 
     // Written in place (no rename, the folder does not change): only the watch notices.
     writeFileSync(join(dir.path, '.signer', 'tasks', 'watched.json'), '{ broken');
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await waitFor(() => second.unreadable.length > 0, 10_000);
     expect(second.get('watched')?.sign_at).toBe('08:00');
     expect(second.unreadable.map((entry) => entry.file)).toEqual(['watched.json']);
     first.refresh();
