@@ -9,6 +9,7 @@ import { waitFor } from '@shared/testing';
 import { encodeSessionString } from './session-string';
 import { TelegramError } from './telegram-error';
 import { TelegramSession } from './telegram-gateway';
+import { StubGramJsClient as ScriptedClient, StubTelegramWorld } from './testing/stub-gramjs-client';
 
 const credentials = { apiId: 12345, apiHash: '0123456789abcdef0123456789abcdef' };
 
@@ -201,6 +202,128 @@ describe('GramJsTelegramGateway request construction (stubbed GramJS client)', (
       proxy: { ip: 'm', port: 443, secret: 'ee00', MTProxy: true, timeout: 5 },
     });
     expect(gramJsProxyParams({ type: 'http', host: 'h', port: 3128 }, 5000).networkSocket).toBeDefined();
+  });
+});
+
+describe('GramJsTelegramGateway requests beyond the contract (scripted GramJS client)', () => {
+  const me = { id: 4242, firstName: 'Me', username: 'me', phone: '3161234567' };
+  const bot = {
+    id: 7001,
+    username: 'forum_bot',
+    onMessage: (text: string) => (text === 'links' ? { text: 'Links', urlButtons: [{ text: 'Docs', url: 'https://example.org/docs' }] } : undefined),
+    onCallback: () => 'ok',
+  };
+  let world: StubTelegramWorld;
+  let gateway: GramJsTelegramGateway;
+
+  function connect(options: Partial<ConstructorParameters<typeof StubTelegramWorld>[0]> = {}): void {
+    world = new StubTelegramWorld({ me, bot, loginCode: '11111', ...options });
+    gateway = new GramJsTelegramGateway({ credentials: () => credentials, clientFactory: () => world.newClient() });
+  }
+
+  function clients(): ScriptedClient[] {
+    return [...world.clients];
+  }
+
+  afterEach(async () => {
+    await gateway.close();
+  });
+
+  it('sends into a forum topic: replyTo and topMsgId carry the thread, a reply its message id', async () => {
+    connect();
+    const session = sessionTo('149.154.167.51');
+    await gateway.sendMessage(session, '@forum_bot', 'in the topic', { threadId: 77 });
+    await gateway.sendMessage(session, '@forum_bot', 'a reply', { threadId: 77, replyToMessageId: 80 });
+    await gateway.sendMessage(session, 7001, 'plain');
+    expect(clients()[0].sentMessages).toEqual([
+      { ref: '@forum_bot', message: 'in the topic', replyTo: 77, topMsgId: 77 },
+      { ref: '@forum_bot', message: 'a reply', replyTo: 80, topMsgId: 77 },
+      { ref: 7001, message: 'plain', replyTo: undefined, topMsgId: undefined },
+    ]);
+  });
+
+  it('throws a dice with messages.sendMedia(inputMediaDice) and a random id, into a topic when asked', async () => {
+    connect();
+    const session = sessionTo('149.154.167.51');
+    await gateway.sendDice(session, '@forum_bot', '🎯', { threadId: 12 });
+    const request = clients()[0].requests.find((r): r is Api.messages.SendMedia => r instanceof Api.messages.SendMedia);
+    expect(request?.media).toBeInstanceOf(Api.InputMediaDice);
+    expect((request?.media as Api.InputMediaDice).emoticon).toBe('🎯');
+    expect(String(request?.randomId)).toMatch(/^-?\d+$/);
+    expect(request?.replyTo).toBeInstanceOf(Api.InputReplyToMessage);
+    expect(request?.replyTo).toMatchObject({ replyToMsgId: 12, topMsgId: 12 });
+  });
+
+  it('presses a link button without asking the bot: it answers the URL', async () => {
+    connect();
+    const session = sessionTo('149.154.167.51');
+    await gateway.sendMessage(session, '@forum_bot', 'links');
+    const [links] = await gateway.getMessages(session, '@forum_bot', { limit: 1 });
+    expect(links.buttons).toEqual([[{ text: 'Docs', kind: 'url', url: 'https://example.org/docs' }]]);
+    expect(await gateway.clickButton(session, '@forum_bot', links.id, 'Docs')).toEqual({ kind: 'callback', alert: false, url: 'https://example.org/docs' });
+    expect(clients()[0].requests.some((r) => r instanceof Api.messages.GetBotCallbackAnswer)).toBe(false);
+  });
+
+  it('completes a QR login on the data center the account lives on: exportLoginToken, migrate, _switchDC(4), importLoginToken', async () => {
+    connect();
+    const started = await gateway.startQrLogin({ accountName: 'new' });
+    const [login] = clients();
+    world.scanQr(started.qrUrl ?? '');
+    expect(await gateway.getQrLogin(started.loginId)).toMatchObject({ state: 'success', user: { id: '4242' } });
+    expect(login.dcId).toBe(4);
+    expect(login.requests.map((r) => r.className)).toEqual(['auth.ExportLoginToken', 'auth.ExportLoginToken', 'auth.ImportLoginToken']);
+    const imported = login.requests[2] as Api.auth.ImportLoginToken;
+    expect(imported.token.toString('base64url')).toBe(started.qrUrl?.replace('tg://login?token=', ''));
+  });
+
+  it('reports an expired QR token as expired without asking Telegram again', async () => {
+    connect({ qrLifetimeSeconds: -1 });
+    const started = await gateway.startQrLogin({ accountName: 'new' });
+    const [login] = clients();
+    expect((await gateway.getQrLogin(started.loginId)).state).toBe('expired');
+    expect(login.requests).toHaveLength(1);
+  });
+
+  it('closes the login connection once a phone login succeeded, and at once when Telegram refuses the phone number', async () => {
+    connect();
+    const started = await gateway.startPhoneLogin({ accountName: 'new' }, '+31 6 1234 5678');
+    expect(started.codeType).toBe('app');
+    const [login] = clients();
+    await gateway.completePhoneLogin(started.loginId, '11111');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(login.destroyed).toBe(true);
+    await expect(gateway.startPhoneLogin({ accountName: 'new' }, '12')).rejects.toMatchObject({ kind: 'invalid_credentials' });
+    expect(clients()).toHaveLength(0);
+  });
+
+  it('keeps a subscribed connection open past the idle limit and removes both handlers on unsubscribe', async () => {
+    world = new StubTelegramWorld({ me, bot, loginCode: '11111' });
+    gateway = new GramJsTelegramGateway({ credentials: () => credentials, clientFactory: () => world.newClient(), idleCloseMs: 30 });
+    const session = sessionTo('149.154.167.51');
+    const subscription = await gateway.subscribe(session, () => undefined);
+    const [client] = clients();
+    expect(client.handlerCount).toBe(2);
+    // Another account's connection, unsubscribed: once the sweeper has closed it, it has passed the subscribed one too.
+    await gateway.wakeUp({ ...sessionTo('149.154.167.51'), accountName: 'other' });
+    expect(gateway.openConnections).toBe(2);
+    await waitFor(() => gateway.openConnections === 1, 10_000);
+    expect(client.destroyed).toBe(false);
+    await subscription.unsubscribe();
+    expect(client.handlerCount).toBe(0);
+  });
+
+  it('drops a connection that timed out, so the next call connects afresh', async () => {
+    connect();
+    const session = sessionTo('149.154.167.51');
+    await gateway.wakeUp(session);
+    const [first] = clients();
+    first.invoke = () => new Promise(() => undefined);
+    await expect(gateway.wakeUp(session, { timeoutMs: 100 })).rejects.toMatchObject({ kind: 'timeout' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(first.destroyed).toBe(true);
+    await gateway.wakeUp(session);
+    expect(clients()).toHaveLength(1);
+    expect(clients()[0]).not.toBe(first);
   });
 });
 

@@ -156,7 +156,8 @@ export function messageFromGramJs(message: Api.Message): TelegramMessage {
     out: message.out === true,
     date: message.date,
     editDate: message.editDate,
-    text: message.message ?? (media instanceof Api.MessageMediaDice ? media.emoticon : ''),
+    // Telegram sends a dice with an empty text; its emoji is the text a user sees (and what bots answer to).
+    text: message.message || (media instanceof Api.MessageMediaDice ? media.emoticon : ''),
     threadId: replyTo?.forumTopic ? (replyTo.replyToTopId ?? replyTo.replyToMsgId) : replyTo?.replyToTopId,
     replyToMessageId: replyTo?.replyToMsgId,
     buttons: buttonsOf(message.replyMarkup),
@@ -164,6 +165,12 @@ export function messageFromGramJs(message: Api.Message): TelegramMessage {
     mediaKind,
     diceValue,
   };
+}
+
+/** Telegram's SESSION_PASSWORD_NEEDED, as GramJS throws it or once deadline() mapped it to a TelegramError. */
+function isPasswordNeeded(error: unknown): boolean {
+  if (error instanceof TelegramError) return error.details.rpcMessage === 'SESSION_PASSWORD_NEEDED';
+  return (error as { errorMessage?: string } | undefined)?.errorMessage === 'SESSION_PASSWORD_NEEDED';
 }
 
 function chatTypeOf(peer: Api.TypePeer): TelegramIncomingMessage['chatType'] {
@@ -603,7 +610,7 @@ export class GramJsTelegramGateway implements TelegramGateway {
           }
           return this.finishLogin(loginId, login, result.user);
         } catch (error) {
-          if ((error as { errorMessage?: string }).errorMessage !== 'SESSION_PASSWORD_NEEDED') throw error;
+          if (!isPasswordNeeded(error)) throw error;
           login.passwordPending = true;
         }
       }
@@ -685,7 +692,8 @@ export class GramJsTelegramGateway implements TelegramGateway {
         this.completeQr(login, result.authorization.user);
       }
     } catch (error) {
-      if ((error as { errorMessage?: string }).errorMessage === 'SESSION_PASSWORD_NEEDED') {
+      // Each step above runs inside deadline(), which hands on Telegram's error as a TelegramError.
+      if (isPasswordNeeded(error)) {
         qr.state = 'password_required';
         login.passwordPending = true;
         const settings = await this.deadline(options, () => login.client.invoke(new Api.account.GetPassword()));
