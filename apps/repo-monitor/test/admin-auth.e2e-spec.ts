@@ -16,7 +16,8 @@ interface Route {
  * The only routes that answer without an admin session, on purpose. Written out by hand rather than
  * read from the @Public() metadata, so a route made public by mistake fails the sweep below. Each
  * of them checks its own credential where it has one: the webhook its signature, /metrics its
- * scrape token, /mcp and the OAuth token endpoint the agent's credentials.
+ * scrape token, /mcp and the OAuth token endpoint the agent's credentials, the GitHub App manifest
+ * callback the admin session cookie and the single-use state (it answers a redirect, never a 401).
  */
 const PUBLIC_ROUTES = new Set([
   'GET /healthz',
@@ -25,6 +26,7 @@ const PUBLIC_ROUTES = new Set([
   'GET /api/v1/setup/status',
   'POST /api/v1/setup',
   'POST /webhooks/github',
+  'GET /api/v1/github/app/manifest/callback',
   'GET /metrics',
   'POST /oauth/token',
   'GET /oauth/authorize',
