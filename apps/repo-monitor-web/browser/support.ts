@@ -2,19 +2,19 @@
 // (libs/testing) and the harness and signed webhook helpers of repo-monitor's tests: a web app's
 // tests (not its code) may reach into its service and the test library.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { generateGitHubAppKeyPair, LocalGitHubApi, LocalTelegramBotApi, LocalWebhookReceiver, tempDir } from '@shared/testing';
+import { generateGitHubAppKeyPair, LocalGitHubApi, LocalTelegramBotApi, LocalWebhookReceiver, tempDir, waitFor } from '@shared/testing';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { RunningMonitor, startMonitor, TEST_ADMIN_ENV, TEST_ENCRYPTION_KEY } from '../../repo-monitor/test/harness';
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { INBOUND_SECRET, installationCreated, sendDelivery } from '../../repo-monitor/test/github-fixtures';
+import { INBOUND_SECRET, installationCreated, issueEvent, sendDelivery } from '../../repo-monitor/test/github-fixtures';
 
 const root = join(__dirname, '../../..');
 export const WEB_ROOT = join(root, 'dist/apps/repo-monitor-web');
 export const SCREENSHOTS = join(root, 'docs/screenshots');
-export { INBOUND_SECRET, installationCreated, sendDelivery, TEST_ADMIN_ENV };
+export { INBOUND_SECRET, installationCreated, issueEvent, sendDelivery, TEST_ADMIN_ENV, waitFor };
 export const ADMIN_USERNAME = TEST_ADMIN_ENV['MONITOR_ADMIN_USERNAME'] as string;
 export const ADMIN_PASSWORD = TEST_ADMIN_ENV['MONITOR_ADMIN_PASSWORD'] as string;
 

@@ -16,7 +16,7 @@ export const routes: RouteObject[] = [
     lazy: async () => ({ Component: (await import('./components/authenticated-layout')).AuthenticatedLayout }),
     children: [
       { path: '/', element: <Navigate to="/dashboard" replace /> },
-      { path: '/dashboard', lazy: notBuiltYet },
+      { path: '/dashboard', lazy: async () => ({ Component: (await import('./routes/dashboard/dashboard-page')).DashboardPage }) },
       { path: '/repositories', lazy: notBuiltYet },
       { path: '/work-items', lazy: notBuiltYet },
       { path: '/workflow-runs', lazy: notBuiltYet },
