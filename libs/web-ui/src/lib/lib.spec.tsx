@@ -6,7 +6,6 @@ import { describe, expect, it, vi } from 'vitest';
 import { ApiError, apiErrorFrom } from './api-error';
 import { DataTable } from './data-table';
 import { confirmAction } from './feedback';
-import { SecretField, secretValue } from './forms';
 import { createI18n, detectLanguage, keyPaths, languageReady } from './i18n';
 import { webUiEn, webUiZh } from './i18n-resources';
 import { safeNext } from './navigation';
@@ -116,31 +115,6 @@ describe('DataTable', () => {
     expect(document.querySelector('output')?.textContent).toBe('b');
     await userEvent.click(screen.getByRole('checkbox', { name: 'Things' }));
     expect(document.querySelector('output')?.textContent).toBe('a,b');
-  });
-});
-
-describe('SecretField', () => {
-  it('keeps, replaces or clears a saved secret', async () => {
-    expect(secretValue('', false)).toBeUndefined();
-    expect(secretValue('new', false)).toBe('new');
-    expect(secretValue('typed', true)).toBe('');
-    function Harness() {
-      const [value, setValue] = useState('');
-      const [clear, setClear] = useState(false);
-      return (
-        <>
-          <SecretField label="API key" isSet value={value} onChange={setValue} clear={clear} onClearChange={setClear} />
-          <output>{JSON.stringify(secretValue(value, clear) ?? null)}</output>
-        </>
-      );
-    }
-    renderWithProviders(<Harness />);
-    expect(screen.getByText('Saved. Leave empty to keep it.')).toBeInTheDocument();
-    expect(document.querySelector('output')?.textContent).toBe('null');
-    await userEvent.type(screen.getByLabelText('API key'), 'sk-1');
-    expect(document.querySelector('output')?.textContent).toBe('"sk-1"');
-    await userEvent.click(screen.getByRole('checkbox', { name: /Clear the saved value/ }));
-    expect(document.querySelector('output')?.textContent).toBe('""');
   });
 });
 
