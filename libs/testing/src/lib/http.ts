@@ -17,8 +17,10 @@ export interface RequestOptions {
 export async function requestJson<T = Record<string, unknown>>(baseUrl: string, path: string, options: RequestOptions = {}): Promise<JsonResponse<T>> {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.token) headers['authorization'] = `Bearer ${options.token}`;
-  let body: string | Buffer | undefined;
-  if (options.rawBody !== undefined) body = options.rawBody;
+  // A copy as Uint8Array: a BodyInit under both Node's and the DOM's fetch types (the browser tests
+  // compile this file with lib "dom", where a Buffer is not one).
+  let body: string | Uint8Array<ArrayBuffer> | undefined;
+  if (options.rawBody !== undefined) body = typeof options.rawBody === 'string' ? options.rawBody : new Uint8Array(options.rawBody);
   else if (options.body !== undefined) {
     body = JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
