@@ -15,7 +15,9 @@ export default function OverlayLayer({ onMounted }: { onMounted: () => () => voi
   return (
     <>
       <ModalsProvider />
-      <Notifications limit={5} position="top-right" />
+      {/* At the bottom: at the top they covered the title and close button of a drawer (which opens on
+          the right, and fills the width of a phone). */}
+      <Notifications limit={5} position="bottom-right" />
     </>
   );
 }
