@@ -448,6 +448,7 @@ export const en = {
       account: 'Run for',
       allAccounts: 'Every account of the task',
       start: 'Run now',
+      startFailed: 'The run did not start',
       state: 'State',
       phase: 'Phase',
       live: 'Step log',

@@ -450,6 +450,7 @@ export const zh: typeof en = {
       account: '运行账号',
       allAccounts: '任务的所有账号',
       start: '立即运行',
+      startFailed: '运行未能开始',
       state: '状态',
       phase: '阶段',
       live: '步骤日志',

@@ -54,8 +54,8 @@ export function RunDrawer({ name, onClose }: { name: string; onClose: () => void
       wasRunning.current = true;
       toast.info(t('tasks.started', { count: result.runs.length }));
       await status.refetch();
-    } catch (error) {
-      toast.error(error);
+    } catch {
+      // Shown in the drawer (run.error) until the next try: a toast would vanish and cover the title.
     }
   };
 
@@ -96,6 +96,7 @@ export function RunDrawer({ name, onClose }: { name: string; onClose: () => void
           )}
         </Group>
         {task.isError ? <ErrorState error={task.error} onRetry={() => void task.refetch()} /> : null}
+        {run.isError ? <ErrorState error={run.error} title={t('tasks.run.startFailed')} /> : null}
 
         <Stack gap="xs">
           <Title order={3} size="h5">
