@@ -872,6 +872,10 @@ export const en = {
       failed: 'The import was refused; nothing changed',
       sections: { signs: 'Task', monitors: 'Keyword monitor', settings: 'Settings' },
       actions: { create: 'New', overwrite: 'Replaces', update: 'Changes', unchanged: 'Unchanged', skip: 'Skipped', refuse: 'Refused' },
+      reasons: {
+        skip: 'A task of this name exists. Turn on “Replace tasks that already exist” to replace it.',
+        settings: 'The file’s settings replace yours even without “Replace tasks that already exist”. Untick this item to keep yours.',
+      },
       report: {
         title: 'Import finished',
         created: 'Created',

@@ -874,6 +874,10 @@ export const zh: typeof en = {
       failed: '导入被拒绝；没有任何更改',
       sections: { signs: '任务', monitors: '关键词监控', settings: '设置' },
       actions: { create: '新建', overwrite: '替换', update: '更改', unchanged: '无变化', skip: '跳过', refuse: '拒绝' },
+      reasons: {
+        skip: '已有同名任务。打开“替换已存在的任务”即可替换它。',
+        settings: '即使未打开“替换已存在的任务”，文件中的设置也会替换你的设置。取消勾选此项可保留你的设置。',
+      },
       report: {
         title: '导入完成',
         created: '已新建',

@@ -4,7 +4,7 @@ import { confirmAction, toast } from '@shared/web-ui';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, download, Schemas, unwrap } from '../../api/client';
-import { ImportItem, initialSelection, isSelectable, parseConfigFile, selectionToSend, toggleAll, toggleSelection } from './import-selection';
+import { ImportItem, initialSelection, isSelectable, parseConfigFile, reasonKey, selectionToSend, toggleAll, toggleSelection } from './import-selection';
 import { Section } from './settings-parts';
 
 /** The service's limit for an import body (request-limits: 4 MiB). */
@@ -182,6 +182,8 @@ function itemLabel(item: ImportItem, t: (key: string) => string): string {
 function ImportItemRow({ item, checked, onToggle }: { item: ImportItem; checked: boolean; onToggle: (on: boolean) => void }) {
   const { t } = useTranslation();
   const label = itemLabel(item, t);
+  const ownReason = reasonKey(item);
+  const reason = ownReason ? t(ownReason) : item.reason;
   return (
     <Accordion.Item value={item.key}>
       <Group gap="xs" wrap="nowrap" px="sm" pt="xs" align="flex-start">
@@ -200,9 +202,9 @@ function ImportItemRow({ item, checked, onToggle }: { item: ImportItem; checked:
               {t('settings.import.accounts', { accounts: item.accounts.map((account) => (account === '*' ? t('settings.import.everyAccount') : account)).join(', ') })}
             </Text>
           ) : null}
-          {item.reason ? (
+          {reason ? (
             <Text size="xs" style={{ overflowWrap: 'anywhere' }}>
-              {item.reason}
+              {reason}
             </Text>
           ) : null}
         </Stack>

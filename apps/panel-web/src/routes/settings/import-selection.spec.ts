@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ImportItem, initialSelection, isSelectable, parseConfigFile, selectionToSend, toggleAll, toggleSelection } from './import-selection';
+import { ImportItem, initialSelection, isSelectable, parseConfigFile, reasonKey, selectionToSend, toggleAll, toggleSelection } from './import-selection';
 
 function item(key: string, action: ImportItem['action']): ImportItem {
   return {
@@ -44,5 +44,14 @@ describe('import preview selection', () => {
     expect(parseConfigFile('{not json')).toEqual({ problem: 'notJson' });
     expect(parseConfigFile('[1,2]')).toEqual({ problem: 'notObject' });
     expect(parseConfigFile('null')).toEqual({ problem: 'notObject' });
+  });
+});
+
+describe('reasonKey', () => {
+  it("explains a skipped task and the settings' change in the page's words, and leaves a refusal's problems to the service", () => {
+    expect(reasonKey(item('signs:a', 'skip'))).toBe('settings.import.reasons.skip');
+    expect(reasonKey(item('settings', 'update'))).toBe('settings.import.reasons.settings');
+    expect(reasonKey(item('signs:a', 'refuse'))).toBeNull();
+    expect(reasonKey(item('signs:a', 'create'))).toBeNull();
   });
 });

@@ -13,6 +13,17 @@ export function initialSelection(items: readonly ImportItem[]): string[] {
   return items.filter(isSelectable).map((item) => item.key);
 }
 
+/**
+ * Why an item is skipped or changes, as a message key of this page: the service's own reason for
+ * these two speaks in API terms (overwrite=true, "selected"), in English. A refusal's reason lists
+ * the item's problems and is shown as the service gives it.
+ */
+export function reasonKey(item: ImportItem): 'settings.import.reasons.skip' | 'settings.import.reasons.settings' | null {
+  if (item.action === 'skip') return 'settings.import.reasons.skip';
+  if (item.action === 'update' && item.section === 'settings') return 'settings.import.reasons.settings';
+  return null;
+}
+
 export function toggleSelection(selected: readonly string[], key: string, on: boolean): string[] {
   const rest = selected.filter((entry) => entry !== key);
   return on ? [...rest, key] : rest;
