@@ -12,6 +12,7 @@ export const webUiEn = {
   live: { live: 'Live', connecting: 'Connecting', offline: 'Offline, retrying in {{seconds}} s' },
   toast: { saved: 'Saved', failed: 'Failed', close: 'Close notification' },
   dialogClose: 'Close',
+  passwordToggle: 'Show or hide the password',
 };
 
 export const webUiZh: typeof webUiEn = {
@@ -27,4 +28,5 @@ export const webUiZh: typeof webUiEn = {
   live: { live: '实时', connecting: '连接中', offline: '离线，{{seconds}} 秒后重试' },
   toast: { saved: '已保存', failed: '失败', close: '关闭通知' },
   dialogClose: '关闭',
+  passwordToggle: '显示或隐藏密码',
 };

@@ -1,3 +1,4 @@
+import { PasswordInput } from '@mantine/core';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderWithProviders } from '../testing';
@@ -150,5 +151,12 @@ describe('createI18n with Chinese loaded on demand', () => {
     const chinese = createI18n({ en: { hello: 'Hello' }, zh: load }, 'zh-CN');
     await languageReady(chinese);
     expect(chinese.t('hello')).toBe('你好');
+  });
+});
+
+describe('WebUiProvider', () => {
+  it("names a password field's show/hide button in the page's language", () => {
+    renderWithProviders(<PasswordInput label="密码" />, { language: 'zh-CN' });
+    expect(screen.getByRole('button', { name: '显示或隐藏密码' })).toBeInTheDocument();
   });
 });

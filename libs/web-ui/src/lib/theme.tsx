@@ -41,7 +41,9 @@ export function WebUiProvider({ children }: { children: ReactNode }) {
   const { t } = useTranslation('ui');
   const toastClose = t('toast.close');
   const dialogClose = t('dialogClose');
-  // Close buttons of toasts, dialogs and drawers are icons: each needs a name in the page's language.
+  const passwordToggle = t('passwordToggle');
+  // Close buttons of toasts, dialogs and drawers and the eye of a password field are icons: each
+  // needs a name in the page's language (Mantine's own is English).
   // Plain objects, not Modal.extend(...): importing the components here would bring back into every
   // page the code the overlay layer loads on demand.
   const theme = useMemo(
@@ -53,10 +55,11 @@ export function WebUiProvider({ children }: { children: ReactNode }) {
             Notification: { defaultProps: { closeButtonProps: { 'aria-label': toastClose } } },
             Modal: { defaultProps: { closeButtonProps: { 'aria-label': dialogClose } } },
             Drawer: { defaultProps: { closeButtonProps: { 'aria-label': dialogClose } } },
+            PasswordInput: { defaultProps: { visibilityToggleButtonProps: { 'aria-label': passwordToggle } } },
           },
         }),
       ),
-    [toastClose, dialogClose],
+    [toastClose, dialogClose, passwordToggle],
   );
   return (
     <MantineProvider theme={theme} cssVariablesResolver={webCssVariables} defaultColorScheme="auto">
