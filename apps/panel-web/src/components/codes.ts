@@ -15,3 +15,8 @@ export function triggerLabel(t: TFunction, code: string): string {
 export function runStateLabel(t: TFunction, code: string): string {
   return t(`codes.runState.${code}`, { defaultValue: code });
 }
+
+/** A scheduled job: the scheduler's own jobs by what they do; a sign job by its id (`sign-{account}-{task}`). */
+export function jobLabel(t: TFunction, job: { id: string; type: 'sign' | 'system' }): string {
+  return job.type === 'system' ? t(`codes.job.${job.id}`, { defaultValue: job.id }) : job.id;
+}

@@ -201,6 +201,7 @@ export const en = {
   },
   // codes the API answers with, shown translated on every page
   codes: {
+    job: { 'system-maintenance': 'Maintenance', 'system-device-keepalive': 'Device keep-alive', 'system-auto-backup': 'Automatic backup' },
     category: {
       none: 'None',
       session_invalid: 'Session invalid',

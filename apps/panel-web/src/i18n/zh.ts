@@ -203,6 +203,7 @@ export const zh: typeof en = {
   },
   // codes the API answers with, shown translated on every page
   codes: {
+    job: { 'system-maintenance': '系统维护', 'system-device-keepalive': '设备保活', 'system-auto-backup': '自动备份' },
     category: {
       none: '无',
       session_invalid: '会话失效',

@@ -25,7 +25,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api, authHeaders, unwrap } from '../../api/client';
 import { session } from '../../auth/session';
-import { categoryLabel } from '../../components/codes';
+import { categoryLabel, jobLabel } from '../../components/codes';
 import { useTimeZone } from '../../components/hooks';
 import { Page } from '../../components/page';
 import { SignChart } from './sign-chart';
@@ -328,7 +328,7 @@ export function DashboardPage() {
                         size="sm"
                         style={{ overflowWrap: 'anywhere', minWidth: 0 }}
                       >
-                        {job.id}
+                        {jobLabel(t, job)}
                       </Text>
                       <Text
                         size="sm"
