@@ -23,11 +23,17 @@ export function detailLabel(t: TFunction, key: string): string {
   return t(`about.keys.${key}`, { defaultValue: words.charAt(0).toUpperCase() + words.slice(1) });
 }
 
+const IDENTIFIERS = new Set(['pid', 'port']);
+
 /** A detail's value as text: times in the configured zone, sizes in bytes, codes and yes/no translated. */
 export function detailText(t: TFunction, key: string, value: string | number | boolean | null | undefined, timeZone: string, language: string): string {
   if (value === null || value === undefined || value === '') return '—';
   if (typeof value === 'boolean') return value ? t('common.yes') : t('common.no');
-  if (typeof value === 'number') return key.endsWith('_bytes') ? formatBytes(value) : new Intl.NumberFormat(language).format(value);
+  if (typeof value === 'number') {
+    if (key.endsWith('_bytes')) return formatBytes(value);
+    // An identifier (a process id, a port) is not a quantity: no thousands separator.
+    return IDENTIFIERS.has(key) ? String(value) : new Intl.NumberFormat(language).format(value);
+  }
   if (key === 'gate') return GATE_MESSAGES[value] ? t(`about.values.gate.${GATE_MESSAGES[value]}`) : value;
   if (CODED_VALUES.has(key)) return t(`about.values.${key}.${value}`, { defaultValue: value });
   if ((key === 'at' || key.endsWith('_at')) && !Number.isNaN(Date.parse(value))) return formatDateTime(value, timeZone);
