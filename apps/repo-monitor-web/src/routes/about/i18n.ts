@@ -1,0 +1,36 @@
+/** Strings of the about page. */
+export const en = {
+  title: 'About',
+  version: 'Version',
+  package: 'Package',
+  node: 'Node.js',
+  branch: 'Branch',
+  commit: 'Commit',
+  built: 'Built',
+  updates: 'Updates',
+  checkNow: 'Check for updates',
+  checkOff: 'The update check is off. Set MONITOR_UPDATE_CHECK_URL to turn it on.',
+  checkFailed: 'The check failed: {{reason}}',
+  updateAvailable: 'Version {{version}} is available.',
+  upToDate: '{{version}} is the newest version.',
+  releaseNotes: 'Release notes',
+  checkedAt: 'Checked {{time}}',
+};
+
+export const zh: typeof en = {
+  title: '关于',
+  version: '版本',
+  package: '软件包',
+  node: 'Node.js',
+  branch: '分支',
+  commit: '提交',
+  built: '构建时间',
+  updates: '更新',
+  checkNow: '检查更新',
+  checkOff: '更新检查已关闭。设置 MONITOR_UPDATE_CHECK_URL 即可开启。',
+  checkFailed: '检查失败：{{reason}}',
+  updateAvailable: '有新版本 {{version}}。',
+  upToDate: '{{version}} 已是最新版本。',
+  releaseNotes: '发布说明',
+  checkedAt: '检查于 {{time}}',
+};

@@ -1,0 +1,36 @@
+/** Strings of the account page. */
+export const en = {
+  title: 'Account',
+  session: 'This session',
+  signedInAs: 'Signed in as {{name}}',
+  since: 'Since {{time}}',
+  expires: 'Ends {{time}}',
+  password: 'Password',
+  currentPassword: 'Current password',
+  newPassword: 'New password',
+  passwordRule: 'At least {{min}} characters',
+  repeatPassword: 'Repeat the new password',
+  mismatch: 'The two passwords differ',
+  same: 'The new password is the current one',
+  otherSessions: 'Every other signed-in browser is signed out; this one stays.',
+  changePassword: 'Change password',
+  passwordChanged: 'Password changed; other sessions were signed out',
+};
+
+export const zh: typeof en = {
+  title: '账号',
+  session: '当前会话',
+  signedInAs: '已登录为 {{name}}',
+  since: '登录于 {{time}}',
+  expires: '到期于 {{time}}',
+  password: '密码',
+  currentPassword: '当前密码',
+  newPassword: '新密码',
+  passwordRule: '至少 {{min}} 个字符',
+  repeatPassword: '再次输入新密码',
+  mismatch: '两次输入的密码不一致',
+  same: '新密码与当前密码相同',
+  otherSessions: '其他已登录的浏览器都会退出；当前浏览器保持登录。',
+  changePassword: '修改密码',
+  passwordChanged: '密码已修改；其他会话已退出',
+};

@@ -1,0 +1,90 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { renderWithProviders } from '@shared/web-ui/testing';
+import { describe, expect, it, vi } from 'vitest';
+import { resources } from '../../i18n/resources';
+import { ChannelForm } from './channel-form';
+import { Channel, channelFormFrom, createChannelBody, emptyChannelForm, updateChannelBody, validateChannelForm } from './channel-form-values';
+
+const webhookChannel: Channel = {
+  id: 'c1',
+  kind: 'http_webhook',
+  name: 'Receiver',
+  enabled: true,
+  chat_id: null,
+  url: 'https://hooks.example.com/monitor',
+  secret_set: true,
+  allow_private: false,
+  event_kinds: ['issues'],
+  created_at: '2026-11-01T00:00:00.000Z',
+  updated_at: '2026-11-01T00:00:00.000Z',
+};
+
+describe('channel form values', () => {
+  it('a new webhook without a secret asks the service to generate one (no secret field sent)', () => {
+    const body = createChannelBody({ ...emptyChannelForm('http_webhook'), name: ' Hook ', url: 'https://x.example/h' });
+    expect(body).toEqual({ kind: 'http_webhook', name: 'Hook', enabled: true, event_kinds: [], url: 'https://x.example/h', allow_private: false });
+  });
+
+  it('a telegram channel sends only its own fields', () => {
+    const body = createChannelBody({ ...emptyChannelForm('telegram'), name: 'Chat', chat_id: '-1001', secret: '123456:abcdefghijklmnop', url: 'ignored' });
+    expect(body).toEqual({ kind: 'telegram', name: 'Chat', enabled: true, event_kinds: [], chat_id: '-1001', secret: '123456:abcdefghijklmnop', allow_private: false });
+  });
+
+  it('editing without typing a secret keeps the saved one (secret left out)', () => {
+    expect(updateChannelBody(channelFormFrom(webhookChannel))).not.toHaveProperty('secret');
+    expect(updateChannelBody({ ...channelFormFrom(webhookChannel), secret: 'whsec_' + 'A'.repeat(44) })).toHaveProperty('secret');
+  });
+
+  it('checks the same rules as the service', () => {
+    expect(validateChannelForm({ ...emptyChannelForm('telegram'), name: 'x', chat_id: 'nope' }, 'create')).toEqual({ chat_id: 'chatIdInvalid', secret: 'tokenRequired' });
+    expect(validateChannelForm({ ...emptyChannelForm('telegram'), name: 'x', chat_id: '@mychannel' }, 'edit')).toEqual({});
+    expect(validateChannelForm({ ...emptyChannelForm('http_webhook'), name: 'x', url: 'http://10.0.0.2/h' }, 'create')).toEqual({ url: 'urlHttpNeedsPrivate' });
+    expect(validateChannelForm({ ...emptyChannelForm('http_webhook'), name: 'x', url: 'http://10.0.0.2/h', allow_private: true }, 'create')).toEqual({});
+    expect(validateChannelForm({ ...emptyChannelForm('http_webhook'), name: 'x', url: 'https://a.example', secret: 'plain-text-secret' }, 'create')).toEqual({ secret: 'secretFormat' });
+  });
+});
+
+describe('ChannelForm', () => {
+  it('creates a webhook: the secret is optional and said to be generated', async () => {
+    const onSubmit = vi.fn();
+    renderWithProviders(<ChannelForm mode="create" initial={emptyChannelForm()} submitting={false} onSubmit={onSubmit} onCancel={() => undefined} />, { resources });
+    await userEvent.click(screen.getByRole('radio', { name: 'Signed webhook' }));
+    expect(screen.queryByLabelText(/Chat id/)).not.toBeInTheDocument();
+    expect(screen.getByText(/a Standard Webhooks secret is generated and shown once/)).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText(/^Name/), 'Receiver');
+    await userEvent.type(screen.getByLabelText(/Receiver URL/), 'https://hooks.example.com/in');
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Issues' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Create channel' }));
+    expect(onSubmit).toHaveBeenCalledTimes(1);
+    expect(createChannelBody(onSubmit.mock.calls[0][0])).toEqual({
+      kind: 'http_webhook',
+      name: 'Receiver',
+      enabled: true,
+      event_kinds: ['issues'],
+      url: 'https://hooks.example.com/in',
+      allow_private: false,
+    });
+  });
+
+  it('refuses a Telegram channel without its bot token, next to the field', async () => {
+    const onSubmit = vi.fn();
+    renderWithProviders(<ChannelForm mode="create" initial={emptyChannelForm()} submitting={false} onSubmit={onSubmit} onCancel={() => undefined} />, { resources });
+    await userEvent.type(screen.getByLabelText(/^Name/), 'Team');
+    await userEvent.type(screen.getByLabelText(/Chat id/), '-100123');
+    await userEvent.click(screen.getByRole('button', { name: 'Create channel' }));
+    expect(onSubmit).not.toHaveBeenCalled();
+    expect(screen.getByText('The bot token is needed')).toBeInTheDocument();
+  });
+
+  it('editing shows the saved secret only as saved, never its value, and keeps it when left empty', async () => {
+    const onSubmit = vi.fn();
+    renderWithProviders(<ChannelForm mode="edit" initial={channelFormFrom(webhookChannel)} secretSet submitting={false} onSubmit={onSubmit} onCancel={() => undefined} />, { resources });
+    const secret = screen.getByLabelText(/Signing secret/);
+    expect(secret).toHaveValue('');
+    expect(screen.getByText(/^Saved\. Leave empty to keep it/)).toBeInTheDocument();
+    expect(screen.queryByRole('radio', { name: 'Telegram' })).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(updateChannelBody(onSubmit.mock.calls[0][0])).toEqual({ name: 'Receiver', enabled: true, event_kinds: ['issues'], url: 'https://hooks.example.com/monitor', allow_private: false });
+  });
+});
