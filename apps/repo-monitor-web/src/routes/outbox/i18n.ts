@@ -42,6 +42,11 @@ export const en = {
   event: 'Event',
   idempotencyKey: 'Idempotency key',
   lastError: 'Last error',
+  deletedChannel: 'A deleted {{kind}} channel',
+  mergedInto: 'Sent within entry',
+  merged: 'Entries merged into it',
+  message: 'Message',
+  openOnGithub: 'Open on GitHub',
   state: { pending: 'Waiting', sending: 'Sending', sent: 'Sent', dead: 'Dead', suppressed: 'Suppressed' },
   roles: { single: 'Single notification', aggregate: 'Merged notifications', burst: 'Burst summary' },
 };
@@ -89,6 +94,11 @@ export const zh: typeof en = {
   event: '事件',
   idempotencyKey: '幂等键',
   lastError: '最近错误',
+  deletedChannel: '已删除的{{kind}}渠道',
+  mergedInto: '随此条目发送',
+  merged: '合并进来的条目',
+  message: '消息',
+  openOnGithub: '在 GitHub 上打开',
   state: { pending: '等待中', sending: '发送中', sent: '已发送', dead: '失败', suppressed: '已抑制' },
   roles: { single: '单条通知', aggregate: '合并通知', burst: '突发汇总' },
 };

@@ -1,6 +1,6 @@
-import { Badge, Button, Drawer, Group, Select, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Drawer, Group, Select, Stack, Text } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { confirmAction, DataTable, EmptyState, formatDateTime, toast } from '@shared/web-ui';
+import { ApiError, confirmAction, DataTable, EmptyState, ErrorState, formatDateTime, LoadingState, toast } from '@shared/web-ui';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -75,13 +75,11 @@ export function OutboxPage() {
     if (await confirmAction({ title: t('outbox.retryAllTitle'), message: t('outbox.retryAllMessage', { count: dead, scope }), confirmLabel: t('outbox.retryAllConfirm', { count: dead }), cancelLabel: t('common.cancel'), danger: false })) retryAll.mutate();
   };
 
-  const open = outbox.data?.items.find((entry) => entry.id === filters.entry);
   const detail = useQuery({
     queryKey: ['outbox', 'entry', filters.entry],
     queryFn: () => unwrap(api.GET('/api/v1/notifications/outbox/{id}', { params: { path: { id: filters.entry ?? 0 } } })),
     enabled: filters.entry !== undefined,
     refetchInterval: OUTBOX_REFRESH_MS,
-    placeholderData: open,
   });
 
   const stateOptions = [{ value: '', label: t('outbox.allStates') }, ...OUTBOX_STATES.map((state) => ({ value: state, label: t(`outbox.state.${state}`) }))];
@@ -139,13 +137,17 @@ export function OutboxPage() {
       />
       <Drawer opened={filters.entry !== undefined} onClose={() => update({ entry: undefined })} position="right" size="md" title={t('outbox.detailTitle', { id: filters.entry ?? '' })}>
         {detail.data ? (
-          <EntryDetail entry={detail.data} channel={channelName.get(detail.data.channel_id)} onRetry={() => retry.mutate(detail.data)} retrying={retry.isPending} />
+          <EntryDetail entry={detail.data} onRetry={() => retry.mutate(detail.data)} retrying={retry.isPending} />
         ) : detail.isError ? (
-          <Text c="red" size="sm" role="alert">
-            {t('outbox.detailMissing')}
-          </Text>
+          detail.error instanceof ApiError && detail.error.status === 404 ? (
+            <Text c="red" size="sm" role="alert">
+              {t('outbox.detailMissing')}
+            </Text>
+          ) : (
+            <ErrorState error={detail.error} onRetry={() => void detail.refetch()} />
+          )
         ) : (
-          <Text size="sm">{t('common.loading')}</Text>
+          <LoadingState />
         )}
       </Drawer>
     </Page>
@@ -169,12 +171,12 @@ export function StateBadge({ state }: { state: Entry['state'] }) {
 
 type EntryDetailData = Schemas['OutboxEntryDetailDto'];
 
-function EntryDetail({ entry, channel, onRetry, retrying }: { entry: EntryDetailData; channel: string | undefined; onRetry: () => void; retrying: boolean }) {
+function EntryDetail({ entry, onRetry, retrying }: { entry: EntryDetailData; onRetry: () => void; retrying: boolean }) {
   const { t } = useTranslation();
   const timeZone = useTimeZone();
   const rows: [string, string][] = [
     [t('outbox.stateLabel'), t(`outbox.state.${entry.state}`)],
-    [t('outbox.channel'), channel ?? t(`channels.kind.${entry.channel_kind}`)],
+    [t('outbox.channel'), entry.channel_name ?? t('outbox.deletedChannel', { kind: t(`channels.kind.${entry.channel_kind}`) })],
     [t('outbox.role'), t(`outbox.roles.${entry.role}`)],
     [t('outbox.items'), String(entry.item_count)],
     [t('outbox.attempts'), String(entry.attempts)],
@@ -183,6 +185,8 @@ function EntryDetail({ entry, channel, onRetry, retrying }: { entry: EntryDetail
     [t('outbox.created'), formatDateTime(entry.created_at, timeZone)],
     [t('outbox.event'), entry.event_id === null ? '—' : String(entry.event_id)],
     [t('outbox.idempotencyKey'), entry.idempotency_key],
+    ...(entry.aggregated_into !== null ? ([[t('outbox.mergedInto'), String(entry.aggregated_into)]] as [string, string][]) : []),
+    ...(entry.merged_entry_ids.length ? ([[t('outbox.merged'), entry.merged_entry_ids.join(', ')]] as [string, string][]) : []),
   ];
   return (
     <Stack gap="sm">
@@ -205,6 +209,26 @@ function EntryDetail({ entry, channel, onRetry, retrying }: { entry: EntryDetail
           <Text size="sm" c="red" style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}>
             {[entry.last_error_code, entry.last_error].filter(Boolean).join(': ')}
           </Text>
+        </Stack>
+      ) : null}
+      {entry.payload ? (
+        <Stack gap={2}>
+          <Text size="sm" fw={500}>
+            {t('outbox.message')}
+          </Text>
+          {entry.payload.repository ? (
+            <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+              {entry.payload.repository}
+            </Text>
+          ) : null}
+          <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+            {entry.payload.body_text}
+          </Text>
+          {entry.payload.url ? (
+            <Anchor href={entry.payload.url} target="_blank" rel="noreferrer noopener" size="sm">
+              {t('outbox.openOnGithub')}
+            </Anchor>
+          ) : null}
         </Stack>
       ) : null}
       {entry.state === 'dead' ? (
