@@ -16,8 +16,8 @@ export function CopyableCode({ label, code, block = false }: { label: string; co
         </Text>
         <CopyButton value={code} timeout={2000}>
           {({ copied, copy }) => (
-            <Tooltip label={copied ? t('widgets.copied') : t('widgets.copy')} withArrow position="left">
-              <ActionIcon variant="subtle" color={copied ? 'teal' : 'gray'} onClick={copy} aria-label={`${copied ? t('widgets.copied') : t('widgets.copy')}: ${label}`}>
+            <Tooltip label={copied ? t('common.copied') : t('common.copy')} withArrow position="left">
+              <ActionIcon variant="subtle" color={copied ? 'teal' : 'gray'} onClick={copy} aria-label={`${copied ? t('common.copied') : t('common.copy')}: ${label}`}>
                 {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
               </ActionIcon>
             </Tooltip>

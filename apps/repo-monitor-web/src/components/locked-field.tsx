@@ -26,7 +26,7 @@ export function LockNote({ lock, help }: { lock: FieldLock; help?: ReactNode }) 
     <Group gap={4} wrap="nowrap" component="span" style={{ display: 'inline-flex' }}>
       <IconLock size={12} aria-hidden />
       <Text span size="xs">
-        {t('widgets.lockedBy', { variable: lock.variable })}
+        {t('common.lockedBy', { variable: lock.variable })}
       </Text>
     </Group>
   );

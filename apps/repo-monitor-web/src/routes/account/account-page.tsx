@@ -22,7 +22,7 @@ export function passwordProblem(form: { current: string; next: string; repeat: s
 export function AccountPage() {
   const { t } = useTranslation();
   const timeZone = useTimeZone();
-  const session = useQuery({ queryKey: ['session'], queryFn: () => unwrap(api.GET('/api/v1/auth/session')) });
+  const session = useQuery({ queryKey: ['auth', 'session'], queryFn: () => unwrap(api.GET('/api/v1/auth/session')) });
   const [form, setForm] = useState({ current: '', next: '', repeat: '' });
   const problem = passwordProblem(form);
   const change = useMutation({

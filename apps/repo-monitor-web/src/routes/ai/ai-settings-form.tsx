@@ -73,7 +73,7 @@ export function AiSettingsForm({ settings, saving, onSave }: AiSettingsFormProps
           </Button>
           {dirty ? (
             <Button variant="default" onClick={() => setValues(aiFormFrom(settings))}>
-              {t('common.reset')}
+              {t('ai.reset')}
             </Button>
           ) : null}
         </Group>

@@ -155,7 +155,7 @@ export function GithubAppForm({ settings, saving, onSave }: GithubAppFormProps) 
           </Button>
           {dirty ? (
             <Button variant="default" onClick={() => setValues(githubAppFormFrom(settings))}>
-              {t('common.reset')}
+              {t('githubApp.reset')}
             </Button>
           ) : null}
         </Group>

@@ -124,7 +124,7 @@ export function OutboxPage() {
           { key: 'when', header: t('outbox.when'), render: (entry) => whenText(entry, t, timeZone) },
           {
             key: 'actions',
-            header: t('common.actions'),
+            header: t('outbox.actions'),
             hideOnPhone: false,
             render: (entry) =>
               entry.state === 'dead' ? (
