@@ -1,10 +1,9 @@
 import { Anchor, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { formatDateTime, QueryState, toast } from '@shared/web-ui';
+import { formatDateTime, Page, QueryState, toast } from '@shared/web-ui';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client';
 import { useTimeZone } from '../../components/hooks';
-import { Page } from '../../components/page';
 
 /** Version and build, and the update check (off unless MONITOR_UPDATE_CHECK_URL is set). */
 export function AboutPage() {

@@ -1,11 +1,10 @@
 import { Button, Card, Group, PasswordInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { formatDateTime, QueryState, toast } from '@shared/web-ui';
+import { formatDateTime, Page, QueryState, toast } from '@shared/web-ui';
 import { FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client';
 import { useTimeZone } from '../../components/hooks';
-import { Page } from '../../components/page';
 
 export const PASSWORD_MIN_LENGTH = 12;
 

@@ -1,6 +1,6 @@
 /**
- * The copyable examples of the agent access and metrics page. The secret and the metrics token are
- * never known to the console: the examples name environment variables the person fills in.
+ * The copyable examples of the agent access page. The client secret is never known to the console:
+ * the examples name the environment variable that holds it.
  */
 export function tokenCurl(tokenEndpoint: string, clientId: string): string {
   return `curl -s -u '${clientId}:'"$MONITOR_OAUTH_CLIENT_SECRET" \\
@@ -19,19 +19,4 @@ export function mcpCurl(mcpEndpoint: string): string {
 
 export function apiCurl(apiBase: string): string {
   return `curl -s ${apiBase}/repositories -H "Authorization: Bearer $ACCESS_TOKEN"`;
-}
-
-/** A Prometheus scrape job for the monitor's /metrics (with the bearer token file when a token is set). */
-export function prometheusScrape(metricsUrl: string, tokenSet: boolean): string {
-  const url = new URL(metricsUrl);
-  const lines = [
-    'scrape_configs:',
-    '  - job_name: repo-monitor',
-    `    scheme: ${url.protocol.replace(':', '')}`,
-    `    metrics_path: ${url.pathname}`,
-    '    static_configs:',
-    `      - targets: ['${url.host}']`,
-  ];
-  if (tokenSet) lines.push('    authorization:', '      type: Bearer', '      credentials_file: /etc/prometheus/repo-monitor-metrics-token');
-  return lines.join('\n');
 }

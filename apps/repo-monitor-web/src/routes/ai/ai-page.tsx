@@ -1,12 +1,11 @@
 import { Anchor, Badge, Button, Card, Drawer, Group, List, Select, SimpleGrid, Stack, Switch, Tabs, Text, Title } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { DataTable, EmptyState, ErrorState, formatDateTime, LoadingState, QueryState, toast } from '@shared/web-ui';
+import { DataTable, EmptyState, ErrorState, formatDateTime, LoadingState, Page, QueryState, toast } from '@shared/web-ui';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { api, Schemas, unwrap } from '../../api/client';
 import { useTimeZone } from '../../components/hooks';
-import { Page } from '../../components/page';
 import { AiSettingsForm } from './ai-settings-form';
 
 const TABS = ['settings', 'reviews', 'digests'] as const;

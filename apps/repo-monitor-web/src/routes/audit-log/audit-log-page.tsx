@@ -1,11 +1,10 @@
 import { Code, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { DataTable, EmptyState, formatDateTime } from '@shared/web-ui';
+import { DataTable, EmptyState, formatDateTime, Page } from '@shared/web-ui';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { api, Schemas, unwrap } from '../../api/client';
 import { useTimeZone } from '../../components/hooks';
-import { Page } from '../../components/page';
 
 const PER_PAGE = 50;
 type Entry = Schemas['AuditLogItemDto'];

@@ -16,6 +16,7 @@ const webhookChannel: Channel = {
   secret_set: true,
   allow_private: false,
   event_kinds: ['issues'],
+  last_test: null,
   created_at: '2026-11-01T00:00:00.000Z',
   updated_at: '2026-11-01T00:00:00.000Z',
 };

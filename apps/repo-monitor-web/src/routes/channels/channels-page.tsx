@@ -1,12 +1,11 @@
 import { Alert, Badge, Button, Card, Group, Modal, Pagination, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { confirmAction, EmptyState, formatDateTime, QueryState, toast } from '@shared/web-ui';
+import { confirmAction, EmptyState, formatDateTime, Page, QueryState, toast } from '@shared/web-ui';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, Schemas, unwrap } from '../../api/client';
 import { useTimeZone } from '../../components/hooks';
-import { Page } from '../../components/page';
 import { ChannelForm } from './channel-form';
 import { Channel, channelFormFrom, ChannelFormValues, createChannelBody, emptyChannelForm, updateChannelBody } from './channel-form-values';
 import { SecretOnceModal } from './secret-once';
@@ -57,6 +56,7 @@ export function ChannelsPage() {
     mutationFn: (channel: Channel) => unwrap(api.POST('/api/v1/notification-channels/{id}/test', { params: { path: { id: channel.id } } })),
     onSuccess: (result, channel) => {
       setResults((current) => ({ ...current, [channel.id]: result }));
+      void refresh();
       if (result.ok) toast.success(t('channels.test.passedToast', { name: channel.name }));
       else toast.error(new Error(t('channels.test.failedToast', { name: channel.name })));
     },
@@ -203,7 +203,19 @@ function ChannelCard({ channel, result, testing, toggling, onTest, onToggle, onE
           <dt style={{ color: 'var(--mantine-color-dimmed)' }}>{t('channels.updated')}</dt>
           <dd style={{ margin: 0 }}>{formatDateTime(channel.updated_at, timeZone, false)}</dd>
         </dl>
-        {result ? <TestResultNote result={result} /> : null}
+        {result ? (
+          <TestResultNote result={result} />
+        ) : channel.last_test ? (
+          <Text size="sm" c={channel.last_test.ok ? 'teal' : 'red'} style={{ overflowWrap: 'anywhere' }}>
+            {channel.last_test.ok
+              ? t('channels.lastTestOk', { time: formatDateTime(channel.last_test.at, timeZone, false) })
+              : t('channels.lastTestFailed', { time: formatDateTime(channel.last_test.at, timeZone, false), error: channel.last_test.error ?? '' })}
+          </Text>
+        ) : (
+          <Text size="sm" c="dimmed">
+            {t('channels.neverTested')}
+          </Text>
+        )}
         <Group gap="xs">
           <Button size="xs" variant="light" loading={testing} onClick={onTest}>
             {t('channels.test.send')}

@@ -1,12 +1,11 @@
 import { Alert, Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { DataTable, EmptyState, formatDateTime, QueryState, toast } from '@shared/web-ui';
+import { DataTable, EmptyState, formatDateTime, Page, QueryState, toast } from '@shared/web-ui';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, Schemas, unwrap } from '../../api/client';
 import { CopyableCode } from '../../components/copyable-code';
 import { useTimeZone } from '../../components/hooks';
-import { Page } from '../../components/page';
 import { GithubAppForm } from './github-app-form';
 import { webhookUrl } from './github-app-form-values';
 

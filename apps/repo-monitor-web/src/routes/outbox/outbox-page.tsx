@@ -1,12 +1,11 @@
 import { Anchor, Badge, Button, Drawer, Group, Select, Stack, Text } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, confirmAction, DataTable, EmptyState, ErrorState, formatDateTime, LoadingState, toast } from '@shared/web-ui';
+import { ApiError, confirmAction, DataTable, EmptyState, ErrorState, formatDateTime, LoadingState, Page, toast } from '@shared/web-ui';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { api, Schemas, unwrap } from '../../api/client';
 import { useTimeZone } from '../../components/hooks';
-import { Page } from '../../components/page';
 import { OUTBOX_STATES, OutboxFilters, readOutboxFilters, writeOutboxFilters } from './outbox-filters';
 
 const PER_PAGE = 25;

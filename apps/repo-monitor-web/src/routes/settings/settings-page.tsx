@@ -1,10 +1,9 @@
 import { Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { QueryState, toast, useUnsavedChangesGuard } from '@shared/web-ui';
+import { Page, QueryState, toast, useUnsavedChangesGuard } from '@shared/web-ui';
 import { FormEvent, ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client';
-import { Page } from '../../components/page';
 import { settingsChanges, SystemSettings, timeZoneOptions, validateSettings, WEEKDAYS } from './settings-form-values';
 
 /** General settings: time zone, digests and reports, retention, aggregation, starred user. */
