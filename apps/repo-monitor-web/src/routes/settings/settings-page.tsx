@@ -1,15 +1,16 @@
 import { Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Page, QueryState, toast, useUnsavedChangesGuard } from '@shared/web-ui';
 import { FormEvent, ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client';
+import { useSystemSettingsQuery } from '../../components/hooks';
 import { settingsChanges, SystemSettings, timeZoneOptions, validateSettings, WEEKDAYS } from './settings-form-values';
 
 /** General settings: time zone, digests and reports, retention, aggregation, starred user. */
 export function SettingsPage() {
   const { t } = useTranslation();
-  const settings = useQuery({ queryKey: ['system-settings'], queryFn: () => unwrap(api.GET('/api/v1/system/settings')) });
+  const settings = useSystemSettingsQuery();
   return (
     <Page title={t('settings.title')}>
       <QueryState query={settings}>{(data) => <SettingsForm key={JSON.stringify(data)} saved={data} />}</QueryState>
@@ -48,7 +49,6 @@ function SettingsForm({ saved }: { saved: SystemSettings }) {
     mutationFn: () => unwrap(api.PUT('/api/v1/system/settings', { body: changes })),
     onSuccess: (next) => {
       queryClient.setQueryData(['system-settings'], next);
-      void queryClient.invalidateQueries({ queryKey: ['settings'] });
       toast.success(t('settings.saved'));
     },
     onError: (error) => toast.error(error),
