@@ -11,6 +11,7 @@ export const en = {
     search: 'Search',
     copy: 'Copy',
     copied: 'Copied',
+    lockedBy: 'Set by {{variable}}; change it there',
     back: 'Back',
     signOut: 'Sign out',
     signedInAs: 'Signed in as {{username}}',

@@ -13,6 +13,7 @@ export const zh: typeof en = {
     search: '搜索',
     copy: '复制',
     copied: '已复制',
+    lockedBy: '由 {{variable}} 设置，请在那里修改',
     back: '返回',
     signOut: '退出登录',
     signedInAs: '已登录：{{username}}',

@@ -2,7 +2,9 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderWithProviders } from '@shared/web-ui/testing';
 import { describe, expect, it, vi } from 'vitest';
-import { resources } from '../../i18n/resources';
+import { en, zh } from '../../i18n/resources';
+
+const resources = { en, zh };
 import { GithubAppForm } from './github-app-form';
 import { githubAppFormFrom, GithubAppSettings, githubAppUpdateBody, webhookUrl } from './github-app-form-values';
 
