@@ -33,8 +33,9 @@ export function LockNote({ lock, help }: { lock: FieldLock; help?: ReactNode }) 
 }
 
 /** Props for a Mantine input under a lock: read-only and described by the lock note. */
-export function lockedInputProps(lock: FieldLock, help?: ReactNode): { readOnly: boolean; description: ReactNode; 'data-locked'?: boolean } {
-  return { readOnly: lock.locked, description: lock.locked || help ? <LockNote lock={lock} help={help} /> : undefined, ...(lock.locked ? { 'data-locked': true } : {}) };
+export function lockedInputProps(lock: FieldLock, help?: ReactNode): { readOnly: boolean; description: ReactNode; variant?: 'filled'; 'data-locked'?: boolean } {
+  // Filled, so a read-only field does not look like one waiting for input.
+  return { readOnly: lock.locked, description: lock.locked || help ? <LockNote lock={lock} help={help} /> : undefined, ...(lock.locked ? { variant: 'filled', 'data-locked': true } : {}) };
 }
 
 /** Only the unlocked fields of a form's values go into the request body (a locked field is refused with 409). */

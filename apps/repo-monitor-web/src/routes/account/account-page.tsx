@@ -5,6 +5,7 @@ import { FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client';
 import { useTimeZone } from '../../components/hooks';
+import { TotpCard } from './totp-card';
 
 export const PASSWORD_MIN_LENGTH = 12;
 
@@ -90,6 +91,7 @@ export function AccountPage() {
             </Group>
           </Stack>
         </Card>
+        {session.data ? <TotpCard enabled={session.data.totp_enabled} /> : null}
       </SimpleGrid>
     </Page>
   );

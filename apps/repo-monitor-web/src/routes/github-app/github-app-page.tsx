@@ -48,13 +48,13 @@ export function GithubAppPage() {
                 </Title>
                 <WebhookUrl publicBaseUrl={data.public_base_url} />
               </Card>
-              <Card withBorder>
-                <Title order={3} size="h5" mb="xs">
-                  {t('githubApp.installations')}
-                </Title>
-                <Installations />
-              </Card>
             </Stack>
+            <Card withBorder style={{ gridColumn: '1 / -1' }}>
+              <Title order={3} size="h5" mb="xs">
+                {t('githubApp.installations')}
+              </Title>
+              <Installations />
+            </Card>
           </SimpleGrid>
         )}
       </QueryState>

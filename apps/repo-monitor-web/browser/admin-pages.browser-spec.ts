@@ -1,0 +1,186 @@
+import { Webhook } from 'standardwebhooks';
+import { Page } from 'playwright-core';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { adminHeaders, loginAdmin } from '../../repo-monitor/test/harness';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { issueEvent } from '../../repo-monitor/test/github-fixtures';
+import { DESKTOP, INSTALLATION_ID, installationCreated, newPage, PHONE, screenshot, scrollsSideways, sendDelivery, seriousAxeViolations, signIn, startWebMonitor, WebMonitor } from './support';
+
+/**
+ * The admin pages against the real repo-monitor: a signed webhook channel created and tested, a
+ * failing receiver's entry going dead and retried from the outbox, an env-locked GitHub App field
+ * (the harness sets MONITOR_VCS_APP_ID and MONITOR_VCS_PRIVATE_KEY_PATH), and every admin page
+ * checked with axe-core and at 390x844.
+ */
+async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describe('repo-monitor console: admin pages', () => {
+  let web: WebMonitor;
+  let repository: { full_name: string; id: number };
+
+  beforeAll(async () => {
+    web = await startWebMonitor();
+    web.github.addInstallation({ id: INSTALLATION_ID, account: 'acme', repositories: ['acme/api'] });
+    repository = { full_name: 'acme/api', id: Number(web.github.repositories.get('acme/api')?.id) };
+    await sendDelivery(web.monitor.url, 'installation', installationCreated(INSTALLATION_ID, 'acme', [repository]));
+    // Events notify only once the repository's baseline is imported.
+    const session = await loginAdmin(web.monitor);
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const response = await fetch(`${web.monitor.url}/api/v1/repositories?per_page=10`, { headers: adminHeaders(session) });
+      const body = (await response.json()) as { items: { baseline_imported_at: string | null }[] };
+      if (body.items.length === 1 && body.items[0].baseline_imported_at !== null) break;
+      if (Date.now() > deadline) throw new Error('the repository baseline was not imported in 30 s');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  });
+
+  afterAll(async () => {
+    await web?.close();
+  });
+
+  /** Creates a webhook channel from the page; returns the secret shown once. */
+  async function createWebhookChannel(page: Page, name: string, path: string): Promise<string> {
+    await page.goto('/channels');
+    await page.getByRole('heading', { name: 'Notification channels' }).waitFor();
+    await page.getByRole('button', { name: 'Add channel' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New channel' });
+    await dialog.getByText('Signed webhook', { exact: true }).click();
+    expect(await dialog.getByRole('radio', { name: 'Signed webhook' }).isChecked()).toBe(true);
+    await dialog.getByLabel(/^Name/).fill(name);
+    await dialog.getByLabel(/^Receiver URL/).fill(web.webhooks.urlFor(path));
+    await dialog.getByRole('checkbox', { name: 'Allow private targets' }).check();
+    await dialog.getByRole('button', { name: 'Create channel' }).click();
+    const once = page.getByRole('dialog', { name: `Signing secret of ${name}` });
+    await once.waitFor();
+    const secret = ((await once.locator('code').first().textContent()) ?? '').trim();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+    await once.getByRole('button', { name: 'I have stored it' }).click();
+    await once.waitFor({ state: 'hidden' });
+    return secret;
+  }
+
+  it('creates a signed webhook channel, shows its secret once and sends a test the receiver can verify', async () => {
+    const { page, context, errors } = await newPage(web, DESKTOP);
+    await signIn(page, { path: '/login?next=%2Fchannels' });
+    const secret = await createWebhookChannel(page, 'Receiver', '/hook');
+    const card = page.getByRole('article', { name: 'Receiver' });
+    await card.getByText('Secret set').waitFor();
+    expect(await page.getByText(secret).count()).toBe(0);
+    await card.getByRole('button', { name: 'Send test' }).click();
+    await card.getByRole('status').getByText('Test delivered').waitFor();
+    const hit = web.webhooks.requestsTo('/hook').at(-1);
+    expect(hit).toBeDefined();
+    expect(() => new Webhook(secret).verify(hit?.bodyText ?? '', hit?.headers as Record<string, string>)).not.toThrow();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await screenshot(page, 'monitor-channels-desktop');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('an entry to a failing receiver goes dead and is retried from the outbox page', async () => {
+    const { page, context, errors } = await newPage(web, DESKTOP);
+    await signIn(page, { path: '/login?next=%2Fchannels' });
+    // Only the new channel's receiver answers the event, so the failure below is its: the first
+    // test's webhook channel (when it ran) is turned off from its card.
+    await page.goto('/channels');
+    await page.getByRole('button', { name: 'Add channel' }).waitFor();
+    await page.getByRole('article').first().waitFor();
+    const first = page.getByRole('switch', { name: 'Send notifications through Receiver' });
+    if ((await first.count()) > 0) {
+      await first.click({ force: true });
+      await page.getByText('Receiver is off').waitFor();
+    }
+    await createWebhookChannel(page, 'Flaky receiver', '/flaky');
+    web.webhooks.replyNext({ status: 400, body: 'no' });
+    const delivery = await sendDelivery(web.monitor.url, 'issues', issueEvent('opened', INSTALLATION_ID, repository, 3, 'Broken <b>link</b>', '2026-11-20T10:00:00Z'));
+    expect(delivery.status).toBe(202);
+
+    await page.goto('/outbox?state=dead');
+    await page.getByRole('heading', { name: 'Outbox' }).waitFor();
+    // The page refreshes on its own: the dead entry appears without a reload.
+    const retryOne = page.getByRole('button', { name: /^Retry entry \d+$/ });
+    await retryOne.first().waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: /Broken <b>link<\/b>/ }).first().click();
+    const drawer = page.getByRole('dialog', { name: /^Entry \d+$/ });
+    await drawer.getByText('Last error').waitFor();
+    await drawer.getByText(/http_error/).waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await screenshot(page, 'monitor-outbox-detail-desktop');
+    const hitsBefore = web.webhooks.requestsTo('/flaky').length;
+    await drawer.getByRole('button', { name: 'Retry' }).click();
+    await page.getByText(/is queued again/).waitFor();
+    await waitUntil(() => web.webhooks.requestsTo('/flaky').length > hitsBefore, 20_000);
+    await page.keyboard.press('Escape');
+    await page.getByRole('combobox', { name: 'Status' }).click();
+    await page.getByRole('option', { name: 'Sent' }).click();
+    await page.waitForURL(/state=sent/);
+    await page.getByRole('button', { name: /Broken <b>link<\/b>/ }).first().waitFor({ timeout: 30_000 });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows a field set by the environment as locked, naming its variable', async () => {
+    const { page, context } = await newPage(web, DESKTOP);
+    await signIn(page, { path: '/login?next=%2Fgithub-app' });
+    const appId = page.getByLabel('App id');
+    await appId.waitFor();
+    expect(await appId.getAttribute('readonly')).not.toBeNull();
+    await page.getByText('Set by MONITOR_VCS_APP_ID; change it there').waitFor();
+    await page.getByText('Set by MONITOR_VCS_PRIVATE_KEY_PATH; change it there').waitFor();
+    expect(await page.getByLabel('Client id').getAttribute('readonly')).toBeNull();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await screenshot(page, 'monitor-github-app-desktop');
+    await context.close();
+  });
+
+  const PAGES: [string, string][] = [
+    ['/channels', 'Notification channels'],
+    ['/outbox', 'Outbox'],
+    ['/github-app', 'GitHub App'],
+    ['/ai', 'AI'],
+    ['/settings', 'Settings'],
+    ['/audit-log', 'Audit log'],
+    ['/about', 'About'],
+    ['/agent-access', 'Agent access'],
+    ['/prometheus', 'Metrics'],
+    ['/account', 'Account'],
+  ];
+
+  it('every admin page passes axe-core and fits 390x844 without sideways scrolling', async () => {
+    const { page, context, errors } = await newPage(web, PHONE);
+    await signIn(page, { path: '/login?next=%2Fchannels' });
+    for (const [path, heading] of PAGES) {
+      await page.goto(path);
+      await page.getByRole('heading', { name: heading, exact: true }).waitFor();
+      await page.waitForLoadState('networkidle');
+      expect({ path, violations: await seriousAxeViolations(page) }).toEqual({ path, violations: [] });
+      expect({ path, sideways: await scrollsSideways(page) }).toEqual({ path, sideways: false });
+      await screenshot(page, `monitor-${path.slice(1)}-phone`);
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('the channel journey works at 390x844', async () => {
+    const { page, context } = await newPage(web, PHONE);
+    await signIn(page, { path: '/login?next=%2Fchannels' });
+    await createWebhookChannel(page, 'Phone receiver', '/phone');
+    const card = page.getByRole('article', { name: 'Phone receiver' });
+    await card.getByRole('button', { name: 'Send test' }).click();
+    await card.getByRole('status').getByText('Test delivered').waitFor();
+    expect(await scrollsSideways(page)).toBe(false);
+    await screenshot(page, 'monitor-channels-phone');
+    await card.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: 'Delete this channel?' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Channel Phone receiver deleted').waitFor();
+    await card.waitFor({ state: 'detached' });
+    await context.close();
+  });
+});
