@@ -1,10 +1,11 @@
+import { authenticator } from 'otplib';
 import { Webhook } from 'standardwebhooks';
 import { Page } from 'playwright-core';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { adminHeaders, loginAdmin } from '../../repo-monitor/test/harness';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { issueEvent } from '../../repo-monitor/test/github-fixtures';
-import { DESKTOP, INSTALLATION_ID, installationCreated, newPage, PHONE, screenshot, scrollsSideways, sendDelivery, seriousAxeViolations, signIn, startWebMonitor, WebMonitor } from './support';
+import { ADMIN_PASSWORD, DESKTOP, INSTALLATION_ID, installationCreated, newPage, PHONE, screenshot, scrollsSideways, sendDelivery, seriousAxeViolations, signIn, startWebMonitor, WebMonitor } from './support';
 
 /**
  * The admin pages against the real repo-monitor: a signed webhook channel created and tested, a
@@ -12,6 +13,17 @@ import { DESKTOP, INSTALLATION_ID, installationCreated, newPage, PHONE, screensh
  * (the harness sets MONITOR_VCS_APP_ID and MONITOR_VCS_PRIVATE_KEY_PATH), and every admin page
  * checked with axe-core and at 390x844.
  */
+const usedTotpSteps = new Set<number>();
+
+/** A TOTP code of a 30 s step no earlier call used (the service refuses a code twice, accepts one step either side). */
+function freshTotpCode(secret: string): string {
+  const now = Math.floor(Date.now() / 30_000);
+  const step = [now, now + 1, now - 1].find((candidate) => !usedTotpSteps.has(candidate));
+  if (step === undefined) throw new Error('every TOTP step of the current window is used');
+  usedTotpSteps.add(step);
+  return authenticator.clone({ epoch: step * 30_000 + 1000 }).generate(secret);
+}
+
 async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
@@ -181,6 +193,35 @@ describe('repo-monitor console: admin pages', () => {
     await page.getByRole('dialog', { name: 'Delete this channel?' }).getByRole('button', { name: 'Delete' }).click();
     await page.getByText('Channel Phone receiver deleted').waitFor();
     await card.waitFor({ state: 'detached' });
+    await context.close();
+  });
+
+  // Last: it leaves the admin with a second factor.
+  it('turns two-step sign-in on from the account page, and the next sign-in asks for the code', async () => {
+    const { page, context, errors } = await newPage(web, DESKTOP);
+    await signIn(page, { path: '/login?next=%2Faccount' });
+    await page.getByRole('heading', { name: 'Two-step sign-in' }).waitFor();
+    await page.getByRole('button', { name: 'Set up' }).click();
+    await page.getByRole('img', { name: 'QR code of the two-step sign-in secret' }).waitFor();
+    const secret = ((await page.locator('code').first().textContent()) ?? '').trim();
+    expect(secret).toMatch(/^[A-Z2-7]+=*$/);
+    const card = page.locator('form').filter({ hasText: 'Scan the QR code' });
+    await card.getByLabel(/^Current password/).fill(ADMIN_PASSWORD);
+    await card.getByLabel(/^Six-digit code/).fill(freshTotpCode(secret));
+    await card.getByRole('button', { name: 'Turn on' }).click();
+    await page.getByText('Two-step sign-in is on').first().waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await screenshot(page, 'monitor-account-desktop');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/login/);
+    await page.getByLabel('Username').fill('admin');
+    await page.getByLabel(/^Password/).fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('Two-step sign-in is on: enter the code from your authenticator app.').waitFor();
+    await page.getByLabel(/^Authenticator code/).fill(freshTotpCode(secret));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+    expect(errors).toEqual([]);
     await context.close();
   });
 });

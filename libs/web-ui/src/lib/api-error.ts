@@ -22,6 +22,8 @@ export class ApiError extends Error {
     readonly retryAfterSeconds?: number,
     readonly requestId?: string,
     readonly code?: string,
+    /** repo-monitor's `details` object (e.g. `{totp_required: true}` on a login that needs the code). */
+    readonly details?: Readonly<Record<string, unknown>>,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -46,7 +48,10 @@ export function apiErrorFrom(response: Response, body: unknown): ApiError {
   const retryAfter = retryHeader !== null && /^\d+$/.test(retryHeader) ? Number(retryHeader) : undefined;
   const requestId = response.headers.get('x-request-id') ?? undefined;
   let message: string;
-  if (isCodedErrorBody(body)) return new ApiError(response.status, body.message, retryAfter, requestId, body.error_code);
+  if (isCodedErrorBody(body)) {
+    const details = (body as { details?: unknown }).details;
+    return new ApiError(response.status, body.message, retryAfter, requestId, body.error_code, details && typeof details === 'object' ? (details as Record<string, unknown>) : undefined);
+  }
   if (isApiErrorBody(body)) message = body.message;
   else if (typeof body === 'string' && body.trim()) message = body.trim().slice(0, 300);
   else message = response.statusText || `HTTP ${response.status}`;

@@ -11,7 +11,7 @@ import { githubAppFormFrom, GithubAppSettings, githubAppUpdateBody, webhookUrl }
 const PEM = '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----\n';
 
 function settings(overrides: Partial<GithubAppSettings> = {}): GithubAppSettings {
-  return { app_id: '123', client_id: 'Iv1.abc', private_key_set: false, webhook_secret_set: true, public_base_url: 'https://monitor.example.com/', configured: false, locked_fields: [], ...overrides };
+  return { app_id: '123', app_slug: null, client_id: 'Iv1.abc', client_secret_set: false, private_key_set: false, webhook_secret_set: true, public_base_url: 'https://monitor.example.com/', configured: false, locked_fields: [], ...overrides };
 }
 
 describe('GitHub App form values', () => {

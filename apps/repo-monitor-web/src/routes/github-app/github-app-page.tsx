@@ -8,6 +8,7 @@ import { CopyableCode } from '../../components/copyable-code';
 import { useTimeZone } from '../../components/hooks';
 import { GithubAppForm } from './github-app-form';
 import { webhookUrl } from './github-app-form-values';
+import { ManifestFlowForm, ManifestOutcome } from './manifest-flow';
 
 const INSTALLATIONS_PER_PAGE = 20;
 
@@ -27,6 +28,7 @@ export function GithubAppPage() {
 
   return (
     <Page title={t('githubApp.title')}>
+      <ManifestOutcome />
       <QueryState query={settings}>
         {(data) => (
           <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
@@ -42,6 +44,12 @@ export function GithubAppPage() {
               <GithubAppForm key={JSON.stringify(data)} settings={data} saving={save.isPending} onSave={(body) => save.mutate(body)} />
             </Card>
             <Stack gap="md">
+              <Card withBorder>
+                <Title order={3} size="h5" mb="xs">
+                  {t('githubApp.manifest.title')}
+                </Title>
+                <ManifestFlowForm lockedFields={data.locked_fields} />
+              </Card>
               <Card withBorder>
                 <Title order={3} size="h5" mb="xs">
                   {t('githubApp.webhook')}

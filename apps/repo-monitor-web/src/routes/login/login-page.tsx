@@ -10,6 +10,13 @@ import { session, useSession } from '../../auth/session';
 interface LoginValues {
   username: string;
   password: string;
+  /** The authenticator code, asked for once the service says the admin has a second factor. */
+  totpCode: string;
+}
+
+/** The service's answer to a login that needs (or got a wrong) TOTP code: 401 with details.totp_required. */
+function needsTotp(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 401 && error.details?.['totp_required'] === true;
 }
 
 /** The console's sign-in: a 429 shows a countdown from Retry-After; with no admin yet it points to the setup. */
@@ -22,7 +29,8 @@ export function LoginPage() {
   const [retryAt, setRetryAt] = useState<number | null>(null);
   const secondsLeft = useCountdown(retryAt);
   // Two fields: plain state (a form library would be the largest part of this page's JavaScript).
-  const [values, setValues] = useState<LoginValues>({ username: '', password: '' });
+  const [values, setValues] = useState<LoginValues>({ username: '', password: '', totpCode: '' });
+  const [askTotp, setAskTotp] = useState(false);
   const [errors, setErrors] = useState<Partial<Record<keyof LoginValues, string>>>({});
   const setup = useQuery({ queryKey: ['setup', 'status'], queryFn: () => unwrap(api.GET('/api/v1/setup/status')), staleTime: 0 });
   const field = (name: keyof LoginValues) => ({
@@ -35,12 +43,18 @@ export function LoginPage() {
     },
   });
   const login = useMutation({
-    mutationFn: (credentials: LoginValues) => unwrap(api.POST('/api/v1/auth/login', { body: { username: credentials.username.trim(), password: credentials.password } })),
+    mutationFn: (credentials: LoginValues) =>
+      unwrap(
+        api.POST('/api/v1/auth/login', {
+          body: { username: credentials.username.trim(), password: credentials.password, ...(askTotp && credentials.totpCode ? { totp_code: credentials.totpCode.trim() } : {}) },
+        }),
+      ),
     onSuccess: (result) => {
       session.signIn(result.csrf_token);
       void navigate(next, { replace: true });
     },
     onError: (error) => {
+      if (needsTotp(error)) setAskTotp(true);
       if (error instanceof ApiError && error.status === 429 && error.retryAfterSeconds !== undefined) setRetryAt(Date.now() + error.retryAfterSeconds * 1000);
     },
   });
@@ -49,6 +63,7 @@ export function LoginPage() {
     const problems: Partial<Record<keyof LoginValues, string>> = {};
     if (!values.username.trim()) problems.username = t('login.required');
     if (!values.password) problems.password = t('login.required');
+    if (askTotp && !/^\d{6}$/.test(values.totpCode.trim())) problems.totpCode = t('login.codeFormat');
     setErrors(problems);
     if (Object.keys(problems).length === 0) login.mutate(values);
   };
@@ -62,6 +77,7 @@ export function LoginPage() {
   let message: string | null = null;
   if (secondsLeft >= 60) message = t('login.throttledMinutes', { minutes: Math.floor(secondsLeft / 60), seconds: secondsLeft % 60 });
   else if (secondsLeft > 0) message = t('login.throttled', { seconds: secondsLeft });
+  else if (needsTotp(error)) message = values.totpCode ? t('login.wrongCode') : t('login.enterCode');
   else if (error instanceof ApiError && error.status === 401) message = t('login.wrong');
   else if (error && !(error instanceof ApiError && error.status === 429)) message = errorMessage(error);
 
@@ -90,6 +106,9 @@ export function LoginPage() {
             ) : null}
             <TextInput label={t('login.username')} autoComplete="username" required {...field('username')} />
             <PasswordInput label={t('login.password')} autoComplete="current-password" required {...field('password')} />
+            {askTotp ? (
+              <TextInput label={t('login.code')} inputMode="numeric" autoComplete="one-time-code" maxLength={6} required data-autofocus autoFocus {...field('totpCode')} />
+            ) : null}
             <Button type="submit" loading={login.isPending} disabled={secondsLeft > 0} fullWidth>
               {t('login.submit')}
             </Button>
