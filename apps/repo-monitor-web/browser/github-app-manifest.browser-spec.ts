@@ -46,6 +46,12 @@ describe('repo-monitor console: GitHub App created through the manifest flow', (
     page.on('pageerror', (error) => errors.push(error.message));
     await signIn(page, { path: '/login?next=%2Fgithub-app' });
     await page.getByRole('heading', { name: 'Create the App on GitHub' }).waitFor();
+    // GitHub sends webhooks and the browser back to the public base URL: it is set (and saved) first.
+    expect(await page.getByRole('button', { name: 'Create GitHub App' }).isDisabled()).toBe(true);
+    await page.getByLabel(/^Public base URL/).fill(monitor.url);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('GitHub App settings saved; they apply now').waitFor();
+    await page.getByText(`${monitor.url}/webhooks/github`).waitFor();
     await page.getByLabel(/^App name/).fill('acme-monitor');
     await page.getByRole('button', { name: 'Create GitHub App' }).click();
     // GitHub's page (the stand-in): it shows the posted manifest and asks to confirm.

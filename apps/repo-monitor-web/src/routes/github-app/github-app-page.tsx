@@ -48,7 +48,7 @@ export function GithubAppPage() {
                 <Title order={3} size="h5" mb="xs">
                   {t('githubApp.manifest.title')}
                 </Title>
-                <ManifestFlowForm lockedFields={data.locked_fields} />
+                <ManifestFlowForm lockedFields={data.locked_fields} publicBaseUrl={data.public_base_url} />
               </Card>
               <Card withBorder>
                 <Title order={3} size="h5" mb="xs">

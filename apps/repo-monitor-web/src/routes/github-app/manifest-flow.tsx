@@ -67,7 +67,7 @@ export function ManifestOutcome() {
 }
 
 /** "Create GitHub App": name and organization (both optional), then off to GitHub. */
-export function ManifestFlowForm({ lockedFields }: { lockedFields: readonly string[] }) {
+export function ManifestFlowForm({ lockedFields, publicBaseUrl }: { lockedFields: readonly string[]; publicBaseUrl: string | null }) {
   const { t } = useTranslation();
   const [organization, setOrganization] = useState('');
   const [name, setName] = useState('');
@@ -86,7 +86,8 @@ export function ManifestFlowForm({ lockedFields }: { lockedFields: readonly stri
     event.preventDefault();
     start.mutate();
   };
-  if (lockedFields.length > 0) {
+  // The service refuses while the environment sets a credential (the public base URL may come from it).
+  if (lockedFields.some((field) => field !== 'public_base_url')) {
     return (
       <Text size="sm" c="dimmed">
         {t('githubApp.manifest.locked')}
@@ -100,8 +101,13 @@ export function ManifestFlowForm({ lockedFields }: { lockedFields: readonly stri
         <TextInput label={t('githubApp.manifest.name')} description={t('githubApp.manifest.nameHelp')} maxLength={34} value={name} onChange={(event) => setName(event.currentTarget.value)} />
         <TextInput label={t('githubApp.manifest.organization')} description={t('githubApp.manifest.organizationHelp')} value={organization} onChange={(event) => setOrganization(event.currentTarget.value)} />
         <Checkbox label={t('githubApp.manifest.prComments')} description={t('githubApp.manifest.prCommentsHelp')} checked={prComments} onChange={(event) => setPrComments(event.currentTarget.checked)} />
+        {publicBaseUrl ? null : (
+          <Text size="sm" c="orange.9">
+            {t('githubApp.manifest.needsBaseUrl')}
+          </Text>
+        )}
         <div>
-          <Button type="submit" loading={start.isPending}>
+          <Button type="submit" loading={start.isPending} disabled={!publicBaseUrl}>
             {t('githubApp.manifest.create')}
           </Button>
         </div>
