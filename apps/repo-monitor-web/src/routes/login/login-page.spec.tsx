@@ -103,4 +103,22 @@ describe('LoginPage', () => {
     await screen.findByText('dash');
     expect(router.state.location.pathname).toBe('/dashboard');
   });
+
+  it('asks for the authenticator code when the service says two-step sign-in is on, then sends it', async () => {
+    const totpRequired = { error_code: 'invalid_credentials', message: 'wrong user name, password or code', details: { totp_required: true } };
+    stubService(fetchMock, [jsonResponse(totpRequired, 401), jsonResponse({ username: 'admin', csrf_token: 'csrf-2', expires_at: '2026-11-26T00:00:00Z' })]);
+    const { router } = renderWithProviders(<LoginPage />, { resources, path: '/login', url: '/login?next=%2Faccount', routes: [{ path: '/account', element: <p>account page</p> }] });
+    await userEvent.type(await screen.findByLabelText(/Username/), 'admin');
+    await userEvent.type(screen.getByLabelText(/^Password/), 'correct-horse-battery-staple');
+    expect(screen.queryByLabelText(/Authenticator code/)).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText('Two-step sign-in is on: enter the code from your authenticator app.')).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText(/Authenticator code/), '123456');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await screen.findByText('account page');
+    expect(router.state.location.pathname).toBe('/account');
+    const calls = loginCalls(fetchMock);
+    expect(await calls[0].clone().json()).toEqual({ username: 'admin', password: 'correct-horse-battery-staple' });
+    expect(await calls[1].clone().json()).toEqual({ username: 'admin', password: 'correct-horse-battery-staple', totp_code: '123456' });
+  });
 });
