@@ -91,6 +91,8 @@ describe('repo-monitor console: admin pages', () => {
     expect(hit).toBeDefined();
     expect(() => new Webhook(secret).verify(hit?.bodyText ?? '', hit?.headers as Record<string, string>)).not.toThrow();
     expect(await seriousAxeViolations(page)).toEqual([]);
+    // The toasts close on their own (4 s); the screenshot shows the page without them.
+    await page.getByRole('alert').or(page.locator('.mantine-Notification-root')).first().waitFor({ state: 'detached', timeout: 15_000 }).catch(() => undefined);
     await screenshot(page, 'monitor-channels-desktop');
     expect(errors).toEqual([]);
     await context.close();
