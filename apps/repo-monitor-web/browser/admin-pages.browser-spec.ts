@@ -159,6 +159,8 @@ describe('repo-monitor console: admin pages', () => {
     ['/outbox', 'Outbox'],
     ['/github-app', 'GitHub App'],
     ['/ai', 'AI'],
+    ['/ai?tab=reviews', 'AI'],
+    ['/ai?tab=digests', 'AI'],
     ['/settings', 'Settings'],
     ['/audit-log', 'Audit log'],
     ['/about', 'About'],
@@ -176,7 +178,7 @@ describe('repo-monitor console: admin pages', () => {
       await page.waitForLoadState('networkidle');
       expect({ path, violations: await seriousAxeViolations(page) }).toEqual({ path, violations: [] });
       expect({ path, sideways: await scrollsSideways(page) }).toEqual({ path, sideways: false });
-      await screenshot(page, `monitor-${path.slice(1)}-phone`);
+      await screenshot(page, `monitor-${path.slice(1).replace('?tab=', '-')}-phone`);
     }
     expect(errors).toEqual([]);
     await context.close();
