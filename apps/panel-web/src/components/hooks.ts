@@ -1,5 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../api/client';
+import { api, Schemas, unwrap } from '../api/client';
+
+type AccountList = Schemas['AccountListDto'];
 
 /** The service's settings (shared by every page that needs the configured time zone). */
 export function useSettingsQuery() {
@@ -10,4 +12,14 @@ export function useSettingsQuery() {
 export function useTimeZone(): string {
   const settings = useSettingsQuery();
   return settings.data?.timezone ?? 'UTC';
+}
+
+/** Every account (one cache entry under ['accounts'] for every page that lists or picks them). */
+export function useAccountListQuery<T = AccountList>(select?: (data: AccountList) => T) {
+  return useQuery({ queryKey: ['accounts'], queryFn: () => unwrap(api.GET('/api/accounts')), select });
+}
+
+/** Every task, unfiltered (the dashboard's count, the history's task filter). */
+export function useTaskListQuery() {
+  return useQuery({ queryKey: ['tasks'], queryFn: () => unwrap(api.GET('/api/sign-tasks')) });
 }

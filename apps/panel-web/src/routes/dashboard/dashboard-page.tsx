@@ -26,7 +26,7 @@ import { Link } from 'react-router';
 import { api, authHeaders, unwrap } from '../../api/client';
 import { session } from '../../auth/session';
 import { categoryLabel, jobLabel } from '../../components/codes';
-import { useTimeZone } from '../../components/hooks';
+import { useAccountListQuery, useTaskListQuery, useTimeZone } from '../../components/hooks';
 import { Page } from '../../components/page';
 import { SignChart } from './sign-chart';
 
@@ -96,14 +96,8 @@ export function DashboardPage() {
     queryFn: () => unwrap(api.GET('/api/ops/scheduled-jobs')),
     refetchInterval: 60_000,
   });
-  const accounts = useQuery({
-    queryKey: ['accounts'],
-    queryFn: () => unwrap(api.GET('/api/accounts')),
-  });
-  const tasks = useQuery({
-    queryKey: ['tasks'],
-    queryFn: () => unwrap(api.GET('/api/sign-tasks')),
-  });
+  const accounts = useAccountListQuery();
+  const tasks = useTaskListQuery();
   const [live, setLive] = useState<LiveSignLog[]>([]);
   const onMessage = useCallback(
     (message: { event: string; data: string }) => {

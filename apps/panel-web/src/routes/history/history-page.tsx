@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { api, Schemas, unwrap } from '../../api/client';
 import { categoryLabel, runStateLabel, triggerLabel } from '../../components/codes';
-import { useTimeZone } from '../../components/hooks';
+import { useAccountListQuery, useTaskListQuery, useTimeZone } from '../../components/hooks';
 import { Page } from '../../components/page';
 
 const PAGE_SIZE = 25;
@@ -40,8 +40,8 @@ export function HistoryPage() {
   const [params, setParams] = useSearchParams();
   const { page, query } = historyQuery(params);
   const runs = useQuery({ queryKey: ['runs', query], queryFn: () => unwrap(api.GET('/api/runs', { params: { query } })), placeholderData: keepPreviousData });
-  const accounts = useQuery({ queryKey: ['accounts'], queryFn: () => unwrap(api.GET('/api/accounts')) });
-  const tasks = useQuery({ queryKey: ['tasks'], queryFn: () => unwrap(api.GET('/api/sign-tasks')) });
+  const accounts = useAccountListQuery();
+  const tasks = useTaskListQuery();
   const openRun = params.get('run');
   const detail = useQuery({ queryKey: ['run', openRun], enabled: !!openRun, queryFn: () => unwrap(api.GET('/api/runs/{run_id}', { params: { path: { run_id: openRun ?? '' } } })) });
   const update = (changes: Record<string, string | undefined>) => {

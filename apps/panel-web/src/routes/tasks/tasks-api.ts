@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, Schemas, unwrap } from '../../api/client';
+import { useAccountListQuery } from '../../components/hooks';
 
 export type Task = Schemas['SignTaskDto'];
 export type TaskBody = Schemas['SignTaskInputDto'];
@@ -27,7 +28,7 @@ export function useTaskQuery(name: string | undefined) {
 }
 
 export function useAccountNamesQuery() {
-  return useQuery({ queryKey: ['accounts'], queryFn: () => unwrap(api.GET('/api/accounts')), select: (data) => data.accounts.map((account) => account.account_name) });
+  return useAccountListQuery((data) => data.accounts.map((account) => account.account_name));
 }
 
 /** Runs in progress, refreshed every few seconds (the list shows which tasks run and offers cancel). */
