@@ -23,6 +23,7 @@ describe('runtime details', () => {
     expect(detailText(t.t, 'gate', 'something new', 'UTC', 'en')).toBe('something new');
     expect(detailText(t.t, 'samples', 12345, 'UTC', 'en')).toBe('12,345');
     expect(detailText(t.t, 'pid', 25447, 'UTC', 'en')).toBe('25447');
+    expect(detailText(t.t, 'job', 'system-auto-backup', 'UTC', 'en')).toBe('Automatic backup');
     expect(detailText(t.t, 'interval_hours', null, 'UTC', 'en')).toBe('—');
   });
 

@@ -34,6 +34,8 @@ export function detailText(t: TFunction, key: string, value: string | number | b
     // An identifier (a process id, a port) is not a quantity: no thousands separator.
     return IDENTIFIERS.has(key) ? String(value) : new Intl.NumberFormat(language).format(value);
   }
+  // The scheduler's own jobs by what they do, as on the dashboard.
+  if (key === 'job') return t(`codes.job.${value}`, { defaultValue: value });
   if (key === 'gate') return GATE_MESSAGES[value] ? t(`about.values.gate.${GATE_MESSAGES[value]}`) : value;
   if (CODED_VALUES.has(key)) return t(`about.values.${key}.${value}`, { defaultValue: value });
   if ((key === 'at' || key.endsWith('_at')) && !Number.isNaN(Date.parse(value))) return formatDateTime(value, timeZone);
