@@ -62,6 +62,35 @@ describe('repo-monitor console: dashboard', () => {
     await context.close();
   });
 
+  it('lists the event on the events page, filters it through the URL and shows a new one without a reload', async () => {
+    const { page, context, errors } = await newPage(web, DESKTOP);
+    await signIn(page, { path: '/login?next=%2Fevents' });
+    await page.waitForURL(/\/events$/);
+    const table = page.getByRole('table', { name: 'Events, newest first' });
+    await table.getByRole('link', { name: 'Crash when <b>parsing</b> the config' }).waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    // Filters go into the URL, and the list follows them.
+    await page.getByLabel('Category').selectOption({ label: 'Pull requests' });
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(/category=pr/);
+    await page.getByText('No events match.').waitFor();
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await page.getByLabel('Search title, text or actor').fill('parsing');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(/q=parsing/);
+    await table.getByRole('link', { name: 'Crash when <b>parsing</b> the config' }).waitFor();
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await page.waitForURL(/\/events$/);
+
+    // A new delivery shows up while the page is open (it refreshes every 15 s).
+    expect((await sendDelivery(web.monitor.url, 'issues', issueEvent('opened', INSTALLATION_ID, repository, 8, 'Second report'))).status).toBe(202);
+    await table.getByRole('link', { name: 'Second report' }).waitFor({ timeout: 40_000 });
+    await screenshot(page, 'monitor-events-desktop');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('works at 390x844 without sideways scrolling', async () => {
     const { page, context } = await newPage(web, PHONE);
     await signIn(page, { path: '/login?next=%2Fdashboard' });
@@ -69,6 +98,11 @@ describe('repo-monitor console: dashboard', () => {
     expect(await scrollsSideways(page)).toBe(false);
     expect(await seriousAxeViolations(page)).toEqual([]);
     await screenshot(page, 'monitor-dashboard-phone');
+    await page.goto('/events?q=report');
+    await page.getByRole('link', { name: 'Second report' }).waitFor();
+    expect(await scrollsSideways(page)).toBe(false);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await screenshot(page, 'monitor-events-phone');
     await context.close();
   });
 });

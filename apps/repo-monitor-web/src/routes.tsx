@@ -21,7 +21,7 @@ export const routes: RouteObject[] = [
       { path: '/work-items', lazy: notBuiltYet },
       { path: '/workflow-runs', lazy: notBuiltYet },
       { path: '/security-alerts', lazy: notBuiltYet },
-      { path: '/events', lazy: notBuiltYet },
+      { path: '/events', lazy: async () => ({ Component: (await import('./routes/events/events-page')).EventsPage }) },
       { path: '/channels', lazy: async () => ({ Component: (await import('./routes/channels/channels-page')).ChannelsPage }) },
       { path: '/outbox', lazy: async () => ({ Component: (await import('./routes/outbox/outbox-page')).OutboxPage }) },
       { path: '/releases', lazy: notBuiltYet },
