@@ -1,3 +1,4 @@
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { generateGitHubAppKeyPair, LocalGitHubApi } from '@shared/testing';
 import { Browser, chromium } from 'playwright-core';
 // eslint-disable-next-line @nx/enforce-module-boundaries
