@@ -1,17 +1,13 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createI18n, languageReady, WebUiProvider } from '@shared/web-ui';
+import { WebUiProvider } from '@shared/web-ui';
 import { useMemo } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { ApiError } from '@shared/web-ui';
-import { en } from './i18n/en';
+import { i18n } from './i18n/setup';
 import { routes } from './routes';
 
-// English is bundled; the Chinese strings are fetched only when Chinese is the language.
-const i18n = createI18n({ en, zh: () => import('./i18n/zh').then((module) => module.zh) });
-
-/** Resolves when the strings of the language shown first are loaded (main.tsx renders after it). */
-export const translationsReady = languageReady(i18n);
+export { translationsReady } from './i18n/setup';
 
 export function makeQueryClient(): QueryClient {
   return new QueryClient({

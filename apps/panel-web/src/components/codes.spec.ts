@@ -1,7 +1,6 @@
 import { createI18n } from '@shared/web-ui';
 import { describe, expect, it } from 'vitest';
-import { en } from '../i18n/en';
-import { zh } from '../i18n/zh';
+import { en, zh } from '../i18n/all';
 import { jobLabel } from './codes';
 
 describe('jobLabel', () => {

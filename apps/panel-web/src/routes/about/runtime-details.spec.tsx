@@ -2,8 +2,7 @@ import { createI18n } from '@shared/web-ui';
 import { renderWithProviders } from '@shared/web-ui/testing';
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { en } from '../../i18n/en';
-import { zh } from '../../i18n/zh';
+import { en, zh } from '../../i18n/all';
 import { detailLabel, detailText, RuntimeDetails } from './runtime-details';
 
 const t = createI18n({ en, zh }, 'en');

@@ -1,8 +1,7 @@
 import { renderWithProviders } from '@shared/web-ui/testing';
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { en } from '../../i18n/en';
-import { zh } from '../../i18n/zh';
+import { en, zh } from '../../i18n/all';
 import { chartScale, labelEvery, SignChart } from './sign-chart';
 
 const day = (date: string, success: number, failure: number, hits: number) => ({ day: date, success, failure, keyword_hits: hits });

@@ -3,8 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { jsonResponse, renderWithProviders } from '@shared/web-ui/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { session } from '../../auth/session';
-import { en } from '../../i18n/en';
-import { zh } from '../../i18n/zh';
+import { en, zh } from '../../i18n/all';
 import { LoginPage } from './login-page';
 
 const resources = { en, zh };

@@ -2,8 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { jsonResponse, renderWithProviders } from '@shared/web-ui/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { en } from '../../i18n/en';
-import { zh } from '../../i18n/zh';
+import { en, zh } from '../../i18n/all';
 import { formProblems, formValuesOf, secretsNeededAgain, settingsPatch, SettingsView } from './settings-form';
 import { SettingsPage } from './settings-page';
 
