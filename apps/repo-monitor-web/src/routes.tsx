@@ -24,7 +24,7 @@ export const routes: RouteObject[] = [
       { path: '/events', lazy: async () => ({ Component: (await import('./routes/events/events-page')).EventsPage }) },
       { path: '/channels', lazy: async () => ({ Component: (await import('./routes/channels/channels-page')).ChannelsPage }) },
       { path: '/outbox', lazy: async () => ({ Component: (await import('./routes/outbox/outbox-page')).OutboxPage }) },
-      { path: '/releases', lazy: notBuiltYet },
+      { path: '/releases', lazy: async () => ({ Component: (await import('./routes/releases/releases-page')).ReleasesPage }) },
       { path: '/github-app', lazy: async () => ({ Component: (await import('./routes/github-app/github-app-page')).GithubAppPage }) },
       { path: '/ai', lazy: async () => ({ Component: (await import('./routes/ai/ai-page')).AiPage }) },
       { path: '/settings', lazy: async () => ({ Component: (await import('./routes/settings/settings-page')).SettingsPage }) },
