@@ -5,6 +5,8 @@ import { Page } from 'playwright-core';
 import { adminHeaders, loginAdmin } from '../../repo-monitor/test/harness';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { issueEvent } from '../../repo-monitor/test/github-fixtures';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { GitHubSyncService } from '../../repo-monitor/src/app/github/github-sync.service';
 import { ADMIN_PASSWORD, DESKTOP, INSTALLATION_ID, installationCreated, newPage, PHONE, screenshot, scrollsSideways, sendDelivery, seriousAxeViolations, signIn, startWebMonitor, WebMonitor } from './support';
 
 /**
@@ -154,6 +156,50 @@ describe('repo-monitor console: admin pages', () => {
     await context.close();
   });
 
+  it('the starred releases page says where to set the starred user, then lists the user\u2019s repositories and searches them', async () => {
+    const { page, context, errors } = await newPage(web);
+    await signIn(page, { path: '/login?next=%2Freleases' });
+    await page.getByRole('heading', { name: 'Starred releases are off' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Open Settings' }).getAttribute('href')).toBe('/settings');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    // The real path: the starred user set in the settings, then the sync reads GitHub's starred list and latest releases.
+    web.github.setStarred('mona', ['nodejs/node', 'vitejs/vite']);
+    web.github.addRelease('nodejs/node', { tag_name: 'v24.1.0' });
+    const session = await loginAdmin(web.monitor);
+    const saved = await fetch(`${web.monitor.url}/api/v1/system/settings`, {
+      method: 'PUT',
+      headers: { ...adminHeaders(session), 'content-type': 'application/json' },
+      body: JSON.stringify({ starred_username: 'mona' }),
+    });
+    expect(saved.status).toBe(200);
+    expect(await web.monitor.app.get(GitHubSyncService).pollStarredReleases()).toMatchObject({ checked: 2 });
+
+    // The links go to the configured GitHub's web address (here the local stand-in's origin).
+    const githubWeb = new URL(web.github.url).origin;
+    await page.reload();
+    await page.getByText('Repositories starred by mona on GitHub, with the latest release seen in each.').waitFor();
+    await page.getByText(/^Starred list last fetched: /).waitFor();
+    const node = page.getByRole('link', { name: /^nodejs\/node/ });
+    expect(await node.getAttribute('href')).toBe(`${githubWeb}/nodejs/node`);
+    expect(await node.getAttribute('target')).toBe('_blank');
+    expect(await page.getByRole('link', { name: /^v24\.1\.0/ }).getAttribute('href')).toBe(`${githubWeb}/nodejs/node/releases/tag/v24.1.0`);
+    await page.getByRole('row', { name: /vitejs\/vite/ }).getByText('None seen yet').waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await screenshot(page, 'monitor-releases-desktop');
+
+    await page.getByRole('searchbox', { name: 'Search repositories' }).fill('VITE');
+    await page.waitForURL((url) => url.searchParams.get('q') === 'VITE');
+    await node.waitFor({ state: 'detached' });
+    await page.getByRole('link', { name: /^vitejs\/vite/ }).waitFor();
+    await page.getByRole('searchbox', { name: 'Search repositories' }).fill('nothing-like-this');
+    await page.getByRole('heading', { name: 'No repository matches \u201cnothing-like-this\u201d' }).waitFor();
+    await page.getByRole('button', { name: 'Clear the search' }).click();
+    await node.waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   const PAGES: [string, string][] = [
     ['/channels', 'Notification channels'],
     ['/outbox', 'Outbox'],
@@ -162,6 +208,7 @@ describe('repo-monitor console: admin pages', () => {
     ['/ai?tab=reviews', 'AI'],
     ['/ai?tab=digests', 'AI'],
     ['/settings', 'Settings'],
+    ['/releases', 'Starred releases'],
     ['/audit-log', 'Audit log'],
     ['/about', 'About'],
     ['/agent-access', 'Agent access'],
