@@ -17,7 +17,7 @@ export const routes: RouteObject[] = [
     children: [
       { path: '/', element: <Navigate to="/dashboard" replace /> },
       { path: '/dashboard', lazy: async () => ({ Component: (await import('./routes/dashboard/dashboard-page')).DashboardPage }) },
-      { path: '/repositories', lazy: notBuiltYet },
+      { path: '/repositories', lazy: async () => ({ Component: (await import('./routes/repositories/repositories-page')).RepositoriesPage }) },
       { path: '/work-items', lazy: async () => ({ Component: (await import('./routes/work-items/work-items-page')).WorkItemsPage }) },
       { path: '/workflow-runs', lazy: async () => ({ Component: (await import('./routes/workflow-runs/workflow-runs-page')).WorkflowRunsPage }) },
       { path: '/security-alerts', lazy: notBuiltYet },
