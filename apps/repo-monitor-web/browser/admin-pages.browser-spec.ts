@@ -201,6 +201,7 @@ describe('repo-monitor console: admin pages', () => {
   });
 
   const PAGES: [string, string][] = [
+    ['/repositories', 'Repositories'],
     ['/channels', 'Notification channels'],
     ['/outbox', 'Outbox'],
     ['/github-app', 'GitHub App'],

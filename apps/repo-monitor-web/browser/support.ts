@@ -46,6 +46,8 @@ export interface StartWebMonitorOptions {
   /** Create the admin from the environment (ADMIN_USERNAME / ADMIN_PASSWORD); without it the console starts at setup. */
   admin?: boolean;
   env?: Record<string, string>;
+  /** A personal access token the local GitHub accepts, given to the service as MONITOR_EXTERNAL_PAT (external repositories). */
+  externalPat?: string;
 }
 
 /**
@@ -55,7 +57,7 @@ export interface StartWebMonitorOptions {
 export async function startWebMonitor(options: StartWebMonitorOptions = {}): Promise<WebMonitor> {
   readFileSync(join(WEB_ROOT, 'index.html')); // fails early when the console is not built
   const keys = generateGitHubAppKeyPair();
-  const github = new LocalGitHubApi({ appId: APP_ID, publicKey: keys.publicKey });
+  const github = new LocalGitHubApi({ appId: APP_ID, publicKey: keys.publicKey, ...(options.externalPat ? { personalAccessTokens: [options.externalPat] } : {}) });
   const telegram = new LocalTelegramBotApi();
   const webhooks = new LocalWebhookReceiver();
   await Promise.all([github.start(), telegram.start(), webhooks.start()]);
@@ -76,6 +78,7 @@ export async function startWebMonitor(options: StartWebMonitorOptions = {}): Pro
       MONITOR_BOT_CHAT_ID: CHAT_ID,
       MONITOR_BOT_API_BASE_URL: telegram.apiBaseUrl,
       MONITOR_AGGREGATION_WINDOW: '0s',
+      ...(options.externalPat ? { MONITOR_EXTERNAL_PAT: options.externalPat } : {}),
       ...(options.env ?? {}),
     },
   });
