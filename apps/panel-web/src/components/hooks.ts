@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, UseMutationOptions } from '@tanstack/react-query';
 import { api, Schemas, unwrap } from '../api/client';
 
 type AccountList = Schemas['AccountListDto'];
@@ -23,3 +23,12 @@ export function useAccountListQuery<T = AccountList>(select?: (data: AccountList
 export function useTaskListQuery() {
   return useQuery({ queryKey: ['tasks'], queryFn: () => unwrap(api.GET('/api/sign-tasks')) });
 }
+
+/**
+ * What a page adds to a data-layer mutation: its toasts, form resets and navigation. The hook keeps the
+ * call and the invalidations; `TCall` is the call it wraps (its result and its one argument, if any).
+ */
+export type MutationCallbacks<TCall extends (...args: never[]) => Promise<unknown>> = Pick<
+  UseMutationOptions<Awaited<ReturnType<TCall>>, Error, Parameters<TCall> extends [] ? void : Parameters<TCall>[0]>,
+  'onSuccess' | 'onError'
+>;

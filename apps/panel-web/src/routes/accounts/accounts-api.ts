@@ -1,13 +1,15 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, Schemas, unwrap } from '../../api/client';
+import { useAccountListQuery } from '../../components/hooks';
 
 export type Account = Schemas['AccountDto'];
 export type CheckJob = Schemas['CheckJobDto'];
 
 export const ACCOUNTS_KEY = ['accounts'] as const;
 
+/** The shared account list (one cache entry for every page, see components/hooks). */
 export function useAccounts() {
-  return useQuery({ queryKey: ACCOUNTS_KEY, queryFn: () => unwrap(api.GET('/api/accounts')) });
+  return useAccountListQuery();
 }
 
 /** Refreshes every view of the accounts (this page, the history filters, the dashboard figures). */
