@@ -1,12 +1,11 @@
 import { Anchor, Badge, Button, Card, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { ErrorState, formatDateTime, LoadingState, QueryState, toast } from '@shared/web-ui';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client';
 import { Page } from '../../components/page';
 import { useTimeZone } from '../../components/hooks';
 import { formatBytes, formatDuration } from './format';
 import { RuntimeDetails } from './runtime-details';
+import { useCheckForUpdate, useMemoryQuery, useRuntimeQuery, useVersionQuery } from './about-api';
 
 const STATE_COLOR: Record<string, string> = { running: 'green', idle: 'blue', disabled: 'gray', stopped: 'gray', degraded: 'yellow', error: 'red' };
 
@@ -14,13 +13,10 @@ const STATE_COLOR: Record<string, string> = { running: 'green', idle: 'blue', di
 export function AboutPage() {
   const { t } = useTranslation();
   const timeZone = useTimeZone();
-  const version = useQuery({ queryKey: ['ops', 'version'], queryFn: () => unwrap(api.GET('/api/ops/version')) });
-  const memory = useQuery({ queryKey: ['ops', 'memory'], queryFn: () => unwrap(api.GET('/api/ops/memory')), refetchInterval: 30_000 });
-  const runtime = useQuery({ queryKey: ['ops', 'runtime'], queryFn: () => unwrap(api.GET('/api/ops/runtime-status')), refetchInterval: 15_000 });
-  const check = useMutation({
-    mutationFn: () => unwrap(api.POST('/api/ops/version/check', { params: { query: { force: true } } })),
-    onError: (error) => toast.error(error),
-  });
+  const version = useVersionQuery();
+  const memory = useMemoryQuery();
+  const runtime = useRuntimeQuery();
+  const check = useCheckForUpdate({ onError: (error) => toast.error(error) });
   const result = check.data;
   return (
     <Page title={t('about.title')}>
