@@ -1,12 +1,12 @@
 import { Badge, Button, Drawer, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { DataTable, EmptyState, formatDateTime, QueryState } from '@shared/web-ui';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { api, Schemas, unwrap } from '../../api/client';
+import { Schemas } from '../../api/client';
 import { categoryLabel, runStateLabel, triggerLabel } from '../../components/codes';
 import { useAccountListQuery, useTaskListQuery, useTimeZone } from '../../components/hooks';
 import { Page } from '../../components/page';
+import { useRunQuery, useRunsQuery } from './history-api';
 
 const PAGE_SIZE = 25;
 const CATEGORIES = ['session_invalid', 'flood_wait', 'ai_timeout', 'ai_error', 'button_not_found', 'target_not_found', 'network_proxy', 'timeout', 'strong_failure', 'unknown'] as const;
@@ -39,11 +39,11 @@ export function HistoryPage() {
   const timeZone = useTimeZone();
   const [params, setParams] = useSearchParams();
   const { page, query } = historyQuery(params);
-  const runs = useQuery({ queryKey: ['runs', query], queryFn: () => unwrap(api.GET('/api/runs', { params: { query } })), placeholderData: keepPreviousData });
+  const runs = useRunsQuery(query);
   const accounts = useAccountListQuery();
   const tasks = useTaskListQuery();
   const openRun = params.get('run');
-  const detail = useQuery({ queryKey: ['run', openRun], enabled: !!openRun, queryFn: () => unwrap(api.GET('/api/runs/{run_id}', { params: { path: { run_id: openRun ?? '' } } })) });
+  const detail = useRunQuery(openRun);
   const update = (changes: Record<string, string | undefined>) => {
     const next = new URLSearchParams(params);
     for (const [key, value] of Object.entries(changes)) {
