@@ -1,17 +1,10 @@
 import { Alert, Button, Center, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
 import { ApiError, ColorSchemePicker, errorMessage, LanguagePicker, safeNext, useCountdown } from '@shared/web-ui';
 import { ChangeEvent, FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
-import { api, unwrap } from '../../api/client';
 import { session, useSession } from '../../auth/session';
-
-interface LoginValues {
-  username: string;
-  password: string;
-  totp_code: string;
-}
+import { LoginValues, useLogIn } from './login-api';
 
 /** Username, password and (when the account has it on) the TOTP code; 429 shows a countdown. */
 export function LoginPage() {
@@ -45,9 +38,7 @@ export function LoginPage() {
     setErrors(problems);
     if (Object.keys(problems).length === 0) login.mutate(values);
   };
-  const login = useMutation({
-    mutationFn: (values: LoginValues) =>
-      unwrap(api.POST('/api/auth/login', { body: { username: values.username.trim(), password: values.password, ...(values.totp_code ? { totp_code: values.totp_code } : {}) } })),
+  const login = useLogIn({
     onSuccess: (result) => {
       session.logIn(result.access_token);
       void navigate(next, { replace: true });
