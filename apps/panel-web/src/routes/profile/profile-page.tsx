@@ -1,35 +1,30 @@
 import { Badge, Button, Card, Group, Image, PasswordInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { confirmAction, QueryState, toast } from '@shared/web-ui';
 import { FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, Schemas, unwrap } from '../../api/client';
+import { Schemas } from '../../api/client';
 import { session } from '../../auth/session';
 import { Page } from '../../components/page';
+import { useChangePassword, useChangeUsername, useDisableTotp, useEnableTotp, useMeQuery, useStartTotpSetup } from './profile-api';
 
 /** Username, password and TOTP (set up with QR and secret, enable, disable). */
 export function ProfilePage() {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
-  const me = useQuery({ queryKey: ['me'], queryFn: () => unwrap(api.GET('/api/auth/me')) });
-  const refreshMe = () => void queryClient.invalidateQueries({ queryKey: ['me'] });
+  const me = useMeQuery();
 
   const [username, setUsername] = useState({ new_username: '', current_password: '' });
-  const changeUsername = useMutation({
-    mutationFn: () => unwrap(api.PUT('/api/auth/username', { body: username })),
+  const changeUsername = useChangeUsername({
     onSuccess: (token) => {
       session.logIn(token.access_token);
       setUsername({ new_username: '', current_password: '' });
       toast.success(t('profile.usernameChanged'));
-      refreshMe();
     },
     onError: (error) => toast.error(error),
   });
 
   const [password, setPassword] = useState({ current_password: '', new_password: '', repeat: '' });
   const passwordMismatch = password.repeat !== '' && password.repeat !== password.new_password;
-  const changePassword = useMutation({
-    mutationFn: () => unwrap(api.PUT('/api/auth/password', { body: { current_password: password.current_password, new_password: password.new_password } })),
+  const changePassword = useChangePassword({
     onSuccess: (token) => {
       session.logIn(token.access_token);
       setPassword({ current_password: '', new_password: '', repeat: '' });
@@ -41,29 +36,24 @@ export function ProfilePage() {
   const [totpPassword, setTotpPassword] = useState('');
   const [totpCode, setTotpCode] = useState('');
   const [setup, setSetup] = useState<Schemas['TotpSetupDto'] | null>(null);
-  const startSetup = useMutation({
-    mutationFn: () => unwrap(api.POST('/api/auth/totp/setup', { body: { current_password: totpPassword } })),
+  const startSetup = useStartTotpSetup({
     onSuccess: (result) => setSetup(result),
     onError: (error) => toast.error(error),
   });
-  const enable = useMutation({
-    mutationFn: () => unwrap(api.POST('/api/auth/totp/enable', { body: { code: totpCode, current_password: totpPassword } })),
+  const enable = useEnableTotp({
     onSuccess: (result) => {
       session.logIn(result.access_token);
       setSetup(null);
       setTotpCode('');
       setTotpPassword('');
       toast.success(t('profile.totpEnabled'));
-      refreshMe();
     },
     onError: (error) => toast.error(error),
   });
-  const disable = useMutation({
-    mutationFn: () => unwrap(api.POST('/api/auth/totp/disable', { body: { code: totpCode } })),
+  const disable = useDisableTotp({
     onSuccess: () => {
       setTotpCode('');
       toast.success(t('profile.totpDisabled'));
-      refreshMe();
     },
     onError: (error) => toast.error(error),
   });
@@ -78,7 +68,7 @@ export function ProfilePage() {
       <QueryState query={me}>
         {(data) => (
           <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-            <Card withBorder component="form" onSubmit={submit(() => changeUsername.mutate())}>
+            <Card withBorder component="form" onSubmit={submit(() => changeUsername.mutate(username))}>
               <Title order={3} size="h5" mb="xs">
                 {t('profile.username')}
               </Title>
@@ -95,7 +85,7 @@ export function ProfilePage() {
                 </Group>
               </Stack>
             </Card>
-            <Card withBorder component="form" onSubmit={submit(() => changePassword.mutate())}>
+            <Card withBorder component="form" onSubmit={submit(() => changePassword.mutate({ current_password: password.current_password, new_password: password.new_password }))}>
               <Title order={3} size="h5" mb="xs">
                 {t('profile.password')}
               </Title>
@@ -129,7 +119,7 @@ export function ProfilePage() {
               {data.totp_enabled ? (
                 <form
                   onSubmit={submit(async () => {
-                    if (await confirmAction({ title: t('profile.disableTitle'), message: t('profile.disableMessage'), confirmLabel: t('profile.disable'), cancelLabel: t('common.cancel') })) disable.mutate();
+                    if (await confirmAction({ title: t('profile.disableTitle'), message: t('profile.disableMessage'), confirmLabel: t('profile.disable'), cancelLabel: t('common.cancel') })) disable.mutate(totpCode);
                   })}
                 >
                   <Stack gap="xs">
@@ -142,7 +132,7 @@ export function ProfilePage() {
                   </Stack>
                 </form>
               ) : setup ? (
-                <form onSubmit={submit(() => enable.mutate())}>
+                <form onSubmit={submit(() => enable.mutate({ code: totpCode, current_password: totpPassword }))}>
                   <Stack gap="xs">
                     <Text size="sm">{t('profile.scan')}</Text>
                     <Image src={setup.qr_code_data_url} alt={t('profile.qrAlt')} w={200} h={200} />
@@ -161,7 +151,7 @@ export function ProfilePage() {
                   </Stack>
                 </form>
               ) : (
-                <form onSubmit={submit(() => startSetup.mutate())}>
+                <form onSubmit={submit(() => startSetup.mutate(totpPassword))}>
                   <Stack gap="xs">
                     <Text size="sm">{t('profile.totpIntro')}</Text>
                     <PasswordInput label={t('profile.currentPassword')} required autoComplete="current-password" value={totpPassword} onChange={(event) => setTotpPassword(event.currentTarget.value)} />
