@@ -24,6 +24,11 @@ export function useTaskListQuery() {
   return useQuery({ queryKey: ['tasks'], queryFn: () => unwrap(api.GET('/api/sign-tasks')) });
 }
 
+/** Runs in progress, refreshed every few seconds (the dashboard's panel, the task list's run state and cancel). */
+export function useActiveRunsQuery() {
+  return useQuery({ queryKey: ['runs', 'active'], queryFn: () => unwrap(api.GET('/api/sign-tasks/runs/active')), refetchInterval: 5_000 });
+}
+
 /**
  * What a page adds to a data-layer mutation: its toasts, form resets and navigation. The hook keeps the
  * call and the invalidations; `TCall` is the call it wraps (its result and its one argument, if any).

@@ -10,7 +10,6 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   confirmAction,
   EmptyState,
@@ -23,11 +22,12 @@ import {
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { api, authHeaders, unwrap } from '../../api/client';
+import { authHeaders } from '../../api/client';
 import { session } from '../../auth/session';
 import { categoryLabel, jobLabel } from '../../components/codes';
-import { useAccountListQuery, useTaskListQuery, useTimeZone } from '../../components/hooks';
+import { useAccountListQuery, useActiveRunsQuery, useTaskListQuery, useTimeZone } from '../../components/hooks';
 import { Page } from '../../components/page';
+import { useCancelRun, useDashboardStatsQuery, useRefreshAfterLiveLog, useScheduledJobsQuery } from './dashboard-api';
 import { SignChart } from './sign-chart';
 
 
@@ -77,28 +77,13 @@ function Stat({
 export function DashboardPage() {
   const { t } = useTranslation();
   const timeZone = useTimeZone();
-  const queryClient = useQueryClient();
-  const stats = useQuery({
-    queryKey: ['stats', 'dashboard'],
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/stats/dashboard', { params: { query: { days: 14 } } }),
-      ),
-    refetchInterval: 30_000,
-  });
-  const active = useQuery({
-    queryKey: ['runs', 'active'],
-    queryFn: () => unwrap(api.GET('/api/sign-tasks/runs/active')),
-    refetchInterval: 5_000,
-  });
-  const jobs = useQuery({
-    queryKey: ['scheduled-jobs'],
-    queryFn: () => unwrap(api.GET('/api/ops/scheduled-jobs')),
-    refetchInterval: 60_000,
-  });
+  const stats = useDashboardStatsQuery();
+  const active = useActiveRunsQuery();
+  const jobs = useScheduledJobsQuery();
   const accounts = useAccountListQuery();
   const tasks = useTaskListQuery();
   const [live, setLive] = useState<LiveSignLog[]>([]);
+  const refreshAfterLiveLog = useRefreshAfterLiveLog();
   const onMessage = useCallback(
     (message: { event: string; data: string }) => {
       if (message.event !== 'sign_log') return;
@@ -109,10 +94,9 @@ export function DashboardPage() {
       } catch {
         return;
       }
-      void queryClient.invalidateQueries({ queryKey: ['stats', 'dashboard'] });
-      void queryClient.invalidateQueries({ queryKey: ['runs', 'active'] });
+      refreshAfterLiveLog();
     },
-    [queryClient],
+    [refreshAfterLiveLog],
   );
   const status = useEventStream({
     url: '/api/events/sign-history',
@@ -120,16 +104,9 @@ export function DashboardPage() {
     onMessage,
     onUnauthorized: () => session.expire(window.location.pathname),
   });
-  const cancel = useMutation({
-    mutationFn: (task: string) =>
-      unwrap(
-        api.POST('/api/sign-tasks/{name}/run/cancel', {
-          params: { path: { name: task } },
-        }),
-      ),
+  const cancel = useCancelRun({
     onSuccess: (result) => {
       toast.success(t('dashboard.cancelled', { count: result.cancelled }));
-      void queryClient.invalidateQueries({ queryKey: ['runs', 'active'] });
     },
     onError: (error) => toast.error(error),
   });

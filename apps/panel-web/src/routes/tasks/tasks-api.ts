@@ -31,10 +31,8 @@ export function useAccountNamesQuery() {
   return useAccountListQuery((data) => data.accounts.map((account) => account.account_name));
 }
 
-/** Runs in progress, refreshed every few seconds (the list shows which tasks run and offers cancel). */
-export function useActiveRunsQuery() {
-  return useQuery({ queryKey: ['runs', 'active'], queryFn: () => unwrap(api.GET('/api/sign-tasks/runs/active')), refetchInterval: 5_000 });
-}
+/** Runs in progress (shared with the dashboard: one ['runs', 'active'] query). */
+export { useActiveRunsQuery } from '../../components/hooks';
 
 /** The task's in-memory run; polled every second while a run is going, so its step log arrives live. */
 export function useRunStatusQuery(name: string, watch: boolean) {
