@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hitFilterFromParams, hitViewFromParams, isFiltered, safeMessageUrl, withParams } from './hits-filter';
-import { queryString } from './hits-page';
+import { queryString } from './hits-api';
 
 describe('keyword hits filter', () => {
   it('turns the URL into the API filter: trimmed text, days of the configured zone, until inclusive', () => {

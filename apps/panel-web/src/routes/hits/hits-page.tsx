@@ -1,14 +1,14 @@
 import { Anchor, Badge, Button, Code, Collapse, Group, NativeSelect, SegmentedControl, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { confirmAction, DataTable, EmptyState, formatDateTime, toast } from '@shared/web-ui';
 import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { api, download, Schemas, unwrap } from '../../api/client';
+import { Schemas } from '../../api/client';
 import { useTimeZone } from '../../components/hooks';
 import { Page } from '../../components/page';
-import { HitFilter, hitFilterFromParams, HitGroupBy, hitViewFromParams, isFiltered, safeMessageUrl, withParams } from './hits-filter';
+import { downloadHitsCsv, useDeleteHits, useHitGroupsQuery, useHitsQuery } from './hits-api';
+import { hitFilterFromParams, HitGroupBy, hitViewFromParams, isFiltered, safeMessageUrl, withParams } from './hits-filter';
 
 const PAGE_SIZE = 50;
 const SEARCH_DELAY_MS = 400;
@@ -17,15 +17,6 @@ const PUSH_COLOR: Record<Schemas['KeywordHitDto']['push_status'], string> = { se
 type Hit = Schemas['KeywordHitDto'];
 type HitGroup = Schemas['KeywordHitGroupDto'];
 
-function useHitGroups(groupBy: HitGroupBy, filter: HitFilter, enabled = true) {
-  return useQuery({
-    queryKey: ['keyword-hits', 'groups', groupBy, filter],
-    enabled,
-    queryFn: () => unwrap(api.GET('/api/keyword-hits/groups', { params: { query: { ...filter, group_by: groupBy } } })),
-    placeholderData: keepPreviousData,
-  });
-}
-
 /**
  * Keyword hits of the listen tasks: filtered, searched and paged by the server (filters in the URL),
  * grouped by task, account or chat, downloaded as CSV or deleted for the current filter.
@@ -33,7 +24,6 @@ function useHitGroups(groupBy: HitGroupBy, filter: HitFilter, enabled = true) {
 export function HitsPage() {
   const { t, i18n } = useTranslation();
   const timeZone = useTimeZone();
-  const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
   const filter = hitFilterFromParams(params, timeZone);
   const filterKey = JSON.stringify(filter);
@@ -51,16 +41,12 @@ export function HitsPage() {
   const [earlier, setEarlier] = useState<{ filterKey: string; cursors: string[] }>({ filterKey, cursors: [] });
   const previousCursors = earlier.filterKey === filterKey ? earlier.cursors : [];
 
-  const hits = useQuery({
-    queryKey: ['keyword-hits', 'list', filter, cursor ?? null],
-    queryFn: () => unwrap(api.GET('/api/keyword-hits', { params: { query: { ...filter, limit: PAGE_SIZE, cursor } } })),
-    placeholderData: keepPreviousData,
-  });
-  const groups = useHitGroups(view === 'list' ? 'task' : view, filter, view !== 'list');
+  const hits = useHitsQuery(filter, cursor, PAGE_SIZE);
+  const groups = useHitGroupsQuery(view === 'list' ? 'task' : view, filter, view !== 'list');
   // The choices of the filters: every account, task and chat that has hits.
-  const taskChoices = useHitGroups('task', {});
-  const accountChoices = useHitGroups('account', {});
-  const chatChoices = useHitGroups('chat', {});
+  const taskChoices = useHitGroupsQuery('task', {});
+  const accountChoices = useHitGroupsQuery('account', {});
+  const chatChoices = useHitGroupsQuery('chat', {});
 
   const [search, setSearch] = useState(params.get('q') ?? '');
   const urlSearch = params.get('q') ?? '';
@@ -81,7 +67,7 @@ export function HitsPage() {
   const downloadCsv = async () => {
     setDownloading(true);
     try {
-      await download(`/api/keyword-hits/export?${queryString(filter)}`, 'keyword-hits.csv');
+      await downloadHitsCsv(filter);
       toast.success(t('hits.downloaded'));
     } catch (error) {
       toast.error(error, t('hits.downloadFailed'));
@@ -90,13 +76,10 @@ export function HitsPage() {
     }
   };
 
-  const remove = useMutation({
-    mutationFn: () => unwrap(api.DELETE('/api/keyword-hits', { params: { query: filter } })),
+  const remove = useDeleteHits({
     onSuccess: (result) => {
       toast.success(t('hits.deletedCount', { count: result.deleted, formatted: number.format(result.deleted) }));
       setParams(withParams(params, {}));
-      void queryClient.invalidateQueries({ queryKey: ['keyword-hits'] });
-      void queryClient.invalidateQueries({ queryKey: ['stats'] });
     },
     onError: (error) => toast.error(error, t('hits.deleteFailed')),
   });
@@ -108,10 +91,10 @@ export function HitsPage() {
       confirmLabel: t('hits.deleteConfirm'),
       cancelLabel: t('common.cancel'),
     });
-    if (confirmed) remove.mutate();
+    if (confirmed) remove.mutate(filter);
   };
 
-  const choices = (query: ReturnType<typeof useHitGroups>, current: string | null, label: (group: HitGroup) => string) => {
+  const choices = (query: ReturnType<typeof useHitGroupsQuery>, current: string | null, label: (group: HitGroup) => string) => {
     const options = (query.data?.groups ?? []).map((group) => ({ value: group.key, label: label(group) }));
     if (current && !options.some((option) => option.value === current)) options.unshift({ value: current, label: current });
     return [{ value: '', label: t('common.all') }, ...options];
@@ -220,7 +203,7 @@ export function HitsPage() {
   );
 }
 
-function HitGroups({ view, query, filtered, timeZone, onOpen }: { view: HitGroupBy; query: ReturnType<typeof useHitGroups>; filtered: boolean; timeZone: string; onOpen: (group: HitGroup) => void }) {
+function HitGroups({ view, query, filtered, timeZone, onOpen }: { view: HitGroupBy; query: ReturnType<typeof useHitGroupsQuery>; filtered: boolean; timeZone: string; onOpen: (group: HitGroup) => void }) {
   const { t } = useTranslation();
   const name = (group: HitGroup) => (view === 'chat' && group.title ? group.title : group.key);
   const headers: Record<HitGroupBy, string> = { task: t('hits.task'), account: t('hits.account'), chat: t('hits.chat') };
@@ -329,11 +312,4 @@ function senderText(hit: Hit): string {
 
 function countLabel(total: number, capped: boolean, number: Intl.NumberFormat): string {
   return capped ? `${number.format(total)}+` : number.format(total);
-}
-
-/** The filter as a query string for the CSV download (the same filter the list shows). */
-export function queryString(filter: HitFilter): string {
-  const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(filter)) if (value) query.set(key, value);
-  return query.toString();
 }
