@@ -3,9 +3,11 @@ import { api, Schemas, unwrap } from '../api/client';
 
 type AccountList = Schemas['AccountListDto'];
 
+export const SETTINGS_KEY = ['settings'] as const;
+
 /** The service's settings (shared by every page that needs the configured time zone). */
 export function useSettingsQuery() {
-  return useQuery({ queryKey: ['settings'], queryFn: () => unwrap(api.GET('/api/config/settings')) });
+  return useQuery({ queryKey: SETTINGS_KEY, queryFn: () => unwrap(api.GET('/api/config/settings')) });
 }
 
 /** The time zone the service counts days in (settings.timezone), UTC until loaded. */

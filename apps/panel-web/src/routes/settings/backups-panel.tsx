@@ -1,10 +1,10 @@
 import { Badge, Button, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { EmptyState, ErrorState, formatDateTime, LoadingState, QueryState, toast } from '@shared/web-ui';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, download, Schemas, unwrap } from '../../api/client';
+import { Schemas } from '../../api/client';
 import { FormBinding, IntegerField, SecretSetting, SwitchField, TextField } from './form-binding';
+import { downloadBackup, downloadRemoteBackup, useBackupStatusQuery, useRemoteBackupsQuery, useTestWebdav, useUploadBackup } from './settings-api';
 import { Section, TestButton, TestResult } from './settings-parts';
 
 /** 1536 -> "1.5 KB". */
@@ -24,10 +24,9 @@ export function formatBytes(bytes: number): string {
 export function BackupsPanel({ form, dirty }: { form: FormBinding; dirty: boolean }) {
   const { t } = useTranslation();
   const timeZone = form.view.timezone;
-  const queryClient = useQueryClient();
-  const status = useQuery({ queryKey: ['backup-status'], queryFn: () => unwrap(api.GET('/api/ops/backup/status')) });
+  const status = useBackupStatusQuery();
   const webdavSaved = status.data?.webdav_configured ?? false;
-  const test = useMutation({ mutationFn: () => unwrap(api.POST('/api/ops/backup/webdav/test')), onError: (error) => toast.error(error) });
+  const test = useTestWebdav({ onError: (error) => toast.error(error) });
   const [downloading, setDownloading] = useState<string | null>(null);
   const fetchFile = async (key: string, action: () => Promise<void>) => {
     setDownloading(key);
@@ -39,11 +38,9 @@ export function BackupsPanel({ form, dirty }: { form: FormBinding; dirty: boolea
       setDownloading(null);
     }
   };
-  const upload = useMutation({
-    mutationFn: () => unwrap(api.POST('/api/ops/backup/export', { params: { query: { target: 'webdav' } } })),
+  const upload = useUploadBackup({
     onSuccess: (result) => {
       toast.success(t('settings.backups.uploaded', { name: result.file_name, size: formatBytes(result.size_bytes) }));
-      void queryClient.invalidateQueries({ queryKey: ['remote-backups'] });
     },
     onError: (error) => toast.error(error),
   });
@@ -80,7 +77,7 @@ export function BackupsPanel({ form, dirty }: { form: FormBinding; dirty: boolea
         intro={t('settings.backups.intro')}
         actions={
           <>
-            <Button loading={downloading === 'export'} onClick={() => void fetchFile('export', () => download('/api/ops/backup/export?target=download', 'backup.tar.gz', 'POST'))}>
+            <Button loading={downloading === 'export'} onClick={() => void fetchFile('export', downloadBackup)}>
               {t('settings.backups.download')}
             </Button>
             <Button variant="light" loading={upload.isPending} disabled={!webdavSaved} onClick={() => upload.mutate()}>
@@ -145,7 +142,7 @@ function BackupStatus({ status, timeZone }: { status: Schemas['BackupStatusDto']
 
 function RemoteBackups({ timeZone, downloading, fetchFile }: { timeZone: string; downloading: string | null; fetchFile: (key: string, action: () => Promise<void>) => Promise<void> }) {
   const { t } = useTranslation();
-  const remote = useQuery({ queryKey: ['remote-backups'], queryFn: () => unwrap(api.GET('/api/ops/backup/webdav/files')), retry: false });
+  const remote = useRemoteBackupsQuery();
   if (remote.isPending) return <LoadingState rows={2} />;
   if (remote.error || !remote.data) return <ErrorState error={remote.error} onRetry={() => void remote.refetch()} />;
   return (
@@ -188,7 +185,7 @@ function RemoteBackups({ timeZone, downloading, fetchFile }: { timeZone: string;
                       variant="light"
                       aria-label={t('settings.remote.downloadName', { name: file.name })}
                       loading={downloading === file.name}
-                      onClick={() => void fetchFile(file.name, () => download(`/api/ops/backup/webdav/download?name=${encodeURIComponent(file.name)}`, file.name))}
+                      onClick={() => void fetchFile(file.name, () => downloadRemoteBackup(file.name))}
                     >
                       {t('settings.remote.download')}
                     </Button>

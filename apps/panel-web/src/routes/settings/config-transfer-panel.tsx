@@ -1,10 +1,10 @@
 import { Accordion, Alert, Badge, Button, Checkbox, FileInput, Group, List, Stack, Switch, Text, TextInput } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { confirmAction, toast } from '@shared/web-ui';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, download, Schemas, unwrap } from '../../api/client';
+import { Schemas } from '../../api/client';
 import { ImportItem, initialSelection, isSelectable, parseConfigFile, reasonKey, selectionToSend, toggleAll, toggleSelection } from './import-selection';
+import { ConfigImport, downloadConfig, useImportConfig, usePreviewImport } from './settings-api';
 import { Section } from './settings-parts';
 
 /** The service's limit for an import body (request-limits: 4 MiB). */
@@ -15,7 +15,6 @@ const ACTION_COLORS: Record<ImportItem['action'], string> = { create: 'teal', ov
 /** Configuration JSON: export it, or choose a file, see what it changes, choose items, then import. */
 export function ConfigTransferPanel({ dirty }: { dirty: boolean }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const [exporting, setExporting] = useState(false);
   const [file, setFile] = useState<File | null>(null);
   const [text, setText] = useState<string | null>(null);
@@ -25,21 +24,18 @@ export function ConfigTransferPanel({ dirty }: { dirty: boolean }) {
   const [selected, setSelected] = useState<string[]>([]);
   const [report, setReport] = useState<Schemas['ImportResultDto'] | null>(null);
 
-  const request = (withOverwrite: boolean) => ({ config_json: text ?? '', overwrite: withOverwrite, ...(defaultAccount.trim() ? { default_account: defaultAccount.trim() } : {}) });
-  const preview = useMutation({
-    mutationFn: (withOverwrite: boolean) => unwrap(api.POST('/api/config/import-preview', { body: request(withOverwrite) })),
+  const request = (withOverwrite: boolean): ConfigImport => ({ config_json: text ?? '', overwrite: withOverwrite, ...(defaultAccount.trim() ? { default_account: defaultAccount.trim() } : {}) });
+  const preview = usePreviewImport({
     onSuccess: (result) => setSelected(initialSelection(result.items)),
     onError: (error) => toast.error(error, t('settings.import.previewFailed')),
   });
-  const importNow = useMutation({
-    mutationFn: (keys: string[]) => unwrap(api.POST('/api/config/import/all', { body: { ...request(overwrite), selected: keys } })),
+  const importNow = useImportConfig({
     onSuccess: (result) => {
       setReport(result);
       preview.reset();
       setFile(null);
       setText(null);
       toast.success(t('settings.import.done', { created: result.created.length, overwritten: result.overwritten.length }));
-      void queryClient.invalidateQueries();
     },
     onError: (error) => toast.error(error, t('settings.import.failed')),
   });
@@ -71,7 +67,7 @@ export function ConfigTransferPanel({ dirty }: { dirty: boolean }) {
       cancelLabel: t('common.cancel'),
       danger: overwrite,
     });
-    if (ok) importNow.mutate(toSend);
+    if (ok) importNow.mutate({ ...request(overwrite), selected: toSend });
   };
 
   return (
@@ -85,7 +81,7 @@ export function ConfigTransferPanel({ dirty }: { dirty: boolean }) {
             onClick={async () => {
               setExporting(true);
               try {
-                await download('/api/config/export/all', 'tg-signpulse-config.json');
+                await downloadConfig();
               } catch (error) {
                 toast.error(error);
               } finally {
@@ -108,12 +104,12 @@ export function ConfigTransferPanel({ dirty }: { dirty: boolean }) {
           onChange={(event) => {
             const next = event.currentTarget.checked;
             setOverwrite(next);
-            if (preview.data) preview.mutate(next);
+            if (preview.data) preview.mutate(request(next));
           }}
         />
         <TextInput label={t('settings.import.defaultAccount')} description={t('settings.import.defaultAccountHint')} value={defaultAccount} onChange={(event) => setDefaultAccount(event.currentTarget.value)} />
         <Group>
-          <Button variant="light" disabled={!text} loading={preview.isPending} onClick={() => preview.mutate(overwrite)}>
+          <Button variant="light" disabled={!text} loading={preview.isPending} onClick={() => preview.mutate(request(overwrite))}>
             {t('settings.import.preview')}
           </Button>
         </Group>

@@ -1,14 +1,14 @@
 import { Alert, Badge, Button, Card, Checkbox, Group, Paper, Select, SimpleGrid, Stack, Table, Tabs, Text } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { QueryState, toast, useUnsavedChangesGuard } from '@shared/web-ui';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { api, Schemas, unwrap } from '../../api/client';
+import { Schemas } from '../../api/client';
 import { useSettingsQuery } from '../../components/hooks';
 import { Page } from '../../components/page';
 import { BackupsPanel } from './backups-panel';
 import { ConfigTransferPanel } from './config-transfer-panel';
+import { useRunDeviceKeepalive, useSaveSettings, useTestAi, useTestBot } from './settings-api';
 import { Section, TestButton, TestResult } from './settings-parts';
 import { FormBinding, IntegerField, SecretSetting, SwitchField, TextField } from './form-binding';
 import { formProblems, formValuesOf, secretsNeededAgain, SettingsFormValues, settingsPatch, SettingsView } from './settings-form';
@@ -28,7 +28,6 @@ export function SettingsPage() {
 
 function SettingsForm({ view }: { view: SettingsView }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
   const tab: SettingsTab = (SETTINGS_TABS as readonly string[]).includes(params.get('tab') ?? '') ? (params.get('tab') as SettingsTab) : 'general';
   const [values, setValues] = useState<SettingsFormValues>(() => formValuesOf(view));
@@ -38,12 +37,9 @@ function SettingsForm({ view }: { view: SettingsView }) {
   const dirty = Object.keys(patch).length > 0;
   useUnsavedChangesGuard(dirty);
 
-  const save = useMutation({
-    mutationFn: () => unwrap(api.PUT('/api/config/settings', { body: patch })),
+  const save = useSaveSettings({
     onSuccess: (saved) => {
-      queryClient.setQueryData(['settings'], saved);
       setValues(formValuesOf(saved));
-      void queryClient.invalidateQueries({ queryKey: ['backup-status'] });
       toast.success(t('settings.saved'));
     },
     onError: (error) => toast.error(error, t('settings.saveFailed')),
@@ -63,7 +59,7 @@ function SettingsForm({ view }: { view: SettingsView }) {
           event.preventDefault();
           // Enter in the import's own fields is not a request to save the settings.
           if (document.activeElement?.closest('[data-own-actions]')) return;
-          if (dirty && !invalid) save.mutate();
+          if (dirty && !invalid) save.mutate(patch);
         }}
       >
         <Tabs value={tab} onChange={(next) => setParams(next && next !== 'general' ? { tab: next } : {}, { replace: true })} keepMounted={false}>
@@ -130,8 +126,7 @@ function GeneralTab({ form }: { form: FormBinding }) {
   const { t } = useTranslation();
   const zones = useMemo(timeZones, []);
   const [force, setForce] = useState(false);
-  const keepalive = useMutation({
-    mutationFn: () => unwrap(api.POST('/api/config/settings/device-keepalive/run', { body: { force } })),
+  const keepalive = useRunDeviceKeepalive({
     onSuccess: (result) => toast.success(t('settings.keepalive.done', { woken: result.woken, failed: result.failed, skipped: result.skipped })),
     onError: (error) => toast.error(error),
   });
@@ -155,7 +150,7 @@ function GeneralTab({ form }: { form: FormBinding }) {
           <Stack gap="xs">
             <Checkbox label={t('settings.keepalive.force')} checked={force} onChange={(event) => setForce(event.currentTarget.checked)} />
             <Group>
-              <TestButton label={t('settings.keepalive.run')} dirty={false} loading={keepalive.isPending} onClick={() => keepalive.mutate()} />
+              <TestButton label={t('settings.keepalive.run')} dirty={false} loading={keepalive.isPending} onClick={() => keepalive.mutate(force)} />
             </Group>
           </Stack>
         }
@@ -214,7 +209,7 @@ function KeepaliveResult({ result }: { result: Schemas['KeepaliveRunResultDto'] 
 
 function AiTab({ form, dirty }: { form: FormBinding; dirty: boolean }) {
   const { t } = useTranslation();
-  const test = useMutation({ mutationFn: () => unwrap(api.POST('/api/config/ai/test')), onError: (error) => toast.error(error) });
+  const test = useTestAi({ onError: (error) => toast.error(error) });
   return (
     <Section
       title={t('settings.ai.title')}
@@ -237,7 +232,7 @@ const NOTICES = ['task_failure', 'task_success', 'session_invalid', 'backup_fail
 
 function NotificationsTab({ form, dirty }: { form: FormBinding; dirty: boolean }) {
   const { t } = useTranslation();
-  const test = useMutation({ mutationFn: () => unwrap(api.POST('/api/config/bot/test')), onError: (error) => toast.error(error) });
+  const test = useTestBot({ onError: (error) => toast.error(error) });
   return (
     <>
       <Section
