@@ -2,7 +2,7 @@
 export const en = {
   title: 'Issues and pull requests',
   caption: 'Issues and pull requests, most recently updated first',
-  search: 'Search title, author or #number',
+  search: 'Title, author or #number',
   kind: 'Kind',
   anyKind: 'Issues and pull requests',
   state: 'State',
@@ -22,7 +22,7 @@ export const en = {
 export const zh: typeof en = {
   title: 'Issue 与拉取请求',
   caption: 'Issue 与拉取请求（最近更新在前）',
-  search: '搜索标题、作者或 #编号',
+  search: '标题、作者或 #编号',
   kind: '类型',
   anyKind: 'Issue 与拉取请求',
   state: '状态',

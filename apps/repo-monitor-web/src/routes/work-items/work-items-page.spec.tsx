@@ -90,7 +90,7 @@ describe('WorkItemsPage', () => {
     const { router } = renderWithProviders(<WorkItemsPage />, { resources, path: '/work-items', url: '/work-items?page=2' });
     await screen.findByRole('link', { name: /#42/ });
     expect(requested.at(-1)?.searchParams.get('page')).toBe('2');
-    fireEvent.change(screen.getByRole('searchbox', { name: 'Search title, author or #number' }), { target: { value: ' nothing ' } });
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Title, author or #number' }), { target: { value: ' nothing ' } });
     fireEvent.change(screen.getByRole('combobox', { name: 'Kind' }), { target: { value: 'issue' } });
     fireEvent.change(screen.getByRole('combobox', { name: 'State' }), { target: { value: 'open' } });
     await act(async () => {
@@ -104,7 +104,7 @@ describe('WorkItemsPage', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
     });
     expect(router.state.location.search).toBe('');
-    expect(screen.getByRole('searchbox', { name: 'Search title, author or #number' })).toHaveValue('');
+    expect(screen.getByRole('searchbox', { name: 'Title, author or #number' })).toHaveValue('');
   });
 
   it('says when nothing has arrived yet, and shows the service error with a retry', async () => {

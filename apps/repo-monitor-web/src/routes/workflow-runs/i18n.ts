@@ -2,7 +2,7 @@
 export const en = {
   title: 'Workflow runs',
   caption: 'Workflow runs, most recently updated first',
-  search: 'Search workflow, branch or commit',
+  search: 'Workflow, branch or commit',
   status: 'Status',
   anyStatus: 'Any status',
   conclusion: 'Conclusion',
@@ -32,7 +32,7 @@ export const en = {
 export const zh: typeof en = {
   title: '工作流运行',
   caption: '工作流运行（最近更新在前）',
-  search: '搜索工作流、分支或提交',
+  search: '工作流、分支或提交',
   status: '状态',
   anyStatus: '任意状态',
   conclusion: '结论',

@@ -76,7 +76,7 @@ describe('WorkflowRunsPage', () => {
     const requested = stubApi(fetchMock, () => jsonResponse({ page: 1, per_page: 25, total: 1, items: [FAILED] }));
     const { router } = renderWithProviders(<WorkflowRunsPage />, { resources, path: '/workflow-runs' });
     await screen.findByRole('link', { name: /CI <script>/ });
-    fireEvent.change(screen.getByRole('searchbox', { name: 'Search workflow, branch or commit' }), { target: { value: 'main' } });
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Workflow, branch or commit' }), { target: { value: 'main' } });
     fireEvent.change(screen.getByRole('combobox', { name: 'Status' }), { target: { value: 'completed' } });
     fireEvent.change(screen.getByRole('combobox', { name: 'Conclusion' }), { target: { value: 'failure' } });
     await act(async () => {
