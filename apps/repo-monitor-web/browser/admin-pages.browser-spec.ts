@@ -220,7 +220,7 @@ describe('repo-monitor console: admin pages', () => {
   ];
 
   /** Pages whose own spec takes the phone screenshot with data in them. */
-  const SHOT_ELSEWHERE = new Set(['/work-items', '/workflow-runs']);
+  const SHOT_ELSEWHERE = new Set(['/repositories', '/work-items', '/workflow-runs']);
 
   it('every admin page passes axe-core and fits 390x844 without sideways scrolling', async () => {
     const { page, context, errors } = await newPage(web, PHONE);
