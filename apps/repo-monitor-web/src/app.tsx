@@ -1,12 +1,10 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { ApiError, createI18n, WebUiProvider } from '@shared/web-ui';
+import { ApiError, WebUiProvider } from '@shared/web-ui';
 import { useMemo } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { createBrowserRouter, RouterProvider } from 'react-router';
-import { en, zh } from './i18n/resources';
+import { i18n } from './i18n/setup';
 import { routes } from './routes';
-
-const i18n = createI18n({ en, zh });
 
 export function makeQueryClient(): QueryClient {
   return new QueryClient({

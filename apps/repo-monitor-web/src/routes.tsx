@@ -1,4 +1,5 @@
 import { Navigate, RouteObject } from 'react-router';
+import { hasPageStrings, loadPageStrings } from './i18n/setup';
 import { LoginPage } from './routes/login/login-page';
 
 const notBuiltYet = async () => ({ Component: (await import('./components/not-found')).NotFoundPage });
@@ -8,7 +9,7 @@ const notBuiltYet = async () => ({ Component: (await import('./components/not-fo
  * it uses. The paths are also in apps/repo-monitor/src/app/console/console-routes.ts (the service
  * answers them with index.html): a new page goes in both. Pages not built yet show "page not found".
  */
-export const routes: RouteObject[] = [
+export const routes: RouteObject[] = withPageStrings([
   { path: '/login', element: <LoginPage /> },
   { path: '/setup', lazy: async () => ({ Component: (await import('./routes/setup/setup-page')).SetupPage }) },
   {
@@ -36,4 +37,23 @@ export const routes: RouteObject[] = [
       { path: '*', lazy: notBuiltYet },
     ],
   },
-];
+]);
+
+/**
+ * A route at /<folder> whose folder routes/<folder>/ has an i18n.ts loads those strings together with
+ * its code (in parallel), so each page's text, English and Chinese, comes with the page and not in
+ * the login's bundle. A new page needs nothing more than its i18n.ts and its route.
+ */
+function withPageStrings(list: RouteObject[]): RouteObject[] {
+  return list.map((route) => {
+    const folder = route.path?.replace(/^\//, '');
+    const children = route.children ? withPageStrings(route.children) : undefined;
+    const lazy = route.lazy;
+    if (!folder || typeof lazy !== 'function' || !hasPageStrings(folder)) return children ? ({ ...route, children } as RouteObject) : route;
+    return {
+      ...route,
+      ...(children ? { children } : {}),
+      lazy: async () => (await Promise.all([lazy(), loadPageStrings(folder)]))[0],
+    } as RouteObject;
+  });
+}

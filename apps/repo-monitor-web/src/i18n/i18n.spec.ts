@@ -25,3 +25,17 @@ describe('translations', () => {
     expect(pageKey('../routes/login/i18n.ts')).toBe('login');
   });
 });
+
+describe('page strings loaded with their page', () => {
+  it('has every page but the bundled login on demand, and adds both languages under the folder key', async () => {
+    const { hasPageStrings, i18n, loadPageStrings } = await import('./setup');
+    expect(hasPageStrings('login')).toBe(false);
+    expect(hasPageStrings('work-items')).toBe(false);
+    expect(hasPageStrings('agent-access')).toBe(true);
+    expect(i18n.exists('agentAccess.title')).toBe(false);
+    await loadPageStrings('agent-access');
+    expect(i18n.t('agentAccess.title')).toBe('Agent access');
+    expect(i18n.getResource('zh-CN', 'app', 'agentAccess.title')).toBe('智能体访问');
+    expect(i18n.t('login.title')).toBe('Sign in');
+  });
+});
