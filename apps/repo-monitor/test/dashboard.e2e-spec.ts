@@ -1,4 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { LocalWebhookReceiver, requestJson } from '@shared/testing';
 import { EventEntity } from '../src/app/events/event.entity';
 import { InstallationEntity } from '../src/app/installations/installation.entity';
@@ -210,5 +213,44 @@ describe('GET /api/v1/dashboard', () => {
     const answer = await requestJson(monitor.url, '/api/v1/dashboard', { token: token.body.access_token });
     expect(answer.status).toBe(403);
     expect(answer.body).toMatchObject({ error_code: 'forbidden' });
+  });
+});
+
+describe('GET /api/v1/dashboard with the GitHub App credentials from environment variables', () => {
+  let directory: string;
+  const monitors: RunningMonitor[] = [];
+
+  const checklist = async (env: Record<string, string>) => {
+    const monitor = await startMonitor({ env: { ...TEST_ADMIN_ENV, MONITOR_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, ...env } });
+    monitors.push(monitor);
+    const answer = await requestJson<Dashboard>(monitor.url, '/api/v1/dashboard', { headers: adminHeaders(await loginAdmin(monitor)) });
+    expect(answer.status).toBe(200);
+    return Object.fromEntries(answer.body.checklist.map((item) => [item.key, item.done]));
+  };
+
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'monitor-dashboard-'));
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    await writeFile(join(directory, 'app.pem'), privateKey.export({ type: 'pkcs1', format: 'pem' }).toString(), { mode: 0o600 });
+  });
+  afterEach(async () => {
+    for (const monitor of monitors.splice(0)) await monitor.close();
+  });
+  afterAll(async () => {
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it('ticks the credentials off for an App id and a private key file given by the environment (no client id)', async () => {
+    const done = await checklist({
+      MONITOR_VCS_APP_ID: '12345',
+      MONITOR_VCS_PRIVATE_KEY_PATH: join(directory, 'app.pem'),
+      MONITOR_VCS_WEBHOOK_SECRET: 'inbound-secret-0123456789',
+    });
+    expect(done).toMatchObject({ github_app_credentials: true, inbound_webhook_secret: true, installation: false });
+  });
+
+  it('leaves them to do when the key file named by the environment cannot be read', async () => {
+    const done = await checklist({ MONITOR_VCS_APP_ID: '12345', MONITOR_VCS_PRIVATE_KEY_PATH: join(directory, 'missing.pem') });
+    expect(done).toMatchObject({ github_app_credentials: false });
   });
 });

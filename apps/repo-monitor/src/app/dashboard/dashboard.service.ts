@@ -41,7 +41,9 @@ export class DashboardService {
     const repositories = await manager.count(RepositoryEntity, { where: { status: 'active' } });
     const testedChannels = await manager.count(NotificationChannelEntity, { where: { enabled: true, lastTestOk: true } });
     const checklist: ChecklistEntryDto[] = [
-      { key: 'github_app_credentials', done: Boolean(github.appId && github.clientId && github.privateKey) },
+      // What the service signs in to GitHub as the App with: the effective App id and private key,
+      // from the environment or set in the console. The client id is only shown, never used to sign in.
+      { key: 'github_app_credentials', done: Boolean(github.appId && github.privateKey) },
       { key: 'inbound_webhook_secret', done: github.webhookSecrets.length > 0 },
       { key: 'installation', done: installations > 0 },
       { key: 'repository', done: repositories > 0 },

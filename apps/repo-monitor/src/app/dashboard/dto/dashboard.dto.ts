@@ -10,7 +10,7 @@ export class ChecklistEntryDto {
   @ApiProperty({
     enum: CHECKLIST_ITEMS,
     description:
-      'github_app_credentials: App id, client id and private key in effect; inbound_webhook_secret: a secret GitHub signs deliveries with; ' +
+      'github_app_credentials: App id and private key in effect (environment or console); inbound_webhook_secret: a secret GitHub signs deliveries with; ' +
       'installation: the App is installed on an account; repository: at least one active watched repository; ' +
       'channel_tested: an enabled notification channel whose last test passed',
   })
