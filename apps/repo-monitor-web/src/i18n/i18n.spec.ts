@@ -30,7 +30,7 @@ describe('page strings loaded with their page', () => {
   it('has every page but the bundled login on demand, and adds both languages under the folder key', async () => {
     const { hasPageStrings, i18n, loadPageStrings } = await import('./setup');
     expect(hasPageStrings('login')).toBe(false);
-    expect(hasPageStrings('work-items')).toBe(false);
+    expect(hasPageStrings('no-such-page')).toBe(false);
     expect(hasPageStrings('agent-access')).toBe(true);
     expect(i18n.exists('agentAccess.title')).toBe(false);
     await loadPageStrings('agent-access');
