@@ -21,7 +21,7 @@ export const routes: RouteObject[] = withPageStrings([
       { path: '/repositories', lazy: async () => ({ Component: (await import('./routes/repositories/repositories-page')).RepositoriesPage }) },
       { path: '/work-items', lazy: async () => ({ Component: (await import('./routes/work-items/work-items-page')).WorkItemsPage }) },
       { path: '/workflow-runs', lazy: async () => ({ Component: (await import('./routes/workflow-runs/workflow-runs-page')).WorkflowRunsPage }) },
-      { path: '/security-alerts', lazy: notBuiltYet },
+      { path: '/security-alerts', lazy: async () => ({ Component: (await import('./routes/security-alerts/security-alerts-page')).SecurityAlertsPage }) },
       { path: '/events', lazy: async () => ({ Component: (await import('./routes/events/events-page')).EventsPage }) },
       { path: '/channels', lazy: async () => ({ Component: (await import('./routes/channels/channels-page')).ChannelsPage }) },
       { path: '/outbox', lazy: async () => ({ Component: (await import('./routes/outbox/outbox-page')).OutboxPage }) },
