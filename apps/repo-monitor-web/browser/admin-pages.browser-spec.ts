@@ -206,6 +206,7 @@ describe('repo-monitor console: admin pages', () => {
     ['/outbox', 'Outbox'],
     ['/work-items', 'Issues and pull requests'],
     ['/workflow-runs', 'Workflow runs'],
+    ['/security-alerts', 'Security alerts'],
     ['/github-app', 'GitHub App'],
     ['/ai', 'AI'],
     ['/ai?tab=reviews', 'AI'],
@@ -220,7 +221,7 @@ describe('repo-monitor console: admin pages', () => {
   ];
 
   /** Pages whose own spec takes the phone screenshot with data in them. */
-  const SHOT_ELSEWHERE = new Set(['/repositories', '/work-items', '/workflow-runs']);
+  const SHOT_ELSEWHERE = new Set(['/repositories', '/work-items', '/workflow-runs', '/security-alerts']);
 
   it('every admin page passes axe-core and fits 390x844 without sideways scrolling', async () => {
     const { page, context, errors } = await newPage(web, PHONE);

@@ -1,6 +1,6 @@
 export const ALERT_KINDS = ['dependabot', 'code_scanning', 'secret_scanning'] as const;
 /** The states GitHub reports across the three kinds (secret scanning says resolved, the others fixed or dismissed). */
-export const ALERT_STATES = ['open', 'dismissed', 'auto_dismissed', 'fixed', 'resolved'] as const;
+export const ALERT_STATES = ['open', 'dismissed', 'auto_dismissed', 'fixed', 'resolved', 'closed'] as const;
 /** Dependabot and code scanning security severities, then code scanning's rule severities. */
 export const ALERT_SEVERITIES = ['critical', 'high', 'medium', 'low', 'error', 'warning', 'note'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];

@@ -25,7 +25,7 @@ export const SECURITY_ALERTS_REFRESH_MS = 15_000;
 type Alert = Schemas['SecurityAlertDto'];
 
 const SEVERITY_COLOR: Record<string, string> = { critical: 'red', high: 'orange', error: 'red', medium: 'yellow', warning: 'yellow', low: 'gray', note: 'gray' };
-const STATE_COLOR: Record<string, string> = { open: 'red', fixed: 'green', resolved: 'green', dismissed: 'gray', auto_dismissed: 'gray' };
+const STATE_COLOR: Record<string, string> = { open: 'red', fixed: 'green', resolved: 'green', closed: 'gray', dismissed: 'gray', auto_dismissed: 'gray' };
 
 /** Dependabot, code scanning and secret scanning alerts: server-paged, filtered in the URL, each one ignorable (no more notifications) and back. */
 export function SecurityAlertsPage() {
