@@ -2,12 +2,12 @@ import { Navigate, RouteObject } from 'react-router';
 import { hasPageStrings, loadPageStrings } from './i18n/setup';
 import { LoginPage } from './routes/login/login-page';
 
-const notBuiltYet = async () => ({ Component: (await import('./components/not-found')).NotFoundPage });
+const notFound = async () => ({ Component: (await import('./components/not-found')).NotFoundPage });
 
 /**
  * The console's pages. Every page but the login is loaded on demand, so the login loads only what
  * it uses. The paths are also in apps/repo-monitor/src/app/console/console-routes.ts (the service
- * answers them with index.html): a new page goes in both. Pages not built yet show "page not found".
+ * answers them with index.html): a new page goes in both. Any other path shows "page not found".
  */
 export const routes: RouteObject[] = withPageStrings([
   { path: '/login', element: <LoginPage /> },
@@ -34,7 +34,7 @@ export const routes: RouteObject[] = withPageStrings([
       { path: '/audit-log', lazy: async () => ({ Component: (await import('./routes/audit-log/audit-log-page')).AuditLogPage }) },
       { path: '/account', lazy: async () => ({ Component: (await import('./routes/account/account-page')).AccountPage }) },
       { path: '/about', lazy: async () => ({ Component: (await import('./routes/about/about-page')).AboutPage }) },
-      { path: '*', lazy: notBuiltYet },
+      { path: '*', lazy: notFound },
     ],
   },
 ]);

@@ -37,5 +37,5 @@ export const en = {
     account: 'Account',
     about: 'About',
   },
-  notFound: { title: 'Page not found', body: 'This page does not exist, or is not built yet.', back: 'Go to the dashboard' },
+  notFound: { title: 'Page not found', body: 'This page does not exist.', back: 'Go to the dashboard' },
 };

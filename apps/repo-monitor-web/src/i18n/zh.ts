@@ -39,5 +39,5 @@ export const zh: typeof en = {
     account: '账户',
     about: '关于',
   },
-  notFound: { title: '页面不存在', body: '此页面不存在，或尚未完成。', back: '前往概览' },
+  notFound: { title: '页面不存在', body: '此页面不存在。', back: '前往概览' },
 };
