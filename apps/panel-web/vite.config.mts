@@ -1,40 +1,7 @@
-/// <reference types="vitest/config" />
-import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+// The web apps' one build set-up; tools/ is not an Nx project, so it has no alias.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { webAppConfig } from '../../tools/vite/web-app-config.mjs';
 
-const here = fileURLToPath(new URL('.', import.meta.url));
-const root = fileURLToPath(new URL('../..', import.meta.url));
-
-// Built to dist/apps/panel-web; panel-api's build copies it to dist/apps/panel-api/web and serves
-// it at `/` (hashed files under /assets/ cached for a year, everything else revalidated).
-export default defineConfig({
-  root: here,
-  base: '/',
-  plugins: [react()],
-  resolve: {
-    alias: {
-      '@shared/web-ui/testing': `${root}libs/web-ui/src/testing/index.tsx`,
-      '@shared/web-ui': `${root}libs/web-ui/src/index.ts`,
-    },
-  },
-  build: {
-    outDir: `${root}dist/apps/panel-web`,
-    emptyOutDir: true,
-    target: 'es2022',
-    sourcemap: false,
-    chunkSizeWarningLimit: 700,
-  },
-  server: {
-    proxy: { '/api': 'http://127.0.0.1:8000' },
-  },
-  test: {
-    environment: 'jsdom',
-    globals: true,
-    include: ['src/**/*.spec.{ts,tsx}'],
-    setupFiles: [`${root}libs/web-ui/src/testing/setup.ts`],
-    css: false,
-    testTimeout: 20_000,
-    reporters: ['default', `${root}tools/testing/vitest-results-reporter.mjs`],
-  },
-});
+// Built to dist/apps/panel-web; panel-api's build copies it to dist/apps/panel-api/web.
+export default webAppConfig({ appRoot: fileURLToPath(new URL('.', import.meta.url)), name: 'panel-web', devApiPort: 8000 });

@@ -1,6 +1,5 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import './styles.css';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { translationsReady } from './i18n/setup';

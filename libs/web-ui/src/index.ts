@@ -1,3 +1,5 @@
+// The few global rules both web apps need (skip link, visible focus, no sideways scroll); after Mantine's styles, which each app's main.tsx imports first.
+import './styles.css';
 export * from './lib/api-error';
 export * from './lib/sse';
 export * from './lib/i18n';

@@ -1,0 +1,53 @@
+/// <reference types="vitest/config" />
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type UserConfig } from 'vite';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface WebAppOptions {
+  /** The app's folder (its vite.config.mts passes its own directory). */
+  appRoot: string;
+  /** The app's name under apps/ and dist/apps/. */
+  name: string;
+  /** The port of the service whose `/api` the dev server forwards to. */
+  devApiPort: number;
+}
+
+/**
+ * The one build and test set-up of the services' web apps: built to dist/apps/<name>, which the
+ * service's build copies to dist/apps/<service>/web and serves at `/` (hashed files under /assets/
+ * cached for a year, everything else revalidated); component tests in jsdom.
+ */
+export function webAppConfig({ appRoot, name, devApiPort }: WebAppOptions): UserConfig {
+  return defineConfig({
+    root: appRoot,
+    base: '/',
+    plugins: [react()],
+    resolve: {
+      alias: {
+        '@shared/web-ui/testing': `${root}libs/web-ui/src/testing/index.tsx`,
+        '@shared/web-ui': `${root}libs/web-ui/src/index.ts`,
+      },
+    },
+    build: {
+      outDir: `${root}dist/apps/${name}`,
+      emptyOutDir: true,
+      target: 'es2022',
+      sourcemap: false,
+      chunkSizeWarningLimit: 700,
+    },
+    server: {
+      proxy: { '/api': `http://127.0.0.1:${devApiPort}` },
+    },
+    test: {
+      environment: 'jsdom',
+      globals: true,
+      include: ['src/**/*.spec.{ts,tsx}'],
+      setupFiles: [`${root}libs/web-ui/src/testing/setup.ts`],
+      css: false,
+      testTimeout: 20_000,
+      reporters: ['default', `${root}tools/testing/vitest-results-reporter.mjs`],
+    },
+  });
+}
