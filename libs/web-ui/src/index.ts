@@ -15,3 +15,4 @@ export * from './lib/time';
 export * from './lib/live';
 export * from './lib/navigation';
 export * from './lib/page';
+export * from './lib/web-app';
