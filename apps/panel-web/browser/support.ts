@@ -1,7 +1,9 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { authenticator } from 'otplib';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { DESKTOP, launchChromium } from '@shared/testing';
 // The browser tests boot panel-api exactly as its e2e tests do (the harness and the Telegram
 // simulator live with panel-api's tests); a web app's tests may reach into the service it belongs to.
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -13,11 +15,10 @@ import { TELEGRAM_GATEWAY } from '../../panel-api/src/app/telegram/telegram-gate
 
 const root = join(__dirname, '../../..');
 export const WEB_ROOT = join(root, 'dist/apps/panel-web');
-export const SCREENSHOTS = join(root, 'docs/screenshots');
 export { TEST_ADMIN_PASSWORD };
+// eslint-disable-next-line @nx/enforce-module-boundaries
+export { DESKTOP, PHONE, SCREENSHOTS, screenshot, scrollsSideways, seriousAxeViolations, type AxeViolation } from '@shared/testing';
 
-export const DESKTOP = { width: 1280, height: 800 };
-export const PHONE = { width: 390, height: 844 };
 
 export interface WebPanel {
   panel: RunningPanel;
@@ -35,10 +36,7 @@ export async function startWebPanel(env: Record<string, string> = {}): Promise<W
     overrides: [{ provide: TELEGRAM_GATEWAY, useValue: telegram }],
     webRoot: WEB_ROOT,
   });
-  const browser = await chromium.launch({
-    executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launchChromium();
   return {
     panel,
     telegram,
@@ -88,33 +86,8 @@ export async function logIn(page: Page, options: { password?: string; totpSecret
   await page.waitForURL((url) => !url.pathname.startsWith('/login'));
 }
 
-export interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[]; summary?: string }[];
-}
 
-/** Runs axe-core in the page; returns the serious and critical violations. */
-export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
-  await page.addScriptTag({ content: readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8') });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((violation) => ({ id: violation.id, impact: violation.impact, help: violation.help, nodes: violation.nodes.map((node) => ({ target: node.target, summary: (node as unknown as { failureSummary?: string }).failureSummary })) }));
-  });
-  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-}
 
-/** True when the page scrolls sideways (the 360 px rule). */
-export async function scrollsSideways(page: Page): Promise<boolean> {
-  return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth + 1);
-}
-
-export async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
-}
 
 /** Enables TOTP for the admin through the API and returns the secret. */
 export async function enableTotp(panel: RunningPanel): Promise<string> {

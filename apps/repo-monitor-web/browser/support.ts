@@ -2,10 +2,10 @@
 // (libs/testing) and the harness and signed webhook helpers of repo-monitor's tests: a web app's
 // tests (not its code) may reach into its service and the test library.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { generateGitHubAppKeyPair, LocalGitHubApi, LocalTelegramBotApi, LocalWebhookReceiver, tempDir, waitFor } from '@shared/testing';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { DESKTOP, generateGitHubAppKeyPair, launchChromium, LocalGitHubApi, LocalTelegramBotApi, LocalWebhookReceiver, tempDir, waitFor } from '@shared/testing';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { RunningMonitor, startMonitor, TEST_ADMIN_ENV, TEST_ENCRYPTION_KEY } from '../../repo-monitor/test/harness';
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -13,13 +13,12 @@ import { INBOUND_SECRET, installationCreated, issueEvent, sendDelivery } from '.
 
 const root = join(__dirname, '../../..');
 export const WEB_ROOT = join(root, 'dist/apps/repo-monitor-web');
-export const SCREENSHOTS = join(root, 'docs/screenshots');
 export { INBOUND_SECRET, installationCreated, issueEvent, sendDelivery, TEST_ADMIN_ENV, waitFor };
+// eslint-disable-next-line @nx/enforce-module-boundaries
+export { DESKTOP, PHONE, SCREENSHOTS, screenshot, scrollsSideways, seriousAxeViolations, type AxeViolation } from '@shared/testing';
 export const ADMIN_USERNAME = TEST_ADMIN_ENV['MONITOR_ADMIN_USERNAME'] as string;
 export const ADMIN_PASSWORD = TEST_ADMIN_ENV['MONITOR_ADMIN_PASSWORD'] as string;
 
-export const DESKTOP = { width: 1280, height: 800 };
-export const PHONE = { width: 390, height: 844 };
 
 /**
  * A host name the browser resolves to 127.0.0.1 (Chromium's host resolver rules): requests to it
@@ -82,20 +81,7 @@ export async function startWebMonitor(options: StartWebMonitorOptions = {}): Pro
       ...(options.env ?? {}),
     },
   });
-  const browser = await chromium.launch({
-    executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      `--host-resolver-rules=MAP ${REMOTE_HOST} 127.0.0.1`,
-    ],
-  });
+  const browser = await launchChromium([`--host-resolver-rules=MAP ${REMOTE_HOST} 127.0.0.1`]);
   return {
     monitor,
     github,
@@ -130,30 +116,5 @@ export async function signIn(page: Page, options: { password?: string; path?: st
   await page.waitForURL((url) => !url.pathname.startsWith('/login'));
 }
 
-export interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[]; summary?: string }[];
-}
 
-/** Runs axe-core in the page; returns the serious and critical violations. */
-export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
-  await page.addScriptTag({ content: readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8') });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((violation) => ({ id: violation.id, impact: violation.impact, help: violation.help, nodes: violation.nodes.map((node) => ({ target: node.target, summary: (node as unknown as { failureSummary?: string }).failureSummary })) }));
-  });
-  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-}
 
-/** True when the page scrolls sideways (the 360 px rule). */
-export async function scrollsSideways(page: Page): Promise<boolean> {
-  return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth + 1);
-}
-
-export async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
-}

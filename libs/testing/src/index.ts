@@ -13,3 +13,4 @@ export * from './lib/stand-ins/local-github-api';
 export * from './lib/openapi-checks';
 export * from './lib/promtool';
 export * from './lib/stand-ins/local-reverse-proxy';
+export * from './lib/browser';
