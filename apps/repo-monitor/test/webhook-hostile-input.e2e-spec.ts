@@ -40,26 +40,22 @@ describe('inbound webhooks against hostile input', () => {
     await monitor?.close();
   });
 
-  it('checks the signature before parsing: 10 parallel unsigned 1 MiB nested-array bodies do not slow /healthz', async () => {
-    await fetch(`${monitor.url}/healthz`);
-    let slowestMs = 0;
-    let sending = true;
-    const probe = (async () => {
-      while (sending) {
-        const started = performance.now();
-        expect((await fetch(`${monitor.url}/healthz`)).status).toBe(200);
-        slowestMs = Math.max(slowestMs, performance.now() - started);
-        await new Promise((resolve) => setTimeout(resolve, 2));
-      }
-    })();
+  it('checks the signature before parsing: a body that is not JSON is 401 unsigned and 400 only once signed', async () => {
+    // The order is what keeps hostile bodies cheap: an unsigned body is refused for its signature
+    // before anyone parses it, so a body that would fail parsing still answers 401, and only a
+    // correctly signed one reaches the parser (and its 400). How little the refused bodies cost the
+    // event loop is a speed figure, measured by tools/bench (not asserted in a timed test).
+    const notJson = '{"action": "opened", "issue": [[[[';
+    const unsigned = await sendDelivery(monitor.url, 'issues', undefined, { rawBody: notJson, secret: 'not-the-secret' });
+    expect(unsigned.status).toBe(401);
+    const signed = await sendDelivery(monitor.url, 'issues', undefined, { rawBody: notJson });
+    expect(signed.status).toBe(400);
+  });
+
+  it('answers 10 parallel unsigned 1 MiB nested-array bodies with 401 and stays healthy', async () => {
     const statuses = await sendNestedArraysFromAnotherProcess(monitor.url, 10);
-    sending = false;
-    await probe;
     expect(statuses).toEqual(Array(10).fill(401));
-    // Parsed before the signature check, the ten bodies held the event loop for 0.6-1.7 s (measured on
-    // a loaded 2-core machine); checking the signature first, the slowest /healthz took about 20 ms on
-    // its own and up to 370 ms while another e2e suite shared the two cores. The bound sits between.
-    expect(slowestMs).toBeLessThan(600);
+    expect((await fetch(`${monitor.url}/healthz`)).status).toBe(200);
   });
 
   it('stores a signed body with __proto__ and constructor keys as sent, and it round-trips', async () => {
@@ -84,11 +80,11 @@ describe('inbound webhooks against hostile input', () => {
   it('answers 429 with Retry-After after a burst of bad signatures from one address, counts it, and still accepts signed deliveries', async () => {
     const before = await metricValue(monitor.url, 'monitor_webhook_deliveries_total{result="rate_limited"}');
     const answers: number[] = [];
-    for (let i = 0; i < SIGNATURE_FAILURE_LIMIT + 5; i++) {
+    for (let i = 0; i < SIGNATURE_FAILURE_LIMIT + 4; i++) {
       answers.push((await sendDelivery(monitor.url, 'ping', { zen: i }, { secret: 'wrong-secret' })).status);
     }
-    // The first test already spent 10 of the address's budget.
-    expect(answers.filter((status) => status === 401)).toHaveLength(SIGNATURE_FAILURE_LIMIT - 10);
+    // The first two tests already spent 11 of the address's budget (one unsigned body, ten nested ones).
+    expect(answers.filter((status) => status === 401)).toHaveLength(SIGNATURE_FAILURE_LIMIT - 11);
     expect(answers.slice(-5)).toEqual(Array(5).fill(429));
     const limited = await sendDelivery(monitor.url, 'ping', { zen: 'again' }, { secret: 'wrong-secret' });
     expect(limited.status).toBe(429);
