@@ -28,8 +28,13 @@ export interface AxeViolation {
   nodes: { target: string[]; summary?: string }[];
 }
 
-/** Runs axe-core in the page; returns the serious and critical violations. */
+/**
+ * Runs axe-core in the page once its finite transitions have ended; returns the serious and critical
+ * violations. Measured mid-transition (a dialog's overlay fading in), colours are blends that fail the
+ * contrast rule for a few frames; endless animations (loaders) are left running.
+ */
 export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.waitForFunction("document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity)", undefined, { timeout: 10_000 });
   await page.addScriptTag({ content: readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8') });
   // A string, so this Node-side library needs no DOM types: it runs in the page.
   const violations = (await page.evaluate(`(async () => {
