@@ -4,6 +4,12 @@
 // packages need. Nx's generated files list every package any file of a linked library imports,
 // test helpers included (so images installed test stand-ins), and its pruned lockfile loses the
 // workspace's `overrides`, which made `npm ci` in the image refuse it.
+//
+// Optional peer dependencies are the host's choice, and the host here is the bundle: one is installed
+// only when the bundle requires it (the Fastify adapter, the pg and sqlite3 drivers, @fastify/static)
+// or a package depends on it outright. Following them blindly put @nestjs/core's
+// @nestjs/platform-express (with Express and multer) and typeorm's ts-node (with typescript and
+// @swc/core) into both images, though nothing there ever loads them.
 // Usage: node tools/scripts/prune-dist.mjs <app>
 import { builtinModules } from 'node:module';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -45,15 +51,19 @@ function resolve(from, name) {
   }
 }
 
-// Keep what the bundle requires, plus peer dependencies of kept packages that Nx listed
-// (frameworks load those lazily, e.g. @nestjs/swagger loading @fastify/static).
+/** The peer dependencies of a lockfile entry that are not optional: npm installs those with it. */
+function requiredPeers(entry) {
+  const optional = entry?.peerDependenciesMeta ?? {};
+  return Object.keys(entry?.peerDependencies ?? {}).filter((name) => !optional[name]?.optional);
+}
+
+// Keep what the bundle requires, plus the required peers of kept packages (nestjs-pino's pino-http).
 const listed = pkg.dependencies ?? {};
 const kept = new Set([...required].filter((name) => listed[name]));
 for (let changed = true; changed; ) {
   changed = false;
   for (const name of [...kept]) {
-    const entry = lockPackages[`node_modules/${name}`];
-    for (const peer of Object.keys(entry?.peerDependencies ?? {})) {
+    for (const peer of requiredPeers(lockPackages[`node_modules/${name}`])) {
       if (listed[peer] && !kept.has(peer)) {
         kept.add(peer);
         changed = true;
@@ -72,7 +82,7 @@ const dependencies = Object.fromEntries(
   [...kept].sort().map((name) => [name, listed[name] ?? lockPackages[`node_modules/${name}`].version]),
 );
 
-// The closure of the kept packages in the workspace lockfile, production edges only.
+// The closure of the kept packages in the workspace lockfile: production edges, required peers only.
 const closure = new Map();
 const queue = Object.keys(dependencies).map((name) => resolve('', name));
 while (queue.length) {
@@ -80,11 +90,9 @@ while (queue.length) {
   if (!path || closure.has(path)) continue;
   const entry = lockPackages[path];
   closure.set(path, entry);
-  for (const edges of [entry.dependencies, entry.optionalDependencies, entry.peerDependencies]) {
-    for (const name of Object.keys(edges ?? {})) {
-      const target = resolve(path, name);
-      if (target) queue.push(target);
-    }
+  for (const name of [...Object.keys(entry.dependencies ?? {}), ...Object.keys(entry.optionalDependencies ?? {}), ...requiredPeers(entry)]) {
+    const target = resolve(path, name);
+    if (target) queue.push(target);
   }
 }
 
@@ -107,4 +115,14 @@ writeFileSync(
   `${JSON.stringify({ name: pkg.name, version: pkg.version, lockfileVersion: 3, requires: true, packages }, null, 2)}\n`,
 );
 const dropped = Object.keys(listed).filter((name) => !kept.has(name));
-console.log(`prune-dist ${app}: ${Object.keys(dependencies).length} packages (${closure.size} installed); left out ${dropped.join(', ') || 'nothing'}`);
+const optionalPeersLeftOut = new Set();
+for (const [path, entry] of closure) {
+  for (const name of Object.keys(entry.peerDependenciesMeta ?? {})) {
+    const target = resolve(path, name);
+    if (target && !closure.has(target)) optionalPeersLeftOut.add(name);
+  }
+}
+console.log(
+  `prune-dist ${app}: ${Object.keys(dependencies).length} packages (${closure.size} installed); left out ${dropped.join(', ') || 'nothing'}; ` +
+    `optional peers the bundle never loads: ${[...optionalPeersLeftOut].sort().join(', ') || 'none'}`,
+);

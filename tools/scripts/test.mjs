@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: lint (module boundaries included), typecheck, the committed OpenAPI documents against
+// `npm test`: lint (module boundaries included), the dependency check (every package in package.json
+// used, every imported package declared), typecheck, the committed OpenAPI documents against
 // the code, the web apps' generated API types against their service's document, build, unit and
 // component tests, e2e tests on SQLite, e2e tests again on PostgreSQL, the web apps' browser tests
 // (Chromium: panel-web, then repo-monitor-web) and the deployment tests. Every step runs even after a failure so the final line counts
@@ -57,9 +58,10 @@ async function postgresReachable() {
 }
 
 rmSync(resultsDir, { recursive: true, force: true });
-const projects = 'panel-api,repo-monitor,config,crypto,database,notify,testing,web-ui,panel-web,repo-monitor-web';
+const projects = 'panel-api,repo-monitor,config,crypto,database,http-service,notify,outbound-http,testing,update-check,web-ui,panel-web,repo-monitor-web';
 
 step('lint', ['run-many', '-t', 'lint', '--projects', projects, '--skip-nx-cache']);
+run('dependencies', process.execPath, ['tools/scripts/check-dependencies.mjs']);
 step('typecheck', ['run-many', '-t', 'typecheck', '--projects', projects]);
 run('openapi', process.execPath, ['tools/scripts/openapi.mjs', '--check']);
 run('api-types', process.execPath, ['apps/panel-web/scripts/api-types.mjs', '--check']);

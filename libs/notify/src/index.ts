@@ -6,5 +6,3 @@ export * from './lib/push-channels';
 export * from './lib/address-guard';
 export * from './lib/standard-webhooks';
 export * from './lib/signed-webhook-sender';
-export * from './lib/proxy-tunnel';
-export * from './lib/fetch-init';

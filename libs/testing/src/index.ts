@@ -14,3 +14,4 @@ export * from './lib/openapi-checks';
 export * from './lib/promtool';
 export * from './lib/stand-ins/local-reverse-proxy';
 export * from './lib/browser';
+export * from './lib/folder-cycles';

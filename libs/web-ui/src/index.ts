@@ -16,3 +16,4 @@ export * from './lib/live';
 export * from './lib/navigation';
 export * from './lib/page';
 export * from './lib/web-app';
+export * from './lib/url-filter';

@@ -7,11 +7,6 @@ export function hmacSha256Hex(secret: BinaryLike, payload: BinaryLike): string {
   return createHmac('sha256', secret).update(payload).digest('hex');
 }
 
-/** HMAC-SHA256 of `payload` under `secret`, as standard base64. */
-export function hmacSha256Base64(secret: BinaryLike, payload: BinaryLike): string {
-  return createHmac('sha256', secret).update(payload).digest('base64');
-}
-
 /**
  * Compares two strings in time that depends only on their lengths, never on where they differ.
  * Inputs of different length are hashed first so the comparison itself stays constant-time.

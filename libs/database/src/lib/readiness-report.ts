@@ -1,5 +1,5 @@
 import type { HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
-import type { ReadinessService } from '@shared/config';
+import type { ReadinessService } from '@shared/http-service';
 import type { DataSource } from 'typeorm';
 
 export interface ReadinessReport {

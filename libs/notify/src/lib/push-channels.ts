@@ -10,7 +10,7 @@ import {
   RESPONSE_JSON_LIMIT_BYTES,
   RESPONSE_SNIPPET_LIMIT_BYTES,
 } from './delivery-result';
-import { withDispatcher } from './fetch-init';
+import { withDispatcher } from '@shared/outbound-http';
 import { type ExponentialBackoffOptions, retryWithBackoff } from './retry';
 
 export interface PushMessage {

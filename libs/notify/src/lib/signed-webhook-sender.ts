@@ -5,8 +5,7 @@ import { Agent } from 'undici';
 import { classifyHttpStatus, type DeliveryResult, describeFetchError, parseRetryAfter, readSnippet } from './delivery-result';
 import { type HostResolver, type PlainHttpRule, type ResolvedAddress, resolveTarget } from './address-guard';
 import { standardWebhookSignature } from './standard-webhooks';
-import { withDispatcher } from './fetch-init';
-import { type OutboundProxy, proxyApplies, proxyTunnelAgent } from './proxy-tunnel';
+import { type OutboundProxy, proxyApplies, proxyTunnelAgent, withDispatcher } from '@shared/outbound-http';
 
 /** The event part of the outbound webhook body; its fields are the caller's. */
 export type WebhookEventPayload = Record<string, unknown>;

@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { capRetryAfter, type DeliveryErrorCode, type DeliveryOutcome, describeFetchError, readBodyPrefix, RESPONSE_JSON_LIMIT_BYTES } from './delivery-result';
-import { withDispatcher } from './fetch-init';
+import { withDispatcher } from '@shared/outbound-http';
 import { sleep } from './retry';
 import { splitTelegramHtml, TELEGRAM_MESSAGE_LIMIT, truncateTelegramHtml } from './telegram-html';
 

@@ -1,8 +1,9 @@
-/** panel-api's JSON error body: `{statusCode, error, message}`. */
+/** panel-api's JSON error body: `{statusCode, error, message, code}` (a stable code such as `task_busy`). */
 export interface ApiErrorBody {
   statusCode: number;
   error: string;
   message: string;
+  code?: string;
 }
 
 /** repo-monitor's JSON error body: `{error_code, message}` (a stable code such as `rate_limited`). */
@@ -13,7 +14,7 @@ export interface CodedErrorBody {
 
 /**
  * A failed API call: the HTTP status, the service's message, its error code when it sends one
- * (repo-monitor), and for 429 the Retry-After seconds.
+ * (panel-api's `code`, repo-monitor's `error_code`), and for 429 the Retry-After seconds.
  */
 export class ApiError extends Error {
   constructor(
@@ -47,20 +48,24 @@ export function apiErrorFrom(response: Response, body: unknown): ApiError {
   const retryHeader = response.headers.get('retry-after');
   const retryAfter = retryHeader !== null && /^\d+$/.test(retryHeader) ? Number(retryHeader) : undefined;
   const requestId = response.headers.get('x-request-id') ?? undefined;
-  let message: string;
   if (isCodedErrorBody(body)) {
     const details = (body as { details?: unknown }).details;
     return new ApiError(response.status, body.message, retryAfter, requestId, body.error_code, details && typeof details === 'object' ? (details as Record<string, unknown>) : undefined);
   }
-  if (isApiErrorBody(body)) message = body.message;
-  else if (typeof body === 'string' && body.trim()) message = body.trim().slice(0, 300);
-  else message = response.statusText || `HTTP ${response.status}`;
+  if (isApiErrorBody(body)) return new ApiError(response.status, body.message, retryAfter, requestId, typeof body.code === 'string' ? body.code : undefined);
+  const message = typeof body === 'string' && body.trim() ? body.trim().slice(0, 300) : response.statusText || `HTTP ${response.status}`;
   return new ApiError(response.status, message, retryAfter, requestId);
 }
 
-/** The message to show a person for any thrown value. */
-export function errorMessage(error: unknown): string {
-  if (error instanceof ApiError) return error.message;
+/** A translated text for an error code, or undefined when there is none for that code. */
+export type ErrorCodeText = (code: string, error: ApiError) => string | undefined;
+
+/**
+ * The message to show a person for any thrown value: the text `codeText` has for the error's code
+ * (useErrorMessage looks it up in the app's translations), else the service's own message.
+ */
+export function errorMessage(error: unknown, codeText?: ErrorCodeText): string {
+  if (error instanceof ApiError) return (error.code && codeText?.(error.code, error)) || error.message;
   if (error instanceof TypeError) return 'Network error: the service did not answer';
   if (error instanceof Error) return error.message;
   return String(error);

@@ -1,7 +1,7 @@
 import { Text } from '@mantine/core';
 import { ReactNode } from 'react';
-import { errorMessage } from './api-error';
 import { overlayLayer } from './overlays';
+import { ErrorText } from './states';
 
 type ToastOptions = { color?: string; title?: string; message: ReactNode; autoClose: number };
 
@@ -15,7 +15,7 @@ export const toast = {
     show({ color: 'green', message, autoClose: 4000 });
   },
   error(error: unknown, title?: string): void {
-    show({ color: 'red', title, message: errorMessage(error), autoClose: 8000 });
+    show({ color: 'red', title, message: <ErrorText error={error} />, autoClose: 8000 });
   },
   info(message: ReactNode): void {
     show({ message, autoClose: 4000 });

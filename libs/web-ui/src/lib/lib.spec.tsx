@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { renderWithProviders } from '../testing';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError, apiErrorFrom } from './api-error';
+import { ApiError, apiErrorFrom, errorMessage } from './api-error';
 import { DataTable } from './data-table';
 import { confirmAction } from './feedback';
 import { createI18n, detectLanguage, keyPaths, languageReady } from './i18n';
@@ -50,6 +50,14 @@ describe('apiErrorFrom', () => {
     expect(error).toMatchObject({ status: 429, message: 'Too many failed logins', retryAfterSeconds: 42 });
   });
 
+  it("reads panel-api's code", () => {
+    const error = apiErrorFrom(new Response('', { status: 409 }), { statusCode: 409, error: 'Conflict', message: 'Task daily is already running', code: 'task_busy' });
+    expect(error).toMatchObject({ status: 409, code: 'task_busy', message: 'Task daily is already running' });
+    expect(errorMessage(error)).toBe('Task daily is already running');
+    expect(errorMessage(error, (code) => (code === 'task_busy' ? 'busy' : undefined))).toBe('busy');
+    expect(errorMessage(error, () => undefined)).toBe('Task daily is already running');
+  });
+
   it("reads repo-monitor's coded body: the message and the error code", () => {
     const error = apiErrorFrom(new Response('', { status: 403, headers: { 'x-request-id': 'r1' } }), { error_code: 'csrf_failed', message: 'missing or wrong X-CSRF-Token header' });
     expect(error).toMatchObject({ status: 403, code: 'csrf_failed', message: 'missing or wrong X-CSRF-Token header', requestId: 'r1' });
@@ -74,6 +82,21 @@ describe('ErrorState', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('<b>bad</b> input');
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(retry).toHaveBeenCalled();
+  });
+
+  it("shows the app's text for a known error code in the page's language, else the service message", () => {
+    const resources = {
+      en: { serverError: { task_busy: 'This task is already running.', validation_failed: 'Not valid: {{message}}' } },
+      zh: { serverError: { task_busy: '该任务正在运行。', validation_failed: '请求无效：{{message}}' } },
+    };
+    const { unmount } = renderWithProviders(<ErrorState error={new ApiError(409, 'Task daily is already running', undefined, undefined, 'task_busy')} />, { resources, language: 'zh-CN' });
+    expect(screen.getByRole('alert')).toHaveTextContent('该任务正在运行。');
+    unmount();
+    const second = renderWithProviders(<ErrorState error={new ApiError(400, 'name must be a string', undefined, undefined, 'validation_failed')} />, { resources, language: 'zh-CN' });
+    expect(screen.getByRole('alert')).toHaveTextContent('请求无效：name must be a string');
+    second.unmount();
+    renderWithProviders(<ErrorState error={new ApiError(409, 'Backup running', undefined, undefined, 'backup_busy')} />, { resources, language: 'zh-CN' });
+    expect(screen.getByRole('alert')).toHaveTextContent('Backup running');
   });
 });
 

@@ -12,31 +12,71 @@ export interface EventStreamOptions {
   onMessage: (message: SseMessage) => void;
   /** A 401: the token is gone or revoked; the stream stops until the component re-mounts. */
   onUnauthorized?: () => void;
+  /**
+   * A stream opened again after the last one ended or failed: events sent in between were missed,
+   * so the page reads again what they would have changed.
+   */
+  onReconnect?: () => void;
   enabled?: boolean;
 }
 
-/** Keeps an SSE stream open with fetch, reconnecting with backoff 1 → 30 s; reports live/offline. */
-export function useEventStream({ url, headers, onMessage, onUnauthorized, enabled = true }: EventStreamOptions): LiveStatus {
+/**
+ * Why the service ended a stream (`event: close`, data `{"reason": …}`) after which the client
+ * reconnects at once rather than after the backoff: `lagging` (it read too slowly and was dropped;
+ * a new stream starts afresh), `token_revoked` and `token_expired` (the new attempt gets the 401
+ * that ends the session). After `shutdown` or a network error the backoff applies.
+ */
+const RECONNECT_AT_ONCE = new Set(['lagging', 'token_revoked', 'token_expired']);
+
+/** The reason of an `event: close` message, if it is one. */
+export function closeReasonOf(message: SseMessage): string | undefined {
+  if (message.event !== 'close') return undefined;
+  try {
+    const reason = (JSON.parse(message.data) as { reason?: unknown }).reason;
+    return typeof reason === 'string' ? reason : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Keeps an SSE stream open with fetch, reconnecting with backoff 1 → 30 s (at once after the
+ * service's `event: close` for a reason in RECONNECT_AT_ONCE); reports live/offline.
+ */
+export function useEventStream({ url, headers, onMessage, onUnauthorized, onReconnect, enabled = true }: EventStreamOptions): LiveStatus {
   const [status, setStatus] = useState<LiveStatus>({ state: 'connecting' });
-  const callbacks = useRef({ headers, onMessage, onUnauthorized });
-  callbacks.current = { headers, onMessage, onUnauthorized };
+  const callbacks = useRef({ headers, onMessage, onUnauthorized, onReconnect });
+  callbacks.current = { headers, onMessage, onUnauthorized, onReconnect };
   useEffect(() => {
     if (!enabled) return undefined;
     const controller = new AbortController();
     let attempt = 0;
+    let opened = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const connect = () => {
       setStatus({ state: 'connecting' });
+      let closeReason: string | undefined;
       readSse(url, {
         headers: callbacks.current.headers(),
         signal: controller.signal,
         onOpen: () => {
           attempt = 0;
           setStatus({ state: 'live' });
+          if (opened) callbacks.current.onReconnect?.();
+          opened = true;
         },
-        onMessage: (message) => callbacks.current.onMessage(message),
+        onMessage: (message) => {
+          closeReason = closeReasonOf(message) ?? closeReason;
+          callbacks.current.onMessage(message);
+        },
       }).then(
-        () => retry(),
+        () => {
+          if (closeReason !== undefined && RECONNECT_AT_ONCE.has(closeReason) && !controller.signal.aborted) {
+            timer = setTimeout(connect, 0);
+            return;
+          }
+          retry();
+        },
         (error: unknown) => {
           if (controller.signal.aborted) return;
           if (error instanceof Response && error.status === 401) {

@@ -1,7 +1,26 @@
 import { Alert, Button, Center, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, errorMessage } from './api-error';
+import { ApiError, ErrorCodeText, errorMessage } from './api-error';
+
+/**
+ * errorMessage in the page's language: an error with a code the app translates (`serverError.<code>`
+ * in its `app` strings, which may quote the service's `{{message}}`) shows that text, any other the
+ * service's message. So a person reads "needs a new login" in their language, not the English of the API.
+ */
+export function useErrorMessage(): (error: unknown) => string {
+  const { t, i18n } = useTranslation('app');
+  const codeText: ErrorCodeText = (code, error) => {
+    const key = `serverError.${code}`;
+    return i18n.exists(key, { ns: 'app' }) ? t(key, { message: error.message }) : undefined;
+  };
+  return (error) => errorMessage(error, codeText);
+}
+
+/** An error's message as text (see useErrorMessage), for toasts and inline alerts. */
+export function ErrorText({ error }: { error: unknown }) {
+  return <>{useErrorMessage()(error)}</>;
+}
 
 /** Placeholder rows while a query loads (announced to screen readers). */
 export function LoadingState({ rows = 3 }: { rows?: number }) {
@@ -18,12 +37,13 @@ export function LoadingState({ rows = 3 }: { rows?: number }) {
 /** The services' error body (or a network failure) as an alert with a retry button. */
 export function ErrorState({ error, onRetry, title }: { error: unknown; onRetry?: () => void; title?: string }) {
   const { t } = useTranslation('ui');
+  const describe = useErrorMessage();
   const network = !(error instanceof ApiError) && error instanceof TypeError;
   return (
     <Alert color="red" title={title ?? t('error.title')} role="alert" variant="light">
       <Stack gap="xs">
         <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-          {network ? t('error.network') : errorMessage(error)}
+          {network ? t('error.network') : describe(error)}
         </Text>
         {error instanceof ApiError && error.requestId && error.status >= 500 ? (
           <Text size="xs" c="dimmed">

@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
 import { useMemo } from 'react';
 import { I18nextProvider } from 'react-i18next';
+import { flushSync } from 'react-dom';
 import { createBrowserRouter, RouteObject, RouterProvider } from 'react-router';
 import { ApiError } from './api-error';
 import { WebUiProvider } from './theme';
@@ -29,7 +30,10 @@ export function WebApp({ i18n, routes }: { i18n: I18n; routes: RouteObject[] }) 
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
         <WebUiProvider>
-          <RouterProvider router={router} />
+          {/* flushSync: a navigation can render synchronously when asked to (useUrlParams does). This is what
+              react-router/dom's RouterProvider adds; that entry is not used because Vitest then loads
+              two copies of react-router (CommonJS and ES module) whose contexts differ. */}
+          <RouterProvider router={router} flushSync={(update) => void flushSync(update)} />
         </WebUiProvider>
       </QueryClientProvider>
     </I18nextProvider>

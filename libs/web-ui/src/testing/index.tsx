@@ -3,6 +3,7 @@ import { render, RenderResult } from '@testing-library/react';
 import { Resource } from 'i18next';
 import { ReactElement } from 'react';
 import { I18nextProvider } from 'react-i18next';
+import { flushSync } from 'react-dom';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { createI18n } from '../lib/i18n';
 import { WebUiProvider } from '../lib/theme';
@@ -32,7 +33,7 @@ export function renderWithProviders(ui: ReactElement, options: RenderOptions = {
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
         <WebUiProvider>
-          <RouterProvider router={router} />
+          <RouterProvider router={router} flushSync={(update) => void flushSync(update)} />
         </WebUiProvider>
       </QueryClientProvider>
     </I18nextProvider>,

@@ -17,6 +17,11 @@ export interface ProxiedRequest {
 export interface LocalHttpProxyOptions {
   /** Require `Proxy-Authorization: Basic` with these credentials (407 otherwise). */
   credentials?: { username: string; password: string };
+  /**
+   * Status code and reason of the answer that establishes a tunnel (default `200 Connection
+   * Established`); any 2xx means established (RFC 9110 §9.3.6), and real proxies differ here.
+   */
+  establishedStatus?: `2${number} ${string}`;
 }
 
 /**
@@ -129,8 +134,9 @@ export class LocalHttpProxy {
     const host = target.slice(0, separator).replace(/^\[(.*)\]$/, '$1');
     const port = Number(target.slice(separator + 1));
     const upstream = connect(port, host, () => {
-      record.status = 200;
-      clientSocket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      const established = this.options.establishedStatus ?? '200 Connection Established';
+      record.status = Number(established.slice(0, 3));
+      clientSocket.write(`HTTP/1.1 ${established}\r\n\r\n`);
       if (head.length > 0) upstream.write(head);
       upstream.pipe(clientSocket);
       clientSocket.pipe(upstream);

@@ -1,6 +1,6 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { compareVersions, describeReleaseFetchFailure, fetchLatestRelease, latestReleaseOf } from './version';
+import { compareVersions, describeReleaseFetchFailure, fetchLatestRelease, latestReleaseOf } from './release-feed';
 
 describe('compareVersions', () => {
   it('orders semantic versions and refuses to guess for anything else', () => {

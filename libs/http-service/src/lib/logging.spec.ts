@@ -3,7 +3,9 @@ import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pinoHttp, { type Options as HttpLoggerOptions } from 'pino-http';
-import { loggerParams, noteAnsweredError, requestLogLevel } from './logging';
+import Fastify from 'fastify';
+import pino from 'pino';
+import { logLeanRequests, loggerParams, noteAnsweredError, requestIdFor, requestLogLevel } from './logging';
 
 interface LogLine {
   level: number;
@@ -80,5 +82,49 @@ describe('request logging', () => {
           : ['30 created the admin account'],
       );
     }
+  });
+
+  describe('lean routes', () => {
+    async function leanServer(level: string) {
+      const lines: Array<LogLine & { res?: { statusCode: number }; responseTime?: number; req?: { id: string; url?: string } }> = [];
+      const stream = new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          for (const text of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(text));
+          done();
+        },
+      });
+      const app = Fastify({ genReqId: (req) => requestIdFor(req) });
+      const logger = pino({ level, serializers: { res: pino.stdSerializers.res } }, stream);
+      logLeanRequests(app, () => logger, ['/webhooks/github']);
+      app.post('/webhooks/github', async (_request, reply) => {
+        noteAnsweredError(reply.raw, { code: 'invalid_signature', message: 'the signature does not match' });
+        return reply.status(401).send({});
+      });
+      app.post('/other', async () => ({}));
+      await app.ready();
+      return { app, lines };
+    }
+
+    it('writes the request line of a lean route as pino-http would, without the query string', async () => {
+      const { app, lines } = await leanServer('info');
+      await app.inject({ method: 'POST', url: '/webhooks/github?token=secret', headers: { 'x-request-id': 'delivery-1' } });
+      await app.inject({ method: 'POST', url: '/other' });
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatchObject({
+        level: 30,
+        msg: 'POST /webhooks/github 401 invalid_signature: the signature does not match',
+        req: { id: 'delivery-1', method: 'POST', url: '/webhooks/github' },
+        res: { statusCode: 401 },
+      });
+      expect(typeof lines[0].responseTime).toBe('number');
+      await app.close();
+    });
+
+    it('writes nothing when the line is below the level', async () => {
+      const { app, lines } = await leanServer('warn');
+      await app.inject({ method: 'POST', url: '/webhooks/github' });
+      expect(lines).toHaveLength(0);
+      await app.close();
+    });
   });
 });

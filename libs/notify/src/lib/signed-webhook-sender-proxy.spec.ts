@@ -1,6 +1,5 @@
 import { createSelfSignedCertificate, LocalHttpProxy, LocalWebhookReceiver, verifyHostMonitorSignature } from '@shared/testing';
 import type { ResolvedAddress } from './address-guard';
-import { proxyApplies } from './proxy-tunnel';
 import { SignedWebhookSender, type SignedWebhookMessage } from './signed-webhook-sender';
 
 const message: SignedWebhookMessage = {
@@ -11,29 +10,6 @@ const message: SignedWebhookMessage = {
   bodyText: 'opened',
   bodyPlain: 'opened',
 };
-
-describe('proxyApplies (NO_PROXY rules)', () => {
-  const proxy = (noProxy?: string) => ({ url: 'http://proxy.internal:3128', noProxy });
-  it.each([
-    ['https://hooks.example.com/x', undefined, true],
-    ['https://hooks.example.com/x', 'hooks.example.com', false],
-    ['https://hooks.example.com/x', 'example.com', true],
-    ['https://hooks.example.com/x', '.example.com', false],
-    ['https://hooks.example.com/x', '*.example.com', false],
-    ['https://hooks.example.com/x', 'other.test, hooks.example.com:443', false],
-    ['https://hooks.example.com:8443/x', 'hooks.example.com:443', true],
-    ['http://10.0.0.5/x', '10.0.0.5', false],
-    ['https://[::1]:9000/x', '[::1]:9000', false],
-    ['https://anything.test/', '*', false],
-  ])('%s with NO_PROXY=%s → %s', (url, noProxy, expected) => {
-    expect(proxyApplies(proxy(noProxy), new URL(url))).toBe(expected);
-  });
-
-  it('never applies without a proxy URL', () => {
-    expect(proxyApplies(undefined, new URL('https://a.test'))).toBe(false);
-    expect(proxyApplies({ url: ' ' }, new URL('https://a.test'))).toBe(false);
-  });
-});
 
 describe('SignedWebhookSender through HTTPS_PROXY', () => {
   const secret = 'proxy-secret';

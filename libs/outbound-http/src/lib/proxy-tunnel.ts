@@ -1,7 +1,6 @@
 import { connect as connectTcp, isIP, type Socket } from 'node:net';
 import { connect as connectTls, type TLSSocket } from 'node:tls';
 import { Agent } from 'undici';
-import type { ResolvedAddress } from './address-guard';
 
 /** HTTPS_PROXY / NO_PROXY as the caller's configuration gives them. */
 export interface OutboundProxy {
@@ -42,8 +41,16 @@ export function proxyApplies(proxy: OutboundProxy | undefined, target: URL): boo
 }
 
 /** `host:port` as a CONNECT request names it (IPv6 in brackets). */
-function authority(address: string, port: number): string {
-  return isIP(address) === 6 ? `[${address}]:${port}` : `${address}:${port}`;
+export function connectAuthority(host: string, port: number): string {
+  return isIP(host) === 6 || host.includes(':') ? `[${host.replace(/^\[(.*)\]$/, '$1')}]:${port}` : `${host}:${port}`;
+}
+
+/** An `http://` proxy URL from its parts (credentials as given, not yet percent-encoded). */
+export function httpProxyUrl(proxy: { host: string; port: number; username?: string; password?: string }): URL {
+  const url = new URL(`http://${connectAuthority(proxy.host, proxy.port)}`);
+  if (proxy.username !== undefined) url.username = encodeURIComponent(proxy.username);
+  if (proxy.password !== undefined) url.password = encodeURIComponent(proxy.password);
+  return url;
 }
 
 /** Percent-decoded proxy credentials; a malformed escape (`%zz`) is sent as written rather than throwing. */
@@ -55,7 +62,12 @@ function decodedOrRaw(text: string): string {
   }
 }
 
-/** Opens a CONNECT tunnel through `proxy` to `target` (`ip:port`); resolves with the raw tunnel socket. */
+/**
+ * Opens a CONNECT tunnel through `proxy` to `target` (`host:port`, see connectAuthority); resolves
+ * with the raw tunnel socket once the proxy answered 2xx. Any 2xx counts: RFC 9110 §9.3.6 says a
+ * 2xx answer to CONNECT means the tunnel is established (proxies do send e.g. `HTTP/1.0 200` or
+ * other 2xx codes, not only `HTTP/1.1 200 Connection established`).
+ */
 export function openProxyTunnel(proxy: URL, target: string, timeoutMs: number, proxyCa?: string | string[]): Promise<Socket> {
   return new Promise<Socket>((resolve, reject) => {
     const port = Number(proxy.port || defaultPort(proxy.protocol));
@@ -87,7 +99,7 @@ export function openProxyTunnel(proxy: URL, target: string, timeoutMs: number, p
       }
       socket.off('data', onData);
       const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(received.subarray(0, end).toString('latin1'))?.[1] ?? 0);
-      if (status !== 200) {
+      if (status < 200 || status > 299) {
         fail(Object.assign(new Error(`proxy refused CONNECT to ${target} (HTTP ${status || 'malformed'})`), { code: 'ECONNREFUSED' }));
         return;
       }
@@ -114,12 +126,12 @@ export interface TunnelledAgentOptions {
  * to `address` (the IP the caller resolved and checked, never a name the proxy would resolve again),
  * then TLS with the URL's host name as SNI and certificate name for https.
  */
-export function proxyTunnelAgent(proxy: URL, address: ResolvedAddress, options: TunnelledAgentOptions): Agent {
+export function proxyTunnelAgent(proxy: URL, address: { address: string }, options: TunnelledAgentOptions): Agent {
   const timeoutMs = options.connectTimeoutMs ?? 10_000;
   return new Agent({
     connect: (connectOptions, callback) => {
       const port = Number(connectOptions.port || defaultPort(connectOptions.protocol));
-      openProxyTunnel(proxy, authority(address.address, port), timeoutMs, options.trustedCa).then(
+      openProxyTunnel(proxy, connectAuthority(address.address, port), timeoutMs, options.trustedCa).then(
         (tunnel) => {
           if (connectOptions.protocol !== 'https:') {
             callback(null, tunnel);

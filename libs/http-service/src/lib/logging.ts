@@ -1,7 +1,9 @@
 import { RequestMethod } from '@nestjs/common';
+import type { FastifyInstance } from 'fastify';
 import type { Params } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger as PinoInstance } from 'pino';
 import type { Options as HttpLoggerOptions } from 'pino-http';
 import pretty from 'pino-pretty';
 
@@ -82,12 +84,18 @@ function requestLine(req: IncomingMessage, res: ServerResponse): string {
   return `${line} ${answered.code ? `${answered.code}: ` : ''}${answered.message}`;
 }
 
+/** A route whose request line logLeanRequests writes instead of pino-http (path as Nest routes it, no leading slash). */
+export interface LeanRoute {
+  path: string;
+  method: RequestMethod;
+}
+
 /**
  * nestjs-pino parameters shared by both services: one line per request with its request id, secrets
  * redacted by path, health probes not logged, Nest's start-up listing at debug, JSON by default and
- * a single-line text form for terminals.
+ * a single-line text form for terminals. `leanRoutes` are left to logLeanRequests.
  */
-export function loggerParams(log: { level: string; format: 'json' | 'text' }): Params {
+export function loggerParams(log: { level: string; format: 'json' | 'text' }, leanRoutes: readonly LeanRoute[] = []): Params {
   const options: HttpLoggerOptions = {
     level: log.level,
     redact: { paths: REDACTED_LOG_PATHS, censor: '[REDACTED]' },
@@ -121,6 +129,28 @@ export function loggerParams(log: { level: string; format: 'json' | 'text' }): P
   return {
     pinoHttp: log.format === 'text' ? [options, pretty({ singleLine: true, sync: true })] : options,
     // Probes every few seconds would drown the log; they still get a request id from Fastify.
-    exclude: ['health', 'healthz', 'readyz'].map((path) => ({ path, method: RequestMethod.GET })),
+    exclude: [...['health', 'healthz', 'readyz'].map((path) => ({ path, method: RequestMethod.GET })), ...leanRoutes],
   };
+}
+
+/**
+ * The request line of a hot route left out of pino-http (see loggerParams' `leanRoutes`), written
+ * from Fastify's onResponse hook with pino-http's level, message and fields. pino-http gives every
+ * request a child logger, its request serialized and redacted, whether or not anything is logged;
+ * here a request whose line's level is off costs one comparison. `urls` are Fastify route URLs;
+ * `logger` answers the logger once there is one (nestjs-pino creates its root when the app starts).
+ */
+export function logLeanRequests(instance: FastifyInstance, logger: () => PinoInstance | undefined, urls: readonly string[]): void {
+  const lean = new Set(urls);
+  instance.addHook('onResponse', (request, reply, done) => {
+    const log = lean.has(request.routeOptions.url ?? '') ? logger() : undefined;
+    if (log) {
+      const level = requestLogLevel(reply.statusCode);
+      if (log.isLevelEnabled(level)) {
+        const req = { id: request.id, method: request.method, url: request.url.split('?')[0] };
+        log[level]({ req, res: reply.raw, responseTime: Math.round(reply.elapsedTime) }, requestLine(request.raw, reply.raw));
+      }
+    }
+    done();
+  });
 }

@@ -1,0 +1,2 @@
+export * from './lib/proxied-fetch';
+export * from './lib/proxy-tunnel';

@@ -1,0 +1,2 @@
+export * from './lib/release-feed';
+export * from './lib/update-check';
