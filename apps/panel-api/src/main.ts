@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { join } from 'node:path';
-import { ConfigValidationError, onStopSignals, processEnvironment, redactSecrets } from '@shared/config';
+import { ConfigValidationError, processEnvironment, redactSecrets } from '@shared/config';
+import { onStopSignals } from '@shared/http-service';
 import { createPanelApp, listenPanelApp, shutDownPanelApp } from './app/create-app';
 import { loadPanelConfig, panelSecrets, PanelConfig } from './app/config/panel-config';
 

@@ -80,6 +80,7 @@ describe('panel-api accounts, logins and status checks (simulated Telegram)', ()
 
     const again = await api('/api/accounts/import-session', { method: 'POST', body: { account_name: 'alice', session_string: telegram.issueSession(alice.id) } });
     expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ statusCode: 409, error: 'Conflict', code: 'account_exists' });
   });
 
   it('answers 400 for unsafe names and bad input before touching files, 404 for unknown accounts', async () => {
@@ -94,6 +95,7 @@ describe('panel-api accounts, logins and status checks (simulated Telegram)', ()
     expect(notSession.status).toBe(400);
     const unknownField = await api('/api/accounts/alice', { method: 'PATCH', body: { colour: 'red' } });
     expect(unknownField.status).toBe(400);
+    expect(unknownField.body).toEqual({ statusCode: 400, error: 'Bad Request', message: 'property colour should not exist', code: 'validation_failed' });
     const badProxy = await api('/api/accounts/alice', { method: 'PATCH', body: { proxy: 'ftp://host:1' } });
     expect(badProxy.status).toBe(400);
     const badCheck = await api('/api/accounts/status/check', { method: 'POST', body: { timeout_seconds: 21 } });
@@ -106,7 +108,12 @@ describe('panel-api accounts, logins and status checks (simulated Telegram)', ()
     expect(badLogin.status).toBe(400);
     expect(readdirSync(join(panel.dataDir, 'sessions')).sort()).toEqual(before);
     for (const path of ['/api/accounts/nobody', '/api/accounts/nobody/devices', '/api/accounts/nobody/official-messages']) {
-      expect((await api(path)).status).toBe(404);
+      const missing = await api(path);
+      expect({ path, status: missing.status, body: missing.body }).toEqual({
+        path,
+        status: 404,
+        body: { statusCode: 404, error: 'Not Found', message: 'Account nobody not found', code: 'account_not_found' },
+      });
     }
     expect((await api('/api/accounts/nobody', { method: 'PATCH', body: { remark: 'x' } })).status).toBe(404);
     expect((await api('/api/accounts/nobody', { method: 'DELETE' })).status).toBe(404);
@@ -164,9 +171,10 @@ describe('panel-api accounts, logins and status checks (simulated Telegram)', ()
 
   it('answers 409 needs_relogin for an invalid session, never 500', async () => {
     for (const path of ['/api/accounts/carol/devices', '/api/accounts/carol/official-messages']) {
-      const response = await api<{ message: string }>(path);
+      const response = await api<{ message: string; code: string }>(path);
       expect(response.status).toBe(409);
       expect(response.body.message).toContain('needs_relogin');
+      expect(response.body.code).toBe('needs_relogin');
     }
     // A session revoked elsewhere is found out on the next call and flagged.
     const frank = telegram.createUser({ phone: '+31600000005' });
@@ -278,7 +286,7 @@ describe('panel-api accounts, logins and status checks (simulated Telegram)', ()
       expect((await api('/api/accounts/ivy')).status).toBe(404);
       const again = await api<{ statusCode: number; message: string }>('/api/accounts/login/ivy', { method: 'DELETE' });
       expect(again.status).toBe(404);
-      expect(again.body).toMatchObject({ statusCode: 404, message: 'No login in progress for account ivy' });
+      expect(again.body).toMatchObject({ statusCode: 404, message: 'No login in progress for account ivy', code: 'login_not_found' });
       const bad = await api<{ statusCode: number }>('/api/accounts/login/.hidden', { method: 'DELETE' });
       expect(bad.status).toBe(400);
     } finally {

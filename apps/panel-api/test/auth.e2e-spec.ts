@@ -14,7 +14,7 @@ interface TokenBody {
 }
 
 function login(panel: RunningPanel, body: Record<string, unknown>, headers: Record<string, string> = {}) {
-  return requestJson<TokenBody & { statusCode: number; message: string }>(panel.url, '/api/auth/login', {
+  return requestJson<TokenBody & { statusCode: number; message: string; code: string }>(panel.url, '/api/auth/login', {
     method: 'POST',
     body,
     headers,
@@ -69,7 +69,7 @@ describe('admin authentication', () => {
   it('refuses a wrong password or an unknown user with 401, and a malformed body with 400', async () => {
     const wrong = await login(panel, { username: 'admin', password: 'not the password' });
     expect(wrong.status).toBe(401);
-    expect(wrong.body).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Invalid username or password' });
+    expect(wrong.body).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Invalid username or password', code: 'invalid_credentials' });
     const unknown = await login(panel, { username: 'root', password: TEST_ADMIN_PASSWORD });
     expect(unknown.status).toBe(401);
     expect((await login(panel, { username: 'admin' })).status).toBe(400);
@@ -144,6 +144,7 @@ describe('admin authentication', () => {
     const withoutCode = await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD });
     expect(withoutCode.status).toBe(401);
     expect(withoutCode.body.message).toBe('TOTP code required');
+    expect(withoutCode.body.code).toBe('totp_required');
     const reusedEnableCode = await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD, totp_code: current });
     expect(reusedEnableCode.status).toBe(401);
     const withCode = await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD, totp_code: next });
@@ -151,6 +152,7 @@ describe('admin authentication', () => {
     const replay = await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD, totp_code: next });
     expect(replay.status).toBe(401);
     expect(replay.body.message).toBe('Invalid or already used TOTP code');
+    expect(replay.body.code).toBe('totp_invalid');
     const wrongPasswordRightCode = await login(panel, { username: 'admin', password: 'nope', totp_code: previous });
     expect(wrongPasswordRightCode.status).toBe(401);
 
@@ -296,7 +298,7 @@ describe('login throttling', () => {
       }
       const blocked = await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD });
       expect(blocked.status).toBe(429);
-      expect(blocked.body).toMatchObject({ statusCode: 429, error: 'Too Many Requests' });
+      expect(blocked.body).toMatchObject({ statusCode: 429, error: 'Too Many Requests', code: 'rate_limited' });
       const retryAfter = Number(blocked.headers.get('retry-after'));
       expect(retryAfter).toBeGreaterThan(895);
       expect(retryAfter).toBeLessThanOrEqual(900);
@@ -382,7 +384,7 @@ describe('per-account limit on wrong passwords and TOTP codes given with a token
       for (let attempt = 1; attempt <= 5; attempt++) expect((await disable(wrong)).status).toBe(400);
       const blocked = await disable(right);
       expect(blocked.status).toBe(429);
-      expect(blocked.body).toMatchObject({ statusCode: 429, error: 'Too Many Requests' });
+      expect(blocked.body).toMatchObject({ statusCode: 429, error: 'Too Many Requests', code: 'rate_limited' });
       expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(895);
       // The same limit covers current_password checks of this account, but not logging in from the owner's address.
       const password = await requestJson(panel.url, '/api/auth/password', { method: 'PUT', token, body: { current_password: TEST_ADMIN_PASSWORD, new_password: 'another password' } });

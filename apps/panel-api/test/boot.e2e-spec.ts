@@ -54,15 +54,15 @@ describe('panel-api boot', () => {
   it('answers unknown routes and malformed JSON with the error shape, never a 500', async () => {
     const missing = await requestJson(panel.url, '/no-such-route');
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ statusCode: 404, error: 'Not Found', message: expect.any(String) });
-    const malformed = await requestJson(panel.url, '/healthz', {
+    expect(missing.body).toEqual({ statusCode: 404, error: 'Not Found', message: expect.any(String), code: 'not_found' });
+    const malformed = await requestJson(panel.url, '/api/auth/login', {
       method: 'POST',
       rawBody: '{"broken',
       headers: { 'content-type': 'application/json' },
     });
     expect(malformed.status).toBeGreaterThanOrEqual(400);
     expect(malformed.status).toBeLessThan(500);
-    expect(malformed.body).toMatchObject({ statusCode: malformed.status, error: expect.any(String), message: expect.any(String) });
+    expect(malformed.body).toEqual({ statusCode: 400, error: 'Bad Request', message: 'Request body is not valid JSON', code: 'invalid_json' });
   });
 
   it('gives every response a request id, echoing a sane incoming one', async () => {

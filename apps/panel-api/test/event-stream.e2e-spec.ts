@@ -1,4 +1,5 @@
 import { requestJson } from '@shared/testing';
+import http, { IncomingMessage } from 'node:http';
 import { DataSource } from 'typeorm';
 import { RunHistoryService } from '../src/app/runs/run-history.service';
 import { DEFAULT_RUN_TIMINGS, RUN_TIMINGS } from '../src/app/runs/run-timings';
@@ -55,10 +56,29 @@ async function openStream(url: string, token: string): Promise<OpenStream> {
   };
 }
 
-const clientsOf = async (panel: RunningPanel, token: string): Promise<number> =>
-  (await requestJson<{ components: Record<string, { details: { clients: number } }> }>(panel.url, '/api/ops/runtime-status', { token })).body.components[
-    'sign_history_stream'
-  ].details.clients;
+const streamStatus = async (panel: RunningPanel, token: string): Promise<{ clients: number; clients_dropped_lagging: number }> =>
+  (await requestJson<{ components: Record<string, { details: { clients: number; clients_dropped_lagging: number } }> }>(panel.url, '/api/ops/runtime-status', { token }))
+    .body.components['sign_history_stream'].details;
+
+const clientsOf = async (panel: RunningPanel, token: string): Promise<number> => (await streamStatus(panel, token)).clients;
+
+/** A stream whose reader stopped reading: the paused response stops reading its socket, whose buffers fill up. */
+async function openPausedStream(url: string, token: string): Promise<{ resume: () => Promise<string> }> {
+  const response = await new Promise<IncomingMessage>((resolve) => http.get(`${url}/api/events/sign-history?token=${encodeURIComponent(token)}`, resolve));
+  expect(response.statusCode).toBe(200);
+  response.pause();
+  return {
+    resume: async () => {
+      let text = '';
+      response.setEncoding('utf8');
+      for await (const chunk of response) text += chunk as string;
+      return text;
+    },
+  };
+}
+
+/** Event ids in the order a client received them. */
+const idsIn = (text: string): string[] => [...text.matchAll(/^id: (\S+)$/gm)].map((match) => match[1]);
 
 describe('panel-api live event stream: revocation and the per-token cap (issue 19 item 3)', () => {
   let panel: RunningPanel;
@@ -159,6 +179,7 @@ describe('panel-api live event stream: revocation and the per-token cap (issue 1
       statusCode: 429,
       error: 'Too Many Requests',
       message: expect.stringContaining('APP_EVENTS_MAX_STREAMS_PER_TOKEN'),
+      code: 'rate_limited',
     });
     // Another token (another browser) is not affected.
     const elsewhere = await openStream(panel.url, other);
@@ -182,4 +203,49 @@ describe('panel-api live event stream: revocation and the per-token cap (issue 1
     }
     for (const stream of [...streams.slice(1), elsewhere]) stream.abort();
   });
+
+  it('keeps every other client current while one stops reading, and ends that one with event: close {reason: lagging} once 1 MiB waits for it', async () => {
+    let token = await loginAsAdmin(panel);
+    // Earlier tests' streams (possibly of this very token: same second, same token) must be gone first.
+    const deadline = Date.now() + 5_000;
+    while ((await clientsOf(panel, token)) > 0) {
+      if (Date.now() > deadline) throw new Error('streams of earlier tests are still open');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    token = await loginAsAdmin(panel);
+    const droppedBefore = (await streamStatus(panel, token)).clients_dropped_lagging;
+    const reading = await openStream(panel.url, token);
+    await reading.until((text) => text.includes('event: ready'));
+    const stalled = await openPausedStream(panel.url, token);
+    expect(await clientsOf(panel, token)).toBe(2);
+
+    const history = panel.app.get(RunHistoryService);
+    const perTurn = 200;
+    const message = 'm'.repeat(2_000);
+    let turns = 0;
+    // Each turn of 200 events (about 440 KB) reaches the reading client before the next is published,
+    // while the stalled one backs up: past the kernel's socket buffers (a few MB), then past 1 MiB.
+    while ((await streamStatus(panel, token)).clients_dropped_lagging === droppedBefore) {
+      if (turns === 100) throw new Error('the stalled client was never dropped');
+      for (let i = 0; i < perTurn; i += 1) {
+        history.publish({ run_id: `t${turns}-${i}`, account_name: 'alice', task_name: 'daily', success: true, message, created_at: new Date().toISOString(), failure_category: 'none' });
+      }
+      const last = `id: t${turns}-${perTurn - 1}\n`;
+      await reading.until((text) => text.includes(last), 15_000);
+      turns += 1;
+    }
+    expect(turns).toBeGreaterThan(2);
+    expect(await clientsOf(panel, token)).toBe(1);
+    const expected = Array.from({ length: turns * perTurn }, (_, n) => `t${Math.floor(n / perTurn)}-${n % perTurn}`);
+    expect(idsIn(reading.text())).toEqual(expected);
+
+    // Reading again, the dropped client gets the events it had been sent, in order, then the close event and the end.
+    const stalledText = await stalled.resume();
+    const stalledIds = idsIn(stalledText);
+    expect(stalledIds.length).toBeLessThan(expected.length);
+    expect(stalledIds).toEqual(expected.slice(0, stalledIds.length));
+    expect(stalledText.endsWith('event: close\ndata: {"reason":"lagging"}\n\n')).toBe(true);
+    reading.abort();
+    await reading.ended;
+  }, 60_000);
 });

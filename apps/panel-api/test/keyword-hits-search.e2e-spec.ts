@@ -25,6 +25,9 @@ interface Page {
 
 interface Groups {
   groups: Array<{ key: string; count: number; latest_hit: Hit }>;
+  total: number;
+  limit: number;
+  next_cursor: string | null;
 }
 
 /** The benchmark's kind of data, smaller: words, keywordN, Chinese phrases, mixed case, and characters LIKE treats specially. */
@@ -167,12 +170,20 @@ describe('keyword hits at scale: trigram search, capped totals, keyset paging, g
       forms.push({ label: `q=${q}`, query: `&q=${encodeURIComponent(q)}`, filter: { q } });
       forms.push({ label: `q=${q} + account`, query: `&q=${encodeURIComponent(q)}&account=a2`, filter: { q, account: 'a2' } });
     }
+    // PostgreSQL serves these from one index holding the account, task and chat with the text.
+    for (const q of ['keyword7 ', '红包奖']) {
+      forms.push({ label: `q=${q} + big account`, query: `&q=${encodeURIComponent(q)}&account=big`, filter: { q, account: 'big' } });
+      forms.push({ label: `q=${q} + task`, query: `&q=${encodeURIComponent(q)}&task=t2`, filter: { q, task: 't2' } });
+      forms.push({ label: `q=${q} + account + task`, query: `&q=${encodeURIComponent(q)}&account=a2&task=t2`, filter: { q, account: 'a2', task: 't2' } });
+    }
     forms.push({ label: 'q + since', query: `&q=${encodeURIComponent('今天签到')}&since=${since.toISOString()}`, filter: { q: '今天签到', since } });
     for (const form of forms) {
       const want = expected(form.filter);
       const got = await pageThrough(form.query);
       expect({ form: form.label, ids: got.ids }).toEqual({ form: form.label, ids: want });
-      expect({ form: form.label, total: got.total, capped: got.capped }).toEqual({ form: form.label, total: Math.min(want.length, 10_000), capped: want.length > 10_000 });
+      // Text searches count exactly up to 1,000 matches, everything else up to 10,000.
+      const cap = form.filter.q === undefined ? 10_000 : 1_000;
+      expect({ form: form.label, total: got.total, capped: got.capped }).toEqual({ form: form.label, total: Math.min(want.length, cap), capped: want.length > cap });
     }
   }, 120_000);
 
@@ -182,8 +193,9 @@ describe('keyword hits at scale: trigram search, capped totals, keyset paging, g
     expect(page.body.items.map((hit) => hit.id)).toEqual(want.slice(40, 60));
     expect(page.body.offset).toBe(40);
     // With text search: a rare text (exact total, page cut from the matches) and a common one
-    // (more than 10,000 matches: the page comes from the newest hits, deep offsets from the index).
+    // (more than 1,000 matches: the page comes from the newest hits, deep offsets from the index).
     for (const [q, offsets] of [
+      ['比特币空投', [0, 40, 200]],
       ['quote"d', [0, 40, 3_000]],
       ['e', [0, 40, 9_000]],
       ['keyword', [0, 4_990, 11_500]],
@@ -192,7 +204,7 @@ describe('keyword hits at scale: trigram search, capped totals, keyset paging, g
       for (const offset of offsets) {
         const searched = await get<Page>(`/api/keyword-hits?limit=25&offset=${offset}&q=${encodeURIComponent(q)}`);
         expect({ q, offset, ids: searched.body.items.map((hit) => hit.id) }).toEqual({ q, offset, ids: matching.slice(offset, offset + 25) });
-        expect(searched.body).toMatchObject({ total: Math.min(matching.length, 10_000), total_capped: matching.length > 10_000 });
+        expect(searched.body).toMatchObject({ total: Math.min(matching.length, 1_000), total_capped: matching.length > 1_000 });
       }
     }
   });
@@ -260,7 +272,25 @@ describe('keyword hits at scale: trigram search, capped totals, keyset paging, g
     }
   }, 120_000);
 
-  /** Group counts from the API against counts from the reference copy. */
+  /** Every group of a query, following next_cursor with `limit` groups a page; answers them with the first page's total. */
+  async function groupPages(query: string, limit: number): Promise<{ groups: Groups['groups']; total: number }> {
+    const groups: Groups['groups'] = [];
+    let cursor: string | null = null;
+    let total = -1;
+    for (let pages = 0; pages < 100; pages++) {
+      const response: { status: number; body: Groups } = await get<Groups>(`/api/keyword-hits/groups?${query}&limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(response.status).toBe(200);
+      expect(response.body.groups.length).toBeLessThanOrEqual(limit);
+      if (total < 0) total = response.body.total;
+      expect(response.body.total).toBe(total);
+      groups.push(...response.body.groups);
+      cursor = response.body.next_cursor;
+      if (!cursor) break;
+    }
+    return { groups, total };
+  }
+
+  /** Group counts and latest hits from the API (whole, and paged by cursor) against the reference copy. */
   async function checkGroups(): Promise<void> {
     for (const [groupBy, field] of [
       ['task', 'taskName'],
@@ -268,8 +298,6 @@ describe('keyword hits at scale: trigram search, capped totals, keyset paging, g
       ['account', 'accountName'],
     ] as const) {
       for (const filter of ['', '&account=big', '&account=a2', '&task=t2', `&q=${encodeURIComponent('红包')}`]) {
-        const response = await get<Groups>(`/api/keyword-hits/groups?group_by=${groupBy}${filter}`);
-        expect(response.status).toBe(200);
         const params = new URLSearchParams(filter.slice(1));
         const ids = expected({ account: params.get('account') ?? undefined, task: params.get('task') ?? undefined, q: params.get('q') ?? undefined });
         const want = new Map<string, { count: number; latest: number }>();
@@ -280,9 +308,13 @@ describe('keyword hits at scale: trigram search, capped totals, keyset paging, g
           if (entry) entry.count += 1;
           else want.set(key, { count: 1, latest: id });
         }
-        const got = response.body.groups.map((group) => [group.key, group.count, group.latest_hit.id]);
         // Groups come with the latest hit first, which is the order of first appearance in `ids`.
-        expect({ groupBy, filter, got }).toEqual({ groupBy, filter, got: [...want.entries()].map(([key, entry]) => [key, entry.count, entry.latest]) });
+        const wanted = [...want.entries()].map(([key, entry]) => [key, entry.count, entry.latest]);
+        for (const limit of [1000, 2]) {
+          const { groups, total } = await groupPages(`group_by=${groupBy}${filter}`, limit);
+          const got = groups.map((group) => [group.key, group.count, group.latest_hit.id]);
+          expect({ groupBy, filter, limit, got, total }).toEqual({ groupBy, filter, limit, got: wanted, total: wanted.length });
+        }
       }
     }
   }
@@ -301,6 +333,13 @@ describe('keyword hits at scale: trigram search, capped totals, keyset paging, g
     for (const [id, hit] of [...stored.entries()]) if (hit.hitAt < cutoff) stored.delete(id);
     await checkGroups();
 
+    // Deleting the newest hits takes away the latest hit of nearly every group: each group's next one takes its place.
+    const newest = stored.get(expected({})[400]) as Omit<KeywordHit, 'id'>;
+    const cut = await requestJson<{ deleted: number }>(panel.url, `/api/keyword-hits?since=${newest.hitAt.toISOString()}`, { method: 'DELETE', token });
+    expect(cut.body.deleted).toBe(expected({ since: newest.hitAt }).length);
+    for (const id of expected({ since: newest.hitAt })) stored.delete(id);
+    await checkGroups();
+
     // An import writes many rows at once; a listener records one (and a replay records nothing).
     await insert(makeHits(300, HITS + 1, 11));
     const service = panel.app.get(KeywordHitsService);
@@ -309,6 +348,14 @@ describe('keyword hits at scale: trigram search, capped totals, keyset paging, g
     expect(recorded).toBeDefined();
     stored.set((recorded as KeywordHit).id, { ...one, createdAt: (recorded as KeywordHit).createdAt });
     expect(await service.record(one)).toBeUndefined();
+    await checkGroups();
+
+    // A hit moved to another chat and time (an edit by hand, a repair): both groups' latest hits follow.
+    const [movedId] = expected({ account: 'big' });
+    const moved = stored.get(movedId) as Omit<KeywordHit, 'id'>;
+    const movedTo = { chatId: moved.chatId === '-1001' ? '-1002' : '-1001', hitAt: new Date(START - 60_000) };
+    await panel.app.get(DataSource).getRepository(KeywordHit).update({ id: movedId }, movedTo);
+    stored.set(movedId, { ...moved, ...movedTo });
     await checkGroups();
 
     // The search index follows the deletes and inserts too.

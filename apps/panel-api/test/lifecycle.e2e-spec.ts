@@ -60,6 +60,7 @@ describe('panel-api lifecycle: 503 while starting and while stopping, never a re
         statusCode: 503,
         error: 'Service Unavailable',
         message: expect.stringMatching(/starting/),
+        code: 'service_unavailable',
       });
       expect(early[5].body).toMatchObject({
         statusCode: 503,
@@ -147,6 +148,7 @@ describe('panel-api lifecycle: 503 while starting and while stopping, never a re
           statusCode: 503,
           error: 'Service Unavailable',
           message: expect.stringMatching(/shutting down/),
+          code: 'service_unavailable',
         },
       });
       const finished = await inFlight;

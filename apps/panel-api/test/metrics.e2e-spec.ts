@@ -55,7 +55,7 @@ describe('panel-api /metrics with APP_METRICS_TOKEN', () => {
     for (const authorization of [undefined, `Bearer ${METRICS_TOKEN}x`, `Bearer ${token}`, METRICS_TOKEN]) {
       const refused = await scrape(panel.url, authorization);
       expect({ authorization, status: refused.status }).toEqual({ authorization, status: 401 });
-      expect(JSON.parse(refused.text)).toEqual({ statusCode: 401, error: 'Unauthorized', message: expect.stringContaining('APP_METRICS_TOKEN') });
+      expect(JSON.parse(refused.text)).toEqual({ statusCode: 401, error: 'Unauthorized', message: expect.stringContaining('APP_METRICS_TOKEN'), code: 'unauthorized' });
       expect(refused.wwwAuthenticate).toBe('Bearer realm="metrics"');
       expect(refused.text).not.toContain(METRICS_TOKEN);
     }

@@ -117,7 +117,8 @@ describe('request body limits (issue 19 item 1)', () => {
     await panel?.close();
   });
 
-  const errorShape = (status: number) => ({ statusCode: status, error: expect.any(String), message: expect.any(String) });
+  const CODES: Record<number, string> = { 400: 'validation_failed', 401: 'unauthorized', 413: 'payload_too_large', 415: 'unsupported_media_type' };
+  const errorShape = (status: number) => ({ statusCode: status, error: expect.any(String), message: expect.any(String), code: CODES[status] });
 
   it('refuses a 10 MB login body with 413 before reading it, whether or not it says its length', async () => {
     const body = Buffer.from(JSON.stringify({ username: 'admin', password: emptyObjects(10 * MB) }));

@@ -130,7 +130,7 @@ describe('legacy /api/tasks', () => {
     const body = method === 'POST' || method === 'PUT' ? { name: 'daily' } : undefined;
     const response = await requestJson(panel.url, path, { method, token, body });
     expect(response.status).toBe(410);
-    expect(response.body).toEqual({ statusCode: 410, error: 'Gone', message: expect.stringContaining('/api/sign-tasks') });
+    expect(response.body).toEqual({ statusCode: 410, error: 'Gone', message: expect.stringContaining('/api/sign-tasks'), code: 'gone' });
     expect((await requestJson(panel.url, path, { method, body })).status).toBe(401);
   });
 });

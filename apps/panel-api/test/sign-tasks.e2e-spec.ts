@@ -232,7 +232,7 @@ describe('panel-api sign tasks, runs, scheduler and live history (simulated Tele
     expect(created).toMatchObject({ name: 'daily', enabled: true, retry_count: 0, random_seconds: 60, notify_on_failure: true, last_run: null });
     const file = join(panel.dataDir, '.signer', 'tasks', 'daily.json');
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ name: 'daily', sign_at: '08:30' });
-    expect((await api('/api/sign-tasks', { method: 'POST', body: task('daily') })).status).toBe(409);
+    expect(await api('/api/sign-tasks', { method: 'POST', body: task('daily') })).toMatchObject({ status: 409, body: { statusCode: 409, code: 'task_exists' } });
 
     await create(task('listen-hits', {
       account_names: ['bob'],
@@ -459,7 +459,10 @@ describe('panel-api sign tasks, runs, scheduler and live history (simulated Tele
     await create(task('slow', { chats: [{ chat_id: '@checkin_bot', actions: [{ action: 1, text: '/checkin', delay: 30 }] }] }));
     await create(task('second'));
     expect((await api('/api/sign-tasks/slow/run', { method: 'POST', body: {} })).status).toBe(202);
-    expect((await api('/api/sign-tasks/slow/run', { method: 'POST', body: {} })).status).toBe(409);
+    expect(await api('/api/sign-tasks/slow/run', { method: 'POST', body: {} })).toMatchObject({
+      status: 409,
+      body: { statusCode: 409, error: 'Conflict', message: 'Task slow is already running', code: 'task_busy' },
+    });
     expect((await api('/api/sign-tasks/second/run', { method: 'POST', body: {} })).status).toBe(202);
     await eventually(async () => {
       const active = await api<{ runs: Array<{ task_name: string; phase: string; account_name: string }> }>('/api/sign-tasks/runs/active');

@@ -3,7 +3,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { dataSourceOptions } from '../database/data-source-options';
-import { loggerParams } from '@shared/config';
+import { loggerParams } from '@shared/http-service';
 import { PanelConfigModule } from './config/config.module';
 import { PanelConfig } from './config/panel-config';
 import { HealthModule } from './health/health.module';

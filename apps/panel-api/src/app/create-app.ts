@@ -11,7 +11,8 @@ import { installTokenBeforeBody } from './auth/token-before-body';
 import { ProviderOverride } from './common/provider-overrides';
 import { AllExceptionsFilter, errorBody } from './common/all-exceptions.filter';
 import { DEFAULT_BODY_LIMITS, installBodyLimits } from './common/request-limits';
-import { LifecycleServer, packageVersion, ReadinessService, requestIdFor } from '@shared/config';
+import { packageVersion } from '@shared/config';
+import { LifecycleServer, ReadinessService, requestIdFor } from '@shared/http-service';
 import { PanelConfig } from './config/panel-config';
 import { HEALTH_PATHS, setupOpenApi } from './openapi';
 import { serveWebUi } from './web-ui/serve-web-ui';
@@ -92,6 +93,9 @@ export async function listenPanelApp(app: NestFastifyApplication): Promise<strin
     await app.init();
     await app.getHttpAdapter().getInstance().ready();
   } catch (error) {
+    // A start that fails part way (a module's init threw) still closes what the modules opened, the
+    // database pool first, so the process can exit instead of hanging on an open connection.
+    await app.close().catch(() => undefined);
     await lifecycle.close();
     throw error;
   }

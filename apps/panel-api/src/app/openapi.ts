@@ -1,6 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { collectRouteFacts, completeOpenApiDocument } from '@shared/config';
+import { collectRouteFacts, completeOpenApiDocument } from '@shared/http-service';
+import { ERROR_CODES } from './common/panel-error';
 import { IS_PUBLIC_ROUTE } from './common/public.decorator';
 
 export const BEARER_SCHEME = 'bearer';
@@ -14,11 +15,17 @@ const ERROR_SCHEMA = {
   schema: {
     type: 'object' as const,
     description: 'Every error of panel-api',
-    required: ['statusCode', 'error', 'message'],
+    required: ['statusCode', 'error', 'message', 'code'],
     properties: {
       statusCode: { type: 'integer' as const, description: 'The HTTP status again', example: 404 },
       error: { type: 'string' as const, description: 'The status text', example: 'Not Found' },
       message: { type: 'string' as const, description: 'What went wrong, for a person', example: 'Task daily not found' },
+      code: {
+        type: 'string' as const,
+        enum: ERROR_CODES,
+        description: 'What went wrong, for a program: stable across versions and languages (docs/panel-api-errors.md)',
+        example: 'task_not_found',
+      },
     },
   },
 };

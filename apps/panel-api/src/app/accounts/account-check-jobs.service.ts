@@ -1,10 +1,11 @@
-import { ConflictException, Injectable, Logger, NotFoundException, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataDirectory } from '../data-dir/data-directory';
 import { CorruptDataFileError, readJsonObjectFile, writeJsonFileAtomic } from '../data-dir/json-file-store';
 import { AccountCheckResult, AccountStatusService, CheckSummary, summarize } from './account-status.service';
+import { PanelError } from '../common/panel-error';
 
 export type CheckJobStatus = 'running' | 'canceling' | 'canceled' | 'completed' | 'failed';
 
@@ -75,7 +76,7 @@ export class AccountCheckJobsService implements OnModuleInit, OnModuleDestroy {
   }
 
   start(accountNames: string[] | undefined, timeoutSeconds: number): CheckJob {
-    if (this.active) throw new ConflictException(`Status check job ${this.active.job.job_id} is still running; wait for it or cancel it`);
+    if (this.active) throw new PanelError('check_job_running', `Status check job ${this.active.job.job_id} is still running; wait for it or cancel it`);
     const names = this.status.targets(accountNames);
     const now = new Date().toISOString();
     const job: CheckJob = {
@@ -102,14 +103,14 @@ export class AccountCheckJobsService implements OnModuleInit, OnModuleDestroy {
   get(jobId: string): CheckJob {
     if (this.active?.job.job_id === jobId) return this.active.job;
     const job = isJobId(jobId) ? (readJsonObjectFile(this.file(jobId)) as unknown as CheckJob | undefined) : undefined;
-    if (!job) throw new NotFoundException(`Status check job ${jobId} not found`);
+    if (!job) throw new PanelError('check_job_not_found', `Status check job ${jobId} not found`);
     return job;
   }
 
   cancel(jobId: string): CheckJob {
     const job = this.get(jobId);
     if (this.active?.job.job_id !== jobId || (job.status !== 'running' && job.status !== 'canceling')) {
-      throw new ConflictException(`Status check job ${jobId} is ${job.status}; only a running job can be cancelled`);
+      throw new PanelError('check_job_not_running', `Status check job ${jobId} is ${job.status}; only a running job can be cancelled`);
     }
     this.active.cancelRequested = true;
     this.update(job, { status: 'canceling' });

@@ -1,4 +1,4 @@
-import { BadRequestException, Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBearerAuth,
@@ -24,6 +24,7 @@ import {
   QrLoginStartDto,
   QrLoginStatusDto,
 } from './dto/login.dto';
+import { ValidationFailed } from '../common/panel-error';
 
 function qrView(outcome: QrLoginOutcome): QrLoginStatusDto {
   const { status } = outcome;
@@ -40,7 +41,7 @@ function qrView(outcome: QrLoginOutcome): QrLoginStatusDto {
 }
 
 function assertLoginId(value: string): string {
-  if (!/^[A-Za-z0-9_-]{8,128}$/.test(value)) throw new BadRequestException('login_id is not a login id');
+  if (!/^[A-Za-z0-9_-]{8,128}$/.test(value)) throw new ValidationFailed('login_id is not a login id');
   return value;
 }
 

@@ -1,9 +1,10 @@
-import { Inject, Injectable, NotFoundException, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { TelegramError } from '../telegram/telegram-error';
 import { QrLoginStatus, TELEGRAM_GATEWAY, TelegramGateway, TelegramProxy, TelegramUser } from '../telegram/telegram-gateway';
-import { httpErrorFor, AccountSessionsService, userInfoOf } from './account-sessions.service';
+import { AccountSessionsService, panelErrorFor, userInfoOf } from './account-sessions.service';
 import { AccountRecord, AccountStore } from './account-store';
 import { proxyFromInput } from './accounts.service';
+import { PanelError } from '../common/panel-error';
 
 const LOGIN_TIMEOUT_MS = 30_000;
 /** A started login that is not finished within this time is forgotten. */
@@ -70,7 +71,7 @@ export class AccountLoginService implements OnModuleDestroy {
   async verifyPhoneLogin(accountName: string, code: string, password?: string): Promise<PhoneVerifyOutcome> {
     this.sweep();
     const pending = this.phoneLogins.get(accountName);
-    if (!pending) throw new NotFoundException(`No login in progress for account ${accountName}; call /api/accounts/login/start first`);
+    if (!pending) throw new PanelError('login_not_found', `No login in progress for account ${accountName}; call /api/accounts/login/start first`);
     const step = await this.guard(() => this.gateway.completePhoneLogin(pending.loginId, code, password, { timeoutMs: LOGIN_TIMEOUT_MS }));
     if (step.status === 'password_required') return { status: 'password_required', hint: step.hint };
     this.phoneLogins.delete(accountName);
@@ -81,7 +82,7 @@ export class AccountLoginService implements OnModuleDestroy {
   async cancelPhoneLogin(accountName: string): Promise<void> {
     this.sweep();
     const pending = this.phoneLogins.get(accountName);
-    if (!pending) throw new NotFoundException(`No login in progress for account ${accountName}`);
+    if (!pending) throw new PanelError('login_not_found', `No login in progress for account ${accountName}`);
     this.phoneLogins.delete(accountName);
     await this.gateway.cancelLogin(pending.loginId).catch(() => undefined);
   }
@@ -118,7 +119,7 @@ export class AccountLoginService implements OnModuleDestroy {
   private pendingQr(loginId: string): PendingQrLogin {
     this.sweep();
     const pending = this.qrLogins.get(loginId);
-    if (!pending) throw new NotFoundException(`QR login ${loginId} not found or expired`);
+    if (!pending) throw new PanelError('login_not_found', `QR login ${loginId} not found or expired`);
     return pending;
   }
 
@@ -160,7 +161,7 @@ export class AccountLoginService implements OnModuleDestroy {
     try {
       return await call();
     } catch (error) {
-      if (error instanceof TelegramError) throw httpErrorFor(error);
+      if (error instanceof TelegramError) throw panelErrorFor(error);
       throw error;
     }
   }

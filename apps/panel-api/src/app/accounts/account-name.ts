@@ -1,4 +1,4 @@
-import { BadRequestException } from '@nestjs/common';
+import { ValidationFailed } from '../common/panel-error';
 
 /**
  * Letters and digits of any script (主号 as well as main), `_`, `-`, `.`; 1..64 characters; no
@@ -15,7 +15,7 @@ export function isAccountName(value: unknown): value is string {
 /** Refuses a name that is not path-safe with 400, before anything touches the file system. */
 export function assertAccountName(value: unknown): string {
   if (!isAccountName(value)) {
-    throw new BadRequestException(
+    throw new ValidationFailed(
       'account_name must be 1-64 characters of letters (any script), digits, "_", "-" or "." and must not start with a dot',
     );
   }

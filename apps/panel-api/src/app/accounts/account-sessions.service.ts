@@ -1,4 +1,5 @@
-import { ConflictException, HttpException, HttpStatus, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { AccountNotFound, NeedsRelogin, PanelError } from '../common/panel-error';
 import { TelegramError } from '../telegram/telegram-error';
 import { TELEGRAM_GATEWAY, TelegramGateway, TelegramSession } from '../telegram/telegram-gateway';
 import { AccountStore, AccountUserInfo, CheckCode } from './account-store';
@@ -10,13 +11,6 @@ export type AccountEvent =
   | { type: 'session_invalid'; accountName: string; message: string; newlyInvalid: boolean };
 
 export type AccountEventListener = (event: AccountEvent) => void | Promise<void>;
-
-/** A call that cannot be made because the account has no usable session; the API answers 409. */
-export class NeedsReloginException extends ConflictException {
-  constructor(accountName: string, reason: string) {
-    super(`Account ${accountName} needs_relogin: ${reason}. Log in again (phone or QR login).`);
-  }
-}
 
 /** The check result code for a failure, as the details file names them. */
 export function checkCodeFor(error: unknown): CheckCode {
@@ -38,30 +32,26 @@ export function checkCodeFor(error: unknown): CheckCode {
   }
 }
 
-/** Turns a TelegramError into the HTTP answer of an API route (never a 500 for Telegram's own failures). */
-export function httpErrorFor(error: TelegramError): HttpException {
+/** Turns a TelegramError into the PanelError of an API route (never a 500 for Telegram's own failures). */
+export function panelErrorFor(error: TelegramError): PanelError {
   switch (error.kind) {
     case 'flood_wait':
-      return new HttpException(
-        { message: `${error.message}`, retryAfterSeconds: error.seconds },
-        HttpStatus.TOO_MANY_REQUESTS,
-      );
+      return new PanelError('flood_wait', error.message, error.seconds);
     case 'timeout':
-      return new HttpException(error.message, HttpStatus.GATEWAY_TIMEOUT);
+      return new PanelError('telegram_timeout', error.message);
     case 'connection_error':
-      return new HttpException(error.message, HttpStatus.BAD_GATEWAY);
+      return new PanelError('telegram_unreachable', error.message);
     case 'not_configured':
-      return new HttpException(error.message, HttpStatus.SERVICE_UNAVAILABLE);
-    case 'not_found':
-      return new NotFoundException(error.message);
-    case 'login_not_found':
-      return new NotFoundException(error.message);
-    case 'invalid_credentials':
-      return new HttpException(error.message, HttpStatus.BAD_REQUEST);
     case 'aborted':
-      return new HttpException(error.message, HttpStatus.SERVICE_UNAVAILABLE);
+      return new PanelError('telegram_unavailable', error.message);
+    case 'not_found':
+      return new PanelError('telegram_target_not_found', error.message);
+    case 'login_not_found':
+      return new PanelError('login_not_found', error.message);
+    case 'invalid_credentials':
+      return new PanelError('login_code_invalid', error.message);
     default:
-      return new HttpException(error.message, HttpStatus.BAD_GATEWAY);
+      return new PanelError('telegram_failed', error.message);
   }
 }
 
@@ -83,18 +73,18 @@ export class AccountSessionsService {
     @Inject(TELEGRAM_GATEWAY) readonly gateway: TelegramGateway,
   ) {}
 
-  /** The session to pass to the gateway; 404 for an unknown account, 409 when it has no usable session. */
+  /** The session to pass to the gateway; AccountNotFound for an unknown account, NeedsRelogin when it has no usable session. */
   sessionFor(accountName: string): TelegramSession {
     const record = this.store.get(accountName);
-    if (!record) throw new NotFoundException(`Account ${accountName} not found`);
-    if (record.needs_relogin) throw new NeedsReloginException(accountName, 'its session was rejected by Telegram');
+    if (!record) throw new AccountNotFound(accountName);
+    if (record.needs_relogin) throw new NeedsRelogin(accountName, 'its session was rejected by Telegram');
     const sessionString = this.store.readSession(accountName);
-    if (!sessionString) throw new NeedsReloginException(accountName, 'it has no stored session');
+    if (!sessionString) throw new NeedsRelogin(accountName, 'it has no stored session');
     return { accountName, sessionString, proxy: record.proxy ?? undefined };
   }
 
   /**
-   * Runs `call` as the account. TelegramErrors are answered as HTTP errors (session invalid → 409
+   * Runs `call` as the account. TelegramErrors become PanelErrors (session invalid → NeedsRelogin
    * and the account flagged); use `gateway` with `sessionFor` directly to handle them yourself.
    */
   async run<T>(accountName: string, call: (gateway: TelegramGateway, session: TelegramSession) => Promise<T>): Promise<T> {
@@ -105,9 +95,9 @@ export class AccountSessionsService {
       if (!(error instanceof TelegramError)) throw error;
       if (error.kind === 'session_invalid') {
         this.markSessionInvalid(accountName, error.message);
-        throw new NeedsReloginException(accountName, error.message);
+        throw new NeedsRelogin(accountName, error.message);
       }
-      throw httpErrorFor(error);
+      throw panelErrorFor(error);
     }
   }
 

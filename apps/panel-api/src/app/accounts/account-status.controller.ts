@@ -1,4 +1,4 @@
-import { BadRequestException, Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiBadRequestResponse,
@@ -14,9 +14,10 @@ import { BEARER_SCHEME } from '../openapi';
 import { AccountCheckJobsService, CheckJob, isJobId } from './account-check-jobs.service';
 import { AccountStatusService, DEFAULT_CHECK_TIMEOUT_SECONDS, summarize } from './account-status.service';
 import { CheckJobDto, CheckJobStartedDto, CheckSummaryDto, StatusCheckDto } from './dto/status-check.dto';
+import { ValidationFailed } from '../common/panel-error';
 
 function assertJobId(value: string): string {
-  if (!isJobId(value)) throw new BadRequestException('job_id must be a job id (UUID)');
+  if (!isJobId(value)) throw new ValidationFailed('job_id must be a job id (UUID)');
   return value;
 }
 

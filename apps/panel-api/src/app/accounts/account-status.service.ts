@@ -1,10 +1,11 @@
-import { BadRequestException, Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { TelegramError } from '../telegram/telegram-error';
 import { TELEGRAM_GATEWAY, TelegramGateway } from '../telegram/telegram-gateway';
 import { AccountSessionsService, checkCodeFor, userInfoOf } from './account-sessions.service';
 import { AccountStatus, AccountStore, CheckCode } from './account-store';
 import { isAccountName } from './account-name';
 import { forEachBounded } from './bounded-concurrency';
+import { ValidationFailed } from '../common/panel-error';
 
 export const MAX_CHECK_ACCOUNTS = 200;
 export const DEFAULT_CHECK_TIMEOUT_SECONDS = 8;
@@ -59,7 +60,7 @@ export class AccountStatusService {
   targets(accountNames?: string[]): string[] {
     const names = accountNames && accountNames.length > 0 ? [...new Set(accountNames)] : this.store.names();
     if (names.length > MAX_CHECK_ACCOUNTS) {
-      throw new BadRequestException(`A check covers at most ${MAX_CHECK_ACCOUNTS} accounts (asked for ${names.length}); pass account_names in batches`);
+      throw new ValidationFailed(`A check covers at most ${MAX_CHECK_ACCOUNTS} accounts (asked for ${names.length}); pass account_names in batches`);
     }
     return names;
   }

@@ -1,16 +1,17 @@
-import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { TelegramProxy } from '../telegram/telegram-gateway';
 import { parseSessionString } from '../telegram/session-string';
 import { parseProxyUrl } from './account-proxy';
 import { AccountSessionsService } from './account-sessions.service';
 import { AccountRecord, AccountStore } from './account-store';
+import { AccountNotFound, PanelError, ValidationFailed } from '../common/panel-error';
 
 export function proxyFromInput(text: string | null | undefined): TelegramProxy | null | undefined {
   if (text === undefined) return undefined;
   if (text === null || text === '') return null;
   const proxy = parseProxyUrl(text);
   if (!proxy) {
-    throw new BadRequestException(
+    throw new ValidationFailed(
       'proxy must be socks5://[user:pass@]host:port, socks4://…, http://…, mtproxy://<hex secret>@host:port or tg://proxy?server=…&port=…&secret=…',
     );
   }
@@ -31,7 +32,7 @@ export class AccountsService {
 
   get(name: string): AccountRecord {
     const record = this.store.get(name);
-    if (!record) throw new NotFoundException(`Account ${name} not found`);
+    if (!record) throw new AccountNotFound(name);
     return record;
   }
 
@@ -57,11 +58,11 @@ export class AccountsService {
   importSession(input: { account_name: string; session_string: string; remark?: string; proxy?: string; overwrite?: boolean }): AccountRecord {
     const name = input.account_name;
     if (!parseSessionString(input.session_string)) {
-      throw new BadRequestException('session_string is not a GramJS string session (version "1" followed by base64 of data center, address, port and a 256-byte key)');
+      throw new ValidationFailed('session_string is not a GramJS string session (version "1" followed by base64 of data center, address, port and a 256-byte key)');
     }
     const proxy = proxyFromInput(input.proxy);
     if (this.store.exists(name) && !input.overwrite) {
-      throw new ConflictException(`Account ${name} already exists; send overwrite: true to replace its session`);
+      throw new PanelError('account_exists', `Account ${name} already exists; send overwrite: true to replace its session`);
     }
     this.store.writeSession(name, input.session_string.trim());
     this.store.updateMeta(name, (meta) => {

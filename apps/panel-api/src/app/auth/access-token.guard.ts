@@ -1,8 +1,9 @@
-import { CanActivate, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { IS_PUBLIC_ROUTE } from '../common/public.decorator';
 import { AccessTokenService, AuthenticatedAdmin } from './access-token.service';
+import { PanelError } from '../common/panel-error';
 
 /** Routes whose clients (EventSource) cannot send headers, so they may pass the token as `?token=`. */
 export const QUERY_TOKEN_PATH_PREFIX = '/api/events/';
@@ -41,7 +42,7 @@ export class AccessTokenGuard implements CanActivate {
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     const token = extractAccessToken(request);
     try {
-      if (!token) throw new UnauthorizedException('Missing access token (Authorization: Bearer <token>)');
+      if (!token) throw new PanelError('unauthorized', 'Missing access token (Authorization: Bearer <token>)');
       (request as AuthenticatedRequest).admin = await this.tokens.verify(token);
     } catch (error) {
       void reply.header('WWW-Authenticate', 'Bearer');

@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnModuleInit, UnauthorizedException } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
@@ -6,6 +6,7 @@ import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
 import { DataDirectory } from '../data-dir/data-directory';
 import { AdminUser } from './entities/admin-user.entity';
 import { loadOrCreateJwtSecret } from './jwt-secret';
+import { PanelError } from '../common/panel-error';
 
 /** Who made an authenticated request. */
 export interface AuthenticatedAdmin {
@@ -63,15 +64,15 @@ export class AccessTokenService implements OnModuleInit {
     try {
       claims = await this.jwt.verifyAsync<AccessTokenClaims & { exp?: unknown }>(token, { secret: this.signingSecret(), algorithms: [ALGORITHM] });
     } catch {
-      throw new UnauthorizedException('Invalid or expired access token');
+      throw new PanelError('unauthorized', 'Invalid or expired access token');
     }
     // Every token this service issues expires; one without `exp` would be valid forever.
-    if (typeof claims.exp !== 'number') throw new UnauthorizedException('Invalid access token (no expiry)');
+    if (typeof claims.exp !== 'number') throw new PanelError('unauthorized', 'Invalid access token (no expiry)');
     const id = Number(claims.sub);
-    if (!Number.isSafeInteger(id) || typeof claims.ver !== 'number') throw new UnauthorizedException('Invalid access token');
+    if (!Number.isSafeInteger(id) || typeof claims.ver !== 'number') throw new PanelError('unauthorized', 'Invalid access token');
     const user = await this.users.findOneBy({ id });
     if (!user || user.tokenVersion !== claims.ver) {
-      throw new UnauthorizedException('Access token is no longer valid; log in again');
+      throw new PanelError('unauthorized', 'Access token is no longer valid; log in again');
     }
     return { id: user.id, username: user.username };
   }

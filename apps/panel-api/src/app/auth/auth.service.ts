@@ -1,14 +1,4 @@
-import {
-  BadRequestException,
-  ConflictException,
-  ForbiddenException,
-  HttpException,
-  HttpStatus,
-  Injectable,
-  Logger,
-  NotFoundException,
-  UnauthorizedException,
-} from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { rmSync } from 'node:fs';
 import * as QRCode from 'qrcode';
@@ -21,6 +11,7 @@ import { AdminUser } from './entities/admin-user.entity';
 import { CredentialCheckThrottle, LoginThrottle } from './login-throttle';
 import { PasswordHasher } from './password-hasher';
 import { TotpVerifier } from './totp-verifier';
+import { PanelError, ValidationFailed } from '../common/panel-error';
 
 /** Login, the admin's own account settings and TOTP. */
 @Injectable()
@@ -46,11 +37,11 @@ export class AuthService {
       : await this.hasher.verifyDecoy(credentials.password);
     // The block may have started while the hash was being checked by a parallel attempt.
     this.refuseWhileBlocked(client);
-    if (!user || !passwordMatches) this.fail(client, 'Invalid username or password');
+    if (!user || !passwordMatches) this.fail(client, 'invalid_credentials', 'Invalid username or password');
     if (user.totpEnabled) {
-      if (!credentials.totp_code) this.fail(client, 'TOTP code required');
+      if (!credentials.totp_code) this.fail(client, 'totp_required', 'TOTP code required');
       if (!user.totpSecret || !this.totp.verify(String(user.id), user.totpSecret, credentials.totp_code)) {
-        this.fail(client, 'Invalid or already used TOTP code');
+        this.fail(client, 'totp_invalid', 'Invalid or already used TOTP code');
       }
     }
     this.throttle.recordSuccess(client);
@@ -74,7 +65,7 @@ export class AuthService {
   async changePassword(admin: AuthenticatedAdmin, change: ChangePasswordDto): Promise<IssuedToken> {
     const user = await this.userWithPassword(admin, change.current_password);
     if (change.new_password === change.current_password) {
-      throw new BadRequestException('new_password must differ from current_password');
+      throw new ValidationFailed('new_password must differ from current_password');
     }
     user.passwordHash = await this.hasher.hash(change.new_password);
     user.tokenVersion += 1;
@@ -88,9 +79,9 @@ export class AuthService {
   /** Renames the admin; every token issued before stops working, and a fresh one is returned. */
   async changeUsername(admin: AuthenticatedAdmin, change: ChangeUsernameDto): Promise<IssuedToken> {
     const user = await this.userWithPassword(admin, change.current_password);
-    if (change.new_username === user.username) throw new BadRequestException('new_username is the current username');
+    if (change.new_username === user.username) throw new ValidationFailed('new_username is the current username');
     if (await this.users.existsBy({ username: change.new_username })) {
-      throw new ConflictException('That username is taken');
+      throw new PanelError('username_taken', 'That username is taken');
     }
     const previous = user.username;
     user.username = change.new_username;
@@ -106,7 +97,7 @@ export class AuthService {
    */
   async setupTotp(admin: AuthenticatedAdmin, currentPassword: string): Promise<TotpSetupDto> {
     const user = await this.userWithPassword(admin, currentPassword);
-    if (user.totpEnabled) throw new ConflictException('TOTP is already enabled; disable it first');
+    if (user.totpEnabled) throw new PanelError('totp_already_enabled', 'TOTP is already enabled; disable it first');
     const secret = this.totp.generateSecret();
     user.totpSecret = secret;
     await this.users.save(user);
@@ -121,8 +112,8 @@ export class AuthService {
    */
   async enableTotp(admin: AuthenticatedAdmin, code: string, currentPassword: string): Promise<TotpEnabledDto> {
     const user = await this.userWithPassword(admin, currentPassword);
-    if (user.totpEnabled) throw new ConflictException('TOTP is already enabled');
-    if (!user.totpSecret) throw new ConflictException('Call POST /api/auth/totp/setup first');
+    if (user.totpEnabled) throw new PanelError('totp_already_enabled', 'TOTP is already enabled');
+    if (!user.totpSecret) throw new PanelError('totp_not_set_up', 'Call POST /api/auth/totp/setup first');
     this.checkCode(user, code);
     user.totpEnabled = true;
     user.tokenVersion += 1;
@@ -133,7 +124,7 @@ export class AuthService {
 
   async disableTotp(admin: AuthenticatedAdmin, code: string): Promise<void> {
     const user = await this.userOf(admin);
-    if (!user.totpEnabled || !user.totpSecret) throw new ConflictException('TOTP is not enabled');
+    if (!user.totpEnabled || !user.totpSecret) throw new PanelError('totp_not_enabled', 'TOTP is not enabled');
     this.refuseWhileChecksBlocked(user);
     this.checkCode(user, code);
     user.totpEnabled = false;
@@ -147,7 +138,7 @@ export class AuthService {
     if (!user.totpSecret || !this.totp.verify(String(user.id), user.totpSecret, code)) {
       this.credentialChecks.recordFailure(credentialKey(user));
       this.logger.warn(`Wrong TOTP code for admin "${user.username}"`);
-      throw new BadRequestException('Invalid or already used TOTP code');
+      throw new PanelError('wrong_totp_code', 'Invalid or already used TOTP code');
     }
     this.credentialChecks.recordSuccess(credentialKey(user));
   }
@@ -155,32 +146,26 @@ export class AuthService {
   private refuseWhileChecksBlocked(user: AdminUser): void {
     const retryAfterSeconds = this.credentialChecks.retryAfterSeconds(credentialKey(user));
     if (retryAfterSeconds > 0) {
-      throw new HttpException(
-        { message: `Too many wrong passwords or TOTP codes for this account; try again in ${retryAfterSeconds} s`, retryAfterSeconds },
-        HttpStatus.TOO_MANY_REQUESTS,
-      );
+      throw new PanelError('rate_limited', `Too many wrong passwords or TOTP codes for this account; try again in ${retryAfterSeconds} s`, retryAfterSeconds);
     }
   }
 
   private refuseWhileBlocked(client: string): void {
     const retryAfterSeconds = this.throttle.retryAfterSeconds(client);
     if (retryAfterSeconds > 0) {
-      throw new HttpException(
-        { message: `Too many failed logins; try again in ${retryAfterSeconds} s`, retryAfterSeconds },
-        HttpStatus.TOO_MANY_REQUESTS,
-      );
+      throw new PanelError('rate_limited', `Too many failed logins; try again in ${retryAfterSeconds} s`, retryAfterSeconds);
     }
   }
 
-  private fail(client: string, message: string): never {
+  private fail(client: string, code: 'invalid_credentials' | 'totp_required' | 'totp_invalid', message: string): never {
     this.throttle.recordFailure(client);
     this.logger.warn(`Failed login from ${client}: ${message}`);
-    throw new UnauthorizedException(message);
+    throw new PanelError(code, message);
   }
 
   private async userOf(admin: AuthenticatedAdmin): Promise<AdminUser> {
     const user = await this.users.findOneBy({ id: admin.id });
-    if (!user) throw new NotFoundException('The admin account no longer exists');
+    if (!user) throw new PanelError('admin_not_found', 'The admin account no longer exists');
     return user;
   }
 
@@ -191,7 +176,7 @@ export class AuthService {
     if (!(await this.hasher.verify(user.passwordHash, password))) {
       this.credentialChecks.recordFailure(credentialKey(user));
       this.logger.warn(`Wrong current_password for admin "${user.username}"`);
-      throw new ForbiddenException('current_password is wrong');
+      throw new PanelError('wrong_current_password', 'current_password is wrong');
     }
     this.credentialChecks.recordSuccess(credentialKey(user));
     return user;

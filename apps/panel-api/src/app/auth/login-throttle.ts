@@ -1,4 +1,4 @@
-import { addressGroup } from '@shared/config';
+import { addressGroup } from '@shared/http-service';
 import { Clock } from './clock';
 
 export interface LoginThrottleLimits {

@@ -1,8 +1,8 @@
-import { UnauthorizedException } from '@nestjs/common';
 import type { FastifyInstance } from 'fastify';
 import { bodyLimitsOf } from '../common/request-limits';
 import { extractAccessToken } from './access-token.guard';
 import { AccessTokenService } from './access-token.service';
+import { PanelError } from '../common/panel-error';
 
 /**
  * Checks the access token of routes marked `tokenBeforeBody` (configuration import, sign tasks)
@@ -14,7 +14,7 @@ export function installTokenBeforeBody(fastify: FastifyInstance, tokens: AccessT
     if (!bodyLimitsOf(request).tokenBeforeBody) return payload;
     const token = extractAccessToken(request);
     try {
-      if (!token) throw new UnauthorizedException('Missing access token (Authorization: Bearer <token>)');
+      if (!token) throw new PanelError('unauthorized', 'Missing access token (Authorization: Bearer <token>)');
       await tokens.verify(token);
     } catch (error) {
       // The body stays unread, so the connection cannot be reused.

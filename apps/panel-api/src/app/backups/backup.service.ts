@@ -1,4 +1,4 @@
-import { ConflictException, Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { lstat, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,6 +19,7 @@ import {
   WebDavTarget,
 } from './remote-backup-store';
 import { PanelMetrics } from '../metrics/metrics.service';
+import { PanelError } from '../common/panel-error';
 
 /** Local automatic backups wait here until they are uploaded (or stay when the upload fails). */
 export const LOCAL_BACKUP_FOLDER = 'backups';
@@ -159,7 +160,7 @@ export class BackupService {
    */
   async export(mode: 'auto' | 'download' | 'webdav', now = new Date()): Promise<ExportOutcome> {
     const store = mode === 'download' ? undefined : this.remoteStore();
-    if (mode === 'webdav' && !store) throw new ConflictException('No WebDAV target is saved; save webdav_url in the settings first');
+    if (mode === 'webdav' && !store) throw new PanelError('webdav_target_required', 'No WebDAV target is saved; save webdav_url in the settings first');
     const release = this.acquire();
     const fileName = manualBackupName(now);
     try {
@@ -362,7 +363,7 @@ export class BackupService {
   }
 
   private acquire(): () => void {
-    if (this.busy) throw new ConflictException('A backup is already being created; try again when it has finished');
+    if (this.busy) throw new PanelError('backup_busy', 'A backup is already being created; try again when it has finished');
     this.busy = true;
     let released = false;
     return () => {

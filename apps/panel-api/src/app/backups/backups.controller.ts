@@ -1,5 +1,5 @@
-import { ApiErrorResponses } from '@shared/config';
-import { BadGatewayException, BadRequestException, Controller, Get, HttpCode, NotFoundException, Post, Query, Res, StreamableFile } from '@nestjs/common';
+import { ApiErrorResponses } from '@shared/http-service';
+import { Controller, Get, HttpCode, Post, Query, Res, StreamableFile } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBearerAuth,
@@ -23,10 +23,11 @@ import {
   WebDavUploadResultDto,
 } from './dto/backup.dto';
 import { isSafeBackupName, RemoteBackupError, RemoteBackupStore } from './remote-backup-store';
+import { PanelError, ValidationFailed } from '../common/panel-error';
 
 function remoteFailure(error: unknown): Error {
   if (error instanceof RemoteBackupError) {
-    return error.status === 404 ? new NotFoundException(error.message) : new BadGatewayException(error.message);
+    return new PanelError(error.status === 404 ? 'backup_not_found' : 'webdav_failed', error.message);
   }
   return error instanceof Error ? error : new Error(String(error));
 }
@@ -119,7 +120,7 @@ export class BackupsController {
   @ApiErrorResponses({ 404: 'no such file in the WebDAV folder', 502: 'the WebDAV server refused or failed the request' })
   @ApiBadRequestResponse({ description: 'Unsafe name, or no WebDAV target is saved' })
   async downloadWebDav(@Query() query: RemoteDownloadQueryDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<StreamableFile> {
-    if (!isSafeBackupName(query.name)) throw new BadRequestException('name must be a plain file name ending in .tar.gz');
+    if (!isSafeBackupName(query.name)) throw new ValidationFailed('name must be a plain file name ending in .tar.gz');
     const { store } = this.requireStore();
     let download;
     try {
@@ -138,7 +139,7 @@ export class BackupsController {
   private requireStore(): { store: RemoteBackupStore; folder: string } {
     const target = this.backups.webdavTarget();
     const store = this.backups.remoteStore();
-    if (!target || !store) throw new BadRequestException('No WebDAV target is saved; save webdav_url (and credentials) in the settings first');
+    if (!target || !store) throw new PanelError('webdav_not_configured', 'No WebDAV target is saved; save webdav_url (and credentials) in the settings first');
     return { store, folder: target.folder };
   }
 }

@@ -1,16 +1,37 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
-import { fastifyErrorStatus, httpErrorMessage, noteAnsweredError } from '@shared/config';
+import { fastifyErrorStatus, httpErrorMessage, noteAnsweredError } from '@shared/http-service';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import { ApiErrorBody } from './api-error';
+import { ErrorCode, PanelError } from './panel-error';
+import { InvalidJsonBodyError } from './request-limits';
 
-export function errorBody(status: number, message: string): ApiErrorBody {
-  return { statusCode: status, error: STATUS_CODES[status] ?? 'Error', message };
+/** The code of an error that is not a PanelError (Nest's own, the validation pipe's, Fastify's), by its status. */
+const CODE_FOR_STATUS: Readonly<Record<number, ErrorCode>> = {
+  400: 'validation_failed',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  410: 'gone',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  503: 'service_unavailable',
+};
+
+export function codeForStatus(status: number): ErrorCode {
+  return CODE_FOR_STATUS[status] ?? (status < 500 ? 'request_refused' : 'internal_error');
+}
+
+export function errorBody(status: number, message: string, code: ErrorCode = codeForStatus(status)): ApiErrorBody {
+  return { statusCode: status, error: STATUS_CODES[status] ?? 'Error', message, code };
 }
 
 /**
- * Turns every error into `{statusCode, error, message}`. Client errors are answered as they are;
- * anything else is logged once with the request id and answered without internals.
+ * Turns every error into `{statusCode, error, message, code}`. PanelErrors carry their code; other
+ * client errors get the code of their status. Anything unexpected is logged once with the request id
+ * and answered 500 `internal_error` without internals.
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
@@ -22,37 +43,28 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     const { status, body } = this.describe(exception, request);
     if (reply.sent) return;
-    noteAnsweredError(reply.raw, { message: body.message });
-    if (status === HttpStatus.TOO_MANY_REQUESTS && exception instanceof HttpException) {
-      const retryAfter = (exception.getResponse() as { retryAfterSeconds?: number }).retryAfterSeconds;
-      if (retryAfter !== undefined) void reply.header('Retry-After', String(retryAfter));
-    }
+    noteAnsweredError(reply.raw, { code: body.code, message: body.message });
+    if (exception instanceof PanelError && exception.retryAfterSeconds !== undefined) void reply.header('Retry-After', String(exception.retryAfterSeconds));
     void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
   }
 
   describe(exception: unknown, request: FastifyRequest): { status: number; body: ApiErrorBody } {
-    if (exception instanceof HttpException) {
+    // A PanelError, or an HttpException other than 500, is thrown on purpose, 5xx included (Telegram
+    // unreachable, WebDAV failed): the request's own log line reports it at warn, with no stack trace.
+    if (exception instanceof PanelError) {
       const status = exception.getStatus();
-      if (status < 500) return { status, body: errorBody(status, httpErrorMessage(exception.getResponse(), exception.message)) };
+      return { status, body: errorBody(status, exception.message, exception.code) };
     }
+    if (exception instanceof InvalidJsonBodyError) return { status: 400, body: errorBody(400, exception.message, 'invalid_json') };
     const clientStatus = fastifyErrorStatus(exception);
-    if (clientStatus !== undefined && clientStatus < 500) {
-      const raw = (exception as Error).message;
-      const message = clientStatus === 400 && /JSON/i.test(raw) ? 'Request body is not valid JSON' : raw;
-      return { status: clientStatus, body: errorBody(clientStatus, message) };
-    }
+    if (clientStatus !== undefined && clientStatus < 500) return { status: clientStatus, body: errorBody(clientStatus, (exception as Error).message) };
     const status = exception instanceof HttpException ? exception.getStatus() : HttpStatus.INTERNAL_SERVER_ERROR;
+    if (exception instanceof HttpException && status !== 500) {
+      return { status, body: errorBody(status, httpErrorMessage(exception.getResponse(), exception.message)) };
+    }
     const requestId = String(request.id ?? '');
     const path = request.url.split('?')[0];
-    // A deliberate upstream failure (Telegram unreachable, timeout) is expected, not a bug: the
-    // request's own log line reports it at warn. Only the unexpected gets a stack trace.
-    if (!(exception instanceof HttpException && status !== 500)) {
-      this.logger.error({ err: exception, requestId, method: request.method, url: path }, `Unhandled error on ${request.method} ${path}`);
-    }
-    const message =
-      exception instanceof HttpException && status !== 500
-        ? httpErrorMessage(exception.getResponse(), exception.message)
-        : `Internal server error (request id ${requestId})`;
-    return { status, body: errorBody(status, message) };
+    this.logger.error({ err: exception, requestId, method: request.method, url: path }, `Unhandled error on ${request.method} ${path}`);
+    return { status, body: errorBody(status, `Internal server error (request id ${requestId})`, 'internal_error') };
   }
 }

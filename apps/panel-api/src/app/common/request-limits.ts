@@ -97,6 +97,17 @@ export class RequestBodyLimitError extends Error {
   }
 }
 
+/** A request body the JSON parser refused (Nest would otherwise turn the parser's SyntaxError into a bare 400). */
+export class InvalidJsonBodyError extends Error {
+  readonly code = 'PANEL_INVALID_JSON_BODY';
+  readonly statusCode = 400;
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidJsonBodyError';
+  }
+}
+
 /**
  * Why a JSON text breaks `limits` (depth, entries of one list or object, value count), or
  * undefined when it is within them. One pass with no recursion and no allocation per value: the
@@ -175,6 +186,9 @@ export function installBodyLimits(fastify: FastifyInstance): void {
       done(new RequestBodyLimitError(problem), undefined);
       return;
     }
-    parseJson(request, text, done);
+    parseJson(request, text, (error, value) => {
+      if (!error) done(null, value);
+      else done(new InvalidJsonBodyError((error as { code?: unknown }).code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'Request body is not valid JSON' : error.message), undefined);
+    });
   });
 }

@@ -1,4 +1,4 @@
-import { BadRequestException, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { AccountStore } from '../accounts/account-store';
 import { CONFIG_IMPORT_BODY_LIMITS, jsonShapeViolation } from '../common/request-limits';
 import { VersionService } from '../ops/version.service';
@@ -10,6 +10,7 @@ import { isJsonObject, Json } from './import-report';
 import { CONFIG_EXPORT_FORMAT, ImportPlan, ItemAction, PlannedItem, planImport } from './import-plan';
 import { exportTaskEntries, secretPathsOf } from './reference-export';
 import { currentSettingsAsPatch, exportSettings } from './settings-transfer';
+import { PanelError, ValidationFailed } from '../common/panel-error';
 
 export { CONFIG_EXPORT_FORMAT } from './import-plan';
 export const CONFIG_EXPORT_VERSION = 1;
@@ -49,7 +50,7 @@ export interface ImportResult {
 }
 
 /** A configuration import that is not acceptable; nothing was written. */
-export class InvalidConfigImportError extends BadRequestException {
+export class InvalidConfigImportError extends ValidationFailed {
   constructor(readonly problems: string[]) {
     super(`Configuration not imported, nothing was changed: ${problems.join('; ')}`);
   }
@@ -113,7 +114,7 @@ export class ConfigTransferService {
 
   async exportSign(name: string): Promise<Json> {
     const task = this.tasks.get(name);
-    if (!task) throw new NotFoundException(`Sign task ${name} does not exist`);
+    if (!task) throw new PanelError('task_not_found', `Sign task ${name} does not exist`);
     return { _meta: this.meta('sign', [task]), signs: this.entriesOf([task]) };
   }
 

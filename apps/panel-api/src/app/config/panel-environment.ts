@@ -1,9 +1,4 @@
-import {
-  EmptyAsUndefined,
-  IsHttpUrl,
-  IsTrustProxy,
-  ToInteger,
-} from '@shared/config';
+import { EmptyAsUndefined, IsHttpUrl, IsTrustProxy, ToInteger } from '@shared/config';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 
 /**

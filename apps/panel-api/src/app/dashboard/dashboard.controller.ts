@@ -1,9 +1,10 @@
-import { Controller, Get, NotFoundException, Param, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { BEARER_SCHEME } from '../openapi';
 import { RunHistoryService } from '../runs/run-history.service';
 import { DashboardQueryDto, DashboardStatsDto, RunDetailDto, RunListDto, RunListQueryDto } from './dto/dashboard.dto';
 import { DashboardService } from './dashboard.service';
+import { PanelError } from '../common/panel-error';
 
 @ApiTags('history')
 @ApiBearerAuth(BEARER_SCHEME)
@@ -32,7 +33,7 @@ export class DashboardController {
   @ApiNotFoundResponse({ description: 'No run with this id was recorded' })
   async run(@Param('run_id') runId: string): Promise<RunDetailDto> {
     const entry = /^[0-9a-f-]{36}$/.test(runId) ? await this.history.find(runId) : undefined;
-    if (!entry) throw new NotFoundException(`Run ${runId} not found`);
+    if (!entry) throw new PanelError('run_not_found', `Run ${runId} not found`);
     return entry;
   }
 

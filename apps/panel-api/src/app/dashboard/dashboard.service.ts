@@ -1,4 +1,4 @@
-import { BadRequestException, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Between, FindOptionsWhere, LessThan, MoreThanOrEqual, Repository } from 'typeorm';
 import { KeywordHit } from '../keyword-hits/entities/keyword-hit.entity';
@@ -6,6 +6,7 @@ import { SignLog } from '../runs/entities/sign-log.entity';
 import { SettingsService } from '../settings/settings.service';
 import { CategoryCountDto, DashboardStatsDto, DayCountDto, RunListDto, RunListQueryDto } from './dto/dashboard.dto';
 import { addDays, isDay, startOfZonedDay, zonedDay } from './zoned-days';
+import { ValidationFailed } from '../common/panel-error';
 
 /** Counts for the dashboard and the run history across tasks, by days of the configured time zone. */
 @Injectable()
@@ -26,9 +27,9 @@ export class DashboardService {
       ['since', query.since],
       ['until', query.until],
     ] as const) {
-      if (value !== undefined && !isDay(value)) throw new BadRequestException(`${name} is not a calendar day`);
+      if (value !== undefined && !isDay(value)) throw new ValidationFailed(`${name} is not a calendar day`);
     }
-    if (query.since && query.until && query.since > query.until) throw new BadRequestException('since must not be after until');
+    if (query.since && query.until && query.since > query.until) throw new ValidationFailed('since must not be after until');
     const where: FindOptionsWhere<SignLog> = {};
     if (query.account) where.accountName = query.account;
     if (query.task) where.taskName = query.task;

@@ -1,5 +1,5 @@
 import { Global, Inject, Logger, Module, OnModuleInit } from '@nestjs/common';
-import { ReadinessService } from '@shared/config';
+import { ReadinessService } from '@shared/http-service';
 import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
 import { DataDirectory } from './data-directory';
 import { otherInstanceHoldsLock, sweepLeftovers } from './leftovers';

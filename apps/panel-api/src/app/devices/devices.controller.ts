@@ -1,4 +1,4 @@
-import { BadRequestException, Controller, Delete, Get, HttpCode, Param, Query } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Query } from '@nestjs/common';
 import {
   ApiBadGatewayResponse,
   ApiBadRequestResponse,
@@ -17,6 +17,7 @@ import { assertAccountName } from '../accounts/account-name';
 import { BEARER_SCHEME } from '../openapi';
 import { DevicesService } from './devices.service';
 import { DeviceListDto, OfficialMessageListDto, OfficialMessagesQueryDto } from './dto/device.dto';
+import { ValidationFailed } from '../common/panel-error';
 
 const AUTH_HASH_PATTERN = /^-?\d{1,20}$/;
 
@@ -49,7 +50,7 @@ export class DevicesController {
   @ApiBadRequestResponse({ description: 'Invalid account name or auth_hash' })
   async terminate(@Param('account_name') name: string, @Param('auth_hash') authHash: string): Promise<void> {
     const accountName = assertAccountName(name);
-    if (!AUTH_HASH_PATTERN.test(authHash)) throw new BadRequestException('auth_hash must be a decimal 64-bit integer');
+    if (!AUTH_HASH_PATTERN.test(authHash)) throw new ValidationFailed('auth_hash must be a decimal 64-bit integer');
     await this.devices.terminate(accountName, BigInt(authHash).toString());
   }
 

@@ -1,7 +1,8 @@
-import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { AccountSessionsService } from '../accounts/account-sessions.service';
 import { TelegramAuthorization } from '../telegram/telegram-gateway';
 import { DeviceDto, OfficialMessageDto } from './dto/device.dto';
+import { PanelError } from '../common/panel-error';
 
 const DEVICE_CALL_TIMEOUT_MS = 15_000;
 
@@ -31,9 +32,9 @@ function deviceView(authorization: TelegramAuthorization): DeviceDto {
 /** Telegram lists the session making the call with hash 0. */
 const CURRENT_SESSION_HASH = '0';
 
-class CurrentSessionException extends ConflictException {
+class CurrentSessionRefused extends PanelError {
   constructor() {
-    super('This is the session panel-api uses for the account; it cannot be terminated here (log out from another device instead)');
+    super('current_session', 'This is the session panel-api uses for the account; it cannot be terminated here (log out from another device instead)');
   }
 }
 
@@ -58,13 +59,13 @@ export class DevicesService {
    * refused before Telegram is asked, so the refusal holds even when Telegram cannot be reached.
    */
   async terminate(accountName: string, authHash: string): Promise<void> {
-    if (authHash === CURRENT_SESSION_HASH || this.currentHashes.get(accountName) === authHash) throw new CurrentSessionException();
+    if (authHash === CURRENT_SESSION_HASH || this.currentHashes.get(accountName) === authHash) throw new CurrentSessionRefused();
     await this.sessions.run(accountName, async (gateway, session) => {
       const authorizations = await gateway.getAuthorizations(session, { timeoutMs: DEVICE_CALL_TIMEOUT_MS });
       this.rememberCurrent(accountName, authorizations);
       const target = authorizations.find((a) => a.hash === authHash);
-      if (target?.current) throw new CurrentSessionException();
-      if (!target) throw new NotFoundException(`No device with auth_hash ${authHash} on account ${accountName}`);
+      if (target?.current) throw new CurrentSessionRefused();
+      if (!target) throw new PanelError('device_not_found', `No device with auth_hash ${authHash} on account ${accountName}`);
       await gateway.resetAuthorization(session, authHash, { timeoutMs: DEVICE_CALL_TIMEOUT_MS });
     });
   }

@@ -1,4 +1,4 @@
-import { Controller, Get, HttpException, HttpStatus, Inject, OnModuleDestroy, OnModuleInit, Req, Res, UnauthorizedException } from '@nestjs/common';
+import { Controller, Get, Inject, OnModuleDestroy, OnModuleInit, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
@@ -6,6 +6,7 @@ import type { ServerResponse } from 'node:http';
 import { extractAccessToken } from '../auth/access-token.guard';
 import { AccessTokenService } from '../auth/access-token.service';
 import { TokenRevocation, TokenRevocations } from '../auth/token-revocations';
+import { PanelError } from '../common/panel-error';
 import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
 import { BEARER_SCHEME } from '../openapi';
 import { RuntimeStatusRegistry } from '../ops/runtime-status.registry';
@@ -111,12 +112,12 @@ export class SignHistoryStreamController implements OnModuleInit, OnModuleDestro
   stream(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
     const token = extractAccessToken(request);
     const holder = token ? this.tokens.holderOf(token) : undefined;
-    if (!token || !holder) throw new UnauthorizedException('Invalid access token');
+    if (!token || !holder) throw new PanelError('unauthorized', 'Invalid access token');
     const tokenKey = createHash('sha256').update(token).digest('base64url');
     const open = this.streamsPerToken.get(tokenKey) ?? 0;
     const max = this.config.events.maxStreamsPerToken;
     if (open >= max) {
-      throw new HttpException(`This access token already holds ${max} open event streams (APP_EVENTS_MAX_STREAMS_PER_TOKEN); close one first`, HttpStatus.TOO_MANY_REQUESTS);
+      throw new PanelError('rate_limited', `This access token already holds ${max} open event streams (APP_EVENTS_MAX_STREAMS_PER_TOKEN); close one first`);
     }
     this.streamsPerToken.set(tokenKey, open + 1);
 

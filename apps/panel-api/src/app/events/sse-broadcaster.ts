@@ -12,7 +12,11 @@ export type StreamCloseReason = 'lagging' | 'token_revoked' | 'token_expired' | 
 export type SseSink = Pick<Writable, 'write' | 'end' | 'destroy' | 'once' | 'writableLength' | 'writableEnded' | 'destroyed'>;
 
 export interface SseBroadcasterLimits {
-  /** Unsent bytes (queued here plus buffered in the socket) above which a client is dropped. */
+  /**
+   * Bytes queued here for a client whose socket is still full from an earlier write, above which it
+   * is dropped. What was already handed to the socket does not count: one burst larger than this
+   * reaches a client that keeps reading.
+   */
   maxLagBytes: number;
   /** How long a dropped client gets to read its `close` event before its socket is destroyed. */
   dropGraceMs: number;
@@ -36,9 +40,9 @@ interface Client {
  * Fans events out to many SSE responses. The events of one event-loop turn are joined and encoded
  * once into one Buffer that every client is written (coalescing: one write per client per turn,
  * not one per event, and no per-client copy). A client whose socket is full gets no writes until
- * it drains, so it never holds up the others; once more than `maxLagBytes` are waiting for it, it
- * is sent `event: close` `{"reason":"lagging"}` and ended (destroyed if it still does not read
- * within `dropGraceMs`).
+ * it drains, so it never holds up the others; once more than `maxLagBytes` wait here for it, it is
+ * sent `event: close` `{"reason":"lagging"}` and ended (destroyed if it still does not read within
+ * `dropGraceMs`).
  */
 export class SseBroadcaster {
   private readonly clients = new Map<SseSink, Client>();
@@ -122,7 +126,7 @@ export class SseBroadcaster {
           client.backlog.push(chunk);
           client.backlogBytes += chunk.length;
         }
-        if (client.backlogBytes + client.sink.writableLength > this.limits.maxLagBytes) this.drop(client);
+        if (client.backlogBytes > this.limits.maxLagBytes) this.drop(client);
         continue;
       }
       this.write(client, chunks);
@@ -133,10 +137,6 @@ export class SseBroadcaster {
     let ok = true;
     for (const chunk of chunks) ok = client.sink.write(chunk) && ok;
     if (ok) return;
-    if (client.sink.writableLength > this.limits.maxLagBytes) {
-      this.drop(client);
-      return;
-    }
     client.draining = true;
     client.sink.once('drain', () => {
       if (client.closed) return;

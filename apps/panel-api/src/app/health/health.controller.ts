@@ -7,7 +7,7 @@ import { readinessReport } from '@shared/database';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DataSource } from 'typeorm';
 import { Public } from '../common/public.decorator';
-import { ReadinessService } from '@shared/config';
+import { ReadinessService } from '@shared/http-service';
 import { extractAccessToken } from '../auth/access-token.guard';
 import { AccessTokenService } from '../auth/access-token.service';
 

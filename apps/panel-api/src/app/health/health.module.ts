@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { HealthController } from './health.controller';
-import { ReadinessService } from '@shared/config';
+import { ReadinessService } from '@shared/http-service';
 
 @Global()
 @Module({

@@ -1,4 +1,4 @@
-import { ConflictException, Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { join } from 'node:path';
 import { AccountSessionsService, checkCodeFor } from '../accounts/account-sessions.service';
 import { AccountStore, CheckCode } from '../accounts/account-store';
@@ -8,6 +8,7 @@ import { CorruptDataFileError, readJsonObjectFile, writeJsonFileAtomic } from '.
 import { SettingsService } from '../settings/settings.service';
 import { TelegramError } from '../telegram/telegram-error';
 import { TELEGRAM_GATEWAY, TelegramGateway } from '../telegram/telegram-gateway';
+import { PanelError } from '../common/panel-error';
 
 const KEEPALIVE_CONCURRENCY = 3;
 const KEEPALIVE_TIMEOUT_MS = 15_000;
@@ -107,7 +108,7 @@ export class KeepaliveService implements OnModuleInit, OnModuleDestroy {
 
   /** Runs now: accounts that are due (or every account with `force`), a few at a time. */
   async run(options: { trigger: 'schedule' | 'manual'; force: boolean }): Promise<KeepaliveRun> {
-    if (this.running) throw new ConflictException('A device keep-alive run is already in progress');
+    if (this.running) throw new PanelError('keepalive_busy', 'A device keep-alive run is already in progress');
     this.running = true;
     try {
       return await this.execute(options);

@@ -1,6 +1,7 @@
-import { All, Controller, GoneException } from '@nestjs/common';
+import { All, Controller } from '@nestjs/common';
 import { ApiBearerAuth, ApiExcludeController, ApiGoneResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { BEARER_SCHEME } from '../openapi';
+import { PanelError } from '../common/panel-error';
 
 export const LEGACY_TASKS_MESSAGE = 'The /api/tasks API has been removed; use /api/sign-tasks instead';
 
@@ -18,13 +19,13 @@ export class LegacyTasksController {
   @ApiOperation({ summary: 'Removed: use /api/sign-tasks', deprecated: true })
   @ApiGoneResponse({ description: LEGACY_TASKS_MESSAGE })
   root(): never {
-    throw new GoneException(LEGACY_TASKS_MESSAGE);
+    throw new PanelError('gone', LEGACY_TASKS_MESSAGE);
   }
 
   @All('*')
   @ApiOperation({ summary: 'Removed: use /api/sign-tasks', deprecated: true })
   @ApiGoneResponse({ description: LEGACY_TASKS_MESSAGE })
   anything(): never {
-    throw new GoneException(LEGACY_TASKS_MESSAGE);
+    throw new PanelError('gone', LEGACY_TASKS_MESSAGE);
   }
 }

@@ -2,7 +2,7 @@ import type { TelegramIncomingMessage } from '../telegram/telegram-gateway';
 import type { ChatId, MatchMode, PushChannel, TaskAction } from '../sign-tasks/sign-task.types';
 import { AhoCorasick } from './aho-corasick';
 import { ActiveHours, activeHoursOf, isWithinActiveHours } from './active-hours';
-import { LinearRegex, LinearRegexMatch } from './linear-regex';
+import { LinearRegex, LinearRegexMatch } from '../common/linear-regex';
 
 /** Where a rule came from: one action 8 of one chat of one listen task, for one account. */
 export interface ListenRuleSource {

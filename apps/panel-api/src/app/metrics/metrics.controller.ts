@@ -1,4 +1,4 @@
-import { Controller, Get, Headers, Inject, Res, UnauthorizedException } from '@nestjs/common';
+import { Controller, Get, Headers, Inject, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiSecurity, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { constantTimeEqual } from '@shared/crypto';
 import type { FastifyReply } from 'fastify';
@@ -6,6 +6,7 @@ import { Public } from '../common/public.decorator';
 import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
 import { METRICS_SCHEME } from '../openapi';
 import { PanelMetrics } from './metrics.service';
+import { PanelError } from '../common/panel-error';
 
 /**
  * Prometheus scrape endpoint. Public to the access-token guard on purpose: it has its own bearer
@@ -34,7 +35,7 @@ export class MetricsController {
       const presented = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1] ?? '';
       if (!constantTimeEqual(presented, expected)) {
         void reply.header('www-authenticate', 'Bearer realm="metrics"');
-        throw new UnauthorizedException('metrics need Authorization: Bearer <APP_METRICS_TOKEN>');
+        throw new PanelError('unauthorized', 'metrics need Authorization: Bearer <APP_METRICS_TOKEN>');
       }
     }
     const { contentType, body } = await this.metrics.render();

@@ -1,26 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { collectProcessMetrics } from '@shared/config';
+import { collectProcessMetrics } from '@shared/http-service';
 import { Counter, Gauge, Registry } from 'prom-client';
-import type { FailureCategory } from '../runs/failure-category';
-import type { RunState } from '../runs/run-registry';
+import { INTERRUPTED_RUN_STATES, InterruptedRunState, RUN_FAILURE_CATEGORIES, RunState } from '../common/run-outcomes';
 
 /** How a finished run ended: `success`, `failure` (finished without success), or its interrupted state. */
-export type RunResult = 'success' | 'failure' | Exclude<RunState, 'idle' | 'running' | 'finished'>;
+export type RunResult = 'success' | 'failure' | InterruptedRunState;
 export type BackupKind = 'auto' | 'manual';
 export type BackupResult = 'success' | 'failure';
 
-const FAILURE_CATEGORIES: readonly FailureCategory[] = [
-  'session_invalid',
-  'flood_wait',
-  'ai_timeout',
-  'ai_error',
-  'button_not_found',
-  'target_not_found',
-  'network_proxy',
-  'timeout',
-  'strong_failure',
-  'unknown',
-];
 const LISTENER_STATES = ['starting', 'listening', 'error', 'needs_relogin', 'stopped', 'excluded', 'waiting_for_login'] as const;
 
 /** What the listener and scheduler-lock gauges read at scrape time (the services register themselves). */
@@ -57,7 +44,7 @@ export class PanelMetrics {
       registers,
     });
     this.runs.inc({ result: 'success', failure_category: 'none' }, 0);
-    for (const category of FAILURE_CATEGORIES) this.runs.inc({ result: 'failure', failure_category: category }, 0);
+    for (const category of RUN_FAILURE_CATEGORIES) this.runs.inc({ result: 'failure', failure_category: category }, 0);
     this.keywordHits = new Counter({
       name: 'panel_keyword_hits_total',
       help: 'Keyword hits recorded by the listeners (a replayed message is counted once), by account',
@@ -104,8 +91,8 @@ export class PanelMetrics {
   }
 
   runFinished(run: { success?: boolean | null; state: RunState; failure_category: string }): void {
-    const result: RunResult =
-      run.success === true ? 'success' : run.state === 'cancelled' || run.state === 'timeout' || run.state === 'stale' ? run.state : 'failure';
+    const interrupted = INTERRUPTED_RUN_STATES.find((state) => state === run.state);
+    const result: RunResult = run.success === true ? 'success' : (interrupted ?? 'failure');
     this.runs.inc({ result, failure_category: run.success === true ? 'none' : run.failure_category });
   }
 

@@ -1,8 +1,9 @@
-import { BadRequestException, Controller, HttpCode, Post } from '@nestjs/common';
+import { Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { BEARER_SCHEME } from '../openapi';
 import { BotTestResultDto } from './dto/bot-test.dto';
 import { PanelNotifier } from './panel-notifier.service';
+import { PanelError } from '../common/panel-error';
 
 @ApiTags('notifications')
 @ApiBearerAuth(BEARER_SCHEME)
@@ -21,11 +22,11 @@ export class NotificationsController {
   @ApiBadRequestResponse({ description: 'bot_token or bot_chat_id is not saved' })
   async test(): Promise<BotTestResultDto> {
     const target = this.notifier.botTarget();
-    if (!target) throw new BadRequestException('Save bot_token and bot_chat_id in the settings first');
+    if (!target) throw new PanelError('bot_not_configured', 'Save bot_token and bot_chat_id in the settings first');
     const result = await this.notifier.sendToBot(
       PanelNotifier.format('Test notification', ['The panel can reach this chat through the bot.', `Sent at ${new Date().toISOString()}`]),
     );
-    if (!result) throw new BadRequestException('Save bot_token and bot_chat_id in the settings first');
+    if (!result) throw new PanelError('bot_not_configured', 'Save bot_token and bot_chat_id in the settings first');
     return {
       ok: result.ok,
       chat_id: target.chatId,

@@ -1,4 +1,4 @@
-import { fetchLatestRelease, LatestRelease } from '@shared/config';
+import { fetchLatestRelease, LatestRelease } from '@shared/update-check';
 
 /** Port to the code-hosting release feed; the production one speaks the GitHub releases API. */
 export interface ReleaseFeed {

@@ -1,5 +1,7 @@
+import { ConflictException, NotFoundException } from '@nestjs/common';
 import { TelegramSimulator } from '../../../test/telegram-simulator';
 import type { AccountSessionsService } from '../accounts/account-sessions.service';
+import { AccountNotFound, NeedsRelogin, PanelError } from '../common/panel-error';
 import type { TaskAction } from '../sign-tasks/sign-task.types';
 import { ActionRunner } from './action-runner';
 import { AiClient, AiQuestion } from './ai-client';
@@ -72,5 +74,35 @@ describe('ActionRunner follow-ups (as the reference panel runs them)', () => {
     expect(questions.at(-1)).toEqual({ instruction: 'Answer briefly.', text: 'what time is it?' });
     const noGroup = await run([{ action: 1, send_text_search_regex: 'code' }], 'code');
     expect(noGroup).toMatchObject({ success: false, error: expect.stringContaining('no capture group') });
+  });
+});
+
+/** The runner names a failure from the class of the error the account port throws, never from an HTTP status. */
+describe('ActionRunner failure category of an account that cannot act', () => {
+  const ai: AiClient = { answer: async () => 'unused' };
+  const runWith = (failure: Error) => {
+    const sessions = {
+      sessionFor: () => {
+        throw failure;
+      },
+      markSessionInvalid: () => undefined,
+    } as unknown as AccountSessionsService;
+    return new ActionRunner(sessions, ai, DEFAULT_RUN_TIMINGS).runActions('alice', { chat_id: 1 }, [{ action: 1, text: 'hi' }], {});
+  };
+
+  it('NeedsRelogin is session_invalid; AccountNotFound is strong_failure', async () => {
+    expect(await runWith(new NeedsRelogin('alice', 'it has no stored session'))).toMatchObject({
+      success: false,
+      completed: 0,
+      failure_category: 'session_invalid',
+      error: expect.stringContaining('needs_relogin'),
+    });
+    expect(await runWith(new AccountNotFound('alice'))).toMatchObject({ success: false, failure_category: 'strong_failure', error: 'Account alice does not exist' });
+  });
+
+  it('another error with the same HTTP status is not mistaken for either', async () => {
+    expect(await runWith(new ConflictException('something else'))).toMatchObject({ success: false, failure_category: 'unknown' });
+    expect(await runWith(new PanelError('task_busy', 'busy'))).toMatchObject({ success: false, failure_category: 'unknown' });
+    expect(await runWith(new NotFoundException('gone'))).toMatchObject({ success: false, failure_category: 'unknown' });
   });
 });

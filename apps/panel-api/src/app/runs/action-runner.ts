@@ -5,9 +5,11 @@ import { ChatId, TASK_LIMITS, TaskAction } from '../sign-tasks/sign-task.types';
 import { isTelegramError } from '../telegram/telegram-error';
 import { CallOptions, TelegramButton, TelegramGateway, TelegramMessage, TelegramSession } from '../telegram/telegram-gateway';
 import { AI_CLIENT, AiClient, AiQuestion } from './ai-client';
-import { FailureCategory, failureCategoryOf, RunInterrupted, StepFailure } from './failure-category';
+import type { FailureCategory } from '../common/run-outcomes';
+import { failureCategoryOf, RunInterrupted, StepFailure } from './failure-category';
 import { RUN_TIMINGS, RunTimings } from './run-timings';
-import { LinearRegex } from '../listeners/linear-regex';
+import { LinearRegex } from '../common/linear-regex';
+import { AccountNotFound, NeedsRelogin } from '../common/panel-error';
 
 export interface FlowLogEntry {
   at: string;
@@ -160,9 +162,8 @@ export class ActionRunner {
     try {
       return this.sessions.sessionFor(accountName);
     } catch (error) {
-      const status = (error as { getStatus?: () => number }).getStatus?.();
-      if (status === 409) throw new StepFailure('session_invalid', (error as Error).message);
-      if (status === 404) throw new StepFailure('strong_failure', `Account ${accountName} does not exist`);
+      if (error instanceof NeedsRelogin) throw new StepFailure('session_invalid', error.message);
+      if (error instanceof AccountNotFound) throw new StepFailure('strong_failure', `Account ${accountName} does not exist`);
       throw error;
     }
   }

@@ -1,9 +1,10 @@
-import { BadRequestException, Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import { Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { BEARER_SCHEME } from '../openapi';
 import { SettingsService } from '../settings/settings.service';
 import { AI_CLIENT, AiClient, AiError } from './ai-client';
 import { AiTestResultDto } from './dto/ai-test.dto';
+import { PanelError } from '../common/panel-error';
 
 /** As long as an AI action may wait for the model, so a slow but working model passes. */
 export const AI_TEST_TIMEOUT_MS = 60_000;
@@ -31,7 +32,7 @@ export class AiTestController {
   @ApiBadRequestResponse({ description: 'ai_model or ai_api_key is not saved' })
   async test(): Promise<AiTestResultDto> {
     const saved = this.settings.getAi();
-    if (!saved.model || !saved.api_key) throw new BadRequestException('Save ai_model and ai_api_key in the settings first');
+    if (!saved.model || !saved.api_key) throw new PanelError('ai_not_configured', 'Save ai_model and ai_api_key in the settings first');
     const base = { model: saved.model, base_url: saved.base_url };
     const started = Date.now();
     try {
@@ -41,7 +42,7 @@ export class AiTestController {
       );
       return { ok: true, ...base, latency_ms: Date.now() - started, answer: answer.slice(0, ANSWER_PREVIEW_LENGTH) };
     } catch (error) {
-      if (error instanceof AiError && error.kind === 'not_configured') throw new BadRequestException(error.message);
+      if (error instanceof AiError && error.kind === 'not_configured') throw new PanelError('ai_not_configured', error.message);
       return {
         ok: false,
         ...base,

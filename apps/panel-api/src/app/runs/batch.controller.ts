@@ -1,10 +1,11 @@
-import { Body, Controller, HttpCode, HttpException, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { BEARER_SCHEME } from '../openapi';
 import { BatchItemResultDto, BatchResultDto, BatchTasksDto } from '../sign-tasks/dto/sign-task.dto';
 import { SignTasksService } from '../sign-tasks/sign-tasks.service';
 import { isTaskName } from '../sign-tasks/task-validation';
 import { TaskRunner } from './task-runner.service';
+import { TaskBusy } from '../common/panel-error';
 
 @ApiTags('sign-tasks')
 @ApiBearerAuth(BEARER_SCHEME)
@@ -39,9 +40,8 @@ export class BatchController {
       }
       return { name, ok: true, result: 'done' };
     } catch (error) {
-      const status = error instanceof HttpException ? error.getStatus() : 500;
       const message = error instanceof Error ? error.message : String(error);
-      return { name, ok: false, result: status === 409 ? 'already_running' : 'failed', message };
+      return { name, ok: false, result: error instanceof TaskBusy ? 'already_running' : 'failed', message };
     }
   }
 }

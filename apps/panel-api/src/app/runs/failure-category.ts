@@ -1,19 +1,6 @@
 import { TelegramError } from '../telegram/telegram-error';
 import { AiError } from './ai-client';
-
-/** The failure categories of the details file. */
-export type FailureCategory =
-  | 'none'
-  | 'session_invalid'
-  | 'flood_wait'
-  | 'ai_timeout'
-  | 'ai_error'
-  | 'button_not_found'
-  | 'target_not_found'
-  | 'network_proxy'
-  | 'timeout'
-  | 'strong_failure'
-  | 'unknown';
+import type { FailureCategory } from '../common/run-outcomes';
 
 /** A step failed for a reason the runner names itself (no matching button, no image, account unusable). */
 export class StepFailure extends Error {

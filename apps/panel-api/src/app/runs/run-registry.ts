@@ -2,9 +2,8 @@ import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
 import { FlowLogEntry } from './action-runner';
-import { FailureCategory } from './failure-category';
+import type { FailureCategory, RunState } from '../common/run-outcomes';
 
-export type RunState = 'idle' | 'running' | 'finished' | 'cancelled' | 'stale' | 'timeout';
 export type RunPhase = 'starting' | 'checking_account' | 'waiting_lock' | 'cooldown' | 'running' | 'finalizing';
 export type RunTrigger = 'manual' | 'schedule' | 'batch';
 
@@ -100,9 +99,12 @@ export class RunRegistry implements OnModuleDestroy {
     this.timers.set(record.run_id, [logTimer, statusTimer]);
   }
 
-  /** Runs still in progress (any phase). */
+  /**
+   * Runs still in progress, in any phase up to and including finalizing: a run stays here until
+   * `finish()`, after its history is recorded, so "no active runs" means the history is complete.
+   */
   active(): RunRecord[] {
-    return [...this.runs.values()].filter((run) => run.state === 'running' && run.abort !== undefined);
+    return [...this.runs.values()].filter((run) => run.abort !== undefined);
   }
 
   activeFor(taskName: string, accountName?: string): RunRecord[] {
@@ -116,7 +118,7 @@ export class RunRegistry implements OnModuleDestroy {
 
   /** Cancels every active run of a task; returns how many were asked to stop. */
   cancel(taskName: string): number {
-    const runs = this.activeFor(taskName);
+    const runs = this.activeFor(taskName).filter((run) => run.state === 'running');
     for (const run of runs) {
       this.update(run, { phase_detail: 'cancel requested' });
       run.abort?.abort();

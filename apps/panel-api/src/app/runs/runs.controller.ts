@@ -1,4 +1,4 @@
-import { BadRequestException, Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiBadRequestResponse,
@@ -17,6 +17,7 @@ import { RunHistoryService } from './run-history.service';
 import { RunRecord, RunRegistry } from './run-registry';
 import { RUN_TIMINGS, RunTimings } from './run-timings';
 import { TaskRunner } from './task-runner.service';
+import { ValidationFailed } from '../common/panel-error';
 
 /** A run that claims to be running but has not moved for longer than a whole run may take. */
 const STALE_MARGIN_MS = 60_000;
@@ -60,7 +61,7 @@ export class RunsController {
   run(@Param('name') name: string, @Body() body: RunTaskDto): RunStartedDto {
     const task = this.tasks.require(name);
     if (body.account_name !== undefined && !this.tasks.accountsOf(task).includes(body.account_name)) {
-      throw new BadRequestException(`Account ${body.account_name} is not one of the task's accounts`);
+      throw new ValidationFailed(`Account ${body.account_name} is not one of the task's accounts`);
     }
     return { task_name: name, runs: this.runner.start(name, 'manual', body.account_name) };
   }

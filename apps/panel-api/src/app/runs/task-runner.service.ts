@@ -1,15 +1,17 @@
-import { BadRequestException, ConflictException, Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { PanelNotifier } from '../notifications/panel-notifier.service';
 import { SignTask, TaskAction, TaskChat } from '../sign-tasks/sign-task.types';
 import { SignTasksService } from '../sign-tasks/sign-tasks.service';
 import { TelegramError } from '../telegram/telegram-error';
 import { ActionRunner, FlowLogEntry, interruptionOf, waitFor } from './action-runner';
-import { FailureCategory, failureCategoryOf, isRetryable, RunInterrupted } from './failure-category';
+import type { FailureCategory } from '../common/run-outcomes';
+import { failureCategoryOf, isRetryable, RunInterrupted } from './failure-category';
 import { AccountRunLock } from './account-run-lock';
 import { RunHistoryService } from './run-history.service';
 import { RunRecord, RunRegistry, RunTrigger } from './run-registry';
 import { RUN_TIMINGS, RunTimings } from './run-timings';
 import { SentMessageDeletions } from './sent-message-deletions';
+import { TaskBusy, TaskNotRunnable } from '../common/panel-error';
 
 interface Step {
   chatIndex: number;
@@ -67,13 +69,14 @@ export class TaskRunner implements OnModuleInit, OnModuleDestroy {
 
   /**
    * Starts the task for each of its accounts (or `onlyAccount`) and returns at once. Accounts that
-   * already run this task are skipped; 409 when that leaves nothing to start, 400 for listen tasks.
+   * already run this task are skipped; TaskBusy when that leaves nothing to start, TaskNotRunnable for
+   * listen tasks and tasks without an account.
    */
   start(taskName: string, trigger: RunTrigger, onlyAccount?: string): StartedRun[] {
     const task = this.tasks.require(taskName);
-    if (task.execution_mode === 'listen') throw new BadRequestException(`Task ${taskName} is a listen task; it runs through its keyword listener, not on demand`);
+    if (task.execution_mode === 'listen') throw new TaskNotRunnable(`Task ${taskName} is a listen task; it runs through its keyword listener, not on demand`);
     const accounts = onlyAccount ? [onlyAccount] : this.tasks.accountsOf(task);
-    if (accounts.length === 0) throw new BadRequestException(`Task ${taskName} has no account to run for`);
+    if (accounts.length === 0) throw new TaskNotRunnable(`Task ${taskName} has no account to run for`);
     const started: StartedRun[] = [];
     for (const accountName of accounts) {
       if (this.registry.activeFor(taskName, accountName).length > 0) continue;
@@ -82,7 +85,7 @@ export class TaskRunner implements OnModuleInit, OnModuleDestroy {
       this.pending.add(promise);
       started.push({ run_id: record.run_id, account_name: accountName });
     }
-    if (started.length === 0) throw new ConflictException(`Task ${taskName} is already running`);
+    if (started.length === 0) throw new TaskBusy(taskName);
     return started;
   }
 

@@ -1,4 +1,4 @@
-import { BadRequestException, Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { BEARER_SCHEME } from '../openapi';
@@ -7,6 +7,7 @@ import { SignTask, TASK_LIMITS } from '../sign-tasks/sign-task.types';
 import { scheduleRuleProblems } from '../sign-tasks/task-validation';
 import { InvalidTaskException } from '../sign-tasks/sign-tasks.service';
 import { scheduleOf, upcomingRuns } from './sign-scheduler.service';
+import { ValidationFailed } from '../common/panel-error';
 
 export const SCHEDULE_PREVIEW_LIMITS = { count: { min: 1, max: 20, default: 5 } } as const;
 
@@ -74,7 +75,7 @@ export class SchedulePreviewController {
     const task = { ...body, random_seconds: body.random_seconds ?? 0 };
     const cron = scheduleOf(task as SignTask);
     // scheduleRuleProblems refuses every schedule scheduleOf cannot read; this guards the types.
-    if (!cron) throw new BadRequestException('the schedule has no run times');
+    if (!cron) throw new ValidationFailed('the schedule has no run times');
     return { time_zone: timeZone, cron, runs: upcomingRuns(task, timeZone, body.count ?? SCHEDULE_PREVIEW_LIMITS.count.default) };
   }
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { ReadinessService } from '@shared/config';
+import { ReadinessService } from '@shared/http-service';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { unlinkSync } from 'node:fs';

@@ -1,4 +1,4 @@
-import { ConflictException, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CronJob, CronTime } from 'cron';
 import { AccountSessionsService } from '../accounts/account-sessions.service';
@@ -10,6 +10,7 @@ import { SignTask } from '../sign-tasks/sign-task.types';
 import { SignTasksService } from '../sign-tasks/sign-tasks.service';
 import { cronOfSignAt, parseTimeOfDay } from '../sign-tasks/task-validation';
 import { SchedulerLockService } from './scheduler-lock.service';
+import { TaskBusy } from '../common/panel-error';
 
 export const SIGN_JOB_PREFIX = 'sign-';
 
@@ -167,7 +168,7 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
       try {
         this.runner.start(job.taskName, 'schedule', job.accountName);
       } catch (error) {
-        if (error instanceof ConflictException) this.logger.warn(`${job.id}: skipped, the previous run is still going`);
+        if (error instanceof TaskBusy) this.logger.warn(`${job.id}: skipped, the previous run is still going`);
         else this.logger.error({ err: error }, `${job.id}: could not start`);
       }
     };

@@ -132,8 +132,6 @@ export const SETTINGS_FIELDS: Record<keyof SettingsPatch, FieldDefinition> = {
   },
 };
 
-export const SETTINGS_FIELD_NAMES = Object.keys(SETTINGS_FIELDS) as Array<keyof SettingsPatch>;
-
 /** Why `value` breaks `rule`, or undefined when it is acceptable. `null` is judged by `nullable`. */
 export function ruleViolation(rule: FieldRule, value: unknown): string | undefined {
   if (value === null) {

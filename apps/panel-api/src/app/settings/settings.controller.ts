@@ -1,9 +1,10 @@
-import { BadRequestException, Body, Controller, Get, Put } from '@nestjs/common';
+import { Body, Controller, Get, Put } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { BEARER_SCHEME } from '../openapi';
 import { settingsView, SettingsViewDto } from './dto/settings-view.dto';
 import { toSettingsPatch, UpdateSettingsDto } from './dto/update-settings.dto';
 import { InvalidSettingsError, SettingsService } from './settings.service';
+import { ValidationFailed } from '../common/panel-error';
 
 @ApiTags('settings')
 @ApiBearerAuth(BEARER_SCHEME)
@@ -34,7 +35,7 @@ export class SettingsController {
     try {
       await this.settings.update(toSettingsPatch(body));
     } catch (error) {
-      if (error instanceof InvalidSettingsError) throw new BadRequestException(error.problems);
+      if (error instanceof InvalidSettingsError) throw new ValidationFailed(error.problems.join('; '));
       throw error;
     }
     return this.view();

@@ -1,4 +1,4 @@
-import { ApiErrorResponses } from '@shared/config';
+import { ApiErrorResponses } from '@shared/http-service';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import {
   ApiBadRequestResponse,

@@ -1,9 +1,10 @@
-import { BadRequestException, ConflictException, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Observable, Subject } from 'rxjs';
 import { AccountStore } from '../accounts/account-store';
 import { ExecutionMode, SignTask, SignTaskInput, TaskChange, TaskLastRun } from './sign-task.types';
 import { TaskStore, withDefaults } from './task-store';
 import { isTaskName, normaliseTask, pushSecretProblems, TASK_NAME_RULE, taskRuleProblems } from './task-validation';
+import { TaskExists, TaskNotFound, ValidationFailed } from '../common/panel-error';
 
 export interface TaskListFilter {
   /** Tasks that run for this account (tasks for `"*"` included). */
@@ -25,7 +26,7 @@ export interface WriteOptions {
 }
 
 /** A task that breaks the rules; the API answers 400 with every problem. */
-export class InvalidTaskException extends BadRequestException {
+export class InvalidTaskException extends ValidationFailed {
   constructor(readonly problems: string[]) {
     super(problems.join('; '));
   }
@@ -75,11 +76,11 @@ export class SignTasksService {
     return isTaskName(name) ? this.store.get(name) : undefined;
   }
 
-  /** The task, 400 for a name that is not path-safe, 404 when there is none. */
+  /** The task; ValidationFailed for a name that is not path-safe, TaskNotFound when there is none. */
   require(name: string): SignTask {
     assertTaskName(name);
     const task = this.store.get(name);
-    if (!task) throw new NotFoundException(`Task ${name} not found`);
+    if (!task) throw new TaskNotFound(name);
     return task;
   }
 
@@ -105,7 +106,7 @@ export class SignTasksService {
 
   create(input: SignTaskInput, options: WriteOptions = {}): SignTask {
     const checked = this.check(input, options);
-    if (this.store.has(checked.name)) throw new ConflictException(`Task ${checked.name} already exists`);
+    if (this.store.has(checked.name)) throw new TaskExists(checked.name);
     const now = new Date().toISOString();
     const task: SignTask = { ...withDefaults(checked), last_run: null, created_at: now, updated_at: now };
     this.store.save(task);
@@ -116,7 +117,7 @@ export class SignTasksService {
   /** Replaces the whole task (PUT); the name in the body, when given, must be the path's. */
   replace(name: string, input: SignTaskInput, options: WriteOptions = {}): SignTask {
     const existing = this.require(name);
-    if (input.name !== undefined && input.name !== name) throw new BadRequestException('name in the body must match the task in the path (use clone to rename)');
+    if (input.name !== undefined && input.name !== name) throw new ValidationFailed('name in the body must match the task in the path (use clone to rename)');
     const checked = this.check({ ...input, name }, options);
     const task: SignTask = { ...withDefaults(checked), last_run: existing.last_run, created_at: existing.created_at, updated_at: new Date().toISOString() };
     this.store.save(task);
@@ -159,7 +160,7 @@ export class SignTasksService {
   clone(name: string, newName: string): SignTask {
     const source = this.require(name);
     if (!isTaskName(newName)) throw new InvalidTaskException([`new_name must be ${TASK_NAME_RULE}`]);
-    if (this.store.has(newName)) throw new ConflictException(`Task ${newName} already exists`);
+    if (this.store.has(newName)) throw new TaskExists(newName);
     const now = new Date().toISOString();
     const task: SignTask = { ...structuredClone(source), name: newName, last_run: null, created_at: now, updated_at: now };
     this.store.save(task);

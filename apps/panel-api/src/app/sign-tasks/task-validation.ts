@@ -4,7 +4,7 @@ import { CronTime, validateCronExpression } from 'cron';
 import { createHash } from 'node:crypto';
 import { SignTaskInputDto } from './dto/sign-task.dto';
 import { DEEP_LINK_ACTION, FOLLOW_UP_ACTIONS, LISTEN_ACTION, SIGN_ACTIONS, SignTaskInput, TaskAction, TaskChat } from './sign-task.types';
-import { linearRegexProblem } from '../listeners/linear-regex';
+import { linearRegexProblem } from '../common/linear-regex';
 
 /**
  * A task name is a display name: any text (emoji and punctuation included, as people name tasks in

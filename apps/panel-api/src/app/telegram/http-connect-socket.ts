@@ -1,56 +1,11 @@
-import { connect as connectTcp, Socket } from 'node:net';
+import type { Socket } from 'node:net';
+import { connectAuthority, httpProxyUrl, openProxyTunnel } from '@shared/outbound-http';
 import { extensions } from 'telegram';
-
-/** Opens a TCP tunnel through an HTTP proxy with CONNECT; resolves with the socket once the proxy answered 2xx. */
-export function openHttpTunnel(
-  proxy: { host: string; port: number; username?: string; password?: string },
-  target: { host: string; port: number },
-  timeoutMs: number,
-): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = connectTcp(proxy.port, proxy.host);
-    let answer = Buffer.alloc(0);
-    const timer = setTimeout(() => fail(new Error(`HTTP proxy ${proxy.host}:${proxy.port} did not answer (ETIMEDOUT)`)), timeoutMs);
-    const fail = (error: Error): void => {
-      clearTimeout(timer);
-      socket.destroy();
-      reject(error);
-    };
-    socket.once('error', fail);
-    socket.once('connect', () => {
-      const authority = `${target.host.includes(':') ? `[${target.host}]` : target.host}:${target.port}`;
-      const headers = [`CONNECT ${authority} HTTP/1.1`, `Host: ${authority}`];
-      if (proxy.username !== undefined) {
-        headers.push(`Proxy-Authorization: Basic ${Buffer.from(`${proxy.username}:${proxy.password ?? ''}`).toString('base64')}`);
-      }
-      socket.write(`${headers.join('\r\n')}\r\n\r\n`);
-    });
-    const onData = (chunk: Buffer): void => {
-      answer = Buffer.concat([answer, chunk]);
-      const end = answer.indexOf('\r\n\r\n');
-      if (end < 0) {
-        if (answer.length > 16_384) fail(new Error('HTTP proxy sent an oversized answer'));
-        return;
-      }
-      socket.off('data', onData);
-      const status = /^HTTP\/1\.[01] (\d{3})/.exec(answer.subarray(0, end).toString('latin1'));
-      if (!status || !status[1].startsWith('2')) {
-        fail(new Error(`HTTP proxy refused the tunnel (${status ? status[1] : 'no status line'})`));
-        return;
-      }
-      clearTimeout(timer);
-      socket.off('error', fail);
-      const rest = answer.subarray(end + 4);
-      if (rest.length > 0) socket.unshift(rest);
-      resolve(socket);
-    };
-    socket.on('data', onData);
-  });
-}
 
 /**
  * GramJS speaks MTProto over a socket class it instantiates itself and has no HTTP proxy support;
- * this socket class tunnels through an HTTP CONNECT proxy and otherwise behaves like GramJS's own.
+ * this socket class tunnels through an HTTP CONNECT proxy (the CONNECT shared with every outbound
+ * proxy of both services) and otherwise behaves like GramJS's own.
  */
 export function httpProxySocketClass(
   proxy: { host: string; port: number; username?: string; password?: string },
@@ -63,7 +18,7 @@ export function httpProxySocketClass(
     private ended = false;
 
     override async connect(port: number, ip: string): Promise<unknown> {
-      this.tunnel = await openHttpTunnel(proxy, { host: ip, port }, timeoutMs);
+      this.tunnel = await openProxyTunnel(httpProxyUrl(proxy), connectAuthority(ip, port), timeoutMs);
       this.ended = false;
       this.tunnel.on('data', (chunk: Buffer) => {
         this.readable.push(chunk);

@@ -1,5 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { serveWebApp } from '@shared/config';
+import { serveWebApp } from '@shared/http-service';
 
 /**
  * The routes of panel-web (apps/panel-web/src/routes.tsx): these, and only these, answer with

@@ -1,22 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { FAILURE_CATEGORIES } from '../../common/run-outcomes';
 import { HistoryEntryDto } from '../../runs/dto/run.dto';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-export const FAILURE_CATEGORIES = [
-  'none',
-  'session_invalid',
-  'flood_wait',
-  'ai_timeout',
-  'ai_error',
-  'button_not_found',
-  'target_not_found',
-  'network_proxy',
-  'timeout',
-  'strong_failure',
-  'unknown',
-] as const;
 
 export class RunListQueryDto {
   @ApiPropertyOptional({ description: 'Account name' })

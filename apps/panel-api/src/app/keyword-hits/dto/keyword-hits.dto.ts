@@ -75,6 +75,21 @@ export class KeywordHitGroupQueryDto extends KeywordHitFilterDto {
   @ApiProperty({ enum: HIT_GROUP_KEYS })
   @IsIn(HIT_GROUP_KEYS, { message: `group_by must be one of ${HIT_GROUP_KEYS.join(', ')}` })
   group_by!: HitGroupKey;
+
+  @ApiPropertyOptional({ default: 100, minimum: 1, maximum: 1000, description: 'Groups per page' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: '`next_cursor` of the previous page of groups; the page starts right after its last group', maxLength: 64 })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(64)
+  cursor?: string;
 }
 
 export class KeywordHitDto {
@@ -102,11 +117,11 @@ export class KeywordHitPageDto {
   @ApiProperty({ type: [KeywordHitDto], description: 'Newest first (hit_at, then id)' }) items!: KeywordHitDto[];
   @ApiProperty({
     description:
-      'Hits matching the filters: exact up to 10,000; when `total_capped` is true at least this many match (show "10,000+"): 10,000, or, for a `q` of one or two characters, the matches among the newest 50,000 hits of the other filters',
+      'Hits matching the filters: exact up to 10,000, with `q` up to 1,000; when `total_capped` is true at least this many match (show "10,000+" or "1,000+"): 10,000, with `q` 1,000, or, for a `q` of one or two characters, the matches among the newest 20,000 hits of the other filters',
     maximum: 10_000,
   })
   total!: number;
-  @ApiProperty({ description: 'True when `total` is a lower bound: more than 10,000 hits match, or a one- or two-character `q` was counted over the newest 50,000 hits only' }) total_capped!: boolean;
+  @ApiProperty({ description: 'True when `total` is a lower bound: more than 10,000 hits match (with `q`: more than 1,000), or a one- or two-character `q` was counted over the newest 20,000 hits only' }) total_capped!: boolean;
   @ApiProperty() limit!: number;
   @ApiProperty({ description: 'The offset asked for (0 with a cursor)' }) offset!: number;
   @ApiProperty({ nullable: true, type: String, description: 'Pass as `cursor` for the next page; null on the last page' }) next_cursor!: string | null;
@@ -121,7 +136,10 @@ export class KeywordHitGroupDto {
 
 export class KeywordHitGroupsDto {
   @ApiProperty({ enum: HIT_GROUP_KEYS }) group_by!: HitGroupKey;
-  @ApiProperty({ type: [KeywordHitGroupDto], description: 'Groups, the one with the latest hit first' }) groups!: KeywordHitGroupDto[];
+  @ApiProperty({ type: [KeywordHitGroupDto], description: 'One page of groups, the one with the latest hit first (by that hit\'s hit_at, then id)' }) groups!: KeywordHitGroupDto[];
+  @ApiProperty({ description: 'How many groups match the filters (exact; the same on every page)' }) total!: number;
+  @ApiProperty({ type: Number, description: 'The page size used' }) limit!: number;
+  @ApiProperty({ nullable: true, type: String, description: 'Pass as `cursor` for the next page of groups; null on the last page' }) next_cursor!: string | null;
 }
 
 export class KeywordHitDeleteResultDto {

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { FAILURE_CATEGORIES, RUN_STATES } from '../../common/run-outcomes';
 
 export class FlowLogEntryDto {
   @ApiProperty({ format: 'date-time' }) at!: string;
@@ -13,15 +14,12 @@ export class RunStatusDto {
   @ApiProperty({ nullable: true, type: String }) run_id!: string | null;
   @ApiProperty() task_name!: string;
   @ApiProperty({ nullable: true, type: String }) account_name!: string | null;
-  @ApiProperty({ enum: ['idle', 'running', 'finished', 'cancelled', 'stale', 'timeout'] }) state!: string;
+  @ApiProperty({ enum: RUN_STATES }) state!: string;
   @ApiProperty({ nullable: true, enum: ['starting', 'checking_account', 'waiting_lock', 'cooldown', 'running', 'finalizing'] }) phase!: string | null;
   @ApiProperty({ nullable: true, type: String }) phase_detail!: string | null;
   @ApiProperty({ nullable: true, type: Boolean }) success!: boolean | null;
   @ApiProperty({ nullable: true, type: String }) error!: string | null;
-  @ApiProperty({
-    enum: ['none', 'session_invalid', 'flood_wait', 'ai_timeout', 'ai_error', 'button_not_found', 'target_not_found', 'network_proxy', 'timeout', 'strong_failure', 'unknown'],
-  })
-  failure_category!: string;
+  @ApiProperty({ enum: FAILURE_CATEGORIES }) failure_category!: string;
   @ApiProperty({ nullable: true, type: String }) output!: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) started_at!: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) finished_at!: string | null;

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { ensureExtension } from './extension';
 
 /**
  * The one text the trigram index covers: the five searched columns joined by a line feed. A search
@@ -131,21 +132,10 @@ export class KeywordHitsSearch1795400000000 implements MigrationInterface {
 
   /** pg_trgm is there, or can be created here; false (with a warning) otherwise. */
   private async trigramAvailable(queryRunner: QueryRunner): Promise<boolean> {
-    const logger = new Logger('Migrations');
-    const [installed] = (await queryRunner.query(`SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm'`)) as unknown[];
-    if (installed) return true;
-    const [available] = (await queryRunner.query(`SELECT 1 FROM pg_available_extensions WHERE name = 'pg_trgm'`)) as unknown[];
-    const [allowed] = (await queryRunner.query(
-      `SELECT 1 WHERE has_database_privilege(current_database(), 'CREATE') AND (
-         (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) OR
-         EXISTS (SELECT 1 FROM pg_available_extension_versions WHERE name = 'pg_trgm' AND trusted))`,
-    )) as unknown[];
-    if (available && allowed) {
-      await queryRunner.query(`CREATE EXTENSION IF NOT EXISTS pg_trgm`);
-      return true;
-    }
-    logger.warn(
-      available
+    const state = await ensureExtension(queryRunner, 'pg_trgm');
+    if (state === 'ready') return true;
+    new Logger('Migrations').warn(
+      state === 'forbidden'
         ? 'pg_trgm is available but this database user may not create it: keyword-hit search runs without its index (a scan). See docs/postgres.md.'
         : 'pg_trgm is not installed on this PostgreSQL server (the contrib package): keyword-hit search runs without its index (a scan). See docs/postgres.md.',
     );

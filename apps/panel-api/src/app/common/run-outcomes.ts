@@ -1,0 +1,30 @@
+// How a run can end, as the details file names it: the runner picks the state and the failure
+// category, run history stores them, the history filter, the dashboard and the API documents offer
+// them, the metrics label their counter with them.
+
+/** The states of a run that ended without finishing. */
+export const INTERRUPTED_RUN_STATES = ['cancelled', 'stale', 'timeout'] as const;
+export type InterruptedRunState = (typeof INTERRUPTED_RUN_STATES)[number];
+
+/** Every state of a run, from idle to its end. */
+export const RUN_STATES = ['idle', 'running', 'finished', ...INTERRUPTED_RUN_STATES] as const;
+export type RunState = (typeof RUN_STATES)[number];
+
+/** Why a run failed. */
+export const RUN_FAILURE_CATEGORIES = [
+  'session_invalid',
+  'flood_wait',
+  'ai_timeout',
+  'ai_error',
+  'button_not_found',
+  'target_not_found',
+  'network_proxy',
+  'timeout',
+  'strong_failure',
+  'unknown',
+] as const;
+
+/** Every category: `none` (the run did not fail) first. */
+export const FAILURE_CATEGORIES = ['none', ...RUN_FAILURE_CATEGORIES] as const;
+
+export type FailureCategory = (typeof FAILURE_CATEGORIES)[number];
