@@ -13,6 +13,7 @@ import {
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
+import { AiGitHubSource } from '../src/app/ai/ai-github-source';
 import { DigestService } from '../src/app/ai/digest.service';
 import { PrReviewService } from '../src/app/ai/pr-review.service';
 import { GitHubSyncService } from '../src/app/github/github-sync.service';
@@ -340,6 +341,17 @@ describe('AI features against a local OpenAI-compatible server', () => {
     const single = await requestJson<ReviewBody>(monitor.url, `/api/v1/ai/reviews/${second?.id}`, { headers });
     expect(single.body).toMatchObject({ id: second?.id, summary: 'Uses a parameterised query now.' });
     expect(messagesContaining('AI review of PR #12')).toHaveLength(1);
+  });
+
+  it('shares one GitHub App between the sync and the AI features: one installation token for both', async () => {
+    github.clearRequests();
+    await monitor.app.get(GitHubSyncService).reconcileAll();
+    expect(await monitor.app.get(AiGitHubSource).pullRequestDiff(INSTALLATION_ID, 'acme/api', 12)).toContain('diff --git');
+    // The sync, the reviews above and this diff: all with the one token the process asked for.
+    const tokens = github.issuedTokens.filter((token) => token.installationId === INSTALLATION_ID);
+    expect(tokens).toHaveLength(1);
+    const withToken = github.requests.filter((request) => request.headers.authorization === `token ${tokens[0]?.token}`).map((request) => request.path);
+    expect(withToken).toEqual(expect.arrayContaining(['/installation/repositories', '/repos/acme/api/pulls/12']));
   });
 
   it('skips draft PRs and stores a failed review for a malformed or timed-out answer', async () => {

@@ -1,7 +1,7 @@
 import { requestJson } from '@shared/testing';
 import { EventEntity } from '../src/app/events/event.entity';
-import { OutboxEntryEntity } from '../src/app/notifications/outbox-entry.entity';
-import { DatabaseWork } from '../src/app/processing/database-work';
+import { OutboxEntryEntity } from '../src/app/outbox/outbox-entry.entity';
+import { DatabaseWork } from '../src/database/database-work';
 import { RepositoryEntity } from '../src/app/repositories/repository.entity';
 import { SecurityAlertEntity } from '../src/app/security-alerts/security-alert.entity';
 import { WorkflowRunEntity } from '../src/app/workflow-runs/workflow-run.entity';
@@ -288,13 +288,16 @@ describe('console lists: filters, search and the outbox', () => {
     expect((await post('/api/v1/notifications/outbox/retry-dead', { channel_id: 'channel-a', state: 'sent' })).status).toBe(400);
     const one = await post<{ retried: number }>('/api/v1/notifications/outbox/retry-dead', { channel_id: 'channel-a' });
     expect(one).toMatchObject({ status: 200, body: { retried: 2 } });
-    const detail = await get<{ state: string; attempts: number }>(`/api/v1/notifications/outbox/${outboxIds['dead-a1']}`);
-    expect(detail.body.state).not.toBe('dead');
-    const b = await get<{ state: string }>(`/api/v1/notifications/outbox/${outboxIds['dead-b1']}`);
-    expect(b.body.state).toBe('dead');
+    // The running worker picks a retried entry up at once and, these channels not existing, may
+    // already have dead-lettered it again (channel_unavailable); a fresh attempt count (the
+    // fixture's was 8) is what proves the retry either way.
+    const attempts = async (key: string) => (await get<{ attempts: number }>(`/api/v1/notifications/outbox/${outboxIds[key]}`)).body.attempts;
+    expect(await attempts('dead-a1')).toBeLessThanOrEqual(1);
+    expect(await attempts('dead-a2')).toBeLessThanOrEqual(1);
+    expect(await attempts('dead-b1')).toBe(8);
     const rest = await post<{ retried: number }>('/api/v1/notifications/outbox/retry-dead');
     expect(rest.body.retried).toBeGreaterThanOrEqual(1);
-    expect((await get<Page<unknown>>('/api/v1/notifications/outbox?channel_id=channel-b&state=dead')).body.total).toBe(0);
+    expect(await attempts('dead-b1')).toBeLessThanOrEqual(1);
   });
 
   it('refuses the outbox without a session, without the CSRF token, and to agent tokens', async () => {

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { LocalWebhookReceiver, requestJson } from '@shared/testing';
 import { EventEntity } from '../src/app/events/event.entity';
 import { InstallationEntity } from '../src/app/installations/installation.entity';
-import { OutboxEntryEntity } from '../src/app/notifications/outbox-entry.entity';
-import { DatabaseWork } from '../src/app/processing/database-work';
+import { OutboxEntryEntity } from '../src/app/outbox/outbox-entry.entity';
+import { DatabaseWork } from '../src/database/database-work';
 import { RepositoryEntity } from '../src/app/repositories/repository.entity';
 import { adminHeaders, AdminSession, loginAdmin, RunningMonitor, startMonitor, TEST_ADMIN_ENV, TEST_ENCRYPTION_KEY } from './harness';
 

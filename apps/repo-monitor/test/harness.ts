@@ -1,5 +1,6 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { LifecycleServer, RawVariables } from '@shared/config';
+import { RawVariables } from '@shared/config';
+import { LifecycleServer } from '@shared/http-service';
 import { createTestPostgresDatabase, tempDir, testDatabaseDriver, TestPostgresDatabase } from '@shared/testing';
 import { join } from 'node:path';
 import { createMonitorApp, listenMonitorApp, shutDownMonitorApp } from '../src/app/create-app';

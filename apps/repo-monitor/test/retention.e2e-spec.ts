@@ -2,10 +2,10 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { requestJson } from '@shared/testing';
 import { DataSource } from 'typeorm';
 import { EventEntity } from '../src/app/events/event.entity';
-import { OutboxEntryEntity, OutboxState } from '../src/app/notifications/outbox-entry.entity';
+import { OutboxEntryEntity, OutboxState } from '../src/app/outbox/outbox-entry.entity';
 import { RETENTION_JOB_ID, RetentionScheduler } from '../src/app/retention/retention.scheduler';
 import { RETENTION_BATCH } from '../src/app/retention/retention.service';
-import { DeliveryStatus, WebhookDeliveryEntity } from '../src/app/webhooks/webhook-delivery.entity';
+import { DeliveryStatus, WebhookDeliveryEntity } from '../src/app/deliveries/webhook-delivery.entity';
 import { adminHeaders, loginAdmin, RunningMonitor, startMonitor, TEST_ADMIN_ENV } from './harness';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

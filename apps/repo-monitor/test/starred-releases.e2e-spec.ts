@@ -1,6 +1,6 @@
 import { requestJson } from '@shared/testing';
 import { StarredReleaseTrackerEntity } from '../src/app/github/starred-release-tracker.entity';
-import { DatabaseWork } from '../src/app/processing/database-work';
+import { DatabaseWork } from '../src/database/database-work';
 import { adminHeaders, AdminSession, loginAdmin, RunningMonitor, startMonitor, TEST_ADMIN_ENV, TEST_ENCRYPTION_KEY } from './harness';
 
 const CLIENT_SECRET = 'agent-client-secret-0123456789';

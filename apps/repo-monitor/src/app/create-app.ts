@@ -2,8 +2,9 @@ import fastifyCookie from '@fastify/cookie';
 import { ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { LifecycleServer, packageVersion, ReadinessService, requestIdFor, serveWebApp } from '@shared/config';
-import { Logger } from 'nestjs-pino';
+import { packageVersion } from '@shared/config';
+import { LifecycleServer, ReadinessService, logLeanRequests, requestIdFor, serveWebApp } from '@shared/http-service';
+import { Logger, PinoLogger } from 'nestjs-pino';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { serializeSqliteAccess } from '@shared/database';
@@ -12,9 +13,9 @@ import { consoleRequestHook } from './admin/console-request-policy';
 import { AppModule } from './app.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { MonitorConfig } from './config/monitor-config';
-import { GithubAppSettingsService } from './github-app-settings/github-app-settings.service';
+import { GithubAppSharedSettings } from './settings/github-app-shared-settings';
 import { HEALTH_PATHS, setupOpenApi } from './openapi';
-import { registerBodyParsers } from './webhooks/body-parsers';
+import { GITHUB_WEBHOOK_PATH, registerBodyParsers } from './webhooks/body-parsers';
 import { CONSOLE_ROUTES } from './console/console-routes';
 
 /** Largest request body: webhook deliveries over 1 MiB are refused with 413 (repo-monitor-details.md). */
@@ -84,13 +85,15 @@ async function buildMonitorApp(config: MonitorConfig, lifecycle: LifecycleServer
   app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }));
   app.useGlobalFilters(new AllExceptionsFilter());
   const fastify = app.getHttpAdapter().getInstance();
-  fastify.addHook('onRequest', async (request, reply) => {
+  logLeanRequests(fastify, () => PinoLogger.root, [GITHUB_WEBHOOK_PATH]);
+  fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    done();
   });
   // Fastify does not close a server it did not listen on itself.
   fastify.addHook('onClose', async () => lifecycle.close());
   // Cross-site and non-JSON writes to the console API are refused before the body is read.
-  const githubSettings = app.get(GithubAppSettingsService);
+  const githubSettings = app.get(GithubAppSharedSettings);
   fastify.addHook('onRequest', consoleRequestHook(() => githubSettings.publicBaseUrl()));
   setupOpenApi(app, config.build.version ?? packageVersion());
   return app;
@@ -104,6 +107,9 @@ export async function listenMonitorApp(app: NestFastifyApplication): Promise<str
     await app.init();
     await app.getHttpAdapter().getInstance().ready();
   } catch (error) {
+    // A start that fails part way (a module's init threw) still closes what the modules opened, the
+    // database pool first, so the process can exit instead of hanging on an open connection.
+    await app.close().catch(() => undefined);
     await lifecycle.close();
     throw error;
   }

@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { addErrorResponse, collectRouteFacts, completeOpenApiDocument } from '@shared/config';
+import { addErrorResponse, collectRouteFacts, completeOpenApiDocument } from '@shared/http-service';
 import { IS_PUBLIC_ROUTE } from './common/public.decorator';
 
 export const SESSION_COOKIE = 'monitor_session';

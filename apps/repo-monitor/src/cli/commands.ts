@@ -1,4 +1,5 @@
-import { ConfigValidationError, onStopSignals, packageVersion, RawVariables } from '@shared/config';
+import { ConfigValidationError, packageVersion, RawVariables } from '@shared/config';
+import { onStopSignals } from '@shared/http-service';
 import { createMonitorApp, listenMonitorApp, servesConsole, shutDownMonitorApp } from '../app/create-app';
 import { loadMonitorConfig, monitorSecrets, configSummary, MonitorConfig, postgresUrlParses } from '../app/config/monitor-config';
 import { ResetPasswordError, passwordFromStdin, resetAdminPassword } from './admin-reset-password';

@@ -1,12 +1,12 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { hashPassword, verifyPassword } from '@shared/crypto';
-import { DataSource, EntityManager } from 'typeorm';
+import { DatabaseWork } from '../../database/database-work';
 import { MonitorError } from '../common/monitor-error';
 import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
 import { SecretCipher } from '../settings/secret-cipher';
-import { ADMIN_ACCOUNT_ID, AdminAccountEntity } from './admin-account.entity';
-import { AdminSessionEntity } from './admin-session.entity';
+import { AdminAccountEntity } from './admin-account.entity';
+import { AdminAccountRepository } from './admin-account.repository';
+import { AdminSessionRepository } from './admin-session.repository';
 import { AuditLogService } from './audit-log.service';
 import type { PasswordAttempt } from './login-throttle';
 import { passwordRuleViolation } from './password-rule';
@@ -27,7 +27,9 @@ export class AdminAccountService implements OnModuleInit {
 
   constructor(
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly database: DatabaseWork,
+    private readonly accounts: AdminAccountRepository,
+    private readonly sessions: AdminSessionRepository,
     private readonly audit: AuditLogService,
     private readonly cipher: SecretCipher,
     private readonly totp: TotpVerifier,
@@ -40,12 +42,12 @@ export class AdminAccountService implements OnModuleInit {
     if (created) this.logger.log(`created the admin account "${username}" from MONITOR_ADMIN_USERNAME`);
   }
 
-  async exists(): Promise<boolean> {
-    return (await this.dataSource.manager.count(AdminAccountEntity)) > 0;
+  exists(): Promise<boolean> {
+    return this.accounts.exists();
   }
 
-  async find(): Promise<AdminAccountEntity | null> {
-    return this.dataSource.manager.findOne(AdminAccountEntity, { where: { id: ADMIN_ACCOUNT_ID } });
+  find(): Promise<AdminAccountEntity | null> {
+    return this.accounts.find();
   }
 
   /** Web setup: creates the admin or answers 404 when one exists. */
@@ -84,14 +86,9 @@ export class AdminAccountService implements OnModuleInit {
     const violation = passwordRuleViolation(newPassword);
     if (violation) throw new MonitorError('validation_failed', violation, { field: 'new_password' });
     const passwordHash = await hashPassword(newPassword);
-    await this.dataSource.transaction(async (manager) => {
-      await manager.update(AdminAccountEntity, { id: ADMIN_ACCOUNT_ID }, { passwordHash, updatedAt: new Date() });
-      await manager
-        .createQueryBuilder()
-        .delete()
-        .from(AdminSessionEntity)
-        .where('id != :keep', { keep: keepSessionId })
-        .execute();
+    await this.database.transaction(async (manager) => {
+      await this.accounts.update(manager, { passwordHash, updatedAt: new Date() });
+      await this.sessions.deleteAllExcept(manager, keepSessionId);
       await this.audit.record({ actor: account.username, action: 'admin.password_changed', clientIp }, manager);
     });
   }
@@ -117,8 +114,8 @@ export class AdminAccountService implements OnModuleInit {
     if (account.totpEnabled) throw new MonitorError('conflict', 'the second factor is already on; turn it off first to set up a new one');
     const secret = this.totp.generateSecret();
     const sealed = this.cipher.seal(secret, totpAssociatedData(account.id));
-    await this.dataSource.transaction(async (manager) => {
-      await manager.update(AdminAccountEntity, { id: account.id }, { totpSecret: sealed, updatedAt: new Date() });
+    await this.database.transaction(async (manager) => {
+      await this.accounts.update(manager, { totpSecret: sealed, updatedAt: new Date() });
       await this.audit.record({ actor: account.username, action: 'admin.totp_setup_started', clientIp }, manager);
     });
     return { secret, otpauth_uri: this.totp.keyUri(account.username, secret) };
@@ -130,9 +127,9 @@ export class AdminAccountService implements OnModuleInit {
     if (account.totpEnabled) throw new MonitorError('conflict', 'the second factor is already on');
     if (!account.totpSecret) throw new MonitorError('conflict', 'set up the second factor first: POST /api/v1/auth/totp/setup');
     await this.checkPasswordAndCode(account, currentPassword, code, attempt);
-    await this.dataSource.transaction(async (manager) => {
-      await manager.update(AdminAccountEntity, { id: account.id }, { totpEnabled: true, updatedAt: new Date() });
-      await manager.createQueryBuilder().delete().from(AdminSessionEntity).where('id != :keep', { keep: keepSessionId }).execute();
+    await this.database.transaction(async (manager) => {
+      await this.accounts.update(manager, { totpEnabled: true, updatedAt: new Date() });
+      await this.sessions.deleteAllExcept(manager, keepSessionId);
       await this.audit.record({ actor: account.username, action: 'admin.totp_enabled', clientIp }, manager);
     });
   }
@@ -142,8 +139,8 @@ export class AdminAccountService implements OnModuleInit {
     const account = await this.requireAccount();
     if (!account.totpEnabled) throw new MonitorError('conflict', 'the second factor is not on');
     await this.checkPasswordAndCode(account, currentPassword, code, attempt);
-    await this.dataSource.transaction(async (manager) => {
-      await manager.update(AdminAccountEntity, { id: account.id }, { totpEnabled: false, totpSecret: null, updatedAt: new Date() });
+    await this.database.transaction(async (manager) => {
+      await this.accounts.update(manager, { totpEnabled: false, totpSecret: null, updatedAt: new Date() });
       await this.audit.record({ actor: account.username, action: 'admin.totp_disabled', clientIp }, manager);
     });
   }
@@ -170,10 +167,8 @@ export class AdminAccountService implements OnModuleInit {
   private async create(username: string, password: string, how: 'bootstrap' | 'setup', clientIp?: string): Promise<boolean> {
     const passwordHash = await hashPassword(password);
     try {
-      return await this.dataSource.transaction(async (manager: EntityManager) => {
-        if ((await manager.count(AdminAccountEntity)) > 0) return false;
-        const now = new Date();
-        await manager.insert(AdminAccountEntity, { id: ADMIN_ACCOUNT_ID, username, passwordHash, totpSecret: null, totpEnabled: false, createdAt: now, updatedAt: now });
+      return await this.database.transaction(async (manager) => {
+        if (!(await this.accounts.createIfNone(manager, { username, passwordHash }, new Date()))) return false;
         await this.audit.record({ actor: username, action: `admin.created_by_${how}`, clientIp }, manager);
         return true;
       });

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { GithubAppSettingsModule } from '../github-app-settings/github-app-settings.module';
+import { AdminAccountRepository } from './admin-account.repository';
 import { AdminAccountService } from './admin-account.service';
+import { AdminSessionRepository } from './admin-session.repository';
 import { AuthController } from './auth.controller';
 import { AuthGuard } from './auth.guard';
 import { LoginThrottle } from './login-throttle';
@@ -11,9 +12,10 @@ import { TotpVerifier } from './totp-verifier';
 
 /** The admin account, sessions, the global auth guard, setup, sign-in and the audit log. */
 @Module({
-  imports: [GithubAppSettingsModule],
   controllers: [SetupController, AuthController],
   providers: [
+    AdminAccountRepository,
+    AdminSessionRepository,
     AdminAccountService,
     SessionService,
     { provide: LoginThrottle, useFactory: () => new LoginThrottle() },

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { AuditLogEntity } from './audit-log.entity';
+import { AuditLogRepository } from './audit-log.repository';
 
 export interface AuditEntry {
   actor: string;
@@ -20,25 +20,24 @@ export interface AuditPage {
 /** Records admin actions; a write can pass its transaction's manager so the entry commits with it. */
 @Injectable()
 export class AuditLogService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly records: AuditLogRepository) {}
 
   async record(entry: AuditEntry, manager?: EntityManager): Promise<void> {
-    await (manager ?? this.dataSource.manager).insert(AuditLogEntity, {
-      createdAt: new Date(),
-      actor: entry.actor.slice(0, 64),
-      action: entry.action,
-      target: entry.target?.slice(0, 255) ?? null,
-      details: entry.details ? JSON.stringify(entry.details) : null,
-      clientIp: entry.clientIp?.slice(0, 64) ?? null,
-    });
+    await this.records.insert(
+      {
+        createdAt: new Date(),
+        actor: entry.actor.slice(0, 64),
+        action: entry.action,
+        target: entry.target?.slice(0, 255) ?? null,
+        details: entry.details ? JSON.stringify(entry.details) : null,
+        clientIp: entry.clientIp?.slice(0, 64) ?? null,
+      },
+      manager,
+    );
   }
 
   async list(page: number, perPage: number): Promise<AuditPage> {
-    const [items, total] = await this.dataSource.manager.findAndCount(AuditLogEntity, {
-      order: { id: 'DESC' },
-      skip: (page - 1) * perPage,
-      take: perPage,
-    });
-    return { items, total };
+    const { rows, total } = await this.records.find({ page, perPage, skip: (page - 1) * perPage });
+    return { items: rows, total };
   }
 }

@@ -11,13 +11,12 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiErrorResponses } from '@shared/config';
+import { ApiErrorResponses } from '@shared/http-service';
 import { MonitorError } from '../common/monitor-error';
 import { Public } from '../common/public.decorator';
-import { GithubAppSettingsService } from '../github-app-settings/github-app-settings.service';
+import { GithubAppSharedSettings } from '../settings/github-app-shared-settings';
 import { COOKIE_SCHEME, CSRF_SCHEME, SESSION_COOKIE } from '../openapi';
 import { AdminAccountService } from './admin-account.service';
-import { AdminSessionEntity } from './admin-session.entity';
 import { AuditLogService } from './audit-log.service';
 import {
   ChangePasswordRequestDto,
@@ -34,8 +33,6 @@ import { AttemptSource, LoginThrottle } from './login-throttle';
 import { CurrentAdmin, Principal, clientAddress } from './principal';
 import { SECURE_SESSION_COOKIE, clearSessionCookies, sessionCookieValue, setSessionCookie } from './session-cookie';
 import { SessionService } from './session.service';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 
 type AdminPrincipal = Extract<Principal, { kind: 'admin' }>;
 
@@ -48,8 +45,7 @@ export class AuthController {
     private readonly sessions: SessionService,
     private readonly throttle: LoginThrottle,
     private readonly audit: AuditLogService,
-    private readonly githubSettings: GithubAppSettingsService,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly githubSettings: GithubAppSharedSettings,
   ) {}
 
   @Public()
@@ -142,7 +138,7 @@ export class AuthController {
   @ApiOperation({ summary: 'The current session' })
   @ApiOkResponse({ type: SessionInfoDto })
   async session(@CurrentAdmin() admin: AdminPrincipal): Promise<SessionInfoDto> {
-    const session = await this.dataSource.manager.findOneOrFail(AdminSessionEntity, { where: { id: admin.sessionId } });
+    const session = await this.sessions.current(admin.sessionId);
     const { totp_enabled } = await this.accounts.totpStatus();
     return { username: admin.username, totp_enabled, created_at: session.createdAt.toISOString(), expires_at: session.expiresAt.toISOString() };
   }

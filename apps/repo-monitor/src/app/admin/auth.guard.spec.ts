@@ -1,6 +1,6 @@
 import { Reflector } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
-import { GithubAppSettingsService } from '../github-app-settings/github-app-settings.service';
+import { GithubAppSharedSettings } from '../settings/github-app-shared-settings';
 import { AdminAccountService } from './admin-account.service';
 import { AuthGuard } from './auth.guard';
 import { SessionService } from './session.service';
@@ -22,7 +22,7 @@ describe('AuthGuard outside HTTP', () => {
       new Reflector(),
       unreachable<SessionService>('sessions'),
       unreachable<AdminAccountService>('accounts'),
-      unreachable<GithubAppSettingsService>('settings'),
+      unreachable<GithubAppSharedSettings>('settings'),
     );
     await expect(guard.canActivate(context)).resolves.toBe(false);
   });

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { IS_PUBLIC_ROUTE } from '../common/public.decorator';
 import { MonitorError } from '../common/monitor-error';
-import { GithubAppSettingsService } from '../github-app-settings/github-app-settings.service';
+import { GithubAppSharedSettings } from '../settings/github-app-shared-settings';
 import { sessionCookieValue } from './session-cookie';
 import { AdminAccountService } from './admin-account.service';
 import { agentMayRead } from './agent-read-scope';
@@ -24,7 +24,7 @@ export class AuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly sessions: SessionService,
     private readonly accounts: AdminAccountService,
-    private readonly settings: GithubAppSettingsService,
+    private readonly settings: GithubAppSharedSettings,
     @Optional() @Inject(AGENT_TOKEN_VERIFIER) private readonly agentTokens?: AgentTokenVerifier,
   ) {}
 

@@ -80,10 +80,20 @@ export async function consoleRequestRefusal(
   return undefined;
 }
 
-/** A Fastify onRequest hook applying consoleRequestRefusal. */
+/**
+ * A Fastify onRequest hook applying consoleRequestRefusal. Callback style, so the requests it does
+ * not concern (reads, and everything outside the console API, webhooks included) pass without a promise.
+ */
 export function consoleRequestHook(publicBaseUrl: () => Promise<string | undefined>) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const refusal = await consoleRequestRefusal(request, publicBaseUrl);
-    if (refusal) await reply.status(refusal.status).header('content-type', 'application/json; charset=utf-8').send(refusal.body);
+  return (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void => {
+    if (SAFE_METHODS.has(request.method.toUpperCase()) || !request.url.startsWith(CONSOLE_API_PREFIX)) return done();
+    consoleRequestRefusal(request, publicBaseUrl).then(
+      (refusal) => {
+        if (!refusal) return done();
+        // Answering from the hook: Fastify stops here, so done() is not called.
+        void reply.status(refusal.status).header('content-type', 'application/json; charset=utf-8').send(refusal.body);
+      },
+      (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
+    );
   };
 }

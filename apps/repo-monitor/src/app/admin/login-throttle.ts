@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { addressGroup } from '@shared/config';
+import { addressGroup } from '@shared/http-service';
 import { MonitorError } from '../common/monitor-error';
 
 export const LOGIN_FAILURE_LIMIT = 10;

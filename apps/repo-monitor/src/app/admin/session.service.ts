@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { constantTimeEqual, randomToken } from '@shared/crypto';
 import { createHash, randomUUID } from 'node:crypto';
-import { DataSource, LessThan } from 'typeorm';
 import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
 import { AdminSessionEntity } from './admin-session.entity';
+import { AdminSessionRepository } from './admin-session.repository';
 
 export interface IssuedSession {
   id: string;
@@ -27,7 +26,7 @@ function sha256Hex(value: string): string {
 export class SessionService {
   constructor(
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly sessions: AdminSessionRepository,
   ) {}
 
   get ttlMs(): number {
@@ -36,14 +35,14 @@ export class SessionService {
 
   async issue(clientIp: string | undefined, userAgent: string | undefined): Promise<IssuedSession> {
     const now = new Date();
-    await this.dataSource.manager.delete(AdminSessionEntity, { expiresAt: LessThan(now) });
+    await this.sessions.deleteExpired(now);
     const session: IssuedSession = {
       id: randomUUID(),
       token: randomToken(32),
       csrfToken: randomToken(32),
       expiresAt: new Date(now.getTime() + this.ttlMs),
     };
-    await this.dataSource.manager.insert(AdminSessionEntity, {
+    await this.sessions.insert({
       id: session.id,
       tokenHash: sha256Hex(session.token),
       csrfHash: sha256Hex(session.csrfToken),
@@ -59,7 +58,7 @@ export class SessionService {
   /** The live session a cookie token names, or null (expired sessions are removed). */
   async resolve(token: string): Promise<AdminSessionEntity | null> {
     if (!token || token.length > 128) return null;
-    const session = await this.dataSource.manager.findOne(AdminSessionEntity, { where: { tokenHash: sha256Hex(token) } });
+    const session = await this.sessions.findByTokenHash(sha256Hex(token));
     if (!session) return null;
     const now = Date.now();
     if (session.expiresAt.getTime() <= now) {
@@ -67,9 +66,14 @@ export class SessionService {
       return null;
     }
     if (now - session.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) {
-      await this.dataSource.manager.update(AdminSessionEntity, { id: session.id }, { lastSeenAt: new Date(now) });
+      await this.sessions.touch(session.id, new Date(now));
     }
     return session;
+  }
+
+  /** The session the current request authenticated with (it was resolved moments ago, so it exists). */
+  current(id: string): Promise<AdminSessionEntity> {
+    return this.sessions.get(id);
   }
 
   csrfMatches(session: AdminSessionEntity, header: string | undefined): boolean {
@@ -78,6 +82,6 @@ export class SessionService {
   }
 
   async revoke(id: string): Promise<void> {
-    await this.dataSource.manager.delete(AdminSessionEntity, { id });
+    await this.sessions.delete(id);
   }
 }

@@ -3,7 +3,7 @@ import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from
 import type { FastifyRequest } from 'fastify';
 import { AGENT_READABLE_PREFIXES } from '../admin/agent-read-scope';
 import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
-import { GithubAppSettingsService } from '../github-app-settings/github-app-settings.service';
+import { GithubAppSharedSettings } from '../settings/github-app-shared-settings';
 import { COOKIE_SCHEME } from '../openapi';
 import { AGENT_SCOPE, AGENT_TOKEN_LIFETIME_SECONDS, agentAudience } from './agent-token.service';
 import { protectedResourceMetadataUrl } from './oauth.controller';
@@ -45,7 +45,7 @@ export class MetricsInfoDto {
 export class AgentAccessInfoController {
   constructor(
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
-    private readonly settings: GithubAppSettingsService,
+    private readonly settings: GithubAppSharedSettings,
   ) {}
 
   @Get('agent-access')

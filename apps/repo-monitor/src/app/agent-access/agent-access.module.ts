@@ -1,6 +1,10 @@
 import { Global, Module } from '@nestjs/common';
 import { AGENT_TOKEN_VERIFIER } from '../admin/agent-token-verifier';
-import { GithubAppSettingsModule } from '../github-app-settings/github-app-settings.module';
+import { AiModule } from '../ai/ai.module';
+import { EventsModule } from '../events/events.module';
+import { RepositoriesModule } from '../repositories/repositories.module';
+import { SecurityAlertsModule } from '../security-alerts/security-alerts.module';
+import { WorkItemsModule } from '../work-items/work-items.module';
 import { AgentAccessInfoController } from './agent-access-info.controller';
 import { AgentReadModel } from './agent-read-model';
 import { AgentTokenService } from './agent-token.service';
@@ -13,7 +17,7 @@ import { OAuthController } from './oauth.controller';
  */
 @Global()
 @Module({
-  imports: [GithubAppSettingsModule],
+  imports: [RepositoriesModule, EventsModule, WorkItemsModule, SecurityAlertsModule, AiModule],
   controllers: [OAuthController, McpController, AgentAccessInfoController],
   providers: [AgentTokenService, AgentReadModel, { provide: AGENT_TOKEN_VERIFIER, useExisting: AgentTokenService }],
   exports: [AGENT_TOKEN_VERIFIER, AgentTokenService],

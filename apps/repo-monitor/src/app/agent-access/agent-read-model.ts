@@ -1,172 +1,90 @@
 import { Injectable } from '@nestjs/common';
-import { FindOptionsWhere, MoreThanOrEqual } from 'typeorm';
-import { DigestEntity, DigestPeriod } from '../ai/digest.entity';
-import { MAX_PAGE, MAX_PER_PAGE } from '../common/list-page';
-import { EventCategory, EventEntity } from '../events/event.entity';
-import { DatabaseWork } from '../processing/database-work';
-import { RepositoryEntity, RepositoryStatus } from '../repositories/repository.entity';
-import { SecurityAlertEntity, SecurityAlertKind } from '../security-alerts/security-alert.entity';
-import { WorkItemEntity, WorkItemKind } from '../work-items/work-item.entity';
+import { digestDto, DigestDto } from '../ai/dto/ai.dto';
+import { DigestPeriod } from '../ai/digest.entity';
+import { DigestRepository } from '../ai/digest.repository';
+import type { EventCategory } from '../common/event-category';
+import { FoundRows, listPage, ListPage, MAX_PAGE, MAX_PER_PAGE, PageWindow } from '../common/list-page';
+import { EventDto } from '../events/events.controller';
+import { EventRepository } from '../events/event.repository';
+import { RepositoryDto } from '../repositories/dto/repository.dto';
+import { RepositoryStatus } from '../repositories/repository.entity';
+import { RepositoryRepository } from '../repositories/repository.repository';
+import { SecurityAlertDto } from '../security-alerts/security-alerts.controller';
+import { SecurityAlertKind } from '../security-alerts/security-alert.entity';
+import { SecurityAlertRepository } from '../security-alerts/security-alert.repository';
+import { WorkItemDto } from '../work-items/work-items.controller';
+import { WorkItemKind } from '../work-items/work-item.entity';
+import { WorkItemRepository } from '../work-items/work-item.repository';
 
 export interface Paging {
   page?: number;
   per_page?: number;
 }
 
-export interface AgentPage<T> {
-  items: T[];
-  page: number;
-  per_page: number;
-  total: number;
-}
+/** A row as /api/v1 answers it, plus the owner/name of its repository (agents ask by name, not by id). */
+export type WithRepositoryName<T> = T & { repository: string | null };
 
-function window(paging: Paging): { page: number; perPage: number; skip: number } {
+function window(paging: Paging): PageWindow {
   const page = Math.min(MAX_PAGE, Math.max(1, paging.page ?? 1));
   const perPage = Math.min(MAX_PER_PAGE, Math.max(1, paging.per_page ?? 20));
   return { page, perPage, skip: (page - 1) * perPage };
 }
 
-/** What the MCP tools read: the stored records, newest first, in the console's list shape. */
+/**
+ * What the MCP tools read: the same queries and the same row mappings as the console's lists under
+ * /api/v1 (the repositories of each aggregate and their DTOs), with repositories named instead of
+ * numbered.
+ */
 @Injectable()
 export class AgentReadModel {
-  constructor(private readonly database: DatabaseWork) {}
+  constructor(
+    private readonly repositoryRecords: RepositoryRepository,
+    private readonly eventRecords: EventRepository,
+    private readonly workItemRecords: WorkItemRepository,
+    private readonly alertRecords: SecurityAlertRepository,
+    private readonly digestRecords: DigestRepository,
+  ) {}
 
-  async repositories(filter: Paging & { status?: RepositoryStatus }): Promise<AgentPage<Record<string, unknown>>> {
+  async repositories(filter: Paging & { status?: RepositoryStatus }): Promise<ListPage<RepositoryDto>> {
     const w = window(filter);
-    const where: FindOptionsWhere<RepositoryEntity> = filter.status ? { status: filter.status } : {};
-    const [rows, total] = await this.database.dataSource
-      .getRepository(RepositoryEntity)
-      .findAndCount({ where, order: { fullName: 'ASC' }, skip: w.skip, take: w.perPage });
-    const items = rows.map((row) => ({
-      id: row.id,
-      full_name: row.fullName,
-      html_url: row.htmlUrl,
-      private: row.private,
-      source: row.source,
-      status: row.status,
-    }));
-    return { items, page: w.page, per_page: w.perPage, total };
+    const found = await this.repositoryRecords.find({ status: filter.status }, w);
+    return listPage(found.rows.map(RepositoryDto.of), found.total, w);
   }
 
-  async events(filter: Paging & { repository?: string; category?: EventCategory; kind?: string; since?: string }): Promise<AgentPage<Record<string, unknown>>> {
-    const w = window(filter);
-    const names = await this.repositoryNames();
-    const where: FindOptionsWhere<EventEntity> = {};
-    if (filter.repository) {
-      const id = await this.repositoryId(filter.repository);
-      if (id === undefined) return { items: [], page: w.page, per_page: w.perPage, total: 0 };
-      where.repositoryId = id;
-    }
-    if (filter.category) where.category = filter.category;
-    if (filter.kind) where.kind = filter.kind;
-    if (filter.since) where.occurredAt = MoreThanOrEqual(new Date(filter.since));
-    const [rows, total] = await this.database.dataSource
-      .getRepository(EventEntity)
-      .findAndCount({ where, order: { occurredAt: 'DESC', id: 'DESC' }, skip: w.skip, take: w.perPage });
-    const items = rows.map((row) => ({
-      id: row.id,
-      repository: row.repositoryId === null ? null : (names.get(row.repositoryId) ?? null),
-      kind: row.kind,
-      category: row.category,
-      title: row.title,
-      body_text: row.bodyText,
-      html_url: row.htmlUrl,
-      actor: row.actor,
-      occurred_at: row.occurredAt.toISOString(),
-    }));
-    return { items, page: w.page, per_page: w.perPage, total };
+  events(filter: Paging & { repository?: string; category?: EventCategory; kind?: string; since?: string }): Promise<ListPage<WithRepositoryName<EventDto>>> {
+    return this.named(filter, EventDto.of, (repositoryId, w) =>
+      this.eventRecords.find({ repositoryId, category: filter.category, kind: filter.kind, since: filter.since ? new Date(filter.since) : undefined }, w),
+    );
   }
 
-  async workItems(filter: Paging & { repository?: string; kind?: WorkItemKind; state?: string }): Promise<AgentPage<Record<string, unknown>>> {
-    const w = window(filter);
-    const names = await this.repositoryNames();
-    const where: FindOptionsWhere<WorkItemEntity> = {};
-    if (filter.repository) {
-      const id = await this.repositoryId(filter.repository);
-      if (id === undefined) return { items: [], page: w.page, per_page: w.perPage, total: 0 };
-      where.repositoryId = id;
-    }
-    if (filter.kind) where.kind = filter.kind;
-    if (filter.state) where.state = filter.state;
-    const [rows, total] = await this.database.dataSource
-      .getRepository(WorkItemEntity)
-      .findAndCount({ where, order: { updatedAt: 'DESC', id: 'DESC' }, skip: w.skip, take: w.perPage });
-    const items = rows.map((row) => ({
-      id: row.id,
-      repository: names.get(row.repositoryId) ?? null,
-      kind: row.kind,
-      number: row.number,
-      title: row.title,
-      state: row.state,
-      merged: row.merged,
-      draft: row.draft,
-      author: row.author,
-      html_url: row.htmlUrl,
-      updated_at: row.updatedAt.toISOString(),
-    }));
-    return { items, page: w.page, per_page: w.perPage, total };
+  workItems(filter: Paging & { repository?: string; kind?: WorkItemKind; state?: string }): Promise<ListPage<WithRepositoryName<WorkItemDto>>> {
+    return this.named(filter, WorkItemDto.of, (repositoryId, w) => this.workItemRecords.find({ repositoryId, kind: filter.kind, state: filter.state }, w));
   }
 
-  async alerts(filter: Paging & { repository?: string; kind?: SecurityAlertKind; state?: string }): Promise<AgentPage<Record<string, unknown>>> {
-    const w = window(filter);
-    const names = await this.repositoryNames();
-    const where: FindOptionsWhere<SecurityAlertEntity> = {};
-    if (filter.repository) {
-      const id = await this.repositoryId(filter.repository);
-      if (id === undefined) return { items: [], page: w.page, per_page: w.perPage, total: 0 };
-      where.repositoryId = id;
-    }
-    if (filter.kind) where.kind = filter.kind;
-    if (filter.state) where.state = filter.state;
-    const [rows, total] = await this.database.dataSource
-      .getRepository(SecurityAlertEntity)
-      .findAndCount({ where, order: { updatedAt: 'DESC', id: 'DESC' }, skip: w.skip, take: w.perPage });
-    const items = rows.map((row) => ({
-      id: row.id,
-      repository: names.get(row.repositoryId) ?? null,
-      kind: row.kind,
-      number: row.number,
-      state: row.state,
-      severity: row.severity,
-      summary: row.summary,
-      html_url: row.htmlUrl,
-      ignored: row.ignored,
-      updated_at: row.updatedAt.toISOString(),
-    }));
-    return { items, page: w.page, per_page: w.perPage, total };
+  alerts(filter: Paging & { repository?: string; kind?: SecurityAlertKind; state?: string }): Promise<ListPage<WithRepositoryName<SecurityAlertDto>>> {
+    return this.named(filter, SecurityAlertDto.of, (repositoryId, w) => this.alertRecords.find({ repositoryId, kind: filter.kind, state: filter.state }, w));
   }
 
   /** The newest digest (of one period when given), or null when none was produced yet. */
-  async latestDigest(period?: DigestPeriod): Promise<Record<string, unknown> | null> {
-    const row = await this.database.dataSource
-      .getRepository(DigestEntity)
-      .findOne({ where: period ? { period } : {}, order: { createdAt: 'DESC', id: 'DESC' } });
-    if (!row) return null;
-    return {
-      id: row.id,
-      period: row.period,
-      period_start: row.periodStart.toISOString(),
-      period_end: row.periodEnd.toISOString(),
-      source: row.source,
-      fallback_reason: row.fallbackReason,
-      title: row.title,
-      body: row.body,
-      created_at: row.createdAt.toISOString(),
-    };
+  async latestDigest(period?: DigestPeriod): Promise<DigestDto | null> {
+    const found = await this.digestRecords.find(period, { page: 1, perPage: 1, skip: 0 });
+    return found.rows.length > 0 ? digestDto(found.rows[0]) : null;
   }
 
-  private async repositoryId(fullName: string): Promise<number | undefined> {
-    const rows = await this.database.dataSource
-      .getRepository(RepositoryEntity)
-      .createQueryBuilder('repository')
-      .select(['repository.id'])
-      .where('LOWER(repository.full_name) = :name', { name: fullName.toLowerCase() })
-      .getMany();
-    return rows[0]?.id;
-  }
-
-  private async repositoryNames(): Promise<Map<number, string>> {
-    const rows = await this.database.dataSource.getRepository(RepositoryEntity).find({ select: { id: true, fullName: true } });
-    return new Map(rows.map((row) => [row.id, row.fullName]));
+  /** One page of rows of a repository given by name (none when no such repository is stored), each with its repository's name. */
+  private async named<Row extends { repositoryId: number | null }, Dto>(
+    filter: Paging & { repository?: string },
+    toDto: (row: Row) => Dto,
+    find: (repositoryId: number | undefined, w: PageWindow) => Promise<FoundRows<Row>>,
+  ): Promise<ListPage<WithRepositoryName<Dto>>> {
+    const w = window(filter);
+    let repositoryId: number | undefined;
+    if (filter.repository) {
+      repositoryId = await this.repositoryRecords.idByName(filter.repository);
+      if (repositoryId === undefined) return listPage([], 0, w);
+    }
+    const [found, names] = await Promise.all([find(repositoryId, w), this.repositoryRecords.namesById()]);
+    const items = found.rows.map((row) => ({ ...toDto(row), repository: row.repositoryId === null ? null : (names.get(row.repositoryId) ?? null) }));
+    return listPage(items, found.total, w);
   }
 }

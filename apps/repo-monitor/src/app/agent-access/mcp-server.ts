@@ -1,7 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { DIGEST_PERIODS } from '../ai/digest.entity';
-import { EVENT_CATEGORIES } from '../events/event.entity';
+import { EVENT_CATEGORIES } from '../common/event-category';
 import { SECURITY_ALERT_KINDS } from '../security-alerts/security-alert.entity';
 import { packageVersion } from '@shared/config';
 import { MAX_PAGE, MAX_PER_PAGE } from '../common/list-page';

@@ -1,11 +1,11 @@
-import { ApiErrorResponses } from '@shared/config';
+import { ApiErrorResponses } from '@shared/http-service';
 import { Controller, Delete, Get, Logger, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags, ApiOkResponse, ApiResponse } from '@nestjs/swagger';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../common/public.decorator';
 import { quotedString } from '../common/request-origin';
-import { GithubAppSettingsService } from '../github-app-settings/github-app-settings.service';
+import { GithubAppSharedSettings } from '../settings/github-app-shared-settings';
 import { AGENT_SCHEME } from '../openapi';
 import { AgentReadModel } from './agent-read-model';
 import { AgentTokenService } from './agent-token.service';
@@ -26,7 +26,7 @@ export class McpController {
   constructor(
     private readonly tokens: AgentTokenService,
     private readonly read: AgentReadModel,
-    private readonly settings: GithubAppSettingsService,
+    private readonly settings: GithubAppSharedSettings,
   ) {}
 
   @Post()

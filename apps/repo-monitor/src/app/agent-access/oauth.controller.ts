@@ -1,10 +1,10 @@
-import { ApiErrorResponses } from '@shared/config';
+import { ApiErrorResponses } from '@shared/http-service';
 import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientAddress } from '../admin/principal';
 import { Public } from '../common/public.decorator';
-import { GithubAppSettingsService } from '../github-app-settings/github-app-settings.service';
+import { GithubAppSharedSettings } from '../settings/github-app-shared-settings';
 import { AGENT_SCOPE, AgentResource, AgentTokenService, agentAudience, agentResourceOf } from './agent-token.service';
 import { TokenRateLimiter } from './token-rate-limiter';
 
@@ -83,7 +83,7 @@ export class OAuthController {
 
   constructor(
     private readonly tokens: AgentTokenService,
-    private readonly settings: GithubAppSettingsService,
+    private readonly settings: GithubAppSharedSettings,
   ) {}
 
   @Post('oauth/token')

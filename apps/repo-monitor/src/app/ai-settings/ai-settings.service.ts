@@ -5,10 +5,11 @@ import { DataSource } from 'typeorm';
 import { AuditLogService } from '../admin/audit-log.service';
 import { MonitorError } from '../common/monitor-error';
 import { AiFeatureSwitches, MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
+import { ShortCache } from '../common/short-cache';
 import { SettingsStore } from '../settings/settings.store';
 import { AI_FIELDS, AiField, AiSettingsDto, UpdateAiSettingsDto } from './dto/ai-settings.dto';
 
-/** The AI settings in force right now; read them per use so console changes apply without restart. */
+/** The AI settings in force right now; read them per use so console changes apply without restart (see AI_SETTINGS_CACHE_MS). */
 export interface EffectiveAiSettings {
   enabled: boolean;
   apiKey?: string;
@@ -41,6 +42,13 @@ const FIELD_VARIABLE: Record<AiField, string> = {
   code_review_enabled: 'MONITOR_AI_CODE_REVIEW_ENABLED',
   failure_analysis_enabled: 'MONITOR_AI_FAILURE_ANALYSIS_ENABLED',
 };
+
+/**
+ * How long the effective settings are reused. A change through this process's console clears them at
+ * once; the bound is for a change made through another replica (PostgreSQL only: SQLite runs one
+ * instance), which has no way to tell this one.
+ */
+export const AI_SETTINGS_CACHE_MS = 10_000;
 
 const STORED_KEY = 'ai.config';
 const API_KEY_KEY = 'ai.api_key';
@@ -82,6 +90,10 @@ function formatDuration(ms: number): string {
  */
 @Injectable()
 export class AiSettingsService implements EffectiveAiSettingsProvider {
+  // The outbox worker asks before every claim and the PR review before every review: without this
+  // each processed delivery cost two settings reads.
+  private readonly effective = new ShortCache(() => this.load(), AI_SETTINGS_CACHE_MS);
+
   constructor(
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -93,7 +105,11 @@ export class AiSettingsService implements EffectiveAiSettingsProvider {
     return AI_FIELDS.filter((field) => this.config.environmentVariables.has(FIELD_VARIABLE[field]));
   }
 
-  async current(): Promise<EffectiveAiSettings> {
+  current(): Promise<EffectiveAiSettings> {
+    return this.effective.get();
+  }
+
+  private async load(): Promise<EffectiveAiSettings> {
     const stored = (await this.store.get<StoredAiSettings>(STORED_KEY)) ?? {};
     const apiKey = this.isLocked('api_key') ? this.config.ai.apiKey : ((await this.store.getSecret(API_KEY_KEY)) ?? this.config.ai.apiKey);
     return this.merge(stored, apiKey);
@@ -154,6 +170,8 @@ export class AiSettingsService implements EffectiveAiSettingsProvider {
       await this.store.set(STORED_KEY, next, manager);
       await this.audit.record({ actor, action: 'ai_settings.updated', details: { fields: changed }, clientIp }, manager);
     });
+    // After the commit: a load that started earlier may have read the old rows, and is dropped with it.
+    this.effective.clear();
     return this.describe();
   }
 

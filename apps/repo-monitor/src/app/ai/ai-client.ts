@@ -1,4 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { fetchThrough } from '@shared/outbound-http';
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { Dispatcher } from 'undici';
 import { EFFECTIVE_AI_SETTINGS, EffectiveAiSettings, EffectiveAiSettingsProvider } from '../ai-settings/ai-settings.service';
@@ -107,7 +108,7 @@ export class AiClient {
       baseURL: settings.baseUrl,
       timeout: settings.timeoutMs,
       maxRetries: settings.retries,
-      fetch: dispatcher ? (input, init) => fetch(input, { ...(init ?? {}), dispatcher } as unknown as RequestInit) : undefined,
+      fetch: dispatcher ? fetchThrough(dispatcher) : undefined,
     });
     const controller = new AbortController();
     const timer = options.deadlineMs ? setTimeout(() => controller.abort(), options.deadlineMs) : undefined;

@@ -1,10 +1,6 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
-import { App } from '@octokit/app';
+import { Injectable } from '@nestjs/common';
 import { Octokit } from '@octokit/core';
-import type { Dispatcher } from 'undici';
-import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
-import { GitHubAppCredentialSource } from '../github/octokit-github-client';
-import { OUTBOUND_DISPATCHER } from '../outbound/outbound-dispatcher';
+import { GitHubOctokits } from '../github/github-octokits';
 
 export interface FailedJobLog {
   jobName: string;
@@ -35,19 +31,11 @@ function statusOf(error: unknown): number | undefined {
   return typeof error === 'object' && error !== null ? (error as { status?: number }).status : undefined;
 }
 
-/** AiGitHubSource over @octokit/app installation tokens (PAT for external repositories), through the outbound dispatcher. */
+/** AiGitHubSource over the process's GitHub App (installation tokens) and the PAT for external repositories (see GitHubOctokits). */
 @Injectable()
 export class OctokitAiGitHubSource extends AiGitHubSource {
-  private app: { key: string; app: App } | undefined;
-  private readonly fetchThroughProxy: typeof fetch;
-
-  constructor(
-    @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
-    private readonly credentials: GitHubAppCredentialSource,
-    @Optional() @Inject(OUTBOUND_DISPATCHER) dispatcher?: Dispatcher,
-  ) {
+  constructor(private readonly octokits: GitHubOctokits) {
     super();
-    this.fetchThroughProxy = dispatcher ? (input, init) => fetch(input, { ...(init ?? {}), dispatcher } as unknown as RequestInit) : (input, init) => fetch(input, init);
   }
 
   async pullRequestDiff(installationId: number | null, fullName: string, number: number): Promise<string> {
@@ -109,16 +97,6 @@ export class OctokitAiGitHubSource extends AiGitHubSource {
   }
 
   private async octokit(installationId: number | null): Promise<Octokit> {
-    if (installationId === null) {
-      return new Octokit({ auth: this.config.github.externalPat, baseUrl: this.config.github.apiUrl, request: { fetch: this.fetchThroughProxy } });
-    }
-    const credentials = await this.credentials.credentials();
-    if (!credentials) throw new Error('the GitHub App is not configured (app id and private key)');
-    const key = `${credentials.appId}|${credentials.apiUrl}|${credentials.privateKey}`;
-    if (this.app?.key !== key) {
-      const AppOctokit = Octokit.defaults({ baseUrl: credentials.apiUrl, request: { fetch: this.fetchThroughProxy } });
-      this.app = { key, app: new App({ appId: credentials.appId, privateKey: credentials.privateKey, Octokit: AppOctokit }) };
-    }
-    return (await this.app.app.getInstallationOctokit(installationId)) as unknown as Octokit;
+    return installationId === null ? this.octokits.pat() : this.octokits.installation(installationId);
   }
 }

@@ -1,23 +1,23 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Req } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConflictResponse, ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { parseDuration, ApiErrorResponses } from '@shared/config';
+import { parseDuration } from '@shared/config';
+import { ApiErrorResponses } from '@shared/http-service';
 import type { FastifyRequest } from 'fastify';
-import { FindOptionsWhere } from 'typeorm';
 import { AuditLogService } from '../admin/audit-log.service';
 import { actorOf, clientAddress } from '../admin/principal';
 import { AiSettingsService, sameAiEndpoint } from '../ai-settings/ai-settings.service';
 import { ListPage, listPage, pageWindow, RowIdPipe } from '../common/list-page';
 import { MonitorError } from '../common/monitor-error';
 import { AGENT_SCHEME, COOKIE_SCHEME, CSRF_SCHEME } from '../openapi';
-import { DatabaseWork } from '../processing/database-work';
 import { AiClient } from './ai-client';
 import { CONNECTIVITY_TEST_MESSAGES } from './ai-prompts';
-import { DigestEntity } from './digest.entity';
+import { DigestRepository } from './digest.repository';
 import { DigestService } from './digest.service';
 import {
   AiTestDto,
   AiTestResultDto,
   DigestDto,
+  digestDto,
   DigestListDto,
   DigestQueryDto,
   PrReviewDto,
@@ -27,7 +27,8 @@ import {
   ReviewSettingsDto,
   UpdateReviewSettingsDto,
 } from './dto/ai.dto';
-import { PrReviewEntity } from './pr-review.entity';
+import { PrReviewEntity, PrReviewStatus } from './pr-review.entity';
+import { PrReviewRepository } from './pr-review.repository';
 import { PrReviewService } from './pr-review.service';
 
 const TESTABLE_FIELDS = ['api_key', 'base_url', 'model', 'timeout', 'max_tokens', 'retries'] as const;
@@ -69,20 +70,6 @@ export function prReviewDto(row: PrReviewEntity): PrReviewDto {
   };
 }
 
-function digestDto(row: DigestEntity): DigestDto {
-  return {
-    id: row.id,
-    period: row.period,
-    period_start: row.periodStart.toISOString(),
-    period_end: row.periodEnd.toISOString(),
-    source: row.source,
-    fallback_reason: row.fallbackReason,
-    title: row.title,
-    body: row.body,
-    created_at: row.createdAt.toISOString(),
-  };
-}
-
 @ApiTags('ai')
 @ApiCookieAuth(COOKIE_SCHEME)
 @Controller('api/v1/ai')
@@ -91,7 +78,7 @@ export class AiController {
     private readonly ai: AiClient,
     private readonly aiSettings: AiSettingsService,
     private readonly reviews: PrReviewService,
-    private readonly database: DatabaseWork,
+    private readonly reviewRecords: PrReviewRepository,
     private readonly audit: AuditLogService,
   ) {}
 
@@ -144,14 +131,11 @@ export class AiController {
   @ApiOkResponse({ type: PrReviewListDto })
   async listReviews(@Query() query: PrReviewQueryDto): Promise<ListPage<PrReviewDto>> {
     const window = pageWindow(query);
-    const where: FindOptionsWhere<PrReviewEntity> = {};
-    if (query.repository) where.repositoryFullName = query.repository;
-    if (query.pr_number) where.prNumber = query.pr_number;
-    if (query.status) where.status = query.status as PrReviewEntity['status'];
-    const [rows, total] = await this.database.dataSource
-      .getRepository(PrReviewEntity)
-      .findAndCount({ where, order: { createdAt: 'DESC', id: 'DESC' }, skip: window.skip, take: window.perPage });
-    return listPage(rows.map(prReviewDto), total, window);
+    const found = await this.reviewRecords.find(
+      { repositoryFullName: query.repository, prNumber: query.pr_number, status: query.status as PrReviewStatus | undefined },
+      window,
+    );
+    return listPage(found.rows.map(prReviewDto), found.total, window);
   }
 
   @Get('reviews/:id')
@@ -160,7 +144,7 @@ export class AiController {
   @ApiErrorResponses({ 404: 'not_found: no such review' })
   @ApiOkResponse({ type: PrReviewDto })
   async getReview(@Param('id', new RowIdPipe()) id: number): Promise<PrReviewDto> {
-    const row = await this.database.dataSource.getRepository(PrReviewEntity).findOne({ where: { id } });
+    const row = await this.reviewRecords.findById(id);
     if (!row) throw new MonitorError('not_found', 'no such review');
     return prReviewDto(row);
   }
@@ -190,7 +174,7 @@ export class AiController {
 export class DigestsController {
   constructor(
     private readonly digests: DigestService,
-    private readonly database: DatabaseWork,
+    private readonly digestRecords: DigestRepository,
     private readonly audit: AuditLogService,
   ) {}
 
@@ -200,10 +184,8 @@ export class DigestsController {
   @ApiOkResponse({ type: DigestListDto })
   async list(@Query() query: DigestQueryDto): Promise<ListPage<DigestDto>> {
     const window = pageWindow(query);
-    const [rows, total] = await this.database.dataSource
-      .getRepository(DigestEntity)
-      .findAndCount({ where: query.period ? { period: query.period } : {}, order: { createdAt: 'DESC', id: 'DESC' }, skip: window.skip, take: window.perPage });
-    return listPage(rows.map(digestDto), total, window);
+    const found = await this.digestRecords.find(query.period, window);
+    return listPage(found.rows.map(digestDto), found.total, window);
   }
 
   @Post()

@@ -1,18 +1,24 @@
 import { Module } from '@nestjs/common';
 import { AiSettingsModule } from '../ai-settings/ai-settings.module';
+import { DeliveriesModule } from '../deliveries/deliveries.module';
 import { EventsModule } from '../events/events.module';
-import { GithubAppSettingsModule } from '../github-app-settings/github-app-settings.module';
-import { GitHubAppCredentialSource, SettingsGitHubAppCredentials } from '../github/octokit-github-client';
+import { GitHubAppModule } from '../github/github-app.module';
 import { NotificationsModule } from '../notifications/notifications.module';
-import { DatabaseWorkModule } from '../processing/database-work.module';
+import { ProcessingModule } from '../processing/processing.module';
+import { RepositoriesModule } from '../repositories/repositories.module';
+import { SecurityAlertsModule } from '../security-alerts/security-alerts.module';
+import { WorkItemsModule } from '../work-items/work-items.module';
+import { WorkflowRunsModule } from '../workflow-runs/workflow-runs.module';
+import { DatabaseWorkModule } from '../../database/database-work.module';
 import { SettingsModule } from '../settings/settings.module';
 import { SystemSettingsModule } from '../system-settings/system-settings.module';
-import { WebhooksModule } from '../webhooks/webhooks.module';
 import { AiClient } from './ai-client';
 import { AiController, DigestsController } from './ai.controller';
 import { AiGitHubSource, OctokitAiGitHubSource } from './ai-github-source';
+import { DigestRepository } from './digest.repository';
 import { DigestService } from './digest.service';
 import { AiNotificationEnricher } from './notification-ai-enricher';
+import { PrReviewRepository } from './pr-review.repository';
 import { PrReviewService } from './pr-review.service';
 
 /**
@@ -26,20 +32,26 @@ import { PrReviewService } from './pr-review.service';
     AiSettingsModule,
     SettingsModule,
     SystemSettingsModule,
-    GithubAppSettingsModule,
-    WebhooksModule,
+    GitHubAppModule,
+    ProcessingModule,
+    DeliveriesModule,
+    RepositoriesModule,
+    WorkItemsModule,
+    WorkflowRunsModule,
+    SecurityAlertsModule,
     EventsModule,
     NotificationsModule,
   ],
   controllers: [AiController, DigestsController],
   providers: [
     AiClient,
-    { provide: GitHubAppCredentialSource, useClass: SettingsGitHubAppCredentials },
     { provide: AiGitHubSource, useClass: OctokitAiGitHubSource },
     AiNotificationEnricher,
     PrReviewService,
     DigestService,
+    DigestRepository,
+    PrReviewRepository,
   ],
-  exports: [AiClient, DigestService, PrReviewService],
+  exports: [AiClient, DigestService, DigestRepository, PrReviewService],
 })
 export class AiModule {}

@@ -3,14 +3,19 @@ import { Cron, CronExpression } from '@nestjs/schedule';
 import { randomUUID } from 'node:crypto';
 import { EventRecorder } from '../events/event-recorder';
 import { NotificationOutboxService } from '../notifications/notification-outbox.service';
-import { DatabaseWork } from '../processing/database-work';
+import { EventRepository } from '../events/event.repository';
+import { DatabaseWork } from '../../database/database-work';
+import { SecurityAlertRepository } from '../security-alerts/security-alert.repository';
 import { SystemSettingsService } from '../system-settings/system-settings.service';
+import { WorkItemRepository } from '../work-items/work-item.repository';
+import { FAILED_RUN_CONCLUSIONS } from '../workflow-runs/run-conclusions';
+import { WorkflowRunRepository } from '../workflow-runs/workflow-run.repository';
 import { AiClient } from './ai-client';
 import { digestPrompt } from './ai-prompts';
 import { dueDigests, periodStart } from './digest-schedule';
 import { DigestEntity, DigestPeriod } from './digest.entity';
+import { DigestRepository } from './digest.repository';
 
-const FAILED_CONCLUSIONS = ['failure', 'timed_out', 'cancelled', 'action_required', 'startup_failure'];
 const TITLES: Record<DigestPeriod, string> = { daily: 'Daily digest', weekly: 'Weekly report', monthly: 'Monthly report' };
 /** Event kinds: the channel filter knows `digest` and `report`. */
 const EVENT_KINDS: Record<DigestPeriod, string> = { daily: 'digest.daily', weekly: 'report.weekly', monthly: 'report.monthly' };
@@ -60,6 +65,11 @@ export class DigestService {
     private readonly events: EventRecorder,
     private readonly outbox: NotificationOutboxService,
     private readonly systemSettings: SystemSettingsService,
+    private readonly digests: DigestRepository,
+    private readonly eventRecords: EventRepository,
+    private readonly workItems: WorkItemRepository,
+    private readonly alerts: SecurityAlertRepository,
+    private readonly runs: WorkflowRunRepository,
   ) {}
 
   @Cron(CronExpression.EVERY_MINUTE, { name: 'repo-monitor-digests' })
@@ -93,8 +103,7 @@ export class DigestService {
 
   /** Produces one digest now (the console's "send now"); scheduled ones pass their unique key. */
   async produce(period: DigestPeriod, end: Date, periodKey = `manual:${period}:${randomUUID()}`): Promise<DigestEntity | null> {
-    const digests = this.database.dataSource.getRepository(DigestEntity);
-    if (await digests.exists({ where: { periodKey } })) return null;
+    if (await this.digests.periodKeyTaken(periodKey)) return null;
     const start = periodStart(period, end);
     const facts = await this.facts(start, end);
     const settings = await this.systemSettings.current();
@@ -106,22 +115,19 @@ export class DigestService {
     if (!outcome.ok && outcome.code !== 'disabled') this.logger.warn(`AI digest unavailable (${outcome.code}); sending the template`);
     const now = new Date();
     const row = await this.database.transaction(async (manager) => {
-      const store = manager.getRepository(DigestEntity);
-      if (await store.exists({ where: { periodKey } })) return null;
-      const saved = await store.save(
-        store.create({
-          period,
-          periodKey,
-          periodStart: start,
-          periodEnd: end,
-          source: outcome.ok ? 'ai' : 'template',
-          fallbackReason: outcome.ok ? null : outcome.code,
-          title,
-          body,
-          eventId: null,
-          createdAt: now,
-        }),
-      );
+      if (await this.digests.periodKeyTaken(periodKey, manager)) return null;
+      const saved = await this.digests.insert(manager, {
+        period,
+        periodKey,
+        periodStart: start,
+        periodEnd: end,
+        source: outcome.ok ? 'ai' : 'template',
+        fallbackReason: outcome.ok ? null : outcome.code,
+        title,
+        body,
+        eventId: null,
+        createdAt: now,
+      });
       await this.events.record(
         manager,
         {
@@ -147,40 +153,19 @@ export class DigestService {
   }
 
   async facts(start: Date, end: Date): Promise<DigestFacts> {
-    const source = this.database.dataSource;
-    const p = (n: number) => this.database.placeholder(n);
-    const range = [this.database.time(start), this.database.time(end)];
-    const byCategory = (await source.query(
-      `SELECT "category", COUNT(*) AS "count" FROM "events" WHERE "occurred_at" >= ${p(1)} AND "occurred_at" < ${p(2)} GROUP BY "category"`,
-      range,
-    )) as Array<{ category: string; count: string | number }>;
-    const busiest = (await source.query(
-      `SELECT r."full_name" AS "name", COUNT(*) AS "count" FROM "events" e JOIN "repositories" r ON r."id" = e."repository_id"
-       WHERE e."occurred_at" >= ${p(1)} AND e."occurred_at" < ${p(2)} GROUP BY r."full_name" ORDER BY COUNT(*) DESC, r."full_name" LIMIT 5`,
-      range,
-    )) as Array<{ name: string; count: string | number }>;
-    const open = (await source.query(`SELECT "kind", COUNT(*) AS "count" FROM "work_items" WHERE "state" = 'open' GROUP BY "kind"`)) as Array<{ kind: string; count: string | number }>;
-    const alerts = (await source.query(
-      `SELECT COUNT(*) AS "count" FROM "security_alerts" WHERE "state" = 'open' AND "ignored" = ${this.database.isSqlite ? '0' : 'false'}`,
-    )) as Array<{ count: string | number }>;
-    const failed = (await source.query(
-      `SELECT COUNT(*) AS "count" FROM "workflow_runs" WHERE "updated_at" >= ${p(1)} AND "updated_at" < ${p(2)} AND "conclusion" IN (${FAILED_CONCLUSIONS.map((_, index) => p(index + 3)).join(', ')})`,
-      [...range, ...FAILED_CONCLUSIONS],
-    )) as Array<{ count: string | number }>;
-    const recent = (await source.query(
-      `SELECT e."title" AS "title", r."full_name" AS "name" FROM "events" e LEFT JOIN "repositories" r ON r."id" = e."repository_id"
-       WHERE e."occurred_at" >= ${p(1)} AND e."occurred_at" < ${p(2)} AND e."kind" NOT LIKE 'digest.%' AND e."kind" NOT LIKE 'report.%'
-       ORDER BY e."occurred_at" DESC, e."id" DESC LIMIT 60`,
-      range,
-    )) as Array<{ title: string; name: string | null }>;
-    const openCount = (kind: string) => Number(open.find((row) => row.kind === kind)?.count ?? 0);
+    const eventsByCategory = await this.eventRecords.countByCategory(start, end);
+    const busiestRepositories = await this.eventRecords.busiestRepositories(start, end, 5);
+    const open = await this.workItems.countOpenByKind();
+    const openAlerts = await this.alerts.countOpen();
+    const failedRuns = await this.runs.countConcluded(FAILED_RUN_CONCLUSIONS, start, end);
+    const recent = await this.eventRecords.headlines(start, end, 60);
     return {
-      eventsByCategory: Object.fromEntries(byCategory.map((row) => [row.category, Number(row.count)])),
-      busiestRepositories: busiest.map((row) => ({ name: row.name, count: Number(row.count) })),
-      openIssues: openCount('issue'),
-      openPullRequests: openCount('pull_request'),
-      openAlerts: Number(alerts[0]?.count ?? 0),
-      failedRuns: Number(failed[0]?.count ?? 0),
+      eventsByCategory,
+      busiestRepositories,
+      openIssues: open.issue,
+      openPullRequests: open.pull_request,
+      openAlerts,
+      failedRuns,
       headlines: recent.map((row) => (row.name && !row.title.startsWith('[') ? `[${row.name}] ${row.title}` : row.title)),
     };
   }

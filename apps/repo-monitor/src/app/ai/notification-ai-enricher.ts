@@ -3,8 +3,7 @@ import { escapeTelegramHtml } from '@shared/notify';
 import { NotificationEnricher } from '../notifications/notification-enricher';
 import { NotificationMessage } from '../notifications/notification-message';
 import { NotificationWorker } from '../notifications/notification-worker';
-import { DatabaseWork } from '../processing/database-work';
-import { RepositoryEntity } from '../repositories/repository.entity';
+import { RepositoryRepository } from '../repositories/repository.repository';
 import { AiClient, AiFeature, AiOutcome } from './ai-client';
 import { AiGitHubSource } from './ai-github-source';
 import { failureDiagnosisPrompt, logTail, releaseSummaryPrompt, triagePrompt } from './ai-prompts';
@@ -61,7 +60,7 @@ export class AiNotificationEnricher implements NotificationEnricher, OnApplicati
   constructor(
     private readonly ai: AiClient,
     private readonly github: AiGitHubSource,
-    private readonly database: DatabaseWork,
+    private readonly repositories: RepositoryRepository,
     private readonly worker: NotificationWorker,
   ) {}
 
@@ -128,7 +127,7 @@ export class AiNotificationEnricher implements NotificationEnricher, OnApplicati
     }
     const runId = Number(event['run_id']);
     if (!message.repository || !Number.isFinite(runId)) return { ok: false, code: 'bad_request', message: 'the notification names no run', elapsedMs: 0 };
-    const repository = await this.database.dataSource.getRepository(RepositoryEntity).findOne({ where: { fullName: message.repository } });
+    const repository = await this.repositories.findByName(undefined, message.repository);
     const installationId = repository?.source === 'installation' ? repository.installationId : null;
     const job = await this.github.failedJobLog(installationId === null ? null : Number(installationId), message.repository, runId);
     if (signal.aborted) return { ok: false, code: 'timeout', message: 'the job log took the whole timeout', elapsedMs: deadlineMs };

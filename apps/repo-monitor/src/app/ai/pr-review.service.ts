@@ -1,17 +1,18 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { LessThan } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { EventRecorder } from '../events/event-recorder';
 import { NotificationOutboxService } from '../notifications/notification-outbox.service';
-import { DatabaseWork } from '../processing/database-work';
-import { clip, PayloadReader } from '../processing/payload-reader';
-import { RepositoryEntity } from '../repositories/repository.entity';
+import { DatabaseWork } from '../../database/database-work';
+import { clip, PayloadReader } from '../common/payload-reader';
+import { RepositoryRepository } from '../repositories/repository.repository';
 import { SettingsStore } from '../settings/settings.store';
-import { DeliveryInbox } from '../webhooks/delivery-inbox';
-import { WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity';
+import { DeliveryInbox } from '../processing/delivery-inbox';
+import { WebhookDeliveryRepository } from '../deliveries/webhook-delivery.repository';
 import { AiClient } from './ai-client';
 import { AiGitHubSource } from './ai-github-source';
 import { pullRequestReviewPrompt } from './ai-prompts';
 import { PrReviewEntity } from './pr-review.entity';
+import { PrReviewRepository } from './pr-review.repository';
 import { capDiff, parseReviewResult, REVIEW_DIFF_CAP, ReviewResult, reviewNeedsAlert } from './review-result';
 
 /** PR actions that get a review: a new PR, new commits, and a draft turned ready (its head may be unreviewed). */
@@ -46,6 +47,9 @@ export class PrReviewService implements OnApplicationBootstrap, BeforeApplicatio
     private readonly events: EventRecorder,
     private readonly outbox: NotificationOutboxService,
     private readonly store: SettingsStore,
+    private readonly reviews: PrReviewRepository,
+    private readonly repositories: RepositoryRepository,
+    private readonly deliveries: WebhookDeliveryRepository,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -54,9 +58,8 @@ export class PrReviewService implements OnApplicationBootstrap, BeforeApplicatio
       if (delivery.event !== 'pull_request' || !REVIEWED_PR_ACTIONS.has(delivery.action ?? '')) return;
       void this.considerDelivery(delivery.id).catch((error: unknown) => this.logger.warn(`PR review of delivery ${delivery.id} not started: ${(error as Error).message}`));
     });
-    const reviews = this.database.dataSource.getRepository(PrReviewEntity);
-    await reviews.update({ status: 'running', updatedAt: LessThan(new Date(Date.now() - STALE_RUNNING_MS)) }, { status: 'pending' });
-    for (const pending of await reviews.find({ where: { status: 'pending' }, select: { id: true }, order: { id: 'ASC' } })) this.enqueue(pending.id);
+    await this.reviews.requeueStale(new Date(Date.now() - STALE_RUNNING_MS));
+    for (const id of await this.reviews.pendingIds()) this.enqueue(id);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -85,14 +88,13 @@ export class PrReviewService implements OnApplicationBootstrap, BeforeApplicatio
     if (this.stopping) return undefined;
     const { unavailable } = await this.ai.settingsFor('codeReview');
     if (unavailable) return undefined;
-    const deliveries = this.database.dataSource.getRepository(WebhookDeliveryEntity);
-    const head = await deliveries.findOne({ where: { id: deliveryRowId }, select: { id: true, event: true, action: true } });
+    const head = await this.deliveries.head(deliveryRowId);
     if (head?.event !== 'pull_request' || !REVIEWED_PR_ACTIONS.has(head.action ?? '')) return undefined;
-    const delivery = await deliveries.findOne({ where: { id: deliveryRowId }, select: { id: true, payload: true } });
-    if (!delivery) return undefined;
+    const stored = await this.deliveries.payload(deliveryRowId);
+    if (stored === undefined) return undefined;
     let payload: PayloadReader;
     try {
-      payload = PayloadReader.of(JSON.parse(delivery.payload));
+      payload = PayloadReader.of(JSON.parse(stored));
     } catch {
       return undefined;
     }
@@ -101,30 +103,16 @@ export class PrReviewService implements OnApplicationBootstrap, BeforeApplicatio
     const number = pull.get('number').number();
     const headSha = pull.path('head', 'sha').string();
     if (!fullName || number === undefined || !headSha || pull.get('draft').boolean() === true || pull.get('state').string() === 'closed') return undefined;
-    const now = new Date();
-    const p = (n: number) => this.database.placeholder(n);
-    const inserted = await this.database.transaction((manager) =>
-      this.database.returning<{ id: number }>(
-        manager,
-        `INSERT INTO "ai_pr_reviews" ("repository_full_name", "pr_number", "head_sha", "title", "html_url", "installation_id", "status", "created_at", "updated_at")
-         VALUES (${[1, 2, 3, 4, 5, 6, 7, 8, 9].map(p).join(', ')})
-         ON CONFLICT ("repository_full_name", "pr_number", "head_sha") DO NOTHING
-         RETURNING "id"`,
-        [
-          clip(fullName, 255),
-          number,
-          clip(headSha, 64),
-          clip(pull.get('title').string() ?? '', 1024),
-          clip(pull.get('html_url').string() ?? `https://github.com/${fullName}/pull/${number}`, 512),
-          payload.path('installation', 'id').number() ?? null,
-          'pending',
-          this.database.time(now),
-          this.database.time(now),
-        ],
-      ),
-    );
-    if (inserted.length === 0) return undefined;
-    const id = Number(inserted[0].id);
+    const review = {
+      repositoryFullName: clip(fullName, 255),
+      prNumber: number,
+      headSha: clip(headSha, 64),
+      title: clip(pull.get('title').string() ?? '', 1024),
+      htmlUrl: clip(pull.get('html_url').string() ?? `https://github.com/${fullName}/pull/${number}`, 512),
+      installationId: payload.path('installation', 'id').number() ?? null,
+    };
+    const id = await this.database.transaction((manager) => this.reviews.insertIfNew(manager, review, new Date()));
+    if (id === undefined) return undefined;
     this.enqueue(id);
     return id;
   }
@@ -149,12 +137,10 @@ export class PrReviewService implements OnApplicationBootstrap, BeforeApplicatio
   }
 
   private async review(id: number): Promise<void> {
-    const reviews = this.database.dataSource.getRepository(PrReviewEntity);
-    const claimed = await this.database.transaction((manager) =>
-      manager.getRepository(PrReviewEntity).update({ id, status: 'pending' }, { status: 'running', updatedAt: new Date() }),
-    );
-    if (!claimed.affected) return;
-    const row = await reviews.findOneOrFail({ where: { id } });
+    const claimed = await this.database.transaction((manager) => this.reviews.claim(manager, id, new Date()));
+    if (!claimed) return;
+    const row = await this.reviews.findById(id);
+    if (!row) throw new Error(`review ${id} is gone`);
     const installationId = row.installationId === null ? null : Number(row.installationId);
     let diff: string;
     try {
@@ -199,15 +185,15 @@ export class PrReviewService implements OnApplicationBootstrap, BeforeApplicatio
     };
     const alert = reviewNeedsAlert(result);
     await this.database.transaction(async (manager) => {
-      await manager.getRepository(PrReviewEntity).update({ id }, { ...completed, alerted: alert, updatedAt: new Date() });
+      await this.reviews.update(manager, id, { ...completed, alerted: alert, updatedAt: new Date() });
       if (alert) await this.recordAlert(manager, row, result, capped.truncated);
     });
     if (alert) this.outbox.notifyCommitted();
     if ((await this.reviewSettings()).post_comment) await this.comment(row, result, capped.truncated);
   }
 
-  private async recordAlert(manager: import('typeorm').EntityManager, row: PrReviewEntity, result: ReviewResult, truncated: boolean): Promise<void> {
-    const repository = await manager.getRepository(RepositoryEntity).findOne({ where: { fullName: row.repositoryFullName } });
+  private async recordAlert(manager: EntityManager, row: PrReviewEntity, result: ReviewResult, truncated: boolean): Promise<void> {
+    const repository = await this.repositories.findByName(manager, row.repositoryFullName);
     const lines = [result.summary];
     if (result.security_risks.length > 0) lines.push('Security risks:', ...result.security_risks.map((risk) => `- ${risk}`));
     if (result.breaking_risks.length > 0) lines.push('Breaking risks:', ...result.breaking_risks.map((risk) => `- ${risk}`));
@@ -236,16 +222,10 @@ export class PrReviewService implements OnApplicationBootstrap, BeforeApplicatio
   private async comment(row: PrReviewEntity, result: ReviewResult, truncated: boolean): Promise<void> {
     if (row.installationId === null) return;
     const installationId = Number(row.installationId);
-    const reviews = this.database.dataSource.getRepository(PrReviewEntity);
     try {
-      const earlier = await reviews
-        .createQueryBuilder('review')
-        .where('review.repository_full_name = :name AND review.pr_number = :number AND review.comment_id IS NOT NULL', { name: row.repositoryFullName, number: row.prNumber })
-        .orderBy('review.id', 'DESC')
-        .getOne();
-      const known = earlier?.commentId ?? (await this.github.findComment(installationId, row.repositoryFullName, row.prNumber, REVIEW_COMMENT_MARKER));
+      const known = (await this.reviews.latestCommentId(row.repositoryFullName, row.prNumber)) ?? (await this.github.findComment(installationId, row.repositoryFullName, row.prNumber, REVIEW_COMMENT_MARKER));
       const commentId = await this.github.upsertComment(installationId, row.repositoryFullName, row.prNumber, known === null ? null : Number(known), reviewComment(row, result, truncated));
-      await this.database.transaction((manager) => manager.getRepository(PrReviewEntity).update({ id: row.id }, { commentId, updatedAt: new Date() }));
+      await this.database.transaction((manager) => this.reviews.update(manager, row.id, { commentId, updatedAt: new Date() }));
     } catch (error) {
       this.logger.warn(`could not post the review comment on ${row.repositoryFullName}#${row.prNumber}: ${(error as Error).message}`);
     }
@@ -253,16 +233,10 @@ export class PrReviewService implements OnApplicationBootstrap, BeforeApplicatio
 
   /** The PR description from the newest stored delivery of this PR (the review prompt shows it). */
   private async pullRequestBody(row: PrReviewEntity): Promise<string> {
-    const delivery = await this.database.dataSource
-      .getRepository(WebhookDeliveryEntity)
-      .createQueryBuilder('delivery')
-      .select(['delivery.id', 'delivery.payload'])
-      .where("delivery.event = 'pull_request' AND delivery.repository_full_name = :name", { name: row.repositoryFullName })
-      .orderBy('delivery.id', 'DESC')
-      .getOne();
-    if (!delivery) return '';
+    const stored = await this.deliveries.latestPullRequestPayload(row.repositoryFullName);
+    if (stored === undefined) return '';
     try {
-      const pull = PayloadReader.of(JSON.parse(delivery.payload)).get('pull_request');
+      const pull = PayloadReader.of(JSON.parse(stored)).get('pull_request');
       return pull.get('number').number() === row.prNumber ? (pull.get('body').string() ?? '') : '';
     } catch {
       return '';
@@ -270,7 +244,7 @@ export class PrReviewService implements OnApplicationBootstrap, BeforeApplicatio
   }
 
   private async finish(id: number, changes: Partial<PrReviewEntity>): Promise<void> {
-    await this.database.transaction((manager) => manager.getRepository(PrReviewEntity).update({ id }, { ...changes, updatedAt: new Date(), completedAt: new Date() }));
+    await this.database.transaction((manager) => this.reviews.update(manager, id, { ...changes, updatedAt: new Date(), completedAt: new Date() }));
   }
 }
 

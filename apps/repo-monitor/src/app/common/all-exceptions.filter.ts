@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
-import { fastifyErrorStatus, httpErrorMessage, noteAnsweredError } from '@shared/config';
+import { fastifyErrorStatus, httpErrorMessage, noteAnsweredError } from '@shared/http-service';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MonitorError, MonitorErrorBody } from './monitor-error';
 

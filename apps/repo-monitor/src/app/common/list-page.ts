@@ -62,7 +62,20 @@ export interface ListPage<T> {
   total: number;
 }
 
-export function pageWindow(query: PageQueryDto): { page: number; perPage: number; skip: number } {
+/** Which rows of a list a request wants. */
+export interface PageWindow {
+  page: number;
+  perPage: number;
+  skip: number;
+}
+
+/** What a repository answers for a page: its rows and how many match in all. */
+export interface FoundRows<T> {
+  rows: T[];
+  total: number;
+}
+
+export function pageWindow(query: PageQueryDto): PageWindow {
   const page = query.page ?? 1;
   const perPage = query.per_page ?? 20;
   return { page, perPage, skip: (page - 1) * perPage };

@@ -1,15 +1,4 @@
-import {
-  ConfigIssue,
-  ConfigValidationError,
-  RawVariables,
-  parseDuration,
-  parseHostPort,
-  parseTrustProxy,
-  TrustProxySetting,
-  knownVariableNames,
-  readYamlEntries,
-  validateVariables,
-} from '@shared/config';
+import { ConfigIssue, ConfigValidationError, RawVariables, parseDuration, parseHostPort, parseTrustProxy, TrustProxySetting, knownVariableNames, readYamlEntries, validateVariables } from '@shared/config';
 import { parseMasterKey } from '@shared/crypto';
 import { isAbsolute, resolve } from 'node:path';
 import { MonitorEnvironment, SECRET_VARIABLES } from './monitor-environment';

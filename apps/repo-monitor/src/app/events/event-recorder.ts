@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { NotificationOutboxService } from '../notifications/notification-outbox.service';
-import { DatabaseWork } from '../processing/database-work';
-import { clip } from '../processing/payload-reader';
+import { clip } from '../common/payload-reader';
 import { RepositoryEntity } from '../repositories/repository.entity';
-import { EventCategory } from './event.entity';
+import { EventCategory } from '../common/event-category';
+import { EventRepository } from './event.repository';
 
 /** An event about to be recorded. */
 export interface EventDraft {
@@ -51,42 +51,43 @@ export function repositoryWants(repository: RepositoryEntity | null, kind: strin
 @Injectable()
 export class EventRecorder {
   constructor(
-    private readonly database: DatabaseWork,
+    private readonly events: EventRepository,
     private readonly outbox: NotificationOutboxService,
   ) {}
 
   /** Answers whether the event was new. */
   async record(manager: EntityManager, draft: EventDraft, deliveryId: string | null, now: Date): Promise<boolean> {
+    return (await this.recordCounting(manager, draft, deliveryId, now)).stored;
+  }
+
+  /**
+   * Like record(), and also answers how many notifications it queued, so a caller that applies many
+   * events wakes the outbox dispatcher after its commit only when there is something to send.
+   */
+  async recordCounting(manager: EntityManager, draft: EventDraft, deliveryId: string | null, now: Date): Promise<{ stored: boolean; notifications: number }> {
     const fingerprint = eventFingerprint(draft.identity);
     const willNotify = draft.notify && repositoryWants(draft.repository, draft.kind);
-    const p = (n: number) => this.database.placeholder(n);
-    const inserted = await this.database.returning<{ id: number }>(
-      manager,
-      `INSERT INTO "events" ("repository_id", "delivery_id", "kind", "category", "title", "body_text", "html_url", "actor", "fingerprint", "notified", "occurred_at", "created_at")
-       VALUES (${[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map(p).join(', ')})
-       ON CONFLICT ("fingerprint") DO NOTHING
-       RETURNING "id"`,
-      [
-        draft.repository?.id ?? null,
-        deliveryId,
-        draft.kind,
-        draft.category,
-        clip(draft.title, 1024),
-        draft.bodyText,
-        draft.htmlUrl ? clip(draft.htmlUrl, 512) : null,
-        draft.actor ? clip(draft.actor, 255) : null,
-        fingerprint,
-        willNotify,
-        this.database.time(draft.occurredAt),
-        this.database.time(now),
-      ],
-    );
-    if (inserted.length === 0) return false;
+    const id = await this.events.insertIfNew(manager, {
+      repositoryId: draft.repository?.id ?? null,
+      deliveryId,
+      kind: draft.kind,
+      category: draft.category,
+      title: clip(draft.title, 1024),
+      bodyText: draft.bodyText,
+      htmlUrl: draft.htmlUrl ? clip(draft.htmlUrl, 512) : null,
+      actor: draft.actor ? clip(draft.actor, 255) : null,
+      fingerprint,
+      notified: willNotify,
+      occurredAt: draft.occurredAt,
+      createdAt: now,
+    });
+    if (id === undefined) return { stored: false, notifications: 0 };
+    let notifications = 0;
     if (willNotify) {
-      await this.outbox.enqueue(
+      notifications = await this.outbox.enqueue(
         manager,
         {
-          id: Number(inserted[0].id),
+          id,
           kind: draft.kind,
           category: draft.category,
           repository: draft.repository?.fullName ?? null,
@@ -101,6 +102,6 @@ export class EventRecorder {
         now,
       );
     }
-    return true;
+    return { stored: true, notifications };
   }
 }

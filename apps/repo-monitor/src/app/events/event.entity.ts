@@ -1,7 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-
-export const EVENT_CATEGORIES = ['security', 'actions', 'issue', 'pr', 'other'] as const;
-export type EventCategory = (typeof EVENT_CATEGORIES)[number];
+import type { EventCategory } from '../common/event-category';
 
 /** Something that happened on a repository, unique by its dedupe fingerprint. */
 @Entity('events')

@@ -1,13 +1,14 @@
-import { ApiErrorResponses } from '@shared/config';
+import { ApiErrorResponses } from '@shared/http-service';
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { QueryDateTime, SearchText, whereContains } from '../common/list-filters';
+import { QueryDateTime, SearchText } from '../common/list-filters';
 import { ListPage, ListPageDto, listPage, PageQueryDto, pageWindow, MAX_ROW_ID, QueryInteger } from '../common/list-page';
 import { MonitorError } from '../common/monitor-error';
 import { AGENT_SCHEME, COOKIE_SCHEME } from '../openapi';
-import { DatabaseWork } from '../processing/database-work';
-import { EVENT_CATEGORIES, EventCategory, EventEntity } from './event.entity';
+import { EventEntity } from './event.entity';
+import { EventRepository } from './event.repository';
+import { EVENT_CATEGORIES, EventCategory } from '../common/event-category';
 
 export class EventDto {
   @ApiProperty() id!: number;
@@ -69,7 +70,7 @@ export class EventQueryDto extends PageQueryDto {
 @ApiSecurity(AGENT_SCHEME)
 @Controller('api/v1/events')
 export class EventsController {
-  constructor(private readonly database: DatabaseWork) {}
+  constructor(private readonly events: EventRepository) {}
 
   @Get()
   @ApiOperation({ summary: 'Recorded events, newest first, filtered by repository, category, kind, time and text' })
@@ -82,19 +83,10 @@ export class EventsController {
     if (since && until && since.getTime() >= until.getTime()) {
       throw new MonitorError('validation_failed', 'since must be before until', { field: 'since' });
     }
-    const builder = this.database.dataSource.getRepository(EventEntity).createQueryBuilder('event');
-    if (query.repository_id) builder.andWhere('event.repositoryId = :repositoryId', { repositoryId: query.repository_id });
-    if (query.category) builder.andWhere('event.category = :category', { category: query.category });
-    if (query.kind) {
-      builder.andWhere(query.kind.includes('.') ? 'event.kind = :kind' : "(event.kind = :kind OR event.kind LIKE :kindFamily ESCAPE '\\')", {
-        kind: query.kind,
-        kindFamily: `${query.kind.replace(/_/g, '\\_')}.%`,
-      });
-    }
-    if (since) builder.andWhere('event.occurredAt >= :since', { since: this.database.time(since) });
-    if (until) builder.andWhere('event.occurredAt < :until', { until: this.database.time(until) });
-    whereContains(builder, ['event.title', 'event.bodyText', 'event.actor'], query.q);
-    const [rows, total] = await builder.orderBy('event.id', 'DESC').skip(window.skip).take(window.perPage).getManyAndCount();
-    return listPage(rows.map(EventDto.of), total, window);
+    const found = await this.events.find(
+      { repositoryId: query.repository_id, category: query.category, kind: query.kind, since, until, text: query.q },
+      window,
+    );
+    return listPage(found.rows.map(EventDto.of), found.total, window);
   }
 }

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { EventRecorder } from './event-recorder';
+import { EventRepository } from './event.repository';
 import { EventsController } from './events.controller';
 
 @Module({
   imports: [NotificationsModule],
   controllers: [EventsController],
-  providers: [EventRecorder],
-  exports: [EventRecorder],
+  providers: [EventRecorder, EventRepository],
+  exports: [EventRecorder, EventRepository],
 })
 export class EventsModule {}

@@ -1,4 +1,4 @@
-import { ApiErrorResponses } from '@shared/config';
+import { ApiErrorResponses } from '@shared/http-service';
 import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -11,7 +11,7 @@ import { Public } from '../common/public.decorator';
 import { COOKIE_SCHEME, CSRF_SCHEME } from '../openapi';
 import { ManifestFlowStartDto, StartManifestFlowDto } from './dto/github-app-settings.dto';
 import { GithubAppManifestService, ManifestFlowFailure } from './github-app-manifest.service';
-import { GithubAppSettingsService } from './github-app-settings.service';
+import { GithubAppSharedSettings } from '../settings/github-app-shared-settings';
 
 /** The console page GitHub's return lands on, with `?manifest=created` or `?manifest=error&reason=`. */
 export const CONSOLE_GITHUB_APP_PATH = '/github-app';
@@ -24,7 +24,7 @@ const STATE_RULE = /^[A-Za-z0-9_-]{1,128}$/;
 export class GithubAppManifestController {
   constructor(
     private readonly manifests: GithubAppManifestService,
-    private readonly settings: GithubAppSettingsService,
+    private readonly settings: GithubAppSharedSettings,
     private readonly sessions: SessionService,
     private readonly accounts: AdminAccountService,
     private readonly audit: AuditLogService,

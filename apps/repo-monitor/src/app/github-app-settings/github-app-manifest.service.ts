@@ -8,6 +8,7 @@ import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
 import { SecretCipher } from '../settings/secret-cipher';
 import { SettingsStore } from '../settings/settings.store';
 import { GithubAppField, GithubAppManifestDto, ManifestFlowStartDto, StartManifestFlowDto } from './dto/github-app-settings.dto';
+import { GithubAppSharedSettings } from '../settings/github-app-shared-settings';
 import { FIELD_VARIABLE, GithubAppSettingsService } from './github-app-settings.service';
 import { GithubManifestConverter, ManifestConversionError } from './github-manifest-converter';
 
@@ -64,6 +65,7 @@ export class GithubAppManifestService {
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly settings: GithubAppSettingsService,
+    private readonly publicAddress: GithubAppSharedSettings,
     private readonly store: SettingsStore,
     private readonly cipher: SecretCipher,
     private readonly converter: GithubManifestConverter,
@@ -82,7 +84,7 @@ export class GithubAppManifestService {
     if (!this.cipher.available) {
       throw new MonitorError('encryption_unavailable', 'MONITOR_ENCRYPTION_KEY is not set, so the new App\u2019s private key and secrets cannot be stored');
     }
-    const base = await this.settings.publicBaseUrl();
+    const base = await this.publicAddress.publicBaseUrl();
     if (!base) {
       throw new MonitorError('conflict', 'set the public base URL first (MONITOR_PUBLIC_BASE_URL or the console): GitHub sends webhooks and the browser back to it', {
         field: 'public_base_url',

@@ -5,11 +5,18 @@ import { readFile } from 'node:fs/promises';
 import { DataSource } from 'typeorm';
 import { AuditLogService } from '../admin/audit-log.service';
 import { MonitorError } from '../common/monitor-error';
-import { RequestTarget, requestOrigin } from '../common/request-origin';
 import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
 import { storedOutboundSecrets } from '../notification-channels/outbound-secrets';
 import { SecretCipher } from '../settings/secret-cipher';
 import { SEALED_GITHUB_SETTING_KEYS } from '../settings/encrypted-columns';
+import {
+  GithubAppSharedSettings,
+  PUBLIC_BASE_URL_KEY,
+  PUBLIC_BASE_URL_VARIABLE,
+  WEBHOOK_SECRET_KEY,
+  WEBHOOK_SECRET_VARIABLE,
+  storedGithubField,
+} from '../settings/github-app-shared-settings';
 import { SettingsStore } from '../settings/settings.store';
 import { GithubAppField, GithubAppSettingsDto, UpdateGithubAppSettingsDto } from './dto/github-app-settings.dto';
 
@@ -64,16 +71,16 @@ export const FIELD_VARIABLE: Record<GithubAppField, string> = {
   app_id: 'MONITOR_VCS_APP_ID',
   client_id: 'MONITOR_VCS_CLIENT_ID',
   private_key: 'MONITOR_VCS_PRIVATE_KEY_PATH',
-  webhook_secret: 'MONITOR_VCS_WEBHOOK_SECRET',
-  public_base_url: 'MONITOR_PUBLIC_BASE_URL',
+  webhook_secret: WEBHOOK_SECRET_VARIABLE,
+  public_base_url: PUBLIC_BASE_URL_VARIABLE,
 };
 
 const KEY = {
   appId: SEALED_GITHUB_SETTING_KEYS.appId,
   clientId: SEALED_GITHUB_SETTING_KEYS.clientId,
   privateKey: 'github.private_key',
-  webhookSecret: 'github.webhook_secret',
-  publicBaseUrl: SEALED_GITHUB_SETTING_KEYS.publicBaseUrl,
+  webhookSecret: WEBHOOK_SECRET_KEY,
+  publicBaseUrl: PUBLIC_BASE_URL_KEY,
   appSlug: 'github.app_slug',
   clientSecret: 'github.client_secret',
 } as const;
@@ -91,6 +98,7 @@ export class GithubAppSettingsService {
     private readonly store: SettingsStore,
     private readonly cipher: SecretCipher,
     private readonly audit: AuditLogService,
+    private readonly shared: GithubAppSharedSettings,
   ) {}
 
   lockedFields(): GithubAppField[] {
@@ -115,47 +123,18 @@ export class GithubAppSettingsService {
       }
     }
 
-    const currentSecret = locked.has('webhook_secret') ? github.webhookSecret : ((await this.store.getSecret(KEY.webhookSecret)) ?? github.webhookSecret);
-    const webhookSecrets = [currentSecret, github.webhookPreviousSecret].filter((secret): secret is string => Boolean(secret));
-
     return {
       appId: await pick('app_id', KEY.appId, github.appId),
       clientId: await pick('client_id', KEY.clientId, github.clientId),
       privateKey,
       privateKeyProblem,
-      webhookSecrets: [...new Set(webhookSecrets)],
+      webhookSecrets: await this.shared.webhookSecrets(),
       publicBaseUrl: await pick('public_base_url', KEY.publicBaseUrl, this.config.http.publicBaseUrl),
     };
   }
 
-  /** The public base URL in effect: MONITOR_PUBLIC_BASE_URL, else the console value, else the config file. */
-  async publicBaseUrl(): Promise<string | undefined> {
-    if (this.config.environmentVariables.has(FIELD_VARIABLE.public_base_url)) return this.config.http.publicBaseUrl;
-    return (await this.storedField(KEY.publicBaseUrl)) ?? this.config.http.publicBaseUrl;
-  }
-
-  /**
-   * The origin this service answers as: the public base URL when one is in effect, else the origin
-   * the request was sent to (Host, or X-Forwarded-Host/-Proto from a trusted proxy only). The
-   * OAuth issuer, discovery documents and the MCP challenge all use it.
-   */
-  async publicOrigin(request: RequestTarget): Promise<string> {
-    return (await this.publicBaseUrl()) ?? requestOrigin(request);
-  }
-
-  /** Whether requests arrive over https: the effective public base URL says so. */
-  async publicBaseUrlIsHttps(): Promise<boolean> {
-    return (await this.publicBaseUrl())?.startsWith('https://') ?? false;
-  }
-
-  /**
-   * A console-set field: sealed since the fields became secrets; a value stored in clear by an
-   * earlier version is still read (startup seals it once a master key is configured).
-   */
-  private async storedField(key: string): Promise<string | undefined> {
-    const stored = await this.store.get<unknown>(key);
-    if (typeof stored === 'string') return stored;
-    return this.store.getSecret(key);
+  private storedField(key: string): Promise<string | undefined> {
+    return storedGithubField(this.store, key);
   }
 
   async describe(): Promise<GithubAppSettingsDto> {

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Octokit } from '@octokit/core';
+import { fetchThrough } from '@shared/outbound-http';
 import type { Dispatcher } from 'undici';
 import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
 import { OUTBOUND_DISPATCHER } from '../outbound/outbound-dispatcher';
@@ -31,8 +32,7 @@ export class OctokitManifestConverter extends GithubManifestConverter {
 
   constructor(@Inject(MONITOR_CONFIG) config: MonitorConfig, @Optional() @Inject(OUTBOUND_DISPATCHER) dispatcher?: Dispatcher) {
     super();
-    const fetchVia: typeof fetch = dispatcher ? (input, init) => fetch(input, { ...(init ?? {}), dispatcher } as unknown as RequestInit) : (input, init) => fetch(input, init);
-    this.octokit = new Octokit({ baseUrl: config.github.apiUrl, request: { fetch: fetchVia, timeout: 20_000 } });
+    this.octokit = new Octokit({ baseUrl: config.github.apiUrl, request: { fetch: fetchThrough(dispatcher), timeout: 20_000 } });
   }
 
   async convert(code: string): Promise<CreatedGithubApp> {

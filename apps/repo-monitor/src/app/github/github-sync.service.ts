@@ -1,20 +1,19 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, Optional } from '@nestjs/common';
-import { EntityManager, In, IsNull, Not } from 'typeorm';
 import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
 import { SystemSettingsService } from '../system-settings/system-settings.service';
 import { EventRecorder } from '../events/event-recorder';
-import { InstallationEntity } from '../installations/installation.entity';
+import { InstallationRepository } from '../installations/installation.repository';
 import { MetricsService } from '../metrics/metrics.service';
 import { NotificationOutboxService } from '../notifications/notification-outbox.service';
-import { DatabaseWork } from '../processing/database-work';
+import { DatabaseWork } from '../../database/database-work';
 import { releaseIdentity } from '../processing/delivery-applier';
 import { DeliveryProcessor } from '../processing/delivery-processor';
-import { clip, PayloadReader } from '../processing/payload-reader';
-import { upsertRepository } from '../repositories/repository-records';
+import { clip, PayloadReader } from '../common/payload-reader';
+import { RepositoryRepository } from '../repositories/repository.repository';
 import { RepositoryEntity } from '../repositories/repository.entity';
-import { WorkItemEntity } from '../work-items/work-item.entity';
+import { WorkItemKey, WorkItemRepository, WorkItemState } from '../work-items/work-item.repository';
 import { GitHubClient, GitHubObject } from './github-client';
-import { StarredReleaseTrackerEntity } from './starred-release-tracker.entity';
+import { StarredReleaseTrackerRepository } from './starred-release-tracker.repository';
 
 const STARRED_POLL_MS = 15 * 60_000;
 export const MAX_EXTERNAL_REPOSITORIES = 20;
@@ -56,6 +55,10 @@ export class GitHubSyncService implements OnApplicationBootstrap, BeforeApplicat
     private readonly processor: DeliveryProcessor,
     private readonly starredUsername: StarredUsernameSource,
     private readonly outbox: NotificationOutboxService,
+    private readonly repositories: RepositoryRepository,
+    private readonly installations: InstallationRepository,
+    private readonly workItems: WorkItemRepository,
+    private readonly trackers: StarredReleaseTrackerRepository,
     @Optional() private readonly metrics?: MetricsService,
   ) {}
 
@@ -97,7 +100,7 @@ export class GitHubSyncService implements OnApplicationBootstrap, BeforeApplicat
         const reader = PayloadReader.of(installation);
         const installationId = reader.get('id').number();
         if (installationId === undefined) continue;
-        await this.database.transaction((manager) => this.upsertInstallation(manager, reader, new Date()));
+        await this.database.transaction((manager) => this.installations.upsertFromGithub(manager, reader, new Date()));
         await this.reconcileInstallation(installationId).catch(() => undefined);
       }
     }
@@ -110,11 +113,11 @@ export class GitHubSyncService implements OnApplicationBootstrap, BeforeApplicat
     const found = await this.github.getPublicRepository(fullName);
     if (!found) return 'not_found';
     const repository = await this.database.transaction(async (manager) => {
-      const existing = await manager.getRepository(RepositoryEntity).findOne({ where: { fullName: String(found['full_name'] ?? fullName) } });
+      const existing = await this.repositories.findByName(manager, String(found['full_name'] ?? fullName));
       if (existing) return existing;
-      const external = await manager.getRepository(RepositoryEntity).count({ where: { source: 'external', status: Not('removed') } });
+      const external = await this.repositories.countExternal(manager);
       if (external >= MAX_EXTERNAL_REPOSITORIES) return 'limit' as const;
-      return upsertRepository(manager, PayloadReader.of(found), { source: 'external', now: new Date() });
+      return this.repositories.upsertFromGithub(manager, PayloadReader.of(found), { source: 'external', now: new Date() });
     });
     if (!repository) return 'not_found';
     if (repository !== 'limit' && !repository.baselineImportedAt) await this.importBaseline(repository).catch(() => undefined);
@@ -126,34 +129,21 @@ export class GitHubSyncService implements OnApplicationBootstrap, BeforeApplicat
     const figures = { checked: 0, notModified: 0, published: 0 };
     const username = await this.starredUsername.username();
     if (!username || this.stopping) return figures;
-    const trackers = this.database.dataSource.getRepository(StarredReleaseTrackerEntity);
-    const listTracker = await trackers.findOne({ where: { username, kind: 'starred_list', repositoryFullName: '' } });
+    const listTracker = await this.trackers.listTracker(username);
     const starred = await this.github.listStarred(username, listTracker?.etag ?? null);
     const now = new Date();
     if (!starred.notModified) {
       const names = starred.value.map((repository) => PayloadReader.of(repository).get('full_name').string()).filter((name): name is string => Boolean(name));
-      await this.database.transaction(async (manager) => {
-        const store = manager.getRepository(StarredReleaseTrackerEntity);
-        await this.saveTracker(manager, listTracker ?? store.create({ username, kind: 'starred_list', repositoryFullName: '', createdAt: now }), {
-          etag: starred.etag,
-          lastCheckedAt: now,
-        });
-        for (const name of names) {
-          const existing = await store.findOne({ where: { username, kind: 'releases', repositoryFullName: name } });
-          if (!existing) await this.saveTracker(manager, store.create({ username, kind: 'releases', repositoryFullName: clip(name, 255), createdAt: now }), {});
-        }
-        const gone = (await store.find({ where: { username, kind: 'releases' } })).filter((row) => !names.includes(row.repositoryFullName));
-        if (gone.length > 0) await store.delete({ id: In(gone.map((row) => row.id)) });
-      });
+      await this.database.transaction((manager) => this.trackers.recordStarredList(manager, username, listTracker, { etag: starred.etag, names }, now));
     }
-    for (const tracker of await trackers.find({ where: { username, kind: 'releases' }, order: { id: 'ASC' } })) {
+    for (const tracker of await this.trackers.releaseTrackersInOrder(username)) {
       if (this.stopping) break;
       figures.checked++;
       const latest = await this.github.latestRelease(tracker.repositoryFullName, tracker.etag);
       const checkedAt = new Date();
       if (latest.notModified) {
         figures.notModified++;
-        await this.database.transaction((manager) => this.saveTracker(manager, tracker, { lastCheckedAt: checkedAt }));
+        await this.database.transaction((manager) => this.trackers.saveChanges(manager, tracker, { lastCheckedAt: checkedAt }));
         continue;
       }
       const release = latest.value ? PayloadReader.of(latest.value) : undefined;
@@ -166,7 +156,7 @@ export class GitHubSyncService implements OnApplicationBootstrap, BeforeApplicat
           const recorded = await this.events.record(
             manager,
             {
-              repository: await manager.getRepository(RepositoryEntity).findOne({ where: { fullName: tracker.repositoryFullName } }),
+              repository: await this.repositories.findByName(manager, tracker.repositoryFullName),
               kind: 'release.published',
               category: 'other',
               title: `[${tracker.repositoryFullName}] Release ${release.get('name').string() || release.get('tag_name').string() || ''} published`,
@@ -183,7 +173,7 @@ export class GitHubSyncService implements OnApplicationBootstrap, BeforeApplicat
           );
           if (recorded) figures.published++;
         }
-        await this.saveTracker(manager, tracker, {
+        await this.trackers.saveChanges(manager, tracker, {
           etag: latest.etag,
           lastReleaseId: releaseId,
           lastReleaseTag: release?.get('tag_name').string() ?? null,
@@ -195,11 +185,6 @@ export class GitHubSyncService implements OnApplicationBootstrap, BeforeApplicat
     return figures;
   }
 
-  private async saveTracker(manager: EntityManager, tracker: StarredReleaseTrackerEntity, changes: Partial<StarredReleaseTrackerEntity>): Promise<void> {
-    Object.assign(tracker, changes, { updatedAt: new Date() });
-    await manager.getRepository(StarredReleaseTrackerEntity).save(tracker);
-  }
-
   private async reconcile(installationId: number): Promise<void> {
     if (!(await this.github.appConfigured())) return;
     const repositories = await this.github.listInstallationRepositories(installationId);
@@ -207,16 +192,11 @@ export class GitHubSyncService implements OnApplicationBootstrap, BeforeApplicat
     const toImport = await this.database.transaction(async (manager) => {
       const kept: RepositoryEntity[] = [];
       for (const repository of repositories) {
-        const row = await upsertRepository(manager, PayloadReader.of(repository), { source: 'installation', installationId, now, reactivate: true });
+        const row = await this.repositories.upsertFromGithub(manager, PayloadReader.of(repository), { source: 'installation', installationId, now, reactivate: true });
         if (row) kept.push(row);
       }
-      const keptIds = kept.map((row) => row.id);
-      const store = manager.getRepository(RepositoryEntity);
-      const stale = await store.find({ where: { installationId, source: 'installation', status: Not('removed') } });
-      for (const row of stale) {
-        if (!keptIds.includes(row.id)) await store.update({ id: row.id }, { status: 'removed', updatedAt: now });
-      }
-      await manager.getRepository(InstallationEntity).update({ installationId }, { lastReconciledAt: now, updatedAt: now });
+      await this.repositories.markStaleRemoved(manager, installationId, kept.map((row) => row.id), now);
+      await this.installations.markReconciled(manager, installationId, now);
       return kept.filter((row) => !row.baselineImportedAt && row.status === 'active');
     });
     for (const repository of toImport) {
@@ -228,67 +208,34 @@ export class GitHubSyncService implements OnApplicationBootstrap, BeforeApplicat
   }
 
   private async importExternalBaselines(): Promise<void> {
-    const pending = await this.database.dataSource
-      .getRepository(RepositoryEntity)
-      .find({ where: { source: 'external', status: 'active', baselineImportedAt: IsNull() } });
-    for (const repository of pending) await this.importBaseline(repository).catch(() => undefined);
+    for (const repository of await this.repositories.pendingExternalBaselines()) await this.importBaseline(repository).catch(() => undefined);
   }
 
   /** Open issues and pull requests as records only: a baseline never notifies. */
   private async importBaseline(repository: RepositoryEntity): Promise<void> {
     const items = await this.github.listOpenIssues(repository.source === 'installation' ? repository.installationId : null, repository.fullName);
     const now = new Date();
-    await this.database.transaction(async (manager) => {
-      const store = manager.getRepository(WorkItemEntity);
-      for (const item of items) {
-        const reader = PayloadReader.of(item as GitHubObject);
-        const number = reader.get('number').number();
-        if (number === undefined) continue;
-        const kind = reader.get('pull_request').exists ? 'pull_request' : 'issue';
-        const existing = await store.findOne({ where: { repositoryId: repository.id, kind, number } });
-        // A webhook may already have written a newer state while the import ran.
-        if (existing) continue;
-        await store.save(
-          store.create({
-            repositoryId: repository.id,
-            kind,
-            number,
-            title: clip(reader.get('title').string() ?? '', 1024),
-            state: reader.get('state').string() ?? 'open',
-            merged: false,
-            draft: reader.get('draft').boolean() ?? false,
-            author: reader.path('user', 'login').string() ?? null,
-            htmlUrl: clip(reader.get('html_url').string() ?? repository.htmlUrl, 512),
-            githubUpdatedAt: reader.get('updated_at').date() ?? null,
-            createdAt: now,
-            updatedAt: now,
-          }),
-        );
-      }
-      await manager.getRepository(RepositoryEntity).update({ id: repository.id }, { baselineImportedAt: now, updatedAt: now });
-    });
-  }
-
-  private async upsertInstallation(manager: EntityManager, reader: PayloadReader, now: Date): Promise<void> {
-    const installationId = reader.get('id').number();
-    if (installationId === undefined) return;
-    const store = manager.getRepository(InstallationEntity);
-    const existing = await store.findOne({ where: { installationId } });
-    const row =
-      existing ??
-      store.create({
-        installationId,
-        accountLogin: clip(reader.path('account', 'login').string() ?? 'unknown', 255),
-        accountType: clip(reader.path('account', 'type').string() ?? 'User', 32),
-        suspended: false,
-        removedAt: null,
-        lastReconciledAt: null,
-        createdAt: now,
+    const baseline: Array<WorkItemKey & WorkItemState> = [];
+    for (const item of items) {
+      const reader = PayloadReader.of(item as GitHubObject);
+      const number = reader.get('number').number();
+      if (number === undefined) continue;
+      baseline.push({
+        repositoryId: repository.id,
+        kind: reader.get('pull_request').exists ? 'pull_request' : 'issue',
+        number,
+        title: clip(reader.get('title').string() ?? '', 1024),
+        state: reader.get('state').string() ?? 'open',
+        merged: false,
+        draft: reader.get('draft').boolean() ?? false,
+        author: reader.path('user', 'login').string() ?? null,
+        htmlUrl: clip(reader.get('html_url').string() ?? repository.htmlUrl, 512),
+        githubUpdatedAt: reader.get('updated_at').date() ?? null,
       });
-    row.repositorySelection = reader.get('repository_selection').string() ?? row.repositorySelection ?? 'selected';
-    row.suspended = reader.get('suspended_at').exists;
-    row.removedAt = null;
-    row.updatedAt = now;
-    await store.save(row);
+    }
+    await this.database.transaction(async (manager) => {
+      await this.workItems.insertMissing(manager, baseline, now);
+      await this.repositories.markBaselineImported(manager, repository.id, now);
+    });
   }
 }

@@ -1,8 +1,10 @@
 import { generateGitHubAppKeyPair, LocalGitHubApi, LocalHttpProxy } from '@shared/testing';
 import { loadMonitorConfig } from '../config/monitor-config';
 import { createOutboundDispatcher } from '../outbound/outbound-dispatcher';
+import { OctokitAiGitHubSource } from '../ai/ai-github-source';
 import { GitHubAppCredentials } from './github-client';
-import { GitHubAppCredentialSource, OctokitGitHubClient } from './octokit-github-client';
+import { GitHubAppCredentialSource, GitHubOctokits } from './github-octokits';
+import { OctokitGitHubClient } from './octokit-github-client';
 
 const APP_ID = 3131;
 const PAT = 'ghp_client_spec';
@@ -23,7 +25,7 @@ describe('OctokitGitHubClient against the local GitHub API', () => {
 
   const clientWith = (credentials: GitHubAppCredentials | undefined, env: Record<string, string> = {}) => {
     const config = loadMonitorConfig({ env: { MONITOR_DATABASE_DRIVER: 'sqlite', MONITOR_DATABASE_URL: 'file:/tmp/unused.db', MONITOR_VCS_API_URL: github.url, MONITOR_EXTERNAL_PAT: PAT, ...env } });
-    return new OctokitGitHubClient(config, new FixedCredentials(credentials));
+    return new OctokitGitHubClient(new GitHubOctokits(config, new FixedCredentials(credentials)));
   };
 
   beforeAll(async () => {
@@ -97,12 +99,25 @@ describe('OctokitGitHubClient against the local GitHub API', () => {
     const dispatcher = createOutboundDispatcher({ httpsProxy: proxy.url });
     try {
       const config = loadMonitorConfig({ env: { MONITOR_DATABASE_DRIVER: 'sqlite', MONITOR_DATABASE_URL: 'file:/tmp/unused.db', MONITOR_VCS_API_URL: github.url, MONITOR_EXTERNAL_PAT: PAT } });
-      const proxied = new OctokitGitHubClient(config, new FixedCredentials(undefined), dispatcher);
+      const proxied = new OctokitGitHubClient(new GitHubOctokits(config, new FixedCredentials(undefined), dispatcher));
       expect(await proxied.getPublicRepository('public/lib')).not.toBeNull();
       expect(proxy.targets).toEqual([new URL(github.url).host]);
     } finally {
       await dispatcher.close();
       await proxy.close();
     }
+  });
+
+  it('asks for one installation token for every client of the one App (the sync and the AI features)', async () => {
+    const config = loadMonitorConfig({ env: { MONITOR_DATABASE_DRIVER: 'sqlite', MONITOR_DATABASE_URL: 'file:/tmp/unused.db', MONITOR_VCS_API_URL: github.url, MONITOR_EXTERNAL_PAT: PAT } });
+    github.addInstallation({ id: 3, account: 'shared', repositories: ['shared/app'] });
+    github.setPullRequest('shared/app', 7, { title: 'A change', diff: 'diff --git a/x b/x\n' });
+    const octokits = new GitHubOctokits(config, new FixedCredentials({ appId: String(APP_ID), privateKey: keys.privateKey, apiUrl: github.url }));
+    const sync = new OctokitGitHubClient(octokits);
+    const ai = new OctokitAiGitHubSource(octokits);
+    expect(await sync.listInstallationRepositories(3)).toHaveLength(1);
+    expect(await ai.pullRequestDiff(3, 'shared/app', 7)).toContain('diff --git');
+    expect(await sync.listOpenIssues(3, 'shared/app')).toHaveLength(1);
+    expect(github.issuedTokens.filter((token) => token.installationId === 3)).toHaveLength(1);
   });
 });

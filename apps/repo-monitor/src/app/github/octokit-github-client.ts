@@ -1,35 +1,6 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
-import { App } from '@octokit/app';
-import { Octokit } from '@octokit/core';
-import type { Dispatcher } from 'undici';
-import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
-import { GithubAppSettingsService } from '../github-app-settings/github-app-settings.service';
-import { ShortCache } from '../processing/short-cache';
-import { OUTBOUND_DISPATCHER } from '../outbound/outbound-dispatcher';
-import { Conditional, GitHubAppCredentials, GitHubClient, GitHubObject } from './github-client';
-
-/** Where the effective GitHub App credentials come from (environment, or the console's settings). */
-export abstract class GitHubAppCredentialSource {
-  abstract credentials(): Promise<GitHubAppCredentials | undefined>;
-}
-
-/** The effective app id and private key of the GitHub App settings (environment, else console). */
-@Injectable()
-export class SettingsGitHubAppCredentials extends GitHubAppCredentialSource {
-  private readonly cache: ShortCache<GitHubAppCredentials | undefined>;
-
-  constructor(@Inject(MONITOR_CONFIG) config: MonitorConfig, settings: GithubAppSettingsService) {
-    super();
-    this.cache = new ShortCache(async () => {
-      const { appId, privateKey } = await settings.current();
-      return appId && privateKey ? { appId, privateKey, apiUrl: config.github.apiUrl } : undefined;
-    }, 10_000);
-  }
-
-  credentials(): Promise<GitHubAppCredentials | undefined> {
-    return this.cache.get();
-  }
-}
+import { Injectable } from '@nestjs/common';
+import { Conditional, GitHubClient, GitHubObject } from './github-client';
+import { GitHubOctokits } from './github-octokits';
 
 interface RequestFailure {
   status?: number;
@@ -39,43 +10,33 @@ function statusOf(error: unknown): number | undefined {
   return typeof error === 'object' && error !== null ? (error as RequestFailure).status : undefined;
 }
 
-/** GitHubClient over @octokit/app (installation tokens) and @octokit/core (PAT), honouring HTTPS_PROXY. */
+/** GitHubClient over the process's GitHub App (installation tokens) and the PAT (see GitHubOctokits). */
 @Injectable()
 export class OctokitGitHubClient extends GitHubClient {
-  private app: { key: string; app: App } | undefined;
-  private readonly fetchThroughProxy: typeof fetch;
-
-  constructor(
-    @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
-    private readonly credentialSource: GitHubAppCredentialSource,
-    @Optional() @Inject(OUTBOUND_DISPATCHER) dispatcher?: Dispatcher,
-  ) {
+  constructor(private readonly octokits: GitHubOctokits) {
     super();
-    this.fetchThroughProxy = dispatcher
-      ? (input, init) => fetch(input, { ...(init ?? {}), dispatcher } as unknown as RequestInit)
-      : (input, init) => fetch(input, init);
   }
 
-  async appConfigured(): Promise<boolean> {
-    return Boolean(await this.credentialSource.credentials());
+  appConfigured(): Promise<boolean> {
+    return this.octokits.appConfigured();
   }
 
   async listInstallations(): Promise<GitHubObject[]> {
-    const app = await this.currentApp();
+    const app = await this.octokits.app();
     const installations: GitHubObject[] = [];
     for await (const { installation } of app.eachInstallation.iterator()) installations.push(installation as unknown as GitHubObject);
     return installations;
   }
 
   async listInstallationRepositories(installationId: number): Promise<GitHubObject[]> {
-    const app = await this.currentApp();
+    const app = await this.octokits.app();
     const repositories: GitHubObject[] = [];
     for await (const { repository } of app.eachRepository.iterator({ installationId })) repositories.push(repository as unknown as GitHubObject);
     return repositories;
   }
 
   async listOpenIssues(installationId: number | null, fullName: string): Promise<GitHubObject[]> {
-    const octokit = installationId ? await (await this.currentApp()).getInstallationOctokit(installationId) : this.patOctokit();
+    const octokit = installationId ? await this.octokits.installation(installationId) : this.octokits.pat();
     const [owner, repo] = fullName.split('/');
     const items: GitHubObject[] = [];
     for (let page = 1; page <= 10; page++) {
@@ -97,7 +58,7 @@ export class OctokitGitHubClient extends GitHubClient {
   async getPublicRepository(fullName: string): Promise<GitHubObject | null> {
     const [owner, repo] = fullName.split('/');
     try {
-      const response = await this.patOctokit().request('GET /repos/{owner}/{repo}', { owner, repo });
+      const response = await this.octokits.pat().request('GET /repos/{owner}/{repo}', { owner, repo });
       const data = response.data as unknown as GitHubObject;
       return data['private'] === true ? null : data;
     } catch (error) {
@@ -108,7 +69,7 @@ export class OctokitGitHubClient extends GitHubClient {
 
   async listStarred(username: string, etag: string | null): Promise<Conditional<GitHubObject[]>> {
     return this.conditional(etag, async (headers) => {
-      const response = await this.patOctokit().request('GET /users/{username}/starred', { username, per_page: 100, headers });
+      const response = await this.octokits.pat().request('GET /users/{username}/starred', { username, per_page: 100, headers });
       return { etag: response.headers.etag ?? null, value: response.data as unknown as GitHubObject[] };
     });
   }
@@ -117,7 +78,7 @@ export class OctokitGitHubClient extends GitHubClient {
     const [owner, repo] = fullName.split('/');
     try {
       return await this.conditional(etag, async (headers) => {
-        const response = await this.patOctokit().request('GET /repos/{owner}/{repo}/releases/latest', { owner, repo, headers });
+        const response = await this.octokits.pat().request('GET /repos/{owner}/{repo}/releases/latest', { owner, repo, headers });
         return { etag: response.headers.etag ?? null, value: response.data as unknown as GitHubObject };
       });
     } catch (error) {
@@ -138,24 +99,5 @@ export class OctokitGitHubClient extends GitHubClient {
       if (statusOf(error) === 304) return { notModified: true };
       throw error;
     }
-  }
-
-  private patOctokit(): Octokit {
-    return new Octokit({
-      auth: this.config.github.externalPat,
-      baseUrl: this.config.github.apiUrl,
-      request: { fetch: this.fetchThroughProxy },
-    });
-  }
-
-  private async currentApp(): Promise<App> {
-    const credentials = await this.credentialSource.credentials();
-    if (!credentials) throw new Error('the GitHub App is not configured (app id and private key)');
-    const key = `${credentials.appId}|${credentials.apiUrl}|${credentials.privateKey}`;
-    if (this.app?.key !== key) {
-      const AppOctokit = Octokit.defaults({ baseUrl: credentials.apiUrl, request: { fetch: this.fetchThroughProxy } });
-      this.app = { key, app: new App({ appId: credentials.appId, privateKey: credentials.privateKey, Octokit: AppOctokit }) };
-    }
-    return this.app.app;
   }
 }

@@ -1,12 +1,11 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { SearchText, whereContains } from '../common/list-filters';
+import { SearchText } from '../common/list-filters';
 import { ListPageDto, listPage, PageQueryDto, pageWindow } from '../common/list-page';
 import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
 import { COOKIE_SCHEME } from '../openapi';
-import { DatabaseWork } from '../processing/database-work';
 import { StarredUsernameSource } from './github-sync.service';
-import { StarredReleaseTrackerEntity } from './starred-release-tracker.entity';
+import { StarredReleaseTrackerRepository } from './starred-release-tracker.repository';
 
 export class StarredReleaseDto {
   @ApiProperty({ example: 'nodejs/node' }) repository_full_name!: string;
@@ -36,7 +35,7 @@ export class StarredReleaseQueryDto extends PageQueryDto {
 export class StarredReleasesController {
   constructor(
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
-    private readonly database: DatabaseWork,
+    private readonly trackers: StarredReleaseTrackerRepository,
     private readonly starredUsername: StarredUsernameSource,
   ) {}
 
@@ -47,14 +46,8 @@ export class StarredReleasesController {
     const window = pageWindow(query);
     const username = (await this.starredUsername.username()) ?? null;
     if (!username) return { ...listPage([], 0, window), username: null, list_checked_at: null };
-    const store = this.database.dataSource.getRepository(StarredReleaseTrackerEntity);
-    const listTracker = await store.findOne({ where: { username, kind: 'starred_list', repositoryFullName: '' } });
-    const builder = store
-      .createQueryBuilder('tracker')
-      .where('tracker.username = :username', { username })
-      .andWhere('tracker.kind = :kind', { kind: 'releases' });
-    whereContains(builder, ['tracker.repositoryFullName'], query.q);
-    const [rows, total] = await builder.orderBy('tracker.repositoryFullName', 'ASC').skip(window.skip).take(window.perPage).getManyAndCount();
+    const listTracker = await this.trackers.listTracker(username);
+    const { rows, total } = await this.trackers.releaseTrackers(username, query.q, window);
     const web = this.config.github.webUrl;
     const items = rows.map(
       (row): StarredReleaseDto => ({

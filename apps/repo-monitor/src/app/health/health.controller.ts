@@ -1,23 +1,14 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags, ApiOkResponse, ApiResponse } from '@nestjs/swagger';
-import { HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { readinessReport } from '@shared/database';
 import type { FastifyReply } from 'fastify';
-import { DataSource } from 'typeorm';
 import { Public } from '../common/public.decorator';
-import { ReadinessService } from '@shared/config';
+import { DatabaseReadiness } from './database-readiness';
 
 @ApiTags('health')
 @Public()
 @Controller()
 export class HealthController {
-  constructor(
-    private readonly readiness: ReadinessService,
-    private readonly healthCheck: HealthCheckService,
-    private readonly database: TypeOrmHealthIndicator,
-    @InjectDataSource() private readonly dataSource: DataSource,
-  ) {}
+  constructor(private readonly readiness: DatabaseReadiness) {}
 
   @Get('healthz')
   @ApiOperation({ summary: 'Liveness: the process answers' })
@@ -30,7 +21,7 @@ export class HealthController {
   @ApiOkResponse({ description: 'Ready: the readiness report', content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } } })
   @ApiResponse({ status: 503, description: 'Not ready (starting, stopping or a failed check): the same report', content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } } })
   async readyz(@Res({ passthrough: true }) reply: FastifyReply): Promise<Record<string, unknown>> {
-    const report = await readinessReport(this.readiness, this.healthCheck, this.database, this.dataSource);
+    const report = await this.readiness.report();
     void reply.status(report.httpStatus);
     return report.body;
   }

@@ -2,8 +2,8 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ListPage, ListPageDto, listPage, PageQueryDto, pageWindow } from '../common/list-page';
 import { AGENT_SCHEME, COOKIE_SCHEME } from '../openapi';
-import { DatabaseWork } from '../processing/database-work';
 import { InstallationEntity } from './installation.entity';
+import { InstallationRepository } from './installation.repository';
 
 export class InstallationDto {
   @ApiProperty() id!: number;
@@ -40,16 +40,14 @@ export class InstallationListDto extends ListPageDto {
 @ApiSecurity(AGENT_SCHEME)
 @Controller('api/v1/installations')
 export class InstallationsController {
-  constructor(private readonly database: DatabaseWork) {}
+  constructor(private readonly installations: InstallationRepository) {}
 
   @Get()
   @ApiOperation({ summary: 'GitHub App installations' })
   @ApiOkResponse({ type: InstallationListDto })
   async list(@Query() query: PageQueryDto): Promise<ListPage<InstallationDto>> {
     const window = pageWindow(query);
-    const [rows, total] = await this.database.dataSource
-      .getRepository(InstallationEntity)
-      .findAndCount({ order: { id: 'ASC' }, skip: window.skip, take: window.perPage });
-    return listPage(rows.map(InstallationDto.of), total, window);
+    const found = await this.installations.find(window);
+    return listPage(found.rows.map(InstallationDto.of), found.total, window);
   }
 }

@@ -1,15 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { collectProcessMetrics } from '@shared/config';
+import { collectProcessMetrics } from '@shared/http-service';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { DatabaseWork } from '../processing/database-work';
+import { WebhookDeliveryRepository } from '../deliveries/webhook-delivery.repository';
+import { OutboxRepository } from '../outbox/outbox.repository';
+import { RepositoryRepository } from '../repositories/repository.repository';
+import { SecurityAlertRepository } from '../security-alerts/security-alert.repository';
+import { FAILED_RUN_CONCLUSIONS } from '../workflow-runs/run-conclusions';
+import { WorkflowRunRepository } from '../workflow-runs/workflow-run.repository';
+import { WorkItemKind } from '../work-items/work-item.entity';
+import { WorkItemRepository } from '../work-items/work-item.repository';
 
 export type WebhookResult = 'accepted' | 'duplicate' | 'invalid_signature' | 'rate_limited' | 'failed';
 export type ReconcileResult = 'succeeded' | 'failed';
 /** States the notification worker moves outbox entries into. */
 export type OutboxTransition = 'sending' | 'sent' | 'pending' | 'dead';
 
-/** Conclusions counted as a failed run (repo-monitor-details.md, real-time notifications). */
-const FAILED_CONCLUSIONS = ['failure', 'timed_out', 'cancelled', 'action_required', 'startup_failure'];
 /** A failed run counts towards the gauge while it is this recent. */
 export const FAILED_RUN_WINDOW_MS = 24 * 60 * 60 * 1000;
 
@@ -29,7 +34,14 @@ export class MetricsService {
   private readonly aiDuration: Histogram<'feature' | 'outcome'>;
   private readonly aiTokens: Counter<'feature' | 'kind'>;
 
-  constructor(private readonly database: DatabaseWork) {
+  constructor(
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly outbox: OutboxRepository,
+    private readonly workItems: WorkItemRepository,
+    private readonly runs: WorkflowRunRepository,
+    private readonly alerts: SecurityAlertRepository,
+    private readonly repositories: RepositoryRepository,
+  ) {
     collectProcessMetrics(this.registry);
     const registers = [this.registry];
     this.webhooks = new Counter({
@@ -96,8 +108,8 @@ export class MetricsService {
       registers,
       async collect() {
         const { openItems } = await figures();
-        this.set({ kind: 'issue' }, openItems['issue'] ?? 0);
-        this.set({ kind: 'pull_request' }, openItems['pull_request'] ?? 0);
+        this.set({ kind: 'issue' }, openItems.issue);
+        this.set({ kind: 'pull_request' }, openItems.pull_request);
       },
     });
     new Gauge({
@@ -151,37 +163,23 @@ export class MetricsService {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
 
+  /** Each figure asked of its aggregate's repository (the dashboard asks the same ones). */
   private async readFigures(): Promise<DatabaseFigures> {
-    const source = this.database.dataSource;
-    const grouped = async (sql: string, parameters: unknown[] = []): Promise<Record<string, number>> => {
-      const rows = (await source.query(sql, parameters)) as Array<{ key: string; count: number | string }>;
-      return Object.fromEntries(rows.map((row) => [row.key, Number(row.count)]));
-    };
-    const single = async (sql: string, parameters: unknown[] = []): Promise<number> => {
-      const rows = (await source.query(sql, parameters)) as Array<{ count: number | string }>;
-      return Number(rows[0]?.count ?? 0);
-    };
-    const p = (n: number) => this.database.placeholder(n);
-    const since = this.database.time(new Date(Date.now() - FAILED_RUN_WINDOW_MS));
-    const failedList = FAILED_CONCLUSIONS.map((_, index) => p(index + 2)).join(', ');
     return {
-      outboxStates: await grouped('SELECT "state" AS "key", COUNT(*) AS "count" FROM "notification_outbox" GROUP BY "state"'),
-      deliveryStatuses: await grouped('SELECT "status" AS "key", COUNT(*) AS "count" FROM "webhook_deliveries" GROUP BY "status"'),
-      openItems: await grouped(`SELECT "kind" AS "key", COUNT(*) AS "count" FROM "work_items" WHERE "state" = 'open' GROUP BY "kind"`),
-      failedRuns: await single(
-        `SELECT COUNT(*) AS "count" FROM "workflow_runs" WHERE "updated_at" > ${p(1)} AND "conclusion" IN (${failedList})`,
-        [since, ...FAILED_CONCLUSIONS],
-      ),
-      openAlerts: await single(`SELECT COUNT(*) AS "count" FROM "security_alerts" WHERE "state" = 'open' AND "ignored" = ${this.database.isSqlite ? '0' : 'false'}`),
-      activeRepositories: await single(`SELECT COUNT(*) AS "count" FROM "repositories" WHERE "status" = 'active'`),
+      outboxStates: await this.outbox.countByState(),
+      deliveryStatuses: await this.deliveries.countByStatus(),
+      openItems: await this.workItems.countOpenByKind(),
+      failedRuns: await this.runs.countConcluded(FAILED_RUN_CONCLUSIONS, new Date(Date.now() - FAILED_RUN_WINDOW_MS)),
+      openAlerts: await this.alerts.countOpen(),
+      activeRepositories: await this.repositories.countActive(),
     };
   }
 }
 
 interface DatabaseFigures {
-  outboxStates: Record<string, number>;
-  deliveryStatuses: Record<string, number>;
-  openItems: Record<string, number>;
+  outboxStates: Partial<Record<string, number>>;
+  deliveryStatuses: Partial<Record<string, number>>;
+  openItems: Record<WorkItemKind, number>;
   failedRuns: number;
   openAlerts: number;
   activeRepositories: number;

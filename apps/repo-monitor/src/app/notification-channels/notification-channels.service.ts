@@ -6,7 +6,7 @@ import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { AuditLogService } from '../admin/audit-log.service';
 import { MonitorError } from '../common/monitor-error';
 import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
-import { GithubAppSettingsService } from '../github-app-settings/github-app-settings.service';
+import { GithubAppSharedSettings } from '../settings/github-app-shared-settings';
 import { SecretCipher } from '../settings/secret-cipher';
 import { SettingsStore } from '../settings/settings.store';
 import { CHANNEL_TEST_SENDER, ChannelTestSender } from './channel-test-sender';
@@ -18,6 +18,7 @@ import {
   UpdateNotificationChannelDto,
 } from './dto/notification-channel.dto';
 import { ChannelKind, NotificationChannelEntity } from './notification-channel.entity';
+import { NotificationChannelChanges, NotificationChannelRepository } from './notification-channel.repository';
 import { channelSecretAssociatedData } from './outbound-secrets';
 import { generateStandardWebhookSecret, isStandardWebhookSecret, WHSEC_FORMAT_HINT } from './standard-webhook-secret';
 
@@ -67,10 +68,11 @@ export class NotificationChannelsService implements OnModuleInit {
   constructor(
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly records: NotificationChannelRepository,
     private readonly cipher: SecretCipher,
     private readonly store: SettingsStore,
     private readonly audit: AuditLogService,
-    private readonly github: GithubAppSettingsService,
+    private readonly github: GithubAppSharedSettings,
     @Inject(CHANNEL_TEST_SENDER) private readonly tester: ChannelTestSender,
   ) {}
 
@@ -87,11 +89,7 @@ export class NotificationChannelsService implements OnModuleInit {
   }
 
   async list(page: number, perPage: number): Promise<{ items: NotificationChannelDto[]; total: number }> {
-    const [rows, total] = await this.dataSource.manager.findAndCount(NotificationChannelEntity, {
-      order: { createdAt: 'ASC', id: 'ASC' },
-      skip: (page - 1) * perPage,
-      take: perPage,
-    });
+    const { rows, total } = await this.records.find({ page, perPage, skip: (page - 1) * perPage });
     return { items: rows.map((row) => this.toDto(row)), total };
   }
 
@@ -131,7 +129,7 @@ export class NotificationChannelsService implements OnModuleInit {
       updatedAt: now,
     };
     await this.writeUnique(async (manager) => {
-      await manager.insert(NotificationChannelEntity, entity);
+      await this.records.insert(entity, manager);
       await this.audit.record({ actor, action: 'notification_channel.created', target: id, details: { kind: body.kind, name: entity.name }, clientIp }, manager);
     });
     return generated ? { ...this.toDto(entity), secret: generated } : this.toDto(entity);
@@ -145,10 +143,10 @@ export class NotificationChannelsService implements OnModuleInit {
     }
     const secret = generateStandardWebhookSecret();
     await this.dataSource.transaction(async (manager) => {
-      await manager.update(
-        NotificationChannelEntity,
-        { id },
+      await this.records.update(
+        id,
         { secret: this.cipher.seal(secret, channelSecretAssociatedData(id)), lastTestAt: null, lastTestOk: null, lastTestError: null, updatedAt: new Date() },
+        manager,
       );
       await this.audit.record({ actor, action: 'notification_channel.secret_rotated', target: id, clientIp }, manager);
     });
@@ -162,7 +160,7 @@ export class NotificationChannelsService implements OnModuleInit {
     const allowPrivate = body.allow_private ?? existing.allowPrivate;
     this.checkTarget(existing.kind, config, allowPrivate);
     if (body.secret !== undefined) await this.checkSecret(existing.kind, body.secret);
-    const changes: Partial<NotificationChannelEntity> = {
+    const changes: NotificationChannelChanges = {
       name: body.name?.trim() ?? existing.name,
       enabled: body.enabled ?? existing.enabled,
       config: JSON.stringify(config),
@@ -177,7 +175,7 @@ export class NotificationChannelsService implements OnModuleInit {
     }
     const changedFields = Object.keys(body).filter((key) => body[key as keyof UpdateNotificationChannelDto] !== undefined);
     await this.writeUnique(async (manager) => {
-      await manager.update(NotificationChannelEntity, { id }, changes);
+      await this.records.update(id, changes, manager);
       await this.audit.record({ actor, action: 'notification_channel.updated', target: id, details: { fields: changedFields }, clientIp }, manager);
     });
     return this.get(id);
@@ -186,7 +184,7 @@ export class NotificationChannelsService implements OnModuleInit {
   async setEnabled(id: string, enabled: boolean, actor: string, clientIp: string): Promise<NotificationChannelDto> {
     await this.find(id);
     await this.dataSource.transaction(async (manager) => {
-      await manager.update(NotificationChannelEntity, { id }, { enabled, updatedAt: new Date() });
+      await this.records.update(id, { enabled, updatedAt: new Date() }, manager);
       await this.audit.record({ actor, action: enabled ? 'notification_channel.enabled' : 'notification_channel.disabled', target: id, clientIp }, manager);
     });
     return this.get(id);
@@ -195,7 +193,7 @@ export class NotificationChannelsService implements OnModuleInit {
   async remove(id: string, actor: string, clientIp: string): Promise<void> {
     const existing = await this.find(id);
     await this.dataSource.transaction(async (manager) => {
-      await manager.delete(NotificationChannelEntity, { id });
+      await this.records.delete(id, manager);
       await this.audit.record({ actor, action: 'notification_channel.deleted', target: id, details: { name: existing.name }, clientIp }, manager);
     });
   }
@@ -209,7 +207,7 @@ export class NotificationChannelsService implements OnModuleInit {
     const error = outcome.ok ? null : [outcome.errorCode, outcome.message].filter(Boolean).join(': ').slice(0, 500) || 'failed';
     await this.dataSource.transaction(async (manager) => {
       // Only the columns of the result: an edit made while the test ran keeps its fields.
-      await manager.update(NotificationChannelEntity, { id }, { lastTestAt: new Date(), lastTestOk: outcome.ok, lastTestError: error });
+      await this.records.update(id, { lastTestAt: new Date(), lastTestOk: outcome.ok, lastTestError: error }, manager);
       await this.audit.record({ actor, action: 'notification_channel.tested', target: id, details: { ok: outcome.ok }, clientIp }, manager);
     });
     return { ok: outcome.ok, elapsed_ms: elapsed, status: outcome.status, error_code: outcome.errorCode, message: outcome.message };
@@ -217,7 +215,7 @@ export class NotificationChannelsService implements OnModuleInit {
 
   /** Enabled channels with secrets decrypted, for the notification sender. */
   async deliverableChannels(): Promise<DeliverableChannel[]> {
-    const rows = await this.dataSource.manager.find(NotificationChannelEntity, { where: { enabled: true }, order: { createdAt: 'ASC' } });
+    const rows = await this.records.enabled();
     return rows.filter((row) => row.secret).map((row) => this.toDeliverable(row));
   }
 
@@ -243,22 +241,28 @@ export class NotificationChannelsService implements OnModuleInit {
       return;
     }
     await this.dataSource.transaction(async (manager) => {
-      if ((await manager.count(NotificationChannelEntity, { where: { kind } })) === 0) {
+      if ((await this.records.countOfKind(kind, manager)) === 0) {
         const id = randomUUID();
         const now = new Date();
-        const name = (await manager.count(NotificationChannelEntity, { where: { name: SEEDED_NAME[kind] } })) === 0 ? SEEDED_NAME[kind] : `${SEEDED_NAME[kind]} ${id.slice(0, 8)}`;
-        await manager.insert(NotificationChannelEntity, {
-          id,
-          kind,
-          name,
-          enabled: true,
-          config: JSON.stringify(config),
-          secret: this.cipher.seal(secret, channelSecretAssociatedData(id)),
-          allowPrivate,
-          eventKinds: '[]',
-          createdAt: now,
-          updatedAt: now,
-        });
+        const name = (await this.records.nameTaken(SEEDED_NAME[kind], manager)) ? `${SEEDED_NAME[kind]} ${id.slice(0, 8)}` : SEEDED_NAME[kind];
+        await this.records.insert(
+          {
+            id,
+            kind,
+            name,
+            enabled: true,
+            config: JSON.stringify(config),
+            secret: this.cipher.seal(secret, channelSecretAssociatedData(id)),
+            allowPrivate,
+            eventKinds: '[]',
+            lastTestAt: null,
+            lastTestOk: null,
+            lastTestError: null,
+            createdAt: now,
+            updatedAt: now,
+          },
+          manager,
+        );
         await this.audit.record({ actor: 'system', action: 'notification_channel.seeded', target: id, details: { kind } }, manager);
       }
       await this.store.set(SEEDED_MARKER(kind), true, manager);
@@ -295,7 +299,7 @@ export class NotificationChannelsService implements OnModuleInit {
       if (!TELEGRAM_TOKEN.test(secret)) throw new MonitorError('validation_failed', 'secret must be a bot token like <bot id>:<token>', { field: 'secret' });
       return;
     }
-    const inbound = (await this.github.current()).webhookSecrets;
+    const inbound = await this.github.webhookSecrets();
     if (inbound.includes(secret)) {
       throw new MonitorError('validation_failed', 'the inbound GitHub webhook secret must not be used as an outbound secret', { field: 'secret' });
     }
@@ -303,7 +307,7 @@ export class NotificationChannelsService implements OnModuleInit {
   }
 
   private async find(id: string): Promise<NotificationChannelEntity> {
-    const row = await this.dataSource.manager.findOne(NotificationChannelEntity, { where: { id } });
+    const row = await this.records.findById(id);
     if (!row) throw new MonitorError('not_found', 'no such notification channel');
     return row;
   }

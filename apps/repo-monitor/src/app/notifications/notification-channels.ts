@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { NotificationChannelsService } from '../notification-channels/notification-channels.service';
-import { DatabaseWork } from '../processing/database-work';
-import { ShortCache } from '../processing/short-cache';
+import { DatabaseWork } from '../../database/database-work';
+import { ShortCache } from '../common/short-cache';
 
 export type ChannelKind = 'telegram' | 'http_webhook';
 

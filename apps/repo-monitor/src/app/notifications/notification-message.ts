@@ -1,5 +1,5 @@
 import { escapeTelegramHtml } from '@shared/notify';
-import type { EventCategory } from '../events/event.entity';
+import type { EventCategory } from '../common/event-category';
 
 /** What one notification says, rendered once when its event is recorded and stored in the outbox row. */
 export interface NotificationMessage {

@@ -2,12 +2,13 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
-import { DatabaseWork } from '../processing/database-work';
-import { ShortCache } from '../processing/short-cache';
+import { DatabaseWork } from '../../database/database-work';
+import { ShortCache } from '../common/short-cache';
 import { SystemSettingsService } from '../system-settings/system-settings.service';
 import { ChannelDescriptor, channelWants, NotificationChannelSource } from './notification-channels';
 import { EventForMessage, messageForEvent, NotificationMessage } from './notification-message';
-import { OutboxEntryEntity, OutboxRole } from './outbox-entry.entity';
+import { OutboxEntryEntity, OutboxRole } from '../outbox/outbox-entry.entity';
+import { OutboxRepository } from '../outbox/outbox.repository';
 
 export interface AggregationSettings {
   windowMs: number;
@@ -54,6 +55,7 @@ export class NotificationOutboxService {
     @Inject(MONITOR_CONFIG) config: MonitorConfig,
     private readonly channels: NotificationChannelSource,
     private readonly database: DatabaseWork,
+    private readonly entries: OutboxRepository,
     @Optional() systemSettings?: SystemSettingsService,
   ) {
     this.aggregation = new ShortCache(async () => {
@@ -96,11 +98,10 @@ export class NotificationOutboxService {
     message: NotificationMessage,
     now: Date,
   ): Promise<void> {
-    const store = manager.getRepository(OutboxEntryEntity);
     const groupKey = `${channel.id}|${event.repository ?? '-'}|${event.category}`;
     const idempotencyKey = `${event.fingerprint}:${channel.id}`;
-    if (await store.exist({ where: { idempotencyKey } })) return;
-    const entry = store.create({
+    if (await this.entries.idempotencyKeyTaken(manager, idempotencyKey)) return;
+    const entry = this.entries.create({
       idempotencyKey,
       eventId: event.id,
       channelId: channel.id,
@@ -124,41 +125,28 @@ export class NotificationOutboxService {
 
     if (burstThreshold > 0 && burstWindowMs > 0) {
       const since = new Date(now.getTime() - burstWindowMs);
-      const recent = await this.database.returning<{ count: number | string; oldest: string | Date | null }>(
-        manager,
-        `SELECT COUNT(*) AS "count", MIN("created_at") AS "oldest" FROM "notification_outbox"
-          WHERE "group_key" = ${this.database.placeholder(1)} AND "event_id" IS NOT NULL AND "created_at" > ${this.database.placeholder(2)}`,
-        [groupKey, this.database.time(since)],
-      );
-      const burstAt = burstSendAt({ burstThreshold, burstWindowMs }, Number(recent[0]?.count ?? 0), this.parseTime(recent[0]?.oldest), now);
+      const recent = await this.entries.recentInGroup(manager, groupKey, since);
+      const burstAt = burstSendAt({ burstThreshold, burstWindowMs }, recent.count, recent.oldest, now);
       if (burstAt) {
         await this.join(manager, entry, 'burst', groupKey, burstAt);
         return;
       }
     }
     if (windowMs > 0) {
-      const pendingAggregate = await store.findOne({ where: { groupKey, role: 'aggregate', state: 'pending' }, order: { id: 'DESC' } });
+      const pendingAggregate = await this.entries.pendingLeader(manager, groupKey, 'aggregate');
       if (pendingAggregate) {
         await this.join(manager, entry, 'aggregate', groupKey, pendingAggregate.nextAttemptAt, pendingAggregate);
         return;
       }
       const since = new Date(now.getTime() - windowMs);
-      const latest = await manager
-        .getRepository(OutboxEntryEntity)
-        .createQueryBuilder('entry')
-        .where('entry.group_key = :groupKey', { groupKey })
-        .andWhere("entry.role IN ('single', 'aggregate')")
-        .andWhere('entry.aggregated_into IS NULL')
-        .andWhere('entry.created_at > :since', { since: this.database.time(since) })
-        .orderBy('entry.id', 'DESC')
-        .getOne();
+      const latest = await this.entries.latestSentAlone(manager, groupKey, since);
       const mergeAt = windowSendAt({ windowMs }, latest?.createdAt, now);
       if (mergeAt) {
         await this.join(manager, entry, 'aggregate', groupKey, mergeAt);
         return;
       }
     }
-    await store.save(entry);
+    await this.entries.save(manager, entry);
   }
 
   /** Saves `entry` as a member of the pending leader of its group (created when there is none). */
@@ -170,12 +158,12 @@ export class NotificationOutboxService {
     sendAt: Date,
     knownLeader?: OutboxEntryEntity,
   ): Promise<void> {
-    const store = manager.getRepository(OutboxEntryEntity);
-    let leader = knownLeader ?? (await store.findOne({ where: { groupKey, role, state: 'pending' }, order: { id: 'DESC' } }));
+    let leader = knownLeader ?? (await this.entries.pendingLeader(manager, groupKey, role));
     if (!leader) {
       const key = createHash('sha256').update(`${role}|${groupKey}|${entry.idempotencyKey}`).digest('hex').slice(0, 40);
-      leader = await store.save(
-        store.create({
+      leader = await this.entries.save(
+        manager,
+        this.entries.create({
           ...entry,
           idempotencyKey: `${role}:${key}`,
           eventId: null,
@@ -187,14 +175,7 @@ export class NotificationOutboxService {
     }
     entry.state = 'suppressed';
     entry.aggregatedInto = leader.id;
-    await store.save(entry);
-    await store.increment({ id: leader.id }, 'itemCount', 1);
-  }
-
-  private parseTime(value: string | Date | null | undefined): Date | undefined {
-    if (!value) return undefined;
-    if (value instanceof Date) return value;
-    const date = new Date(value.includes('T') || value.endsWith('Z') ? value : `${value.replace(' ', 'T')}Z`);
-    return Number.isNaN(date.getTime()) ? undefined : date;
+    await this.entries.save(manager, entry);
+    await this.entries.countMember(manager, leader.id);
   }
 }

@@ -6,12 +6,12 @@ import type { Dispatcher } from 'undici';
 import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
 import { MetricsService } from '../metrics/metrics.service';
 import { OUTBOUND_DISPATCHER, outboundProxy } from '../outbound/outbound-dispatcher';
-import { DatabaseWork } from '../processing/database-work';
 import { ChannelDescriptor, NotificationChannelSource } from './notification-channels';
 import { NotificationEnricher } from './notification-enricher';
 import { mergedMessage, NotificationMessage } from './notification-message';
 import { NotificationOutboxService } from './notification-outbox.service';
-import { OutboxEntryEntity } from './outbox-entry.entity';
+import { OutboxEntryEntity } from '../outbox/outbox-entry.entity';
+import { OutboxRepository, OutboxSettlement } from '../outbox/outbox.repository';
 
 /** Each send gives up after this (Telegram and webhook alike). */
 const SEND_TIMEOUT_MS = 10_000;
@@ -31,10 +31,6 @@ interface SendOutcome {
   retryAfterSeconds?: number;
 }
 
-interface ClaimedRow {
-  id: number;
-}
-
 /**
  * Sends due outbox entries. Claiming flips `pending` to `sending` in one statement (with
  * FOR UPDATE SKIP LOCKED on PostgreSQL, so several instances never take the same row; SQLite has a
@@ -52,7 +48,7 @@ export class NotificationWorker implements OnApplicationBootstrap, BeforeApplica
 
   constructor(
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
-    private readonly database: DatabaseWork,
+    private readonly entries: OutboxRepository,
     private readonly channels: NotificationChannelSource,
     private readonly outbox: NotificationOutboxService,
     @Optional() @Inject(OUTBOUND_DISPATCHER) private readonly dispatcher?: Dispatcher,
@@ -111,14 +107,7 @@ export class NotificationWorker implements OnApplicationBootstrap, BeforeApplica
   }
 
   private async releaseExpiredLeases(): Promise<void> {
-    const p = (n: number) => this.database.placeholder(n);
-    const released = await this.database.transaction((manager) =>
-      this.database.affected(
-        manager,
-        `UPDATE "notification_outbox" SET "state" = 'pending', "lease_until" = NULL WHERE "state" = 'sending' AND "lease_until" < ${p(1)}`,
-        [this.database.time(new Date())],
-      ),
-    );
+    const released = await this.entries.releaseExpiredLeases(new Date());
     this.metrics?.outboxMoved('pending', released);
   }
 
@@ -134,29 +123,9 @@ export class NotificationWorker implements OnApplicationBootstrap, BeforeApplica
   private async claim(): Promise<OutboxEntryEntity[]> {
     const leaseMs = await this.leaseMs();
     const now = new Date();
-    const p = (n: number) => this.database.placeholder(n);
-    const lock = this.database.isSqlite ? '' : 'FOR UPDATE SKIP LOCKED';
-    const ids = await this.database.transaction((manager) =>
-      this.database.returning<ClaimedRow>(
-        manager,
-        `UPDATE "notification_outbox" SET "state" = 'sending', "lease_until" = ${p(1)}, "updated_at" = ${p(2)}
-         WHERE "id" IN (
-           SELECT "id" FROM "notification_outbox"
-           WHERE "state" = 'pending' AND "next_attempt_at" <= ${p(3)}
-           ORDER BY "next_attempt_at", "id" LIMIT ${BATCH} ${lock}
-         )
-         RETURNING "id"`,
-        [this.database.time(new Date(now.getTime() + leaseMs)), this.database.time(now), this.database.time(now)],
-      ),
-    );
-    if (ids.length === 0) return [];
-    this.metrics?.outboxMoved('sending', ids.length);
-    return this.database.dataSource
-      .getRepository(OutboxEntryEntity)
-      .createQueryBuilder('entry')
-      .where('entry.id IN (:...ids)', { ids: ids.map((row) => Number(row.id)) })
-      .orderBy('entry.id', 'ASC')
-      .getMany();
+    const claimed = await this.entries.claim(now, new Date(now.getTime() + leaseMs), BATCH);
+    if (claimed.length > 0) this.metrics?.outboxMoved('sending', claimed.length);
+    return claimed;
   }
 
   private async deliver(entry: OutboxEntryEntity): Promise<void> {
@@ -190,9 +159,7 @@ export class NotificationWorker implements OnApplicationBootstrap, BeforeApplica
   /** The message of an entry; merged entries combine their members' messages. */
   private async messageOf(entry: OutboxEntryEntity): Promise<NotificationMessage | undefined> {
     if (entry.role === 'single') return JSON.parse(entry.message) as NotificationMessage;
-    const members = await this.database.dataSource
-      .getRepository(OutboxEntryEntity)
-      .find({ where: { aggregatedInto: entry.id }, order: { id: 'ASC' } });
+    const members = await this.entries.members(entry.id);
     const messages = members.map((member) => JSON.parse(member.message) as NotificationMessage);
     if (messages.length === 0) return undefined;
     if (messages.length === 1) return messages[0];
@@ -244,7 +211,7 @@ export class NotificationWorker implements OnApplicationBootstrap, BeforeApplica
   private async settle(entry: OutboxEntryEntity, result: SendOutcome): Promise<void> {
     const now = new Date();
     const attempts = entry.attempts + 1;
-    const changes: Partial<OutboxEntryEntity> = { attempts, leaseUntil: null, updatedAt: now };
+    const changes: OutboxSettlement = { attempts, leaseUntil: null, updatedAt: now };
     if (result.outcome === 'sent') {
       Object.assign(changes, { state: 'sent', sentAt: now, lastErrorCode: null, lastError: null });
     } else {
@@ -259,9 +226,9 @@ export class NotificationWorker implements OnApplicationBootstrap, BeforeApplica
     }
     // Recorded the moment the answer is in, as one autocommitted UPDATE that does not queue behind
     // background transactions: a crash between a send and this line is the only way to send twice.
-    const updated = await this.database.dataSource.getRepository(OutboxEntryEntity).update({ id: entry.id, state: 'sending' }, changes);
+    const updated = await this.entries.settle(entry.id, changes);
     // Counted only when this claim still held the row (an expired claim may have been taken over).
-    if (updated.affected) this.metrics?.outboxMoved(changes.state as 'sent' | 'pending' | 'dead', updated.affected);
+    if (updated) this.metrics?.outboxMoved(changes.state as 'sent' | 'pending' | 'dead', updated);
   }
 }
 

@@ -1,15 +1,15 @@
-import { ApiErrorResponses } from '@shared/config';
+import { ApiErrorResponses } from '@shared/http-service';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { ListPage, ListPageDto, listPage, PageQueryDto, pageWindow, RowIdPipe } from '../common/list-page';
 import { MonitorError } from '../common/monitor-error';
 import { AGENT_SCHEME, COOKIE_SCHEME, CSRF_SCHEME } from '../openapi';
-import { DatabaseWork } from '../processing/database-work';
-import { NotificationChannelEntity } from '../notification-channels/notification-channel.entity';
+import { NotificationChannelRepository } from '../notification-channels/notification-channel.repository';
 import { NotificationMessage } from './notification-message';
 import { NotificationOutboxService } from './notification-outbox.service';
-import { OUTBOX_STATES, OutboxEntryEntity, OutboxState } from './outbox-entry.entity';
+import { OUTBOX_STATES, OutboxEntryEntity, OutboxState } from '../outbox/outbox-entry.entity';
+import { OutboxRepository } from '../outbox/outbox.repository';
 
 export class OutboxEntryDto {
   @ApiProperty() id!: number;
@@ -129,8 +129,9 @@ function payloadSummary(raw: string): OutboxPayloadSummaryDto | null {
 @Controller('api/v1/notifications/outbox')
 export class NotificationsController {
   constructor(
-    private readonly database: DatabaseWork,
+    private readonly entries: OutboxRepository,
     private readonly outbox: NotificationOutboxService,
+    private readonly channels: NotificationChannelRepository,
   ) {}
 
   @Get()
@@ -138,15 +139,8 @@ export class NotificationsController {
   @ApiOkResponse({ type: OutboxListDto })
   async list(@Query() query: OutboxQueryDto): Promise<ListPage<OutboxEntryDto>> {
     const window = pageWindow(query);
-    const [rows, total] = await this.database.dataSource
-      .getRepository(OutboxEntryEntity)
-      .findAndCount({
-        where: { ...(query.state ? { state: query.state } : {}), ...(query.channel_id ? { channelId: query.channel_id } : {}) },
-        order: { id: 'DESC' },
-        skip: window.skip,
-        take: window.perPage,
-      });
-    return listPage(rows.map(OutboxEntryDto.of), total, window);
+    const found = await this.entries.find({ state: query.state, channelId: query.channel_id }, window);
+    return listPage(found.rows.map(OutboxEntryDto.of), found.total, window);
   }
 
   @Post('retry-dead')
@@ -155,16 +149,7 @@ export class NotificationsController {
   @ApiOperation({ summary: 'Send every dead entry (of one channel, or all) again now, each with a fresh backoff schedule' })
   @ApiOkResponse({ type: RetryDeadResultDto })
   async retryDead(@Body() body: RetryDeadDto): Promise<RetryDeadResultDto> {
-    const now = new Date();
-    const retried = await this.database.transaction(async (manager) => {
-      const result = await manager
-        .getRepository(OutboxEntryEntity)
-        .update(
-          { state: 'dead', ...(body.channel_id ? { channelId: body.channel_id } : {}) },
-          { state: 'pending', attempts: 0, nextAttemptAt: now, updatedAt: now },
-        );
-      return result.affected ?? 0;
-    });
+    const retried = await this.entries.retryDead({ channelId: body.channel_id }, new Date());
     if (retried > 0) this.outbox.notifyCommitted();
     return { retried };
   }
@@ -174,19 +159,15 @@ export class NotificationsController {
   @ApiErrorResponses({ 404: 'not_found: no such outbox entry' })
   @ApiOkResponse({ type: OutboxEntryDetailDto })
   async get(@Param('id', new RowIdPipe()) id: number): Promise<OutboxEntryDetailDto> {
-    const manager = this.database.dataSource.manager;
-    const row = await manager.getRepository(OutboxEntryEntity).findOne({ where: { id } });
+    const row = await this.entries.findById(id);
     if (!row) throw new MonitorError('not_found', 'no such outbox entry');
-    const channel = await manager.getRepository(NotificationChannelEntity).findOne({ where: { id: row.channelId }, select: { id: true, name: true } });
-    const merged =
-      row.role === 'single'
-        ? []
-        : await manager.getRepository(OutboxEntryEntity).find({ where: { aggregatedInto: row.id }, select: { id: true }, order: { id: 'ASC' }, take: 100 });
+    const channelName = (await this.channels.findById(row.channelId))?.name ?? null;
+    const merged = row.role === 'single' ? [] : await this.entries.memberIds(row.id, 100);
     return {
       ...OutboxEntryDto.of(row),
-      channel_name: channel?.name ?? null,
+      channel_name: channelName,
       payload: payloadSummary(row.message),
-      merged_entry_ids: merged.map((entry) => entry.id),
+      merged_entry_ids: merged,
       updated_at: row.updatedAt.toISOString(),
     };
   }
@@ -198,15 +179,8 @@ export class NotificationsController {
   @ApiErrorResponses({ 404: 'not_found: no such outbox entry', 409: 'conflict: only dead entries can be retried' })
   @ApiOkResponse({ type: OutboxEntryDto })
   async retry(@Param('id', new RowIdPipe()) id: number): Promise<OutboxEntryDto> {
-    const store = this.database.dataSource.getRepository(OutboxEntryEntity);
-    const now = new Date();
-    const changed = await this.database.transaction(async (manager) => {
-      const result = await manager
-        .getRepository(OutboxEntryEntity)
-        .update({ id, state: 'dead' }, { state: 'pending', attempts: 0, nextAttemptAt: now, updatedAt: now });
-      return result.affected ?? 0;
-    });
-    const row = await store.findOne({ where: { id } });
+    const changed = await this.entries.retryDead({ id }, new Date());
+    const row = await this.entries.findById(id);
     if (!row) throw new MonitorError('not_found', 'no such outbox entry');
     if (changed === 0) throw new MonitorError('conflict', `only dead entries can be retried (this one is ${row.state})`);
     this.outbox.notifyCommitted();

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { NotificationChannelsModule } from '../notification-channels/notification-channels.module';
+import { OutboxModule } from '../outbox/outbox.module';
 import { SystemSettingsModule } from '../system-settings/system-settings.module';
 import { ConsoleChannelSource, NotificationChannelSource } from './notification-channels';
 import { NotificationOutboxService } from './notification-outbox.service';
@@ -7,7 +8,7 @@ import { NotificationWorker } from './notification-worker';
 import { NotificationsController } from './notifications.controller';
 
 @Module({
-  imports: [NotificationChannelsModule, SystemSettingsModule],
+  imports: [NotificationChannelsModule, OutboxModule, SystemSettingsModule],
   controllers: [NotificationsController],
   providers: [{ provide: NotificationChannelSource, useClass: ConsoleChannelSource }, NotificationOutboxService, NotificationWorker],
   exports: [NotificationOutboxService, NotificationWorker, NotificationChannelSource],

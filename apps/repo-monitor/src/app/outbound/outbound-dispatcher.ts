@@ -1,4 +1,4 @@
-import type { OutboundProxy } from '@shared/notify';
+import type { OutboundProxy } from '@shared/outbound-http';
 import { Agent, Dispatcher, EnvHttpProxyAgent } from 'undici';
 
 export interface OutboundProxySettings {

@@ -1,37 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { EventDraft, EventRecorder } from '../events/event-recorder';
-import { EventCategory } from '../events/event.entity';
-import { InstallationEntity } from '../installations/installation.entity';
-import { markRepositoriesRemoved, upsertRepository } from '../repositories/repository-records';
+import { EventCategory } from '../common/event-category';
+import { InstallationRepository } from '../installations/installation.repository';
+import { RepositoryRepository } from '../repositories/repository.repository';
 import { RepositoryEntity } from '../repositories/repository.entity';
-import { SecurityAlertEntity, SecurityAlertKind } from '../security-alerts/security-alert.entity';
-import { WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity';
-import { WorkItemEntity, WorkItemKind } from '../work-items/work-item.entity';
-import { WorkflowRunEntity } from '../workflow-runs/workflow-run.entity';
-import { clip, PayloadReader } from './payload-reader';
-
-/** Event types this service understands (repo-monitor-details.md); anything else is stored and ignored. */
-export const HANDLED_EVENTS = [
-  'installation',
-  'installation_repositories',
-  'repository',
-  'star',
-  'watch',
-  'issues',
-  'pull_request',
-  'workflow_run',
-  'release',
-  'dependabot_alert',
-  'code_scanning_alert',
-  'secret_scanning_alert',
-  'ping',
-] as const;
+import { SecurityAlertKind } from '../security-alerts/security-alert.entity';
+import { SecurityAlertRepository } from '../security-alerts/security-alert.repository';
+import { WebhookDeliveryEntity } from '../deliveries/webhook-delivery.entity';
+import { WorkItemKind } from '../work-items/work-item.entity';
+import { WorkItemRepository } from '../work-items/work-item.repository';
+import { WorkflowRunRepository } from '../workflow-runs/workflow-run.repository';
+import { isFailedRunConclusion } from '../workflow-runs/run-conclusions';
+import { clip, PayloadReader } from '../common/payload-reader';
 
 const NOTIFYING_ISSUE_ACTIONS = new Set(['opened', 'reopened', 'closed']);
 const NOTIFYING_PR_ACTIONS = new Set(['opened', 'reopened', 'closed', 'ready_for_review']);
-/** Conclusions that mean a run went wrong: failed, timed out, cancelled, needs action, failed to start. */
-export const FAILED_RUN_CONCLUSIONS = new Set(['failure', 'timed_out', 'cancelled', 'action_required', 'startup_failure']);
 const ALERT_KIND_OF_EVENT: Record<string, SecurityAlertKind> = {
   dependabot_alert: 'dependabot',
   code_scanning_alert: 'code_scanning',
@@ -41,15 +25,27 @@ const ALERT_KIND_OF_EVENT: Record<string, SecurityAlertKind> = {
 /** What has to happen once the delivery's transaction committed. */
 export interface FollowUps {
   reconcileInstallations: number[];
+  /** Notifications queued in the outbox by this delivery (the dispatcher is woken after commit only if any). */
+  notifications: number;
 }
+
+/** What applying a stored delivery reads of it. */
+export type DeliveryToApply = Pick<WebhookDeliveryEntity, 'deliveryId' | 'event' | 'installationId' | 'payload'>;
 
 /** Applies one stored delivery to the records, events and outbox, inside the caller's transaction. */
 @Injectable()
 export class DeliveryApplier {
-  constructor(private readonly events: EventRecorder) {}
+  constructor(
+    private readonly events: EventRecorder,
+    private readonly repositories: RepositoryRepository,
+    private readonly installations: InstallationRepository,
+    private readonly workItems: WorkItemRepository,
+    private readonly workflowRuns: WorkflowRunRepository,
+    private readonly securityAlerts: SecurityAlertRepository,
+  ) {}
 
-  async apply(manager: EntityManager, delivery: WebhookDeliveryEntity, now: Date): Promise<FollowUps> {
-    const followUps: FollowUps = { reconcileInstallations: [] };
+  async apply(manager: EntityManager, delivery: DeliveryToApply, now: Date): Promise<FollowUps> {
+    const followUps: FollowUps = { reconcileInstallations: [], notifications: 0 };
     let payload: PayloadReader;
     try {
       payload = PayloadReader.of(JSON.parse(delivery.payload));
@@ -99,37 +95,13 @@ export class DeliveryApplier {
     const { manager, payload, now, action } = context;
     const installationId = payload.path('installation', 'id').number();
     if (installationId === undefined) return;
-    const store = manager.getRepository(InstallationEntity);
-    let row = await store.findOne({ where: { installationId } });
-    const account = payload.path('installation', 'account');
-    if (!row) {
-      row = store.create({
-        installationId,
-        accountLogin: clip(account.get('login').string() ?? 'unknown', 255),
-        accountType: clip(account.get('type').string() ?? 'User', 32),
-        repositorySelection: payload.path('installation', 'repository_selection').string() ?? 'selected',
-        suspended: false,
-        removedAt: null,
-        lastReconciledAt: null,
-        createdAt: now,
-        updatedAt: now,
-      });
-    }
-    row.updatedAt = now;
-    row.repositorySelection = payload.path('installation', 'repository_selection').string() ?? row.repositorySelection;
+    await this.installations.recordWebhookAction(manager, payload.get('installation'), action, now);
     if (action === 'deleted') {
-      row.removedAt = now;
-      await store.save(row);
-      const repositories = await manager.getRepository(RepositoryEntity).find({ where: { installationId } });
-      await markRepositoriesRemoved(manager, repositories.map((repository) => repository.fullName), now);
+      await this.repositories.markRemoved(manager, await this.repositories.namesOfInstallation(manager, installationId), now);
       return;
     }
-    if (action === 'suspend') row.suspended = true;
-    if (action === 'unsuspend') row.suspended = false;
-    if (action === 'created') row.removedAt = null;
-    await store.save(row);
     for (const repository of payload.get('repositories').list()) {
-      await upsertRepository(manager, repository, { source: 'installation', installationId, now, reactivate: true });
+      await this.repositories.upsertFromGithub(manager, repository, { source: 'installation', installationId, now, reactivate: true });
     }
     if (action === 'created' || action === 'unsuspend' || action === 'new_permissions_accepted') {
       context.followUps.reconcileInstallations.push(installationId);
@@ -141,14 +113,14 @@ export class DeliveryApplier {
     const installationId = payload.path('installation', 'id').number();
     if (installationId === undefined) return;
     for (const repository of payload.get('repositories_added').list()) {
-      await upsertRepository(manager, repository, { source: 'installation', installationId, now, reactivate: true });
+      await this.repositories.upsertFromGithub(manager, repository, { source: 'installation', installationId, now, reactivate: true });
     }
     const removed = payload
       .get('repositories_removed')
       .list()
       .map((repository) => repository.get('full_name').string())
       .filter((name): name is string => Boolean(name));
-    await markRepositoriesRemoved(manager, removed, now);
+    await this.repositories.markRemoved(manager, removed, now);
     if (payload.get('repositories_added').list().length > 0) context.followUps.reconcileInstallations.push(installationId);
   }
 
@@ -156,7 +128,7 @@ export class DeliveryApplier {
     const { manager, payload, now, action, delivery } = context;
     if (action === 'deleted') {
       const name = payload.path('repository', 'full_name').string();
-      if (name) await markRepositoriesRemoved(manager, [name], now);
+      if (name) await this.repositories.markRemoved(manager, [name], now);
       return;
     }
     await this.repositoryOf(context, delivery.installationId);
@@ -192,25 +164,22 @@ export class DeliveryApplier {
     const item = payload.get(kind === 'issue' ? 'issue' : 'pull_request');
     const number = item.get('number').number();
     if (number === undefined) return;
-    const store = manager.getRepository(WorkItemEntity);
     const updatedAt = item.get('updated_at').date() ?? null;
-    let row = await store.findOne({ where: { repositoryId: repository.id, kind, number } });
     const merged = item.get('merged').boolean() ?? false;
-    const fresh = !row || !row.githubUpdatedAt || !updatedAt || updatedAt.getTime() >= row.githubUpdatedAt.getTime();
-    if (!row) {
-      row = store.create({ repositoryId: repository.id, kind, number, createdAt: now });
-    }
-    if (fresh) {
-      row.title = clip(item.get('title').string() ?? '', 1024);
-      row.state = item.get('state').string() ?? 'open';
-      row.merged = merged;
-      row.draft = item.get('draft').boolean() ?? false;
-      row.author = item.path('user', 'login').string() ?? null;
-      row.htmlUrl = clip(item.get('html_url').string() ?? repository.htmlUrl, 512);
-      row.githubUpdatedAt = updatedAt;
-      row.updatedAt = now;
-      await store.save(row);
-    }
+    const row = await this.workItems.upsertIfNewer(
+      manager,
+      { repositoryId: repository.id, kind, number },
+      {
+        title: clip(item.get('title').string() ?? '', 1024),
+        state: item.get('state').string() ?? 'open',
+        merged,
+        draft: item.get('draft').boolean() ?? false,
+        author: item.path('user', 'login').string() ?? null,
+        htmlUrl: clip(item.get('html_url').string() ?? repository.htmlUrl, 512),
+        githubUpdatedAt: updatedAt,
+      },
+      now,
+    );
     const notifying = kind === 'issue' ? NOTIFYING_ISSUE_ACTIONS : NOTIFYING_PR_ACTIONS;
     if (!notifying.has(action)) return;
     const family = kind === 'issue' ? 'issues' : 'pull_request';
@@ -240,40 +209,32 @@ export class DeliveryApplier {
     const run = payload.get('workflow_run');
     const runId = run.get('id').number();
     if (runId === undefined) return;
-    const store = manager.getRepository(WorkflowRunEntity);
     const workflowName = clip(run.get('name').string() ?? payload.path('workflow', 'name').string() ?? 'workflow', 255);
     const headBranch = run.get('head_branch').string() ?? null;
     const conclusion = run.get('conclusion').string() ?? null;
     const runAttempt = run.get('run_attempt').number() ?? 1;
     const previous =
-      action === 'completed'
-        ? await store
-            .createQueryBuilder('run')
-            .where('run.repository_id = :repositoryId', { repositoryId: repository.id })
-            .andWhere('run.workflow_name = :workflowName', { workflowName })
-            .andWhere(headBranch === null ? 'run.head_branch IS NULL' : 'run.head_branch = :headBranch', { headBranch })
-            .andWhere('run.run_id <> :runId', { runId })
-            .andWhere("run.status = 'completed'")
-            .orderBy('run.updated_at', 'DESC')
-            .addOrderBy('run.id', 'DESC')
-            .getOne()
-        : null;
-    let row = await store.findOne({ where: { runId } });
-    if (!row) row = store.create({ runId, repositoryId: repository.id, createdAt: now });
-    row.workflowName = workflowName;
-    row.headBranch = headBranch;
-    row.headSha = run.get('head_sha').string() ?? null;
-    row.triggerEvent = run.get('event').string() ?? null;
-    row.status = run.get('status').string() ?? action;
-    row.conclusion = conclusion;
-    row.runAttempt = runAttempt;
-    row.htmlUrl = clip(run.get('html_url').string() ?? repository.htmlUrl, 512);
-    row.updatedAt = now;
-    await store.save(row);
+      action === 'completed' ? await this.workflowRuns.previousCompleted(manager, { runId, repositoryId: repository.id, workflowName, headBranch }) : null;
+    const row = await this.workflowRuns.upsert(
+      manager,
+      {
+        runId,
+        repositoryId: repository.id,
+        workflowName,
+        headBranch,
+        headSha: run.get('head_sha').string() ?? null,
+        triggerEvent: run.get('event').string() ?? null,
+        status: run.get('status').string() ?? action,
+        conclusion,
+        runAttempt,
+        htmlUrl: clip(run.get('html_url').string() ?? repository.htmlUrl, 512),
+      },
+      now,
+    );
     if (action !== 'completed' || !conclusion) return;
     let outcome: string | undefined;
-    if (FAILED_RUN_CONCLUSIONS.has(conclusion)) outcome = conclusion;
-    else if (conclusion === 'success' && previous?.conclusion && FAILED_RUN_CONCLUSIONS.has(previous.conclusion)) outcome = 'recovered';
+    if (isFailedRunConclusion(conclusion)) outcome = conclusion;
+    else if (conclusion === 'success' && isFailedRunConclusion(previous?.conclusion)) outcome = 'recovered';
     if (!outcome) return;
     const words: Record<string, string> = {
       failure: 'failed',
@@ -339,15 +300,19 @@ export class DeliveryApplier {
         : kind === 'code_scanning'
           ? (alert.path('rule', 'description').string() ?? alert.path('rule', 'name').string())
           : (alert.get('secret_type_display_name').string() ?? alert.get('secret_type').string());
-    const store = manager.getRepository(SecurityAlertEntity);
-    let row = await store.findOne({ where: { repositoryId: repository.id, kind, number } });
-    if (!row) row = store.create({ repositoryId: repository.id, kind, number, ignored: false, ignoredAt: null, createdAt: now });
-    row.state = clip(alert.get('state').string() ?? action, 32);
-    row.severity = severity ? clip(severity, 32) : null;
-    row.summary = clip(summary ?? `${kind} alert #${number}`, 1024);
-    row.htmlUrl = clip(alert.get('html_url').string() ?? repository.htmlUrl, 512);
-    row.updatedAt = now;
-    await store.save(row);
+    const row = await this.securityAlerts.upsert(
+      manager,
+      {
+        repositoryId: repository.id,
+        kind,
+        number,
+        state: clip(alert.get('state').string() ?? action, 32),
+        severity: severity ? clip(severity, 32) : null,
+        summary: clip(summary ?? `${kind} alert #${number}`, 1024),
+        htmlUrl: clip(alert.get('html_url').string() ?? repository.htmlUrl, 512),
+      },
+      now,
+    );
     const label: Record<SecurityAlertKind, string> = { dependabot: 'Dependabot', code_scanning: 'Code scanning', secret_scanning: 'Secret scanning' };
     await this.record(context, {
       repository,
@@ -368,21 +333,22 @@ export class DeliveryApplier {
     const repository = context.payload.get('repository');
     if (!repository.exists) return null;
     const installation = installationId ?? context.delivery.installationId;
-    if (installation) return upsertRepository(context.manager, repository, { source: 'installation', installationId: installation, now: context.now });
+    if (installation) return this.repositories.upsertFromGithub(context.manager, repository, { source: 'installation', installationId: installation, now: context.now });
     const fullName = repository.get('full_name').string();
     if (!fullName) return null;
-    const existing = await context.manager.getRepository(RepositoryEntity).findOne({ where: { fullName } });
-    return existing ?? upsertRepository(context.manager, repository, { source: 'external', now: context.now });
+    const existing = await this.repositories.findByName(context.manager, fullName);
+    return existing ?? this.repositories.upsertFromGithub(context.manager, repository, { source: 'external', now: context.now });
   }
 
   private async record(context: DeliveryContext, draft: EventDraft): Promise<void> {
-    await this.events.record(context.manager, draft, context.delivery.deliveryId, context.now);
+    const outcome = await this.events.recordCounting(context.manager, draft, context.delivery.deliveryId, context.now);
+    context.followUps.notifications += outcome.notifications;
   }
 }
 
 interface DeliveryContext {
   manager: EntityManager;
-  delivery: WebhookDeliveryEntity;
+  delivery: DeliveryToApply;
   payload: PayloadReader;
   now: Date;
   action: string;

@@ -1,13 +1,19 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { NotificationOutboxService } from '../notifications/notification-outbox.service';
-import { DeliveryInbox } from '../webhooks/delivery-inbox';
-import { WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity';
-import { DatabaseWork } from './database-work';
+import { DeliveryInbox } from './delivery-inbox';
+import { DatabaseWork } from '../../database/database-work';
+import { WebhookDeliveryRepository } from '../deliveries/webhook-delivery.repository';
 import { DeliveryApplier, FollowUps } from './delivery-applier';
 
 const MAX_ATTEMPTS = 5;
-/** How long a delivery's processing waits at most for inbound writes to pause (SQLite). */
-const INGEST_YIELD_MS = 25;
+/**
+ * On SQLite (one connection), a delivery's processing starts once no delivery has arrived for
+ * INGEST_QUIET_MS, or after INGEST_YIELD_MS at the latest: during a burst GitHub's requests get
+ * the connection first (a processing transaction holds it for several statements), and processing
+ * still advances; the backlog is stored durably and drains when the burst ends.
+ */
+const INGEST_QUIET_MS = 5;
+const INGEST_YIELD_MS = 200;
 
 class AlreadyProcessed extends Error {}
 
@@ -25,7 +31,11 @@ interface QueuedDelivery {
 @Injectable()
 export class DeliveryProcessor implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(DeliveryProcessor.name);
-  private readonly queue: QueuedDelivery[] = [];
+  /** Waiting deliveries per key, in the order received. */
+  private readonly waiting = new Map<string, QueuedDelivery[]>();
+  /** Keys with waiting deliveries and none running, in the order they became ready (fair across repositories). */
+  private readonly ready: string[] = [];
+  private queued = 0;
   private readonly known = new Set<number>();
   private readonly busyKeys = new Set<string>();
   private readonly installationListeners: Array<(installationId: number) => void> = [];
@@ -37,6 +47,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap, BeforeApplicat
 
   constructor(
     private readonly database: DatabaseWork,
+    private readonly deliveries: WebhookDeliveryRepository,
     private readonly inbox: DeliveryInbox,
     private readonly applier: DeliveryApplier,
     private readonly outbox: NotificationOutboxService,
@@ -52,13 +63,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap, BeforeApplicat
 
   async onApplicationBootstrap(): Promise<void> {
     this.inbox.onAccepted((delivery) => this.enqueue(delivery.id, delivery.repositoryFullName));
-    const pending = await this.database.dataSource
-      .getRepository(WebhookDeliveryEntity)
-      .createQueryBuilder('delivery')
-      .select(['delivery.id', 'delivery.repositoryFullName'])
-      .where("delivery.status = 'accepted'")
-      .orderBy('delivery.id', 'ASC')
-      .getMany();
+    const pending = await this.deliveries.accepted();
     if (pending.length > 0) this.logger.log(`resuming ${pending.length} accepted deliveries`);
     for (const delivery of pending) this.enqueue(delivery.id, delivery.repositoryFullName);
   }
@@ -69,28 +74,39 @@ export class DeliveryProcessor implements OnApplicationBootstrap, BeforeApplicat
     if (this.running > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
   }
 
-  /** Resolves once nothing is queued or running (tests and benchmarks use it). */
+  /** Resolves once nothing is queued or running (the e2e test of GitHub's example deliveries waits on it). */
   async drained(): Promise<void> {
-    while (this.queue.length > 0 || this.running > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (this.queued > 0 || this.running > 0) await new Promise((resolve) => setTimeout(resolve, 20));
   }
 
   private enqueue(id: number, repositoryFullName: string | null): void {
     if (this.known.has(id) || this.stopping) return;
     this.known.add(id);
-    this.queue.push({ id, key: repositoryFullName ?? `delivery:${id}` });
+    const key = repositoryFullName ?? `delivery:${id}`;
+    const list = this.waiting.get(key);
+    if (list) list.push({ id, key });
+    else {
+      this.waiting.set(key, [{ id, key }]);
+      if (!this.busyKeys.has(key)) this.ready.push(key);
+    }
+    this.queued++;
     this.pump();
   }
 
+  /** Starts deliveries of ready keys up to the concurrency; O(1) per delivery however long the backlog. */
   private pump(): void {
-    while (!this.stopping && this.running < this.concurrency) {
-      const index = this.queue.findIndex((item) => !this.busyKeys.has(item.key));
-      if (index < 0) return;
-      const [item] = this.queue.splice(index, 1);
+    while (!this.stopping && this.running < this.concurrency && this.ready.length > 0) {
+      const key = this.ready.shift() as string;
+      const list = this.waiting.get(key) as QueuedDelivery[];
+      const item = list.shift() as QueuedDelivery;
+      if (list.length === 0) this.waiting.delete(key);
+      this.queued--;
       this.running++;
-      this.busyKeys.add(item.key);
+      this.busyKeys.add(key);
       void this.process(item).finally(() => {
         this.running--;
-        this.busyKeys.delete(item.key);
+        this.busyKeys.delete(key);
+        if (this.waiting.has(key)) this.ready.push(key);
         if (this.running === 0 && this.stopping) for (const resolve of this.idle.splice(0)) resolve();
         this.pump();
       });
@@ -100,22 +116,15 @@ export class DeliveryProcessor implements OnApplicationBootstrap, BeforeApplicat
   private async process(item: QueuedDelivery): Promise<void> {
     let followUps: FollowUps | null;
     // On SQLite's one connection, storing inbound deliveries (their 202 waits for it) goes first.
-    if (this.database.isSqlite) await this.inbox.whenIdle(INGEST_YIELD_MS);
+    if (this.database.isSqlite) await this.inbox.whenQuiet(INGEST_QUIET_MS, INGEST_YIELD_MS);
     try {
       followUps = await this.database.transaction(async (manager) => {
-        const delivery = await manager.findOne(WebhookDeliveryEntity, { where: { id: item.id } });
+        const delivery = await this.deliveries.toProcess(manager, item.id);
         if (!delivery || delivery.status !== 'accepted') return null;
         const now = new Date();
         const result = await this.applier.apply(manager, delivery, now);
-        const p = (n: number) => this.database.placeholder(n);
-        const changed = await this.database.affected(
-          manager,
-          `UPDATE "webhook_deliveries" SET "status" = 'processed', "processed_at" = ${p(1)}, "attempts" = "attempts" + 1, "last_error" = NULL
-           WHERE "id" = ${p(2)} AND "status" = 'accepted'`,
-          [this.database.time(now), item.id],
-        );
         // Another instance got there first: roll back everything this attempt wrote.
-        if (changed !== 1) throw new AlreadyProcessed();
+        if (!(await this.deliveries.markProcessed(manager, item.id, now))) throw new AlreadyProcessed();
         return result;
       });
     } catch (error) {
@@ -126,7 +135,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap, BeforeApplicat
     }
     this.known.delete(item.id);
     if (!followUps) return;
-    this.outbox.notifyCommitted();
+    if (followUps.notifications > 0) this.outbox.notifyCommitted();
     for (const installationId of followUps.reconcileInstallations) {
       for (const listener of this.installationListeners) listener(installationId);
     }
@@ -136,15 +145,8 @@ export class DeliveryProcessor implements OnApplicationBootstrap, BeforeApplicat
     const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
     this.logger.warn(`delivery ${item.id} failed: ${message}`);
     try {
-      const attempts = await this.database.transaction(async (manager) => {
-        const delivery = await manager.findOne(WebhookDeliveryEntity, { where: { id: item.id } });
-        if (!delivery || delivery.status !== 'accepted') return undefined;
-        delivery.attempts += 1;
-        delivery.lastError = message;
-        if (delivery.attempts >= MAX_ATTEMPTS) delivery.status = 'failed';
-        await manager.save(delivery);
-        return delivery.status === 'accepted' ? delivery.attempts : undefined;
-      });
+      const row = await this.database.transaction((manager) => this.deliveries.recordFailure(manager, item.id, message, MAX_ATTEMPTS));
+      const attempts = row?.status === 'accepted' ? row.attempts : undefined;
       if (attempts === undefined || this.stopping) return;
       const timer = setTimeout(() => {
         this.retryTimers.delete(timer);

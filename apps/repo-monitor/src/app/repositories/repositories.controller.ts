@@ -1,40 +1,27 @@
-import { ApiErrorResponses } from '@shared/config';
+import { ApiErrorResponses } from '@shared/http-service';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiCookieAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { listPage, ListPage, pageWindow, RowIdPipe } from '../common/list-page';
-import { whereContains } from '../common/list-filters';
 import { MonitorError } from '../common/monitor-error';
-import { GitHubSyncService, MAX_EXTERNAL_REPOSITORIES } from '../github/github-sync.service';
 import { COOKIE_SCHEME, CSRF_SCHEME, AGENT_SCHEME } from '../openapi';
-import { DatabaseWork } from '../processing/database-work';
-import { AddExternalRepositoryDto, RepositoryDto, RepositoryListDto, RepositoryListQueryDto, UpdateRepositoryTogglesDto } from './dto/repository.dto';
+import { RepositoryDto, RepositoryListDto, RepositoryListQueryDto, UpdateRepositoryTogglesDto } from './dto/repository.dto';
 import { RepositoryEntity, RepositoryStatus } from './repository.entity';
+import { RepositoryRepository } from './repository.repository';
 
 @ApiTags('repositories')
 @ApiCookieAuth(COOKIE_SCHEME)
 @ApiSecurity(AGENT_SCHEME)
 @Controller('api/v1/repositories')
 export class RepositoriesController {
-  constructor(
-    private readonly database: DatabaseWork,
-    private readonly sync: GitHubSyncService,
-  ) {}
-
-  private get store() {
-    return this.database.dataSource.getRepository(RepositoryEntity);
-  }
+  constructor(private readonly repositories: RepositoryRepository) {}
 
   @Get()
   @ApiOperation({ summary: 'Watched repositories by name, filtered by status, source and text' })
   @ApiOkResponse({ type: RepositoryListDto })
   async list(@Query() query: RepositoryListQueryDto): Promise<ListPage<RepositoryDto>> {
     const window = pageWindow(query);
-    const builder = this.store.createQueryBuilder('repository');
-    if (query.status) builder.andWhere('repository.status = :status', { status: query.status });
-    if (query.source) builder.andWhere('repository.source = :source', { source: query.source });
-    whereContains(builder, ['repository.fullName'], query.q);
-    const [rows, total] = await builder.orderBy('repository.fullName', 'ASC').skip(window.skip).take(window.perPage).getManyAndCount();
-    return listPage(rows.map(RepositoryDto.of), total, window);
+    const found = await this.repositories.find({ status: query.status, source: query.source, text: query.q }, window);
+    return listPage(found.rows.map(RepositoryDto.of), found.total, window);
   }
 
   @Get(':id')
@@ -43,18 +30,6 @@ export class RepositoriesController {
   @ApiOkResponse({ type: RepositoryDto })
   async get(@Param('id', new RowIdPipe()) id: number): Promise<RepositoryDto> {
     return RepositoryDto.of(await this.find(id));
-  }
-
-  @Post()
-  @ApiSecurity(CSRF_SCHEME)
-  @ApiOperation({ summary: `Watch an external public repository through MONITOR_EXTERNAL_PAT (at most ${MAX_EXTERNAL_REPOSITORIES})` })
-  @ApiErrorResponses({ 404: 'not_found: no public repository with that name', 409: 'conflict: the limit of external repositories is reached' })
-  @ApiCreatedResponse({ type: RepositoryDto })
-  async addExternal(@Body() body: AddExternalRepositoryDto): Promise<RepositoryDto> {
-    const result = await this.sync.addExternalRepository(body.full_name);
-    if (result === 'not_found') throw new MonitorError('not_found', 'no public repository with that name');
-    if (result === 'limit') throw new MonitorError('conflict', `at most ${MAX_EXTERNAL_REPOSITORIES} external repositories`);
-    return RepositoryDto.of(result);
   }
 
   @Patch(':id')
@@ -77,7 +52,7 @@ export class RepositoriesController {
       if (value !== undefined) Object.assign(row, { [column]: value });
     }
     row.updatedAt = new Date();
-    await this.database.transaction((manager) => manager.save(row));
+    await this.repositories.save(row);
     return RepositoryDto.of(row);
   }
 
@@ -114,12 +89,12 @@ export class RepositoriesController {
     const row = await this.find(id);
     row.status = status;
     row.updatedAt = new Date();
-    await this.database.transaction((manager) => manager.save(row));
+    await this.repositories.save(row);
     return RepositoryDto.of(row);
   }
 
   private async find(id: number): Promise<RepositoryEntity> {
-    const row = await this.store.findOne({ where: { id } });
+    const row = await this.repositories.findById(id);
     if (!row) throw new MonitorError('not_found', 'no such repository');
     return row;
   }

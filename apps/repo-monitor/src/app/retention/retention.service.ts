@@ -1,5 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DatabaseWork } from '../processing/database-work';
+import { EntityManager } from 'typeorm';
+import { DatabaseWork } from '../../database/database-work';
+import { WebhookDeliveryRepository } from '../deliveries/webhook-delivery.repository';
+import { EventRepository } from '../events/event.repository';
+import { OutboxRepository } from '../outbox/outbox.repository';
 import { SystemSettingsService } from '../system-settings/system-settings.service';
 
 /** Rows one DELETE removes at most, so a large backlog never holds the database (or SQLite's one connection) for long. */
@@ -26,6 +30,9 @@ export class RetentionService {
   constructor(
     private readonly database: DatabaseWork,
     private readonly settings: SystemSettingsService,
+    private readonly deliveryRecords: WebhookDeliveryRepository,
+    private readonly outboxRecords: OutboxRepository,
+    private readonly eventRecords: EventRepository,
   ) {}
 
   async run(now = new Date()): Promise<RetentionReport> {
@@ -34,41 +41,11 @@ export class RetentionService {
     const eventsBefore = cutoff(retention.events_days);
     const outboxBefore = cutoff(retention.outbox_days);
     const deliveriesBefore = cutoff(retention.deliveries_days);
-    const p = (n: number) => this.database.placeholder(n);
 
     // Finished outbox entries first, so the events they pointed at are free to go in the same run.
-    const outbox = await this.deleteInBatches(
-      `DELETE FROM "notification_outbox" WHERE "id" IN (
-         SELECT "entry"."id" FROM "notification_outbox" "entry"
-         WHERE "entry"."state" IN ('sent', 'dead', 'suppressed') AND "entry"."updated_at" < ${p(1)}
-           AND NOT EXISTS (
-             SELECT 1 FROM "notification_outbox" "parent"
-             WHERE "parent"."id" = "entry"."aggregated_into" AND "parent"."state" IN ('pending', 'sending')
-           )
-         ORDER BY "entry"."id" LIMIT ${RETENTION_BATCH}
-       )`,
-      [this.database.time(outboxBefore)],
-    );
-    const events = await this.deleteInBatches(
-      `DELETE FROM "events" WHERE "id" IN (
-         SELECT "event"."id" FROM "events" "event"
-         WHERE "event"."created_at" < ${p(1)}
-           AND NOT EXISTS (
-             SELECT 1 FROM "notification_outbox" "entry"
-             WHERE "entry"."event_id" = "event"."id" AND "entry"."state" IN ('pending', 'sending')
-           )
-         ORDER BY "event"."id" LIMIT ${RETENTION_BATCH}
-       )`,
-      [this.database.time(eventsBefore)],
-    );
-    const deliveries = await this.deleteInBatches(
-      `DELETE FROM "webhook_deliveries" WHERE "id" IN (
-         SELECT "id" FROM "webhook_deliveries"
-         WHERE "status" IN ('processed', 'duplicate', 'failed') AND "received_at" < ${p(1)}
-         ORDER BY "id" LIMIT ${RETENTION_BATCH}
-       )`,
-      [this.database.time(deliveriesBefore)],
-    );
+    const outbox = await this.deleteInBatches((manager) => this.outboxRecords.deleteSettledBefore(manager, outboxBefore, RETENTION_BATCH));
+    const events = await this.deleteInBatches((manager) => this.eventRecords.deleteUnreferencedBefore(manager, eventsBefore, RETENTION_BATCH));
+    const deliveries = await this.deleteInBatches((manager) => this.deliveryRecords.deleteFinishedBefore(manager, deliveriesBefore, RETENTION_BATCH));
     const report: RetentionReport = {
       events,
       outbox,
@@ -83,10 +60,10 @@ export class RetentionService {
   }
 
   /** Repeats one batched DELETE, each in its own short transaction, until a batch comes back short. */
-  private async deleteInBatches(sql: string, parameters: unknown[]): Promise<number> {
+  private async deleteInBatches(deleteBatch: (manager: EntityManager) => Promise<number>): Promise<number> {
     let total = 0;
     for (;;) {
-      const removed = await this.database.transaction((manager) => this.database.affected(manager, sql, parameters));
+      const removed = await this.database.transaction(deleteBatch);
       total += removed;
       if (removed < RETENTION_BATCH) return total;
     }

@@ -1,14 +1,14 @@
-import { ApiErrorResponses } from '@shared/config';
+import { ApiErrorResponses } from '@shared/http-service';
 import { Body, Controller, Get, Param, Patch, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { SearchText, whereContains } from '../common/list-filters';
+import { SearchText } from '../common/list-filters';
 import { ListPage, ListPageDto, listPage, PageQueryDto, pageWindow, RowIdPipe, MAX_ROW_ID, QueryInteger } from '../common/list-page';
 import { MonitorError } from '../common/monitor-error';
 import { AGENT_SCHEME, COOKIE_SCHEME, CSRF_SCHEME } from '../openapi';
-import { DatabaseWork } from '../processing/database-work';
 import { SECURITY_ALERT_KINDS, SecurityAlertEntity, SecurityAlertKind } from './security-alert.entity';
+import { SecurityAlertRepository } from './security-alert.repository';
 
 export class SecurityAlertDto {
   @ApiProperty() id!: number;
@@ -65,27 +65,18 @@ export class UpdateSecurityAlertDto {
 @ApiSecurity(AGENT_SCHEME)
 @Controller('api/v1/security-alerts')
 export class SecurityAlertsController {
-  constructor(private readonly database: DatabaseWork) {}
+  constructor(private readonly alerts: SecurityAlertRepository) {}
 
   @Get()
   @ApiOperation({ summary: 'Dependabot, code scanning and secret scanning alerts' })
   @ApiOkResponse({ type: SecurityAlertListDto })
   async list(@Query() query: SecurityAlertQueryDto): Promise<ListPage<SecurityAlertDto>> {
     const window = pageWindow(query);
-    const builder = this.database.dataSource.getRepository(SecurityAlertEntity).createQueryBuilder('alert');
-    if (query.repository_id) builder.andWhere('alert.repositoryId = :repositoryId', { repositoryId: query.repository_id });
-    if (query.kind) builder.andWhere('alert.kind = :kind', { kind: query.kind });
-    if (query.ignored !== undefined) builder.andWhere('alert.ignored = :ignored', { ignored: query.ignored });
-    if (query.state) builder.andWhere('alert.state = :state', { state: query.state });
-    if (query.severity) builder.andWhere('alert.severity = :severity', { severity: query.severity });
-    whereContains(builder, ['alert.summary'], query.q);
-    const [rows, total] = await builder
-      .orderBy('alert.updatedAt', 'DESC')
-      .addOrderBy('alert.id', 'DESC')
-      .skip(window.skip)
-      .take(window.perPage)
-      .getManyAndCount();
-    return listPage(rows.map(SecurityAlertDto.of), total, window);
+    const found = await this.alerts.find(
+      { repositoryId: query.repository_id, kind: query.kind, ignored: query.ignored, state: query.state, severity: query.severity, text: query.q },
+      window,
+    );
+    return listPage(found.rows.map(SecurityAlertDto.of), found.total, window);
   }
 
   @Patch(':id')
@@ -94,13 +85,8 @@ export class SecurityAlertsController {
   @ApiErrorResponses({ 404: 'not_found: no such alert' })
   @ApiOkResponse({ type: SecurityAlertDto })
   async update(@Param('id', new RowIdPipe()) id: number, @Body() body: UpdateSecurityAlertDto): Promise<SecurityAlertDto> {
-    const store = this.database.dataSource.getRepository(SecurityAlertEntity);
-    const row = await store.findOne({ where: { id } });
+    const row = await this.alerts.setIgnored(id, body.ignored, new Date());
     if (!row) throw new MonitorError('not_found', 'no such alert');
-    row.ignored = body.ignored;
-    row.ignoredAt = body.ignored ? new Date() : null;
-    row.updatedAt = new Date();
-    await this.database.transaction((manager) => manager.save(row));
     return SecurityAlertDto.of(row);
   }
 }

@@ -1,10 +1,9 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DatabaseWork } from '../../database/database-work';
+import { EncryptedColumnRepository } from './encrypted-column.repository';
 import { ENCRYPTED_COLUMNS, SEALED_GITHUB_SETTING_KEYS, settingAssociatedData } from './encrypted-columns';
 import { SecretCipher } from './secret-cipher';
-import { SettingEntity } from './setting.entity';
-import { isSealedSettingValue } from './settings.store';
+import { isSealedSettingValue, SettingsStore } from './settings.store';
 
 export interface RotationResult {
   resealed: number;
@@ -24,8 +23,10 @@ export class KeyRotationService implements OnModuleInit {
   private readonly logger = new Logger(KeyRotationService.name);
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly database: DatabaseWork,
     private readonly cipher: SecretCipher,
+    private readonly settings: SettingsStore,
+    private readonly encryptedColumns: EncryptedColumnRepository,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -36,39 +37,31 @@ export class KeyRotationService implements OnModuleInit {
 
   async rotate(): Promise<RotationResult> {
     if (!this.cipher.available) {
-      const stored = await this.countSealed(this.dataSource.manager);
+      const stored = await this.countSealed();
       if (stored > 0) this.logger.warn(`${stored} stored secrets cannot be read: MONITOR_ENCRYPTION_KEY is not set`);
       return { resealed: 0, sealed: 0 };
     }
-    return this.dataSource.transaction(async (manager) => {
+    return this.database.transaction(async (manager) => {
       let resealed = 0;
       let sealed = 0;
-      for (const row of await manager.find(SettingEntity)) {
+      for (const row of await this.settings.all(manager)) {
         const value: unknown = JSON.parse(row.value);
         if (SEALED_KEYS.has(row.key) && typeof value === 'string') {
           const envelope = this.cipher.seal(value, settingAssociatedData(row.key));
-          await manager.update(SettingEntity, { key: row.key }, { value: JSON.stringify({ envelope }) });
+          await this.settings.replaceStoredValue(row.key, JSON.stringify({ envelope }), manager);
           sealed++;
           continue;
         }
         if (!isSealedSettingValue(value) || !this.cipher.needsRotation(value.envelope)) continue;
         const envelope = this.cipher.reseal(value.envelope, settingAssociatedData(row.key));
-        await manager.update(SettingEntity, { key: row.key }, { value: JSON.stringify({ ...value, envelope }) });
+        await this.settings.replaceStoredValue(row.key, JSON.stringify({ ...value, envelope }), manager);
         resealed++;
       }
       for (const column of ENCRYPTED_COLUMNS) {
-        const rows: Array<{ id: string | number; envelope: string }> = await manager.query(
-          `SELECT "${column.idColumn}" AS "id", "${column.column}" AS "envelope" FROM "${column.table}" WHERE "${column.column}" IS NOT NULL`,
-        );
-        for (const row of rows) {
+        for (const row of await this.encryptedColumns.envelopes(manager, column)) {
           if (!this.cipher.needsRotation(row.envelope)) continue;
           const envelope = this.cipher.reseal(row.envelope, column.associatedData(String(row.id)));
-          await manager
-            .createQueryBuilder()
-            .update(column.table)
-            .set({ [column.column]: envelope })
-            .where(`"${column.idColumn}" = :id`, { id: row.id })
-            .execute();
+          await this.encryptedColumns.replace(manager, column, row.id, envelope);
           resealed++;
         }
       }
@@ -76,15 +69,10 @@ export class KeyRotationService implements OnModuleInit {
     });
   }
 
-  private async countSealed(manager: EntityManager): Promise<number> {
+  private async countSealed(): Promise<number> {
     let count = 0;
-    for (const row of await manager.find(SettingEntity)) if (isSealedSettingValue(JSON.parse(row.value))) count++;
-    for (const column of ENCRYPTED_COLUMNS) {
-      const [{ total }]: Array<{ total: number | string }> = await manager.query(
-        `SELECT COUNT(*) AS "total" FROM "${column.table}" WHERE "${column.column}" IS NOT NULL`,
-      );
-      count += Number(total);
-    }
+    for (const row of await this.settings.all()) if (isSealedSettingValue(JSON.parse(row.value))) count++;
+    for (const column of ENCRYPTED_COLUMNS) count += await this.encryptedColumns.count(column);
     return count;
   }
 }

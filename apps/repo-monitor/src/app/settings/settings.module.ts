@@ -1,12 +1,17 @@
 import { Global, Module } from '@nestjs/common';
+import { EncryptedColumnRepository } from './encrypted-column.repository';
+import { GithubAppSharedSettings } from './github-app-shared-settings';
 import { KeyRotationService } from './key-rotation.service';
 import { SecretCipher } from './secret-cipher';
 import { SettingsStore } from './settings.store';
 
-/** The settings table and the master-key cipher every feature stores its secrets with. */
+/**
+ * The settings table, the master-key cipher every feature stores its secrets with, and the two GitHub
+ * App settings (public base URL, inbound webhook secrets) that features below the App's settings read.
+ */
 @Global()
 @Module({
-  providers: [SecretCipher, SettingsStore, KeyRotationService],
-  exports: [SecretCipher, SettingsStore],
+  providers: [SecretCipher, SettingsStore, EncryptedColumnRepository, KeyRotationService, GithubAppSharedSettings],
+  exports: [SecretCipher, SettingsStore, GithubAppSharedSettings],
 })
 export class SettingsModule {}

@@ -50,6 +50,16 @@ export class SettingsStore {
     await (manager ?? this.dataSource.manager).delete(SettingEntity, { key });
   }
 
+  /** Every row as stored (key rotation reads them all). */
+  all(manager?: EntityManager): Promise<SettingEntity[]> {
+    return (manager ?? this.dataSource.manager).find(SettingEntity);
+  }
+
+  /** Replaces the stored JSON text of an existing row, leaving its update time (key rotation: the same value in a new envelope). */
+  async replaceStoredValue(key: string, value: string, manager?: EntityManager): Promise<void> {
+    await (manager ?? this.dataSource.manager).update(SettingEntity, { key }, { value });
+  }
+
   async getSecret(key: string, manager?: EntityManager): Promise<string | undefined> {
     const stored = await this.get<unknown>(key, manager);
     if (!isSealedSettingValue(stored)) return undefined;

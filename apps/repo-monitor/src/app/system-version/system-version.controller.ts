@@ -3,7 +3,8 @@ import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOpt
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsOptional } from 'class-validator';
 import { AGENT_SCHEME, COOKIE_SCHEME, CSRF_SCHEME } from '../openapi';
-import { SystemVersionService, UpdateCheckResult, VersionInfo } from './system-version.service';
+import { UpdateCheckResult } from '@shared/update-check';
+import { SystemVersionService, VersionInfo } from './system-version.service';
 
 export class UpdateCheckQueryDto {
   @ApiPropertyOptional({ description: 'Ask the update source even when a cached answer exists', default: false })

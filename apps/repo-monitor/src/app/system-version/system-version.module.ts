@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
+import { fetchThrough } from '@shared/outbound-http';
 import type { Dispatcher } from 'undici';
 import { OUTBOUND_DISPATCHER } from '../outbound/outbound-dispatcher';
 import { SystemVersionController } from './system-version.controller';
 import { SystemVersionService } from './system-version.service';
-import { dispatcherFetch, UPDATE_CHECK_FETCH } from './update-check';
+import { UPDATE_CHECK_FETCH } from './update-check';
 
 /** About API: GET /api/v1/system/version and the remote update check. */
 @Module({
@@ -13,7 +14,7 @@ import { dispatcherFetch, UPDATE_CHECK_FETCH } from './update-check';
     {
       provide: UPDATE_CHECK_FETCH,
       inject: [{ token: OUTBOUND_DISPATCHER, optional: true }],
-      useFactory: (dispatcher?: Dispatcher) => dispatcherFetch(dispatcher),
+      useFactory: (dispatcher?: Dispatcher) => fetchThrough(dispatcher),
     },
   ],
   exports: [SystemVersionService],

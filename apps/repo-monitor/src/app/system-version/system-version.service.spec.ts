@@ -2,8 +2,8 @@ import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadMonitorConfig, MonitorConfig } from '../config/monitor-config';
 import { SystemVersionService } from './system-version.service';
-import { compareVersions } from '@shared/config';
-import { dispatcherFetch, UpdateCheckFetch } from './update-check';
+import { fetchThrough } from '@shared/outbound-http';
+import { compareVersions, ReleaseFetch } from '@shared/update-check';
 
 const UPDATE_URL = 'https://updates.example.test/repos/acme/repo-monitor/releases/latest';
 
@@ -32,7 +32,7 @@ describe('SystemVersionService update check', () => {
   });
 
   // The configured URL stays HTTPS (validated); the production transport is pointed at the local server.
-  const toLocal: UpdateCheckFetch = (url, init) => dispatcherFetch(undefined)(url.replace('https://updates.example.test', origin), init);
+  const toLocal: ReleaseFetch = (url, init) => fetchThrough(undefined)(url.replace('https://updates.example.test', origin), init);
 
   function service(env: Record<string, string>): SystemVersionService {
     const config: MonitorConfig = loadMonitorConfig({ env: { MONITOR_DATABASE_URL: 'file:/tmp/unused.db', APP_VERSION: '1.2.3', MONITOR_UPDATE_CHECK_URL: UPDATE_URL, ...env } });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { GithubAppSettingsService } from '../github-app-settings/github-app-settings.service';
-import { ShortCache } from '../processing/short-cache';
+import { ShortCache } from '../common/short-cache';
 
 /** The inbound secrets a delivery may be signed with: the current one and, during rotation, the previous. */
 export interface InboundWebhookSecrets {

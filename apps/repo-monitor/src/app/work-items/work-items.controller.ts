@@ -1,11 +1,11 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { SearchText, whereContains } from '../common/list-filters';
+import { SearchText } from '../common/list-filters';
 import { ListPage, ListPageDto, listPage, PageQueryDto, pageWindow, MAX_ROW_ID, QueryInteger } from '../common/list-page';
 import { AGENT_SCHEME, COOKIE_SCHEME } from '../openapi';
-import { DatabaseWork } from '../processing/database-work';
 import { WorkItemEntity } from './work-item.entity';
+import { WorkItemRepository } from './work-item.repository';
 
 export class WorkItemDto {
   @ApiProperty() id!: number;
@@ -53,26 +53,14 @@ export class WorkItemQueryDto extends PageQueryDto {
 @ApiSecurity(AGENT_SCHEME)
 @Controller('api/v1/work-items')
 export class WorkItemsController {
-  constructor(private readonly database: DatabaseWork) {}
+  constructor(private readonly workItems: WorkItemRepository) {}
 
   @Get()
   @ApiOperation({ summary: 'Issues and pull requests, most recently updated first' })
   @ApiOkResponse({ type: WorkItemListDto })
   async list(@Query() query: WorkItemQueryDto): Promise<ListPage<WorkItemDto>> {
     const window = pageWindow(query);
-    const builder = this.database.dataSource.getRepository(WorkItemEntity).createQueryBuilder('item');
-    if (query.repository_id) builder.andWhere('item.repositoryId = :repositoryId', { repositoryId: query.repository_id });
-    if (query.kind) builder.andWhere('item.kind = :kind', { kind: query.kind });
-    if (query.state) builder.andWhere('item.state = :state', { state: query.state });
-    const number = query.q && /^#?\d{1,9}$/.test(query.q) ? Number(query.q.replace('#', '')) : undefined;
-    if (number !== undefined) builder.andWhere('item.number = :number', { number });
-    else whereContains(builder, ['item.title', 'item.author'], query.q);
-    const [rows, total] = await builder
-      .orderBy('item.updatedAt', 'DESC')
-      .addOrderBy('item.id', 'DESC')
-      .skip(window.skip)
-      .take(window.perPage)
-      .getManyAndCount();
-    return listPage(rows.map(WorkItemDto.of), total, window);
+    const found = await this.workItems.find({ repositoryId: query.repository_id, kind: query.kind, state: query.state, text: query.q }, window);
+    return listPage(found.rows.map(WorkItemDto.of), found.total, window);
   }
 }

@@ -1,11 +1,11 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { SearchText, whereContains } from '../common/list-filters';
+import { SearchText } from '../common/list-filters';
 import { ListPage, ListPageDto, listPage, PageQueryDto, pageWindow, MAX_ROW_ID, QueryInteger } from '../common/list-page';
 import { AGENT_SCHEME, COOKIE_SCHEME } from '../openapi';
-import { DatabaseWork } from '../processing/database-work';
 import { WorkflowRunEntity } from './workflow-run.entity';
+import { WorkflowRunRepository } from './workflow-run.repository';
 
 export class WorkflowRunDto {
   @ApiProperty() id!: number;
@@ -53,24 +53,14 @@ export class WorkflowRunQueryDto extends PageQueryDto {
 @ApiSecurity(AGENT_SCHEME)
 @Controller('api/v1/workflow-runs')
 export class WorkflowRunsController {
-  constructor(private readonly database: DatabaseWork) {}
+  constructor(private readonly runs: WorkflowRunRepository) {}
 
   @Get()
   @ApiOperation({ summary: 'Workflow runs, most recently updated first' })
   @ApiOkResponse({ type: WorkflowRunListDto })
   async list(@Query() query: WorkflowRunQueryDto): Promise<ListPage<WorkflowRunDto>> {
     const window = pageWindow(query);
-    const builder = this.database.dataSource.getRepository(WorkflowRunEntity).createQueryBuilder('run');
-    if (query.repository_id) builder.andWhere('run.repositoryId = :repositoryId', { repositoryId: query.repository_id });
-    if (query.conclusion) builder.andWhere('run.conclusion = :conclusion', { conclusion: query.conclusion });
-    if (query.status) builder.andWhere('run.status = :status', { status: query.status });
-    whereContains(builder, ['run.workflowName', 'run.headBranch', 'run.headSha'], query.q);
-    const [rows, total] = await builder
-      .orderBy('run.updatedAt', 'DESC')
-      .addOrderBy('run.id', 'DESC')
-      .skip(window.skip)
-      .take(window.perPage)
-      .getManyAndCount();
-    return listPage(rows.map(WorkflowRunDto.of), total, window);
+    const found = await this.runs.find({ repositoryId: query.repository_id, conclusion: query.conclusion, status: query.status, text: query.q }, window);
+    return listPage(found.rows.map(WorkflowRunDto.of), found.total, window);
   }
 }

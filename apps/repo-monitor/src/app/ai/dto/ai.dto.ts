@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDuration } from '@shared/config';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { ListPageDto, PageQueryDto, MAX_ROW_ID, QueryInteger } from '../../common/list-page';
-import { DIGEST_PERIODS, DigestPeriod } from '../digest.entity';
+import { DIGEST_PERIODS, DigestEntity, DigestPeriod } from '../digest.entity';
 import { OptionalNotNull } from '../../common/optional-not-null';
 import { MERGE_RISKS } from '../pr-review.entity';
 
@@ -104,4 +104,19 @@ export class DigestQueryDto extends PageQueryDto {
 
 export class ProduceDigestDto {
   @ApiProperty({ enum: DIGEST_PERIODS }) @IsIn(DIGEST_PERIODS) period!: DigestPeriod;
+}
+
+/** A stored digest as the console and the agents read it. */
+export function digestDto(row: DigestEntity): DigestDto {
+  return {
+    id: row.id,
+    period: row.period,
+    period_start: row.periodStart.toISOString(),
+    period_end: row.periodEnd.toISOString(),
+    source: row.source,
+    fallback_reason: row.fallbackReason,
+    title: row.title,
+    body: row.body,
+    created_at: row.createdAt.toISOString(),
+  };
 }

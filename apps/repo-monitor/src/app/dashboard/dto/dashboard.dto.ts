@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { EVENT_CATEGORIES } from '../../events/event.entity';
+import { EVENT_CATEGORIES } from '../../common/event-category';
 import { EventDto } from '../../events/events.controller';
 import { OutboxEntryDto } from '../../notifications/notifications.controller';
 

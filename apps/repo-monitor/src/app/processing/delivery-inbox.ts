@@ -1,15 +1,8 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { DatabaseWork } from '../processing/database-work';
+import { DatabaseWork } from '../../database/database-work';
+import { NewWebhookDelivery, WebhookDeliveryRepository } from '../deliveries/webhook-delivery.repository';
 
-export interface IncomingDelivery {
-  deliveryId: string;
-  event: string;
-  action: string | null;
-  installationId: number | null;
-  repositoryFullName: string | null;
-  payload: string;
-  receivedAt: Date;
-}
+export type IncomingDelivery = NewWebhookDelivery;
 
 export interface StoredDelivery {
   status: 'accepted' | 'duplicate';
@@ -38,15 +31,20 @@ export class DeliveryInbox implements OnApplicationShutdown {
   private waiting: Waiting[] = [];
   private writing: Promise<void> | undefined;
   private readonly listeners: AcceptedListener[] = [];
-  private idleWaiters: Array<() => void> = [];
+  /** performance.now() of the last delivery handed to store(). */
+  private lastArrival = -Infinity;
 
-  constructor(private readonly database: DatabaseWork) {}
+  constructor(
+    private readonly database: DatabaseWork,
+    private readonly deliveries: WebhookDeliveryRepository,
+  ) {}
 
   onAccepted(listener: AcceptedListener): void {
     this.listeners.push(listener);
   }
 
   store(delivery: IncomingDelivery): Promise<StoredDelivery> {
+    this.lastArrival = performance.now();
     return new Promise((resolve, reject) => {
       this.waiting.push({ delivery, resolve, reject });
       this.writing ??= this.drain();
@@ -54,19 +52,40 @@ export class DeliveryInbox implements OnApplicationShutdown {
   }
 
   /**
-   * Resolves once no delivery is waiting to be stored, or after `maxWaitMs` at the latest, so
-   * background work on SQLite's one connection steps aside for inbound deliveries without stalling.
+   * Resolves once deliveries have stopped arriving for `quietMs` (nothing waiting, nothing being
+   * written, no new one in that time), or after `maxWaitMs` at the latest. Background work on
+   * SQLite's one connection waits for this, so during a burst the connection answers GitHub first
+   * and the work still advances at least once per `maxWaitMs`. While a write is in flight it waits
+   * for that write, not for a timer, so a burst wakes it once per batch.
    */
-  whenIdle(maxWaitMs: number): Promise<void> {
-    if (!this.writing) return Promise.resolve();
+  whenQuiet(quietMs: number, maxWaitMs: number): Promise<void> {
+    if (this.isQuiet(quietMs)) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(done, maxWaitMs);
-      function done(): void {
-        clearTimeout(timer);
+      let settled = false;
+      let gap: NodeJS.Timeout | undefined;
+      const settle = (): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(bound);
+        clearTimeout(gap);
         resolve();
-      }
-      this.idleWaiters.push(done);
+      };
+      const bound = setTimeout(settle, maxWaitMs);
+      const check = (): void => {
+        if (settled) return;
+        if (this.isQuiet(quietMs)) return settle();
+        if (this.writing) {
+          void this.writing.then(check);
+          return;
+        }
+        gap = setTimeout(check, Math.max(1, this.lastArrival + quietMs - performance.now()));
+      };
+      check();
     });
+  }
+
+  private isQuiet(quietMs: number): boolean {
+    return !this.writing && this.waiting.length === 0 && performance.now() - this.lastArrival >= quietMs;
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -99,7 +118,6 @@ export class DeliveryInbox implements OnApplicationShutdown {
       }
     } finally {
       this.writing = undefined;
-      for (const waiter of this.idleWaiters.splice(0)) waiter();
     }
   }
 
@@ -107,38 +125,10 @@ export class DeliveryInbox implements OnApplicationShutdown {
   private async insert(deliveries: IncomingDelivery[]): Promise<Map<string, number>> {
     const unique = new Map<string, IncomingDelivery>();
     for (const delivery of deliveries) if (!unique.has(delivery.deliveryId)) unique.set(delivery.deliveryId, delivery);
-    const values: string[] = [];
-    const parameters: unknown[] = [];
-    for (const delivery of unique.values()) {
-      const base = parameters.length;
-      const row = [
-        delivery.deliveryId,
-        delivery.event,
-        delivery.action,
-        delivery.installationId,
-        delivery.repositoryFullName,
-        delivery.payload,
-        'accepted',
-        0,
-        this.database.time(delivery.receivedAt),
-      ];
-      parameters.push(...row);
-      values.push(`(${row.map((_, index) => this.database.placeholder(base + index + 1)).join(', ')})`);
-    }
     // One statement is atomic on its own: no BEGIN/COMMIT round trips, and on SQLite it waits only
     // for the transaction that holds the connection (DatabaseWork admits one at a time). A 202
     // promises the delivery is kept, so this commit is fsynced (FULL) even where others are not;
     // the batch shares the one fsync.
-    const rows = await this.database.durably(() =>
-      this.database.returning<{ id: number; delivery_id: string }>(
-        this.database.dataSource.manager,
-      `INSERT INTO "webhook_deliveries" ("delivery_id", "event", "action", "installation_id", "repository_full_name", "payload", "status", "attempts", "received_at")
-       VALUES ${values.join(', ')}
-       ON CONFLICT ("delivery_id") DO NOTHING
-       RETURNING "id", "delivery_id"`,
-        parameters,
-      ),
-    );
-    return new Map(rows.map((row) => [row.delivery_id, Number(row.id)]));
+    return this.database.durably(() => this.deliveries.insertAccepted([...unique.values()]));
   }
 }

@@ -3,6 +3,13 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { serializeSqliteAccess } from '@shared/database';
 import { DataSource, EntityManager, QueryResult } from 'typeorm';
+import { rawSql, renderSql, Sql, SqlDialect } from './sql';
+
+/** How many rows fell in one slice of epoch time (DatabaseWork.epochBucket). */
+export interface BucketCount {
+  bucket: number;
+  count: number;
+}
 
 /**
  * Runs work in transactions on either driver.
@@ -84,25 +91,49 @@ export class DatabaseWork {
     });
   }
 
-  /** A time as a raw-query parameter: UTC text in the format TypeORM stores on each driver. */
+  get dialect(): SqlDialect {
+    return this.isSqlite ? 'sqlite' : 'postgres';
+  }
+
+  /** A time as a query-builder parameter: UTC text in the format TypeORM stores on each driver. */
   time(date: Date): string {
     const iso = date.toISOString();
     return this.isSqlite ? iso.replace('T', ' ').replace('Z', '') : iso;
   }
 
-  /** Positional placeholder number `n` (1-based) in raw SQL. */
-  placeholder(n: number): string {
-    return this.isSqlite ? '?' : `$${n}`;
+  /**
+   * After a subquery's ORDER BY/LIMIT: on PostgreSQL the rows it picks are locked and rows another
+   * transaction holds are skipped, so concurrent claimers never take the same row. SQLite has a
+   * single writer and no such clause.
+   */
+  get skipLocked(): Sql {
+    return rawSql(this.isSqlite ? '' : 'FOR UPDATE SKIP LOCKED');
+  }
+
+  /**
+   * SQL for the `seconds`-long slice of epoch time a stored UTC time (`column`, an identifier chosen by
+   * the code) falls in, as an integer on either driver: rows counted per slice in the database are
+   * assigned to local days by the caller.
+   */
+  epochBucket(column: string, seconds: number): Sql {
+    return rawSql(this.isSqlite ? `CAST(strftime('%s', ${column}) AS INTEGER) / ${seconds}` : `FLOOR(EXTRACT(EPOCH FROM ${column}) / ${seconds})`);
+  }
+
+  /** Runs a SELECT (inside `manager`'s transaction when given) and answers its rows. */
+  async rows<T>(statement: Sql, manager?: EntityManager): Promise<T[]> {
+    const { text, parameters } = renderSql(statement, this.dialect);
+    return (await (manager ?? this.dataSource.manager).query(text, parameters)) as T[];
   }
 
   /**
    * Runs a `... RETURNING` statement and answers its rows on either driver. TypeORM's SQLite runner
    * discards the rows of statements that begin with INSERT/UPDATE/DELETE, so the text is led by a newline.
    */
-  async returning<T>(manager: EntityManager, sql: string, parameters: unknown[]): Promise<T[]> {
+  async returning<T>(manager: EntityManager, statement: Sql | string, parameters: unknown[] = []): Promise<T[]> {
+    const query = this.prepared(statement, parameters);
     const runner = manager.queryRunner ?? this.dataSource.createQueryRunner();
     try {
-      const result = (await runner.query(`\n${sql.trim()}`, parameters, true)) as QueryResult;
+      const result = (await runner.query(`\n${query.text.trim()}`, query.parameters, true)) as QueryResult;
       return (result.records ?? []) as T[];
     } finally {
       if (!manager.queryRunner) await runner.release();
@@ -110,13 +141,18 @@ export class DatabaseWork {
   }
 
   /** Runs an UPDATE or DELETE and answers how many rows it changed. */
-  async affected(manager: EntityManager, sql: string, parameters: unknown[]): Promise<number> {
+  async affected(manager: EntityManager, statement: Sql | string, parameters: unknown[] = []): Promise<number> {
+    const query = this.prepared(statement, parameters);
     const runner = manager.queryRunner ?? this.dataSource.createQueryRunner();
     try {
-      const result = (await runner.query(sql.trim(), parameters, true)) as QueryResult;
+      const result = (await runner.query(query.text.trim(), query.parameters, true)) as QueryResult;
       return result.affected ?? 0;
     } finally {
       if (!manager.queryRunner) await runner.release();
     }
+  }
+
+  private prepared(statement: Sql | string, parameters: unknown[]): { text: string; parameters: unknown[] } {
+    return typeof statement === 'string' ? { text: statement, parameters } : renderSql(statement, this.dialect);
   }
 }

@@ -3,9 +3,10 @@ import { tempDir } from '@shared/testing';
 import { join } from 'node:path';
 import { AbstractLogger, DataSource, LogLevel, LogMessage } from 'typeorm';
 import { dataSourceOptions } from '../../database/data-source-options';
-import { DatabaseWork } from '../processing/database-work';
+import { DatabaseWork } from '../../database/database-work';
+import { WebhookDeliveryEntity } from '../deliveries/webhook-delivery.entity';
+import { WebhookDeliveryRepository } from '../deliveries/webhook-delivery.repository';
 import { DeliveryInbox, IncomingDelivery } from './delivery-inbox';
-import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 
 class StatementLog extends AbstractLogger {
   readonly statements: string[] = [];
@@ -35,7 +36,8 @@ describe('DeliveryInbox on SQLite', () => {
     dataSource = new DataSource({ ...dataSourceOptions({ driver: 'sqlite', path: join(dir.path, 'inbox.db') }), logger: log, logging: ['query'] });
     await dataSource.initialize();
     serializeSqliteAccess(dataSource);
-    inbox = new DeliveryInbox(new DatabaseWork(dataSource));
+    const database = new DatabaseWork(dataSource);
+    inbox = new DeliveryInbox(database, new WebhookDeliveryRepository(database));
     inbox.onAccepted((stored) => accepted.push({ id: stored.id, event: stored.event }));
   });
   afterAll(async () => {
@@ -74,12 +76,30 @@ describe('DeliveryInbox on SQLite', () => {
     expect(accepted).toHaveLength(1);
   });
 
-  it('lets background work through at once when idle, and after its insert while one is running', async () => {
-    await expect(inbox.whenIdle(1000)).resolves.toBeUndefined();
+  it('lets background work through at once when quiet, after the burst writes and a quiet gap, and at the latest after the bound', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await expect(inbox.whenQuiet(5, 1000)).resolves.toBeUndefined();
+
     const storing = inbox.store(delivery('busy-1'));
     let storedFirst = false;
     void storing.then(() => (storedFirst = true));
-    await inbox.whenIdle(5000);
+    await inbox.whenQuiet(5, 5000);
     expect(storedFirst).toBe(true);
+
+    // Deliveries that keep arriving hold background work back only until its bound.
+    let arriving = true;
+    let sent = 0;
+    const burst = (async () => {
+      while (arriving) {
+        await inbox.store(delivery(`burst-${sent++}`));
+      }
+    })();
+    const waitedFrom = Date.now();
+    await inbox.whenQuiet(5, 150);
+    const waited = Date.now() - waitedFrom;
+    arriving = false;
+    await burst;
+    expect(waited).toBeGreaterThanOrEqual(140);
+    expect(sent).toBeGreaterThan(1);
   });
 });

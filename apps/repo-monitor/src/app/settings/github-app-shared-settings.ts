@@ -1,0 +1,62 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { RequestTarget, requestOrigin } from '../common/request-origin';
+import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
+import { SEALED_GITHUB_SETTING_KEYS } from './encrypted-columns';
+import { SettingsStore } from './settings.store';
+
+/** Where the public base URL and the inbound webhook secret are stored, and the variables that lock them. */
+export const PUBLIC_BASE_URL_KEY = SEALED_GITHUB_SETTING_KEYS.publicBaseUrl;
+export const PUBLIC_BASE_URL_VARIABLE = 'MONITOR_PUBLIC_BASE_URL';
+export const WEBHOOK_SECRET_KEY = 'github.webhook_secret';
+export const WEBHOOK_SECRET_VARIABLE = 'MONITOR_VCS_WEBHOOK_SECRET';
+
+/**
+ * A console-set GitHub App field: sealed since the fields became secrets; a value stored in clear by
+ * an earlier version is still read (startup seals it once a master key is configured).
+ */
+export async function storedGithubField(store: SettingsStore, key: string): Promise<string | undefined> {
+  const stored = await store.get<unknown>(key);
+  if (typeof stored === 'string') return stored;
+  return store.getSecret(key);
+}
+
+/**
+ * The two GitHub App settings that features below the GitHub App settings read: the public base URL
+ * (sign-in cookies, the agents' issuer) and the inbound webhook secrets (kept apart from every
+ * outbound secret). Both are read on every use, so console changes take effect without a restart.
+ */
+@Injectable()
+export class GithubAppSharedSettings {
+  constructor(
+    @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
+    private readonly store: SettingsStore,
+  ) {}
+
+  /** The public base URL in effect: MONITOR_PUBLIC_BASE_URL, else the console value, else the config file. */
+  async publicBaseUrl(): Promise<string | undefined> {
+    if (this.config.environmentVariables.has(PUBLIC_BASE_URL_VARIABLE)) return this.config.http.publicBaseUrl;
+    return (await storedGithubField(this.store, PUBLIC_BASE_URL_KEY)) ?? this.config.http.publicBaseUrl;
+  }
+
+  /**
+   * The origin this service answers as: the public base URL when one is in effect, else the origin
+   * the request was sent to (Host, or X-Forwarded-Host/-Proto from a trusted proxy only). The
+   * OAuth issuer, discovery documents and the MCP challenge all use it.
+   */
+  async publicOrigin(request: RequestTarget): Promise<string> {
+    return (await this.publicBaseUrl()) ?? requestOrigin(request);
+  }
+
+  /** Whether requests arrive over https: the effective public base URL says so. */
+  async publicBaseUrlIsHttps(): Promise<boolean> {
+    return (await this.publicBaseUrl())?.startsWith('https://') ?? false;
+  }
+
+  /** Inbound webhook secrets to accept: the current one first, then the previous one during rotation. */
+  async webhookSecrets(): Promise<string[]> {
+    const github = this.config.github;
+    const locked = this.config.environmentVariables.has(WEBHOOK_SECRET_VARIABLE);
+    const current = locked ? github.webhookSecret : ((await this.store.getSecret(WEBHOOK_SECRET_KEY)) ?? github.webhookSecret);
+    return [...new Set([current, github.webhookPreviousSecret].filter((secret): secret is string => Boolean(secret)))];
+  }
+}
