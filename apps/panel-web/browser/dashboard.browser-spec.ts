@@ -65,6 +65,18 @@ describe('panel-web: dashboard', () => {
       failure_category: 'flood_wait',
     });
     await page.getByText('daily-check · alice').waitFor();
+    // A second run is a row of its own (each row is keyed by the event's id).
+    web.panel.app.get(RunHistoryService).publish({
+      run_id: randomUUID(),
+      account_name: 'bob',
+      task_name: 'weekly-check',
+      success: true,
+      message: 'signed in',
+      created_at: new Date().toISOString(),
+      failure_category: 'none',
+    });
+    await page.getByText('weekly-check · bob').waitFor();
+    expect(await page.getByText('daily-check · alice').count()).toBe(1);
     // Telegram text is shown as text.
     await page.getByText('<b>not bold</b> flood wait 30 s').waitFor();
     expect(await page.locator('b', { hasText: 'not bold' }).count()).toBe(0);

@@ -127,6 +127,7 @@ describe('repo-monitor console: admin pages', () => {
     const drawer = page.getByRole('dialog', { name: /^Entry \d+$/ });
     await drawer.getByText('Last error').waitFor();
     await drawer.getByText(/http_error/).waitFor();
+    await drawer.getByText('Flaky receiver', { exact: true }).waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
     await screenshot(page, 'monitor-outbox-detail-desktop');
     const hitsBefore = web.webhooks.requestsTo('/flaky').length;

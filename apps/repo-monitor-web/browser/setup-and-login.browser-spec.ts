@@ -80,8 +80,19 @@ describe('repo-monitor console: setup and sign-in', () => {
     expect(await page.evaluate(() => document.cookie)).not.toMatch(/monitor_session/);
     expect(await page.evaluate(() => localStorage.getItem('monitor.csrf'))).toMatch(/.{20,}/);
 
-    // A session revoked on the server (cookie gone): the next request is a 401 and the person is
-    // sent to sign in, then back to where they were.
+    // A session revoked on the server while the console is open (cookie gone): the list's next
+    // refresh (every 15 s) is a 401, and the person is sent to sign in, then back to where they were.
+    await context.clearCookies();
+    await page.waitForURL(/\/login\?next=%2Fevents%3Fkind%3Dpush&expired=1$/, { timeout: 30_000 });
+    await page.getByText('Your session ended').waitFor();
+    await page.getByLabel('Username').fill(FIRST_ADMIN.username);
+    await page.getByLabel(/^Password/).fill(FIRST_ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/events\?kind=push$/);
+
+    // The same when the console is opened again with the session gone. It is closed first, so no
+    // request of the open page can be the one answered 401.
+    await page.goto('about:blank');
     await context.clearCookies();
     await page.goto('/about');
     await page.waitForURL(/\/login\?next=%2Fabout&expired=1$/);

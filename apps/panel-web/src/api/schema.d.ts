@@ -637,7 +637,7 @@ export interface paths {
         };
         /**
          * List keyword hits, newest first; filters account, task, chat, since, until, q; keyset paging with cursor (offset kept)
-         * @description Pages follow `next_cursor` (keyset: as fast deep in the list as at the top); `offset` still works but costs more the deeper it goes. `total` is exact up to 10,000; above that `total_capped` is true and `total` is 10,000. `q` is a case-insensitive substring of the text, matched keyword, sender name/username or chat title, in any script; from three characters on it is served by a trigram index. A `q` of one or two characters has no trigram: its total counts the newest 50,000 hits of the other filters, and when there are more `total_capped` is true (`total` is then at least that many).
+         * @description Pages follow `next_cursor` (keyset: as fast deep in the list as at the top); `offset` still works but costs more the deeper it goes. `total` is exact up to 10,000 (with `q`: up to 1,000); above that `total_capped` is true and `total` is 10,000 (1,000). `q` is a case-insensitive substring of the text, matched keyword, sender name/username or chat title, in any script; from three characters on it is served by a trigram index. A `q` of one or two characters has no trigram: its total counts the newest 20,000 hits of the other filters, and when there are more `total_capped` is true (`total` is then at least that many).
          */
         get: operations["KeywordHitsController_list"];
         put?: never;
@@ -677,8 +677,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Hits grouped by task, account or chat: count and latest hit of each group (same filters)
-         * @description Without a filter or with `account` alone the counts come from counters kept with every insert and delete; other filters aggregate the matching hits.
+         * Hits grouped by task, account or chat: count and latest hit of each group (same filters), paged by cursor
+         * @description Groups come newest latest hit first, `limit` (default 100) per page; `next_cursor` leads to the next page and `total` says how many groups there are. Without a filter or with `account` alone, counts and latest hits come from counters kept with every insert and delete; other filters aggregate the matching hits.
          */
         get: operations["KeywordHitsController_groups"];
         put?: never;
@@ -1289,6 +1289,12 @@ export interface components {
         /** @description Every error of panel-api */
         ApiErrorBody: {
             /**
+             * @description What went wrong, for a program: stable across versions and languages (docs/panel-api-errors.md)
+             * @example task_not_found
+             * @enum {string}
+             */
+            code: "validation_failed" | "invalid_json" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "request_refused" | "internal_error" | "service_unavailable" | "invalid_credentials" | "totp_required" | "totp_invalid" | "wrong_current_password" | "wrong_totp_code" | "username_taken" | "totp_already_enabled" | "totp_not_set_up" | "totp_not_enabled" | "admin_not_found" | "account_not_found" | "account_exists" | "needs_relogin" | "login_not_found" | "login_code_invalid" | "check_job_not_found" | "check_job_running" | "check_job_not_running" | "device_not_found" | "current_session" | "flood_wait" | "telegram_target_not_found" | "telegram_unreachable" | "telegram_failed" | "telegram_unavailable" | "telegram_timeout" | "task_not_found" | "task_exists" | "task_busy" | "task_not_runnable" | "run_not_found" | "bot_not_configured" | "ai_not_configured" | "webdav_not_configured" | "webdav_target_required" | "backup_busy" | "backup_not_found" | "webdav_failed" | "keepalive_busy";
+            /**
              * @description The status text
              * @example Not Found
              */
@@ -1693,8 +1699,14 @@ export interface components {
         KeywordHitGroupsDto: {
             /** @enum {string} */
             group_by: "task" | "account" | "chat";
-            /** @description Groups, the one with the latest hit first */
+            /** @description One page of groups, the one with the latest hit first (by that hit's hit_at, then id) */
             groups: components["schemas"]["KeywordHitGroupDto"][];
+            /** @description The page size used */
+            limit: number;
+            /** @description Pass as `cursor` for the next page of groups; null on the last page */
+            next_cursor: string | null;
+            /** @description How many groups match the filters (exact; the same on every page) */
+            total: number;
         };
         KeywordHitPageDto: {
             /** @description Newest first (hit_at, then id) */
@@ -1704,9 +1716,9 @@ export interface components {
             next_cursor: string | null;
             /** @description The offset asked for (0 with a cursor) */
             offset: number;
-            /** @description Hits matching the filters: exact up to 10,000; when `total_capped` is true at least this many match (show "10,000+"): 10,000, or, for a `q` of one or two characters, the matches among the newest 50,000 hits of the other filters */
+            /** @description Hits matching the filters: exact up to 10,000, with `q` up to 1,000; when `total_capped` is true at least this many match (show "10,000+" or "1,000+"): 10,000, with `q` 1,000, or, for a `q` of one or two characters, the matches among the newest 20,000 hits of the other filters */
             total: number;
-            /** @description True when `total` is a lower bound: more than 10,000 hits match, or a one- or two-character `q` was counted over the newest 50,000 hits only */
+            /** @description True when `total` is a lower bound: more than 10,000 hits match (with `q`: more than 1,000), or a one- or two-character `q` was counted over the newest 20,000 hits only */
             total_capped: boolean;
         };
         LocalBackupFileDto: {
@@ -4799,7 +4811,11 @@ export interface operations {
                 account?: string;
                 /** @description Chat id (exact), e.g. -1001234567890 */
                 chat?: string;
+                /** @description `next_cursor` of the previous page of groups; the page starts right after its last group */
+                cursor?: string;
                 group_by: "task" | "account" | "chat";
+                /** @description Groups per page */
+                limit?: number;
                 /** @description Text search in the message, matched keyword, sender and chat title */
                 q?: string;
                 /** @description Hits at or after this time (ISO 8601) */

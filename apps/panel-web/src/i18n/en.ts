@@ -1,3 +1,7 @@
+import type { components } from '../api/schema';
+
+type ApiErrorCode = components['schemas']['ApiErrorBody']['code'];
+
 /** English strings of panel-web (namespace `app`); zh.ts must have exactly the same keys. */
 export const en = {
   appName: 'SignPulse panel',
@@ -78,6 +82,42 @@ export const en = {
     liveEmpty: 'No runs since you opened this page',
     liveEmptyHint: 'Finished runs appear here as they happen.',
   },
+  // texts for the API's error codes (docs/panel-api-errors.md); other codes show the service's message
+  serverError: {
+    validation_failed: 'The request is not valid: {{message}}',
+    invalid_json: 'The data sent is not valid JSON.',
+    payload_too_large: 'The data sent is larger than the service accepts.',
+    rate_limited: 'Too many attempts; wait a moment and try again.',
+    internal_error: 'The service ran into an unexpected error.',
+    service_unavailable: 'The service is starting or shutting down; try again in a few seconds.',
+    wrong_current_password: 'The current password is wrong.',
+    wrong_totp_code: 'The TOTP code is wrong or was already used.',
+    username_taken: 'That username is taken.',
+    totp_already_enabled: 'TOTP is already enabled.',
+    account_not_found: 'This account does not exist (any more).',
+    account_exists: 'An account with this name already exists.',
+    needs_relogin: 'This account must log in again (by phone or QR code) before it can be used.',
+    login_not_found: 'This login is no longer in progress (finished or expired); start it again.',
+    login_code_invalid: 'Telegram refused the phone number, the code or the password, or the code expired ({{message}}).',
+    check_job_running: 'A status check is already running; wait for it or cancel it.',
+    current_session: 'This is the session the panel itself uses; it cannot be terminated here.',
+    device_not_found: 'This device is no longer logged in.',
+    flood_wait: 'Telegram asks to wait before the next request; try again later.',
+    telegram_unreachable: "Telegram could not be reached; check the network or the account's proxy.",
+    telegram_timeout: 'Telegram did not answer in time; try again.',
+    telegram_unavailable: 'Telegram cannot be used now: the API id and hash are not configured, or the call was stopped.',
+    task_not_found: 'This task does not exist (any more).',
+    task_exists: 'A task with this name already exists.',
+    task_busy: 'This task is already running.',
+    task_not_runnable: 'This task cannot be run by hand: it is a listen task or has no account.',
+    bot_not_configured: 'Save the bot token and chat id in the settings first.',
+    ai_not_configured: 'Save the AI model and API key in the settings first.',
+    webdav_not_configured: 'Save a WebDAV address in the settings first.',
+    webdav_target_required: 'Save a WebDAV address in the settings first.',
+    backup_busy: 'A backup is already being created; try again when it has finished.',
+    webdav_failed: 'The WebDAV server refused or failed the request: {{message}}',
+    keepalive_busy: 'A device keep-alive run is already in progress.',
+  } satisfies Partial<Record<ApiErrorCode, string>>,
   // codes the API answers with, shown translated on every page
   codes: {
     job: { 'system-maintenance': 'Maintenance', 'system-device-keepalive': 'Device keep-alive', 'system-auto-backup': 'Automatic backup' },

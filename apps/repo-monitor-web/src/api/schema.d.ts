@@ -641,7 +641,7 @@ export interface paths {
         get: operations["RepositoriesController_list"];
         put?: never;
         /** Watch an external public repository through MONITOR_EXTERNAL_PAT (at most 20) */
-        post: operations["RepositoriesController_addExternal"];
+        post: operations["ExternalRepositoriesController_addExternal"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4230,7 +4230,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    RepositoriesController_addExternal: {
+    ExternalRepositoriesController_addExternal: {
         parameters: {
             query?: never;
             header?: never;

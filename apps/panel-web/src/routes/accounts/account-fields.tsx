@@ -1,5 +1,5 @@
 import { Alert, TextInput } from '@mantine/core';
-import { ApiError, errorMessage } from '@shared/web-ui';
+import { ApiError, ErrorText } from '@shared/web-ui';
 import { useTranslation } from 'react-i18next';
 import { isAccountName, looksLikeProxy } from './login-flow';
 
@@ -50,7 +50,7 @@ export function FormError({ error }: { error: unknown }) {
   const wait = error instanceof ApiError && error.status === 429 && error.retryAfterSeconds !== undefined ? t('accounts.floodWait', { seconds: error.retryAfterSeconds }) : null;
   return (
     <Alert color="red" variant="light" role="alert" title={t('accounts.failed')}>
-      <span style={{ overflowWrap: 'anywhere' }}>{wait ?? errorMessage(error)}</span>
+      <span style={{ overflowWrap: 'anywhere' }}>{wait ?? <ErrorText error={error} />}</span>
     </Alert>
   );
 }

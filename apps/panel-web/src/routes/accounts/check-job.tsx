@@ -1,6 +1,6 @@
 import { Alert, Button, Card, Group, List, Progress, Stack, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { errorMessage, toast } from '@shared/web-ui';
+import { ErrorText, toast } from '@shared/web-ui';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { accountsApi, CheckJob, isJobActive, useCheckJob, useRefreshAccounts } from './accounts-api';
@@ -38,7 +38,7 @@ export function CheckJobPanel({ jobId, onDismiss }: { jobId: string; onDismiss: 
   if (job.error) {
     return (
       <Alert color="red" variant="light" role="alert" title={t('accounts.checkFailed')} withCloseButton closeButtonLabel={t('common.close')} onClose={onDismiss}>
-        {errorMessage(job.error)}
+        <ErrorText error={job.error} />
       </Alert>
     );
   }

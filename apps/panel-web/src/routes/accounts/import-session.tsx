@@ -33,7 +33,7 @@ export function ImportSession({ initialName, onDone }: { initialName?: string; o
     setTouched(true);
     if (ready) save.mutate();
   };
-  const exists = save.error instanceof ApiError && save.error.status === 409;
+  const exists = save.error instanceof ApiError && save.error.code === 'account_exists';
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">

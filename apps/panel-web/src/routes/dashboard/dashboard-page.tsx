@@ -16,6 +16,7 @@ import {
   formatDateTime,
   LiveBadge,
   QueryState,
+  SseMessage,
   toast,
   useEventStream,
 } from '@shared/web-ui';
@@ -42,6 +43,16 @@ export interface LiveSignLog {
 }
 
 const LIVE_ROWS = 20;
+
+/** A `sign_log` message as a row: the run id is the event's `id:`, the rest its JSON data. */
+export function liveSignLogOf(message: SseMessage): LiveSignLog | undefined {
+  if (message.event !== 'sign_log' || !message.id) return undefined;
+  try {
+    return { ...(JSON.parse(message.data) as Omit<LiveSignLog, 'run_id'>), run_id: message.id };
+  } catch {
+    return undefined;
+  }
+}
 
 /** Adds a streamed run at the top, once (a reconnect may repeat one), keeping the newest 20. */
 export function mergeLive(
@@ -85,15 +96,10 @@ export function DashboardPage() {
   const [live, setLive] = useState<LiveSignLog[]>([]);
   const refreshAfterLiveLog = useRefreshAfterLiveLog();
   const onMessage = useCallback(
-    (message: { event: string; data: string }) => {
-      if (message.event !== 'sign_log') return;
-      try {
-        setLive((current) =>
-          mergeLive(current, JSON.parse(message.data) as LiveSignLog),
-        );
-      } catch {
-        return;
-      }
+    (message: SseMessage) => {
+      const row = liveSignLogOf(message);
+      if (!row) return;
+      setLive((current) => mergeLive(current, row));
       refreshAfterLiveLog();
     },
     [refreshAfterLiveLog],
@@ -103,6 +109,8 @@ export function DashboardPage() {
     headers: authHeaders,
     onMessage,
     onUnauthorized: () => session.expire(window.location.pathname),
+    // Runs that finished while the stream was down show in the figures and active runs read again.
+    onReconnect: refreshAfterLiveLog,
   });
   const cancel = useCancelRun({
     onSuccess: (result) => {

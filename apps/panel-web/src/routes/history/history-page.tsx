@@ -1,7 +1,6 @@
 import { Badge, Button, Drawer, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { DataTable, EmptyState, formatDateTime, QueryState } from '@shared/web-ui';
+import { DataTable, EmptyState, formatDateTime, QueryState, useUrlParams } from '@shared/web-ui';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { Schemas } from '../../api/client';
 import { categoryLabel, runStateLabel, triggerLabel } from '../../components/codes';
 import { useAccountListQuery, useTaskListQuery, useTimeZone } from '../../components/hooks';
@@ -37,7 +36,7 @@ export function historyQuery(params: URLSearchParams) {
 export function HistoryPage() {
   const { t } = useTranslation();
   const timeZone = useTimeZone();
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useUrlParams();
   const { page, query } = historyQuery(params);
   const runs = useRunsQuery(query);
   const accounts = useAccountListQuery();

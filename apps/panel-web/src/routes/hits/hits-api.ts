@@ -14,12 +14,15 @@ export function useHitsQuery(filter: HitFilter, cursor: string | undefined, limi
   });
 }
 
-/** Hit counts grouped by task, account or chat (the grouped views and the filters' choices). */
-export function useHitGroupsQuery(groupBy: HitGroupBy, filter: HitFilter, enabled = true) {
+/**
+ * One page of hit counts grouped by task, account or chat, the group with the latest hit first
+ * (the grouped views page by `cursor`; the filters' choices ask for the first `limit` groups).
+ */
+export function useHitGroupsQuery(groupBy: HitGroupBy, filter: HitFilter, { enabled = true, cursor, limit }: { enabled?: boolean; cursor?: string; limit: number }) {
   return useQuery({
-    queryKey: [...HITS, 'groups', groupBy, filter],
+    queryKey: [...HITS, 'groups', groupBy, filter, cursor ?? null, limit],
     enabled,
-    queryFn: () => unwrap(api.GET('/api/keyword-hits/groups', { params: { query: { ...filter, group_by: groupBy } } })),
+    queryFn: () => unwrap(api.GET('/api/keyword-hits/groups', { params: { query: { ...filter, group_by: groupBy, cursor, limit } } })),
     placeholderData: keepPreviousData,
   });
 }

@@ -1,9 +1,8 @@
 import { Anchor, Badge, Button, Code, Collapse, Group, NativeSelect, SegmentedControl, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { confirmAction, DataTable, EmptyState, formatDateTime, toast } from '@shared/web-ui';
+import { confirmAction, CursorPaging, DataTable, EmptyState, formatDateTime, toast, useUrlParams } from '@shared/web-ui';
 import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { Schemas } from '../../api/client';
 import { useTimeZone } from '../../components/hooks';
 import { Page } from '../../components/page';
@@ -11,6 +10,10 @@ import { downloadHitsCsv, useDeleteHits, useHitGroupsQuery, useHitsQuery } from 
 import { hitFilterFromParams, HitGroupBy, hitViewFromParams, isFiltered, safeMessageUrl, withParams } from './hits-filter';
 
 const PAGE_SIZE = 50;
+/** Groups per page of a grouped view. */
+const GROUP_PAGE_SIZE = 100;
+/** The filters' choices: the tasks, accounts and chats with the latest hits, this many of each (the API's largest page). */
+const CHOICES_LIMIT = 1000;
 const SEARCH_DELAY_MS = 400;
 const PUSH_COLOR: Record<Schemas['KeywordHitDto']['push_status'], string> = { sent: 'teal', pending: 'gray', failed: 'red' };
 
@@ -24,7 +27,7 @@ type HitGroup = Schemas['KeywordHitGroupDto'];
 export function HitsPage() {
   const { t, i18n } = useTranslation();
   const timeZone = useTimeZone();
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useUrlParams();
   const filter = hitFilterFromParams(params, timeZone);
   const filterKey = JSON.stringify(filter);
   const view = hitViewFromParams(params);
@@ -35,18 +38,38 @@ export function HitsPage() {
   const [filtersOpen, setFiltersOpen] = useState(false);
   const filtersId = useId();
   const activeFilters = (['task', 'account', 'chat', 'since', 'until'] as const).filter((key) => params.get(key)).length;
-  const update = (changes: Record<string, string | undefined>) => setParams(withParams(params, changes));
+  const update = (changes: Record<string, string | undefined>) => setParams((current) => withParams(current, changes));
 
   // Cursors of the pages before this one, for "previous" (keyset paging only knows "after").
   const [earlier, setEarlier] = useState<{ filterKey: string; cursors: string[] }>({ filterKey, cursors: [] });
   const previousCursors = earlier.filterKey === filterKey ? earlier.cursors : [];
 
-  const hits = useHitsQuery(filter, cursor, PAGE_SIZE);
-  const groups = useHitGroupsQuery(view === 'list' ? 'task' : view, filter, view !== 'list');
-  // The choices of the filters: every account, task and chat that has hits.
-  const taskChoices = useHitGroupsQuery('task', {});
-  const accountChoices = useHitGroupsQuery('account', {});
-  const chatChoices = useHitGroupsQuery('chat', {});
+  // `cursor` pages whichever view is shown: the hits, or the groups.
+  const hits = useHitsQuery(filter, view === 'list' ? cursor : undefined, PAGE_SIZE);
+  const groups = useHitGroupsQuery(view === 'list' ? 'task' : view, filter, { enabled: view !== 'list', cursor: view === 'list' ? undefined : cursor, limit: GROUP_PAGE_SIZE });
+  // The choices of the filters: the accounts, tasks and chats with hits (the most recently active first).
+  const taskChoices = useHitGroupsQuery('task', {}, { limit: CHOICES_LIMIT });
+  const accountChoices = useHitGroupsQuery('account', {}, { limit: CHOICES_LIMIT });
+  const chatChoices = useHitGroupsQuery('chat', {}, { limit: CHOICES_LIMIT });
+  /** Previous/next through the URL's cursor, for the list and the grouped views alike. */
+  const cursorPaging = (nextCursor: string | null | undefined, pageTotal: number | undefined, totalCapped: boolean) =>
+    ({
+      kind: 'cursor',
+      hasPrevious: !!cursor,
+      hasNext: !!nextCursor,
+      total: pageTotal,
+      totalCapped,
+      onNext: () => {
+        if (!nextCursor) return;
+        setEarlier({ filterKey, cursors: [...previousCursors, cursor ?? ''] });
+        update({ cursor: nextCursor });
+      },
+      onPrevious: () => {
+        const back = previousCursors.at(-1);
+        setEarlier({ filterKey, cursors: previousCursors.slice(0, -1) });
+        update({ cursor: back || undefined });
+      },
+    }) satisfies CursorPaging;
 
   const [search, setSearch] = useState(params.get('q') ?? '');
   const urlSearch = params.get('q') ?? '';
@@ -79,7 +102,7 @@ export function HitsPage() {
   const remove = useDeleteHits({
     onSuccess: (result) => {
       toast.success(t('hits.deletedCount', { count: result.deleted, formatted: number.format(result.deleted) }));
-      setParams(withParams(params, {}));
+      setParams((current) => withParams(current, {}));
     },
     onError: (error) => toast.error(error, t('hits.deleteFailed')),
   });
@@ -176,34 +199,38 @@ export function HitsPage() {
           onRetry={() => void hits.refetch()}
           titleColumn="message"
           empty={<EmptyState title={filtered ? t('hits.noMatch') : t('hits.empty')} description={t('hits.emptyHint')} />}
-          paging={{
-            kind: 'cursor',
-            hasPrevious: !!cursor,
-            hasNext: !!hits.data?.next_cursor,
-            total,
-            totalCapped: capped,
-            onNext: () => {
-              const next = hits.data?.next_cursor;
-              if (!next) return;
-              setEarlier({ filterKey, cursors: [...previousCursors, cursor ?? ''] });
-              update({ cursor: next });
-            },
-            onPrevious: () => {
-              const back = previousCursors.at(-1);
-              setEarlier({ filterKey, cursors: previousCursors.slice(0, -1) });
-              update({ cursor: back || undefined });
-            },
-          }}
+          paging={cursorPaging(hits.data?.next_cursor, total, capped)}
           columns={columns}
         />
       ) : (
-        <HitGroups view={view} query={groups} filtered={filtered} timeZone={timeZone} onOpen={(group) => update({ [view]: group.key, view: undefined })} />
+        <HitGroups
+          view={view}
+          query={groups}
+          paging={cursorPaging(groups.data?.next_cursor, groups.data?.total, false)}
+          filtered={filtered}
+          timeZone={timeZone}
+          onOpen={(group) => update({ [view]: group.key, view: undefined })}
+        />
       )}
     </Page>
   );
 }
 
-function HitGroups({ view, query, filtered, timeZone, onOpen }: { view: HitGroupBy; query: ReturnType<typeof useHitGroupsQuery>; filtered: boolean; timeZone: string; onOpen: (group: HitGroup) => void }) {
+function HitGroups({
+  view,
+  query,
+  paging,
+  filtered,
+  timeZone,
+  onOpen,
+}: {
+  view: HitGroupBy;
+  query: ReturnType<typeof useHitGroupsQuery>;
+  paging: CursorPaging;
+  filtered: boolean;
+  timeZone: string;
+  onOpen: (group: HitGroup) => void;
+}) {
   const { t } = useTranslation();
   const name = (group: HitGroup) => (view === 'chat' && group.title ? group.title : group.key);
   const headers: Record<HitGroupBy, string> = { task: t('hits.task'), account: t('hits.account'), chat: t('hits.chat') };
@@ -216,6 +243,7 @@ function HitGroups({ view, query, filtered, timeZone, onOpen }: { view: HitGroup
       error={query.error}
       onRetry={() => void query.refetch()}
       titleColumn="group"
+      paging={paging}
       empty={<EmptyState title={filtered ? t('hits.noMatch') : t('hits.empty')} description={t('hits.emptyHint')} />}
       columns={[
         {

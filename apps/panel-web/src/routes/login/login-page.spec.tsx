@@ -22,7 +22,7 @@ describe('LoginPage', () => {
 
   it('asks for the TOTP code when the service requires it, then logs in and returns to the page', async () => {
     fetchMock
-      .mockResolvedValueOnce(jsonResponse({ statusCode: 401, error: 'Unauthorized', message: 'TOTP code required' }, 401))
+      .mockResolvedValueOnce(jsonResponse({ statusCode: 401, error: 'Unauthorized', message: 'TOTP code required', code: 'totp_required' }, 401))
       .mockResolvedValueOnce(jsonResponse({ access_token: 'tok', token_type: 'bearer', expires_in: 3600 }));
     const { router } = renderWithProviders(<LoginPage />, { resources, path: '/login', url: '/login?next=%2Fhits%3Fq%3Dx', routes: [{ path: '/hits', element: <p>hits page</p> }] });
     await userEvent.type(screen.getByLabelText(/Username/), 'admin');
@@ -41,7 +41,7 @@ describe('LoginPage', () => {
   });
 
   it('shows the throttle as a countdown and keeps the button disabled until it ends', async () => {
-    fetchMock.mockResolvedValueOnce(jsonResponse({ statusCode: 429, error: 'Too Many Requests', message: 'Too many failed logins' }, 429, { 'retry-after': '2' }));
+    fetchMock.mockResolvedValueOnce(jsonResponse({ statusCode: 429, error: 'Too Many Requests', message: 'Too many failed logins', code: 'rate_limited' }, 429, { 'retry-after': '2' }));
     renderWithProviders(<LoginPage />, { resources, path: '/login' });
     await userEvent.type(screen.getByLabelText(/Username/), 'admin');
     await userEvent.type(screen.getByLabelText(/^Password/), 'x');

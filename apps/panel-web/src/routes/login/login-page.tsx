@@ -1,5 +1,5 @@
 import { Alert, Button, Center, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { ApiError, ColorSchemePicker, errorMessage, LanguagePicker, safeNext, useCountdown } from '@shared/web-ui';
+import { ApiError, ColorSchemePicker, LanguagePicker, safeNext, useCountdown, useErrorMessage } from '@shared/web-ui';
 import { ChangeEvent, FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
@@ -9,6 +9,7 @@ import { LoginValues, useLogIn } from './login-api';
 /** Username, password and (when the account has it on) the TOTP code; 429 shows a countdown. */
 export function LoginPage() {
   const { t } = useTranslation();
+  const describeError = useErrorMessage();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const next = safeNext(params.get('next'));
@@ -47,7 +48,7 @@ export function LoginPage() {
       if (error instanceof ApiError && error.status === 429 && error.retryAfterSeconds !== undefined) {
         setRetryAt(Date.now() + error.retryAfterSeconds * 1000);
       }
-      if (error instanceof ApiError && error.status === 401 && /TOTP code required/i.test(error.message)) {
+      if (error instanceof ApiError && error.code === 'totp_required') {
         setNeedsTotp(true);
       }
     },
@@ -60,8 +61,8 @@ export function LoginPage() {
   const error = login.error;
   let message: string | null = null;
   if (secondsLeft > 0) message = t('login.throttled', { seconds: secondsLeft });
-  else if (error instanceof ApiError && error.status === 401) message = /TOTP code required/i.test(error.message) ? t('login.totpRequired') : t('login.wrong');
-  else if (error && !(error instanceof ApiError && error.status === 429)) message = errorMessage(error);
+  else if (error instanceof ApiError && error.status === 401) message = error.code === 'totp_required' ? t('login.totpRequired') : t('login.wrong');
+  else if (error && !(error instanceof ApiError && error.status === 429)) message = describeError(error);
 
   return (
     <Center mih="100vh" p="md" component="main">

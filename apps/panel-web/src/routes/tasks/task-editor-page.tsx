@@ -2,7 +2,7 @@ import { Alert, Button, Checkbox, Group, List, MultiSelect, NumberInput, Paper, 
 import { useForm, UseFormReturnType } from '@mantine/form';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { ApiError, EmptyState, ErrorState, formatDateTime, LoadingState, toast, useUnsavedChangesGuard } from '@shared/web-ui';
+import { ApiError, EmptyState, ErrorState, formatDateTime, LoadingState, toast, useErrorMessage, useUnsavedChangesGuard } from '@shared/web-ui';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -57,6 +57,7 @@ function translateIssues(issues: FormIssues, t: (key: string, values?: Record<st
 
 export function TaskEditor({ initial, original }: { initial: TaskForm; original?: string }) {
   const { t } = useTranslation();
+  const describeError = useErrorMessage();
   const navigate = useNavigate();
   const phone = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
   const form = useForm<TaskForm>({ mode: 'controlled', initialValues: initial });
@@ -98,8 +99,8 @@ export function TaskEditor({ initial, original }: { initial: TaskForm; original?
       form.resetDirty();
       setSavedAs(body.name);
     } catch (error) {
-      if (error instanceof ApiError && error.status === 409) {
-        form.setErrors({ name: error.message });
+      if (error instanceof ApiError && error.code === 'task_exists') {
+        form.setErrors({ name: describeError(error) });
         setStep(0);
       } else if (error instanceof ApiError && error.status === 400) {
         const { fields, other } = apiFieldErrors(error.message);

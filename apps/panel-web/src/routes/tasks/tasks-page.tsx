@@ -1,9 +1,9 @@
 import { ActionIcon, Badge, Button, Checkbox, Group, Menu, Modal, NativeSelect, Paper, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { IconDots, IconPlayerPlay, IconPlus } from '@tabler/icons-react';
-import { confirmAction, DataTable, EmptyState, formatDateTime, toast } from '@shared/web-ui';
+import { confirmAction, DataTable, EmptyState, formatDateTime, toast, useErrorMessage, useUrlParams } from '@shared/web-ui';
 import { FormEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useTimeZone } from '../../components/hooks';
 import { Page } from '../../components/page';
 import { RunDrawer } from './run-drawer';
@@ -36,7 +36,7 @@ export function TasksPage() {
   const { t } = useTranslation();
   const timeZone = useTimeZone();
   const navigate = useNavigate();
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useUrlParams();
   const { filter, search } = taskFilter(params);
   const tasks = useTasksQuery(filter);
   const accounts = useAccountNamesQuery();
@@ -344,6 +344,7 @@ export function TasksPage() {
 
 function CloneDialog({ task, onClose }: { task: Task; onClose: () => void }) {
   const { t } = useTranslation();
+  const describeError = useErrorMessage();
   const clone = useCloneTask();
   const [name, setName] = useState(() => t('tasks.copySuffix', { name: task.name }));
   const [error, setError] = useState<string | null>(null);
@@ -359,7 +360,7 @@ function CloneDialog({ task, onClose }: { task: Task; onClose: () => void }) {
       toast.success(t('tasks.cloned', { name: newName }));
       onClose();
     } catch (caught) {
-      setError(caught instanceof Error ? caught.message : String(caught));
+      setError(describeError(caught));
     }
   };
   return (

@@ -1,8 +1,7 @@
 import { Code, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { DataTable, EmptyState, formatDateTime, Page } from '@shared/web-ui';
+import { DataTable, EmptyState, formatDateTime, Page, useUrlParams } from '@shared/web-ui';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { api, Schemas, unwrap } from '../../api/client';
 import { useTimeZone } from '../../components/hooks';
 
@@ -18,7 +17,7 @@ export function actionWords(action: string): string {
 export function AuditLogPage() {
   const { t, i18n } = useTranslation();
   const timeZone = useTimeZone();
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useUrlParams();
   const pageParam = Number(params.get('page'));
   const page = Number.isInteger(pageParam) && pageParam >= 1 ? pageParam : 1;
   const log = useQuery({

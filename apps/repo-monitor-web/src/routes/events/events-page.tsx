@@ -1,9 +1,8 @@
 import { Anchor, Badge, Button, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { DataTable, EmptyState, formatDateTime, Page } from '@shared/web-ui';
-import { FormEvent, useEffect, useState } from 'react';
+import { DataTable, EmptyState, formatDateTime, Page, useUrlFilter } from '@shared/web-ui';
+import { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { api, Schemas, unwrap } from '../../api/client';
 import { useTimeZone } from '../../components/hooks';
 import { EVENT_CATEGORIES, EventFilter, eventFilterFromParams, eventFilterToParams, eventQuery, EVENTS_PER_PAGE } from './event-filter';
@@ -14,13 +13,8 @@ export const EVENTS_REFRESH_MS = 15_000;
 /** The full event log: server-paged, filtered by text, category, kind, repository and days, all kept in the URL. */
 export function EventsPage() {
   const { t } = useTranslation();
-  const [params, setParams] = useSearchParams();
-  const filter = eventFilterFromParams(params);
+  const { filter, key: paramsKey, draft, field, go, clear } = useUrlFilter(eventFilterFromParams, eventFilterToParams);
   const timeZone = useTimeZone();
-  const [draft, setDraft] = useState<EventFilter>(filter);
-  const paramsKey = params.toString();
-  // The form follows the URL (back/forward, a shared link).
-  useEffect(() => setDraft(eventFilterFromParams(new URLSearchParams(paramsKey))), [paramsKey]);
   const events = useQuery({
     queryKey: ['events', paramsKey, timeZone],
     queryFn: () => unwrap(api.GET('/api/v1/events', { params: { query: eventQuery(filter, timeZone) } })),
@@ -29,13 +23,11 @@ export function EventsPage() {
   });
   const repositories = useQuery({ queryKey: ['repositories', 'all'], queryFn: () => unwrap(api.GET('/api/v1/repositories', { params: { query: { per_page: 100 } } })), staleTime: 60_000 });
   const repositoryName = new Map((repositories.data?.items ?? []).map((repository) => [repository.id, repository.full_name]));
-  const go = (next: EventFilter) => setParams(eventFilterToParams(next));
   const submit = (event: FormEvent) => {
     event.preventDefault();
     go({ ...draft, q: draft.q.trim(), kind: draft.kind.trim(), page: 1 });
   };
   const filtered = Boolean(filter.q || filter.category || filter.kind || filter.repositoryId || filter.from || filter.to);
-  const field = <K extends keyof EventFilter>(name: K, value: EventFilter[K]) => setDraft((current) => ({ ...current, [name]: value }));
 
   return (
     <Page title={t('events.title')}>
@@ -62,7 +54,7 @@ export function EventsPage() {
           <Group gap="xs">
             <Button type="submit">{t('events.apply')}</Button>
             {filtered ? (
-              <Button variant="default" onClick={() => setParams(new URLSearchParams())}>
+              <Button variant="default" onClick={clear}>
                 {t('events.clear')}
               </Button>
             ) : null}

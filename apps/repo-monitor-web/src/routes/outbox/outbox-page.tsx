@@ -1,9 +1,8 @@
 import { Anchor, Badge, Button, Drawer, Group, Select, Stack, Text } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, confirmAction, DataTable, EmptyState, ErrorState, formatDateTime, LoadingState, Page, toast } from '@shared/web-ui';
+import { ApiError, confirmAction, DataTable, EmptyState, ErrorState, formatDateTime, LoadingState, Page, toast, useUrlParams } from '@shared/web-ui';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { api, Schemas, unwrap } from '../../api/client';
 import { useTimeZone } from '../../components/hooks';
 import { OUTBOX_STATES, OutboxFilters, readOutboxFilters, writeOutboxFilters } from './outbox-filters';
@@ -21,7 +20,7 @@ export function OutboxPage() {
   const { t } = useTranslation();
   const timeZone = useTimeZone();
   const queryClient = useQueryClient();
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useUrlParams();
   const filters = readOutboxFilters(params);
   const update = (change: Partial<OutboxFilters>) => setParams(writeOutboxFilters(filters, change), { replace: 'entry' in change && Object.keys(change).length === 1 ? false : true });
 

@@ -1,10 +1,10 @@
 import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { DataTable, EmptyState, formatDateTime, Page } from '@shared/web-ui';
+import { DataTable, EmptyState, formatDateTime, Page, useUrlParams } from '@shared/web-ui';
 import { ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { api, Schemas, unwrap } from '../../api/client';
 import { useTimeZone } from '../../components/hooks';
 import { readReleasesQuery, ReleasesQuery, SEARCH_MAX_LENGTH, writeReleasesQuery } from './releases-query';
@@ -31,9 +31,9 @@ function GitHubLink({ href, children }: { href: string; children: ReactNode }) {
 export function ReleasesPage() {
   const { t } = useTranslation();
   const timeZone = useTimeZone();
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useUrlParams();
   const current = readReleasesQuery(params);
-  const update = (change: Partial<ReleasesQuery>) => setParams(writeReleasesQuery(current, change), { replace: 'q' in change });
+  const update = (change: Partial<ReleasesQuery>) => setParams((latest) => writeReleasesQuery(readReleasesQuery(latest), change), { replace: 'q' in change });
 
   const [search, setSearch] = useState(current.q ?? '');
   const urlSearch = current.q ?? '';

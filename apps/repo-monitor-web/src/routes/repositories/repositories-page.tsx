@@ -1,9 +1,8 @@
 import { Anchor, Badge, Button, Checkbox, Divider, Group, NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { confirmAction, DataTable, EmptyState, Page, toast } from '@shared/web-ui';
-import { FormEvent, useEffect, useState } from 'react';
+import { confirmAction, DataTable, EmptyState, Page, toast, useUrlFilter } from '@shared/web-ui';
+import { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { api, Schemas, unwrap } from '../../api/client';
 import { AddRepositoryForm } from './add-repository-form';
 import {
@@ -30,11 +29,7 @@ const STATUS_COLOR: Record<Repository['status'], string> = {
 export function RepositoriesPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [params, setParams] = useSearchParams();
-  const filter = repositoryFilterFromParams(params);
-  const paramsKey = params.toString();
-  const [draft, setDraft] = useState<RepositoryFilter>(filter);
-  useEffect(() => setDraft(repositoryFilterFromParams(new URLSearchParams(paramsKey))), [paramsKey]);
+  const { filter, key: paramsKey, draft, field, go, clear } = useUrlFilter(repositoryFilterFromParams, repositoryFilterToParams);
   const repositories = useQuery({
     queryKey: ['repositories', 'page', paramsKey],
     queryFn: () =>
@@ -122,7 +117,6 @@ export function RepositoriesPage() {
       remove.mutate(repository);
   };
 
-  const go = (next: RepositoryFilter) => setParams(repositoryFilterToParams(next));
   const submit = (event: FormEvent) => {
     event.preventDefault();
     go({ ...draft, q: draft.q.trim(), page: 1 });
@@ -135,16 +129,11 @@ export function RepositoriesPage() {
       <form onSubmit={submit}>
         <Stack gap="xs">
           <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="xs">
-            <TextInput label={t('repositories.search')} type="search" value={draft.q} maxLength={200} onChange={(event) => setDraft({ ...draft, q: event.currentTarget.value })} />
+            <TextInput label={t('repositories.search')} type="search" value={draft.q} maxLength={200} onChange={(event) => field('q', event.currentTarget.value)} />
             <NativeSelect
               label={t('repositories.source')}
               value={draft.source}
-              onChange={(event) =>
-                setDraft({
-                  ...draft,
-                  source: event.currentTarget.value as RepositoryFilter['source'],
-                })
-              }
+              onChange={(event) => field('source', event.currentTarget.value as RepositoryFilter['source'])}
               data={[
                 { value: '', label: t('repositories.anySource') },
                 ...REPOSITORY_SOURCES.map((source) => ({
@@ -156,12 +145,7 @@ export function RepositoriesPage() {
             <NativeSelect
               label={t('repositories.status')}
               value={draft.status}
-              onChange={(event) =>
-                setDraft({
-                  ...draft,
-                  status: event.currentTarget.value as RepositoryFilter['status'],
-                })
-              }
+              onChange={(event) => field('status', event.currentTarget.value as RepositoryFilter['status'])}
               data={[
                 { value: '', label: t('repositories.anyStatus') },
                 ...REPOSITORY_STATUSES.map((status) => ({
@@ -174,7 +158,7 @@ export function RepositoriesPage() {
           <Group gap="xs">
             <Button type="submit">{t('repositories.apply')}</Button>
             {filtered ? (
-              <Button variant="default" onClick={() => setParams(new URLSearchParams())}>
+              <Button variant="default" onClick={clear}>
                 {t('repositories.clear')}
               </Button>
             ) : null}

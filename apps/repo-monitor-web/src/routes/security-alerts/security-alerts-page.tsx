@@ -1,9 +1,8 @@
 import { Anchor, Badge, Button, Group, NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { confirmAction, DataTable, EmptyState, formatDateTime, Page, toast } from '@shared/web-ui';
-import { FormEvent, useEffect, useState } from 'react';
+import { confirmAction, DataTable, EmptyState, formatDateTime, Page, toast, useUrlFilter } from '@shared/web-ui';
+import { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { api, Schemas, unwrap } from '../../api/client';
 import { useTimeZone } from '../../components/hooks';
 import {
@@ -31,13 +30,8 @@ const STATE_COLOR: Record<string, string> = { open: 'red', fixed: 'green', resol
 export function SecurityAlertsPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [params, setParams] = useSearchParams();
-  const filter = alertFilterFromParams(params);
+  const { filter, key: paramsKey, draft, field, go, clear } = useUrlFilter(alertFilterFromParams, alertFilterToParams);
   const timeZone = useTimeZone();
-  const [draft, setDraft] = useState<SecurityAlertFilter>(filter);
-  const paramsKey = params.toString();
-  // The form follows the URL (back/forward, a shared link).
-  useEffect(() => setDraft(alertFilterFromParams(new URLSearchParams(paramsKey))), [paramsKey]);
   const alerts = useQuery({
     queryKey: ['security-alerts', paramsKey],
     queryFn: () => unwrap(api.GET('/api/v1/security-alerts', { params: { query: alertQuery(filter) } })),
@@ -68,13 +62,11 @@ export function SecurityAlertsPage() {
     if (confirmed) setIgnored.mutate({ alert, ignored: true });
   };
 
-  const go = (next: SecurityAlertFilter) => setParams(alertFilterToParams(next));
   const submit = (event: FormEvent) => {
     event.preventDefault();
     go({ ...draft, q: draft.q.trim(), page: 1 });
   };
   const filtered = isAlertFiltered(filter);
-  const field = <K extends keyof SecurityAlertFilter>(name: K, value: SecurityAlertFilter[K]) => setDraft((current) => ({ ...current, [name]: value }));
   const stateLabel = (state: string) => (known(ALERT_STATES, state) ? t(`securityAlerts.states.${state}`) : t('securityAlerts.states.other', { value: state }));
   const severityLabel = (severity: string | null) =>
     severity === null ? t('securityAlerts.severities.none') : known(ALERT_SEVERITIES, severity) ? t(`securityAlerts.severities.${severity}`) : t('securityAlerts.severities.other', { value: severity });
@@ -124,7 +116,7 @@ export function SecurityAlertsPage() {
           <Group gap="xs">
             <Button type="submit">{t('securityAlerts.apply')}</Button>
             {filtered ? (
-              <Button variant="default" onClick={() => setParams(new URLSearchParams())}>
+              <Button variant="default" onClick={clear}>
                 {t('securityAlerts.clear')}
               </Button>
             ) : null}

@@ -1,9 +1,8 @@
 import { Anchor, Badge, Button, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { DataTable, EmptyState, formatDateTime, Page } from '@shared/web-ui';
-import { FormEvent, useEffect, useState } from 'react';
+import { DataTable, EmptyState, formatDateTime, Page, useUrlFilter } from '@shared/web-ui';
+import { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { api, Schemas, unwrap } from '../../api/client';
 import { useTimeZone } from '../../components/hooks';
 import {
@@ -26,13 +25,8 @@ const STATUS_COLOR = { open: 'green', draft: 'gray', merged: 'grape', closed: 'r
 /** Issues and pull requests of the monitored repositories: server-paged, filtered by text, kind, state and repository, all kept in the URL. */
 export function WorkItemsPage() {
   const { t } = useTranslation();
-  const [params, setParams] = useSearchParams();
-  const filter = workItemFilterFromParams(params);
+  const { filter, key: paramsKey, draft, field, go, clear } = useUrlFilter(workItemFilterFromParams, workItemFilterToParams);
   const timeZone = useTimeZone();
-  const [draft, setDraft] = useState<WorkItemFilter>(filter);
-  const paramsKey = params.toString();
-  // The form follows the URL (back/forward, a shared link).
-  useEffect(() => setDraft(workItemFilterFromParams(new URLSearchParams(paramsKey))), [paramsKey]);
   const items = useQuery({
     queryKey: ['work-items', paramsKey],
     queryFn: () => unwrap(api.GET('/api/v1/work-items', { params: { query: workItemQuery(filter) } })),
@@ -41,13 +35,11 @@ export function WorkItemsPage() {
   });
   const repositories = useQuery({ queryKey: ['repositories', 'all'], queryFn: () => unwrap(api.GET('/api/v1/repositories', { params: { query: { per_page: 100 } } })), staleTime: 60_000 });
   const repositoryName = new Map((repositories.data?.items ?? []).map((repository) => [repository.id, repository.full_name]));
-  const go = (next: WorkItemFilter) => setParams(workItemFilterToParams(next));
   const submit = (event: FormEvent) => {
     event.preventDefault();
     go({ ...draft, q: draft.q.trim(), page: 1 });
   };
   const filtered = isWorkItemFiltered(filter);
-  const field = <K extends keyof WorkItemFilter>(name: K, value: WorkItemFilter[K]) => setDraft((current) => ({ ...current, [name]: value }));
 
   return (
     <Page title={t('workItems.title')}>
@@ -77,7 +69,7 @@ export function WorkItemsPage() {
           <Group gap="xs">
             <Button type="submit">{t('workItems.apply')}</Button>
             {filtered ? (
-              <Button variant="default" onClick={() => setParams(new URLSearchParams())}>
+              <Button variant="default" onClick={clear}>
                 {t('workItems.clear')}
               </Button>
             ) : null}

@@ -1,10 +1,9 @@
 import { Anchor, Badge, Button, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { DataTable, EmptyState, formatDateTime, Page } from '@shared/web-ui';
-import { FormEvent, useEffect, useState } from 'react';
+import { DataTable, EmptyState, formatDateTime, Page, useUrlFilter } from '@shared/web-ui';
+import { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { api, Schemas, unwrap } from '../../api/client';
 import { useTimeZone } from '../../components/hooks';
 import {
@@ -55,13 +54,8 @@ function RunOutcome({ run }: { run: Run }) {
 /** GitHub Actions runs of the monitored repositories: server-paged, filtered by text, status, conclusion and repository, all kept in the URL. */
 export function WorkflowRunsPage() {
   const { t } = useTranslation();
-  const [params, setParams] = useSearchParams();
-  const filter = runFilterFromParams(params);
+  const { filter, key: paramsKey, draft, field, go, clear } = useUrlFilter(runFilterFromParams, runFilterToParams);
   const timeZone = useTimeZone();
-  const [draft, setDraft] = useState<WorkflowRunFilter>(filter);
-  const paramsKey = params.toString();
-  // The form follows the URL (back/forward, a shared link).
-  useEffect(() => setDraft(runFilterFromParams(new URLSearchParams(paramsKey))), [paramsKey]);
   const runs = useQuery({
     queryKey: ['workflow-runs', paramsKey],
     queryFn: () => unwrap(api.GET('/api/v1/workflow-runs', { params: { query: runQuery(filter) } })),
@@ -70,13 +64,11 @@ export function WorkflowRunsPage() {
   });
   const repositories = useQuery({ queryKey: ['repositories', 'all'], queryFn: () => unwrap(api.GET('/api/v1/repositories', { params: { query: { per_page: 100 } } })), staleTime: 60_000 });
   const repositoryName = new Map((repositories.data?.items ?? []).map((repository) => [repository.id, repository.full_name]));
-  const go = (next: WorkflowRunFilter) => setParams(runFilterToParams(next));
   const submit = (event: FormEvent) => {
     event.preventDefault();
     go({ ...draft, q: draft.q.trim(), page: 1 });
   };
   const filtered = isRunFiltered(filter);
-  const field = <K extends keyof WorkflowRunFilter>(name: K, value: WorkflowRunFilter[K]) => setDraft((current) => ({ ...current, [name]: value }));
 
   return (
     <Page title={t('workflowRuns.title')}>
@@ -106,7 +98,7 @@ export function WorkflowRunsPage() {
           <Group gap="xs">
             <Button type="submit">{t('workflowRuns.apply')}</Button>
             {filtered ? (
-              <Button variant="default" onClick={() => setParams(new URLSearchParams())}>
+              <Button variant="default" onClick={clear}>
                 {t('workflowRuns.clear')}
               </Button>
             ) : null}
