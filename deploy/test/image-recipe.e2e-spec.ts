@@ -50,18 +50,27 @@ interface ImageCase {
   app: 'panel-api' | 'repo-monitor';
   args: string[];
   env: (port: number, data: string) => Record<string, string>;
+  /** Packages the image must not install. */
+  absent: string[];
 }
+
+// @nestjs/core's optional Express adapter (with multer), typeorm's optional ts-node (with typescript
+// and @swc/core): nothing in either image loads them.
+const OPTIONAL_PEERS_NEVER_LOADED = ['@nestjs/platform-express', 'multer', 'ts-node', 'typescript', '@swc/core'];
 
 const images: ImageCase[] = [
   {
     app: 'panel-api',
     args: ['main.js'],
     env: (port, data) => ({ PORT: String(port), HOST: '127.0.0.1', APP_DATA_DIR: data }),
+    absent: [...OPTIONAL_PEERS_NEVER_LOADED, 'express'],
   },
   {
     app: 'repo-monitor',
     args: ['main.js', 'serve'],
     env: (port, data) => ({ MONITOR_HTTP_ADDR: `127.0.0.1:${port}`, MONITOR_DATABASE_URL: `file:${join(data, 'repo-monitor.db')}` }),
+    // Express stays: @modelcontextprotocol/sdk depends on it outright (its Express helpers, unused here).
+    absent: OPTIONAL_PEERS_NEVER_LOADED,
   },
 ];
 
@@ -104,10 +113,13 @@ describe('image recipe', () => {
     for (const folder of folders) rmSync(folder, { recursive: true, force: true });
   });
 
-  it.each(images)('$app installs from its dist/ alone and answers /healthz', async ({ app, args, env }) => {
+  it.each(images)('$app installs from its dist/ alone and answers /healthz', async ({ app, args, env, absent }) => {
     const dist = join(root, 'dist/apps', app);
     expect(existsSync(join(dist, 'package.json'))).toBe(true);
     expect(existsSync(join(dist, 'package-lock.json'))).toBe(true);
+    // Optional peers the bundle never loads stay out of the image.
+    const locked = Object.keys((JSON.parse(readFileSync(join(dist, 'package-lock.json'), 'utf8')) as { packages: Record<string, unknown> }).packages);
+    expect(locked.filter((path) => absent.some((name) => path.endsWith(`node_modules/${name}`)))).toEqual([]);
     const image = mkdtempSync(join(tmpdir(), `image-${app}-`));
     folders.push(image);
     cpSync(dist, join(image, 'app'), { recursive: true });

@@ -5,10 +5,11 @@ import http from 'node:http';
 import { createServer } from 'node:net';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const MAIN = join(ROOT, 'dist', 'apps', 'repo-monitor', 'main.js');
+/** The built service; `REPO_MONITOR_MAIN=<other main.js>` runs another build (e.g. a copy of the base commit's dist for "before"). */
+export const MAIN = process.env.REPO_MONITOR_MAIN ? resolve(process.env.REPO_MONITOR_MAIN) : join(ROOT, 'dist', 'apps', 'repo-monitor', 'main.js');
 export const INBOUND_SECRET = 'bench-inbound-secret';
 
 export function requireBuild() {
@@ -36,7 +37,9 @@ export function sign(body, secret = INBOUND_SECRET) {
 /** Starts `repo-monitor serve` from dist; resolves once /readyz answers 200. */
 export async function startService(env) {
   const port = await freePort();
-  const child = spawn(process.execPath, [MAIN, 'serve'], {
+  // REPO_MONITOR_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the service under the benchmark.
+  const nodeArgs = (process.env.REPO_MONITOR_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, MAIN, 'serve'], {
     env: { PATH: process.env.PATH, MONITOR_HTTP_ADDR: `127.0.0.1:${port}`, MONITOR_LOG_LEVEL: 'error', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
