@@ -332,7 +332,10 @@ export class KeywordHitsService {
     return { groups, total: rows.length, nextCursor: after.length > limit && last ? encodeCursor({ hitAt: new Date(last.at), id: last.id }) : null };
   }
 
-  /** Groups from the counters: per account, or summed over the accounts with the latest of their latest hits. */
+  /**
+   * Groups from the counters: per account, or over all accounts (PostgreSQL: one row per key; SQLite:
+   * summed over the accounts with the latest of their latest hits).
+   */
   private async countedGroups(groupBy: HitGroupKey, account: string | undefined): Promise<GroupRow[]> {
     const postgres = this.isPostgres;
     let sql: string;
@@ -340,9 +343,10 @@ export class KeywordHitsService {
       sql = `SELECT "group_key", "hit_count", "latest_at", "latest_id" FROM "keyword_hit_groups"
         WHERE "group_by" = ${postgres ? '$1' : '?'} AND "account_name" = ${postgres ? '$2' : '?'} AND "hit_count" > 0`;
     } else if (postgres) {
-      // The latest of a key's accounts is the greatest [epoch ms, id] (arrays compare element by element).
-      sql = `SELECT "group_key", SUM("hit_count") AS "hit_count", MAX(ARRAY[EXTRACT(EPOCH FROM "latest_at") * 1000, "latest_id"]) AS "latest_pair"
-        FROM "keyword_hit_groups" WHERE "group_by" = $1 AND "hit_count" > 0 GROUP BY "group_key"`;
+      // One counter row per key over all accounts: task and chat in keyword_hit_groups_all, and by
+      // account the per-account rows are already one per key. Read by primary key, no aggregate.
+      const table = groupBy === 'account' ? 'keyword_hit_groups' : 'keyword_hit_groups_all';
+      sql = `SELECT "group_key", "hit_count", "latest_at", "latest_id" FROM "${table}" WHERE "group_by" = $1 AND "hit_count" > 0`;
     } else {
       // SQLite: from the covering (group_by, group_key, hit_count, latest_at, latest_id) index in key
       // order, no sort; the latest of a key's accounts is the greatest "time#id" (times have one

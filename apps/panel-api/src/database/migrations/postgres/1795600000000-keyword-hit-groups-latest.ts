@@ -31,7 +31,7 @@ const later = `(g."latest_id" IS NULL OR (EXCLUDED."latest_at", EXCLUDED."latest
  * less than a statement trigger's transition table and aggregate (the bench's insert ratio on
  * PostgreSQL went from 0.54 to 1.19 with this form, load 19-20).
  */
-const ADD_INSERTED = GROUP_SOURCES.map(
+export const ADD_INSERTED = GROUP_SOURCES.map(
   ([groupBy, column]) => `INSERT INTO "keyword_hit_groups" AS g ("group_by", "account_name", "group_key", "hit_count", "latest_at", "latest_id")
       VALUES ('${groupBy}', NEW."account_name", NEW."${column}", 1, NEW."hit_at", NEW."id")
       ON CONFLICT ("group_by", "account_name", "group_key") DO UPDATE SET "hit_count" = g."hit_count" + 1,
@@ -40,7 +40,7 @@ const ADD_INSERTED = GROUP_SOURCES.map(
 ).join('\n');
 
 /** Counts -n per group for the deleted rows (rows at 0 go), then the groups whose latest hit went read theirs again. */
-const REMOVE_DELETED = `WITH changed AS (
+export const REMOVE_DELETED = `WITH changed AS (
         SELECT group_by, "account_name", group_key, COUNT(*) AS n FROM (${changedRows('old_rows')}) AS rows GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
       ), updated AS (
         UPDATE "keyword_hit_groups" AS g SET "hit_count" = g."hit_count" - changed.n FROM changed
@@ -50,6 +50,16 @@ const REMOVE_DELETED = `WITH changed AS (
       DELETE FROM "keyword_hit_groups" AS g USING updated
       WHERE g."group_by" = updated."group_by" AND g."account_name" = updated."account_name" AND g."group_key" = updated."group_key" AND updated."hit_count" <= 0;
       ${recomputeLatest(() => `g."latest_id" IN (SELECT "id" FROM old_rows)`)}`;
+
+/** A hit moved to another task, chat, account or time (OLD to NEW): -1 and +1 on the counters, then both groups' latest read again. */
+export const MOVE_ROW = `${GROUP_SOURCES.map(
+          ([groupBy, column]) => `
+        UPDATE "keyword_hit_groups" SET "hit_count" = "hit_count" - 1 WHERE "group_by" = '${groupBy}' AND "account_name" = OLD."account_name" AND "group_key" = OLD."${column}";
+        DELETE FROM "keyword_hit_groups" WHERE "group_by" = '${groupBy}' AND "account_name" = OLD."account_name" AND "group_key" = OLD."${column}" AND "hit_count" <= 0;
+        INSERT INTO "keyword_hit_groups" ("group_by", "account_name", "group_key", "hit_count", "latest_at", "latest_id") VALUES ('${groupBy}', NEW."account_name", NEW."${column}", 1, NEW."hit_at", NEW."id")
+          ON CONFLICT ("group_by", "account_name", "group_key") DO UPDATE SET "hit_count" = "keyword_hit_groups"."hit_count" + 1;`,
+        ).join('')}
+        ${recomputeLatest((column) => `((g."account_name" = OLD."account_name" AND g."group_key" = OLD."${column}") OR (g."account_name" = NEW."account_name" AND g."group_key" = NEW."${column}"))`)}`;
 
 /**
  * Issue 23: each counter row of `keyword_hit_groups` also holds its group's latest hit (`latest_at`,
@@ -81,14 +91,7 @@ export class KeywordHitGroupsLatest1795600000000 implements MigrationInterface {
       END $$`);
     await queryRunner.query(`CREATE OR REPLACE FUNCTION "keyword_hits_count_moved"() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        ${GROUP_SOURCES.map(
-          ([groupBy, column]) => `
-        UPDATE "keyword_hit_groups" SET "hit_count" = "hit_count" - 1 WHERE "group_by" = '${groupBy}' AND "account_name" = OLD."account_name" AND "group_key" = OLD."${column}";
-        DELETE FROM "keyword_hit_groups" WHERE "group_by" = '${groupBy}' AND "account_name" = OLD."account_name" AND "group_key" = OLD."${column}" AND "hit_count" <= 0;
-        INSERT INTO "keyword_hit_groups" ("group_by", "account_name", "group_key", "hit_count", "latest_at", "latest_id") VALUES ('${groupBy}', NEW."account_name", NEW."${column}", 1, NEW."hit_at", NEW."id")
-          ON CONFLICT ("group_by", "account_name", "group_key") DO UPDATE SET "hit_count" = "keyword_hit_groups"."hit_count" + 1;`,
-        ).join('')}
-        ${recomputeLatest((column) => `((g."account_name" = OLD."account_name" AND g."group_key" = OLD."${column}") OR (g."account_name" = NEW."account_name" AND g."group_key" = NEW."${column}"))`)}
+        ${MOVE_ROW}
         RETURN NULL;
       END $$`);
     await queryRunner.query(`DROP TRIGGER "keyword_hits_after_update" ON "keyword_hits"`);
