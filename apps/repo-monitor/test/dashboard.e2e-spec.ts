@@ -8,6 +8,7 @@ import { InstallationEntity } from '../src/app/installations/installation.entity
 import { OutboxEntryEntity } from '../src/app/outbox/outbox-entry.entity';
 import { DatabaseWork } from '../src/database/database-work';
 import { RepositoryEntity } from '../src/app/repositories/repository.entity';
+import { WorkflowRunEntity } from '../src/app/workflow-runs/workflow-run.entity';
 import { adminHeaders, AdminSession, loginAdmin, RunningMonitor, startMonitor, TEST_ADMIN_ENV, TEST_ENCRYPTION_KEY } from './harness';
 
 const CLIENT_SECRET = 'agent-client-secret-0123456789';
@@ -201,6 +202,33 @@ describe('GET /api/v1/dashboard', () => {
     expect(body.recent_events[0].title).toBe(`event 5`);
     expect(body.recent_events).toHaveLength(5);
     expect(body.recent_notifications).toHaveLength(5);
+  });
+
+  it('counts the workflow runs of the 14 days shown that concluded as failed, in every failed conclusion', async () => {
+    const manager = monitor.app.get(DatabaseWork).dataSource.manager;
+    const repository = await manager.getRepository(RepositoryEntity).findOneOrFail({ where: {}, order: { id: 'ASC' } });
+    const before = (await get()).body.tiles.failed_workflow_runs;
+    const now = Date.now();
+    let runId = 7_000;
+    const run = (conclusion: string | null, updatedAt: number) =>
+      manager.getRepository(WorkflowRunEntity).save({
+        repositoryId: repository.id,
+        runId: ++runId,
+        workflowName: 'CI',
+        headBranch: 'main',
+        headSha: null,
+        triggerEvent: 'push',
+        status: conclusion ? 'completed' : 'in_progress',
+        conclusion,
+        runAttempt: 1,
+        htmlUrl: `https://github.com/acme/app/actions/runs/${runId}`,
+        createdAt: new Date(updatedAt),
+        updatedAt: new Date(updatedAt),
+      });
+    for (const conclusion of ['failure', 'timed_out', 'cancelled', 'action_required', 'startup_failure']) await run(conclusion, now - DAY);
+    for (const conclusion of ['success', 'skipped', 'neutral', null]) await run(conclusion, now - DAY);
+    await run('failure', now - 20 * DAY); // before the window
+    expect((await get()).body.tiles.failed_workflow_runs - before).toBe(5);
   });
 
   it('answers 401 without a session and 403 to an agent token', async () => {

@@ -1244,7 +1244,7 @@ export interface components {
         DashboardTilesDto: {
             /** @description Enabled notification channels */
             enabled_channels: number;
-            /** @description Workflow runs that failed within the 14 days shown */
+            /** @description Workflow runs that concluded as failed (failure, timed_out, cancelled, action_required, startup_failure) within the 14 days shown */
             failed_workflow_runs: number;
             /** @description Installations not removed */
             installations: number;
@@ -1927,6 +1927,8 @@ export interface components {
         };
         WorkflowRunDto: {
             conclusion: string | null;
+            /** @description Whether the conclusion counts as failed (failure, timed_out, cancelled, action_required, startup_failure): notified, counted by the dashboard, the metric and the digest */
+            failed: boolean;
             head_branch: string | null;
             head_sha: string | null;
             html_url: string;

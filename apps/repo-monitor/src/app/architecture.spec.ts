@@ -1,4 +1,4 @@
-import { folderCycleCheck } from '@shared/testing';
+import { flowViolations, folderCycleCheck } from '@shared/testing';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
@@ -11,6 +11,18 @@ describe('the folders of the source tree', () => {
   const check = folderCycleCheck(join(__dirname, '..'), knownCycleEdges, { compositionFiles: ['database/entities.ts'] });
   it('import each other without a new cycle (each edge named with the imports that make it)', () => expect(check.unexpected).toEqual([]));
   it('still have every known cycle edge (remove one from the list once it is gone)', () => expect(check.present).toEqual(knownCycleEdges));
+
+  // The pipeline's folders from upstream to downstream; a folder may import its own stage and the
+  // ones after it, never one before (infrastructure lives in database/ and common/, outside the flow).
+  const PIPELINE = [
+    ['webhooks'],
+    ['processing'],
+    ['events', 'repositories', 'installations', 'work-items', 'workflow-runs', 'security-alerts'],
+    ['notifications'],
+    ['outbox', 'notification-channels'],
+  ];
+  it('follow the flow webhooks -> processing -> records -> notifications (each import against it named)', () =>
+    expect(flowViolations(join(__dirname, '..'), PIPELINE, { compositionFiles: ['database/entities.ts'] })).toEqual([]));
 });
 
 // SQL lives in one repository per aggregate (`<feature>/<aggregate>.repository.ts`); a controller

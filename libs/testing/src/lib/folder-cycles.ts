@@ -26,14 +26,15 @@ export interface FolderCycleOptions {
 }
 
 /**
- * The cycles between the folders of a service's source tree (`srcDir` = `apps/<app>/src`).
+ * Every import between two folders of a service's source tree (`srcDir` = `apps/<app>/src`), one
+ * edge per ordered pair of folders with the imports that make it.
  *
  * A folder is the first directory under `src/app/` (a feature: `webhooks`, `notifications`) or under
  * `src/` (`database`, `cli`). Spec files are left out: nothing imports a spec, so a spec cannot close
  * a loop in the code that runs, and a spec may use whatever it needs to set its scene. Only relative
  * imports count; libraries are imported through their aliases and have their own boundary rules.
  */
-export function folderCycles(srcDir: string, options: FolderCycleOptions = {}): FolderCycle[] {
+export function folderEdges(srcDir: string, options: FolderCycleOptions = {}): FolderEdge[] {
   const root = resolve(srcDir);
   const composition = new Set((options.compositionFiles ?? []).map((file) => join(root, file)));
   const edges = new Map<string, FolderEdge>();
@@ -52,11 +53,30 @@ export function folderCycles(srcDir: string, options: FolderCycleOptions = {}): 
       edges.set(key, edge);
     }
   }
+  return [...edges.values()];
+}
+
+/** The cycles between the folders (strongly connected components of folderEdges, largest first as found). */
+export function folderCycles(srcDir: string, options: FolderCycleOptions = {}): FolderCycle[] {
+  const edges = new Map(folderEdges(srcDir, options).map((edge) => [`${edge.from} -> ${edge.to}`, edge]));
   return stronglyConnected(edges).map((folders) => {
     const members = new Set(folders);
     const inside = [...edges.values()].filter((edge) => members.has(edge.from) && members.has(edge.to));
     return { folders, edges: inside.sort((a, b) => compare(`${a.from} ${a.to}`, `${b.from} ${b.to}`)) };
   });
+}
+
+/**
+ * The imports against a declared flow: `stages` lists folders from upstream to downstream (folders
+ * in one stage may import each other); an import from a folder into one of an earlier stage is
+ * answered as `from -> to (file -> file; ...)`. Folders not in a stage are not checked.
+ */
+export function flowViolations(srcDir: string, stages: string[][], options: FolderCycleOptions = {}): string[] {
+  const stageOf = new Map(stages.flatMap((folders, index) => folders.map((folder) => [folder, index] as const)));
+  return folderEdges(srcDir, options)
+    .filter((edge) => (stageOf.get(edge.to) ?? Infinity) < (stageOf.get(edge.from) ?? -Infinity))
+    .map((edge) => `${edge.from} -> ${edge.to} (${edge.imports.join('; ')})`)
+    .sort(compare);
 }
 
 /** `from -> to` for every edge that lies on a cycle: what a spec compares, and what a failure names. */

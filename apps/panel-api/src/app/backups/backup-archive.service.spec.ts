@@ -145,7 +145,6 @@ describe('BackupArchiveService', () => {
       if (received > 1024 * 1024 && !opened.stream.destroyed) opened.stream.destroy();
     });
     await expect(opened.done).rejects.toThrow(/closed before the archive was complete/);
-    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(existsSync(backups.workDirectory) ? readdirSync(backups.workDirectory) : []).toEqual([]);
   });
 });

@@ -2,8 +2,6 @@
 export const RUN_STATUSES = ['queued', 'in_progress', 'completed', 'waiting', 'requested', 'pending'] as const;
 /** Run conclusions GitHub reports. */
 export const RUN_CONCLUSIONS = ['success', 'failure', 'cancelled', 'timed_out', 'action_required', 'startup_failure', 'neutral', 'skipped', 'stale'] as const;
-/** Conclusions marked as failed (the same set the service notifies about). */
-export const FAILED_CONCLUSIONS: ReadonlySet<string> = new Set(['failure', 'timed_out', 'cancelled', 'action_required', 'startup_failure']);
 export type RunStatus = (typeof RUN_STATUSES)[number];
 export type RunConclusion = (typeof RUN_CONCLUSIONS)[number];
 export const RUNS_PER_PAGE = 25;
@@ -57,8 +55,4 @@ export function runQuery(filter: WorkflowRunFilter) {
     ...(filter.conclusion ? { conclusion: filter.conclusion } : {}),
     ...(filter.repositoryId ? { repository_id: filter.repositoryId } : {}),
   };
-}
-
-export function isFailedRun(run: { conclusion: string | null }): boolean {
-  return run.conclusion !== null && FAILED_CONCLUSIONS.has(run.conclusion);
 }

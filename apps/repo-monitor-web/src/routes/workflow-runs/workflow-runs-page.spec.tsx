@@ -2,7 +2,7 @@ import { act, fireEvent, screen, within } from '@testing-library/react';
 import { jsonResponse, renderWithProviders } from '@shared/web-ui/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { en, zh } from '../../i18n/resources';
-import { isFailedRun, runFilterFromParams, runFilterToParams, runQuery } from './workflow-run-filter';
+import { runFilterFromParams, runFilterToParams, runQuery } from './workflow-run-filter';
 import { WorkflowRunsPage } from './workflow-runs-page';
 
 const resources = { en, zh };
@@ -16,12 +16,13 @@ const FAILED = {
   head_sha: 'abcdef0123456789',
   status: 'completed',
   conclusion: 'failure',
+  failed: true,
   run_attempt: 2,
   html_url: 'https://github.com/acme/app/actions/runs/9001',
   updated_at: '2026-11-25T16:30:00Z',
 };
-const PASSED = { ...FAILED, id: 2, run_id: 9002, workflow_name: 'Lint', conclusion: 'success', run_attempt: 1, html_url: 'https://github.com/acme/app/actions/runs/9002' };
-const RUNNING = { ...FAILED, id: 3, run_id: 9003, workflow_name: 'Deploy', status: 'in_progress', conclusion: null, run_attempt: 1, head_branch: null, head_sha: null };
+const PASSED = { ...FAILED, id: 2, run_id: 9002, workflow_name: 'Lint', conclusion: 'success', failed: false, run_attempt: 1, html_url: 'https://github.com/acme/app/actions/runs/9002' };
+const RUNNING = { ...FAILED, id: 3, run_id: 9003, workflow_name: 'Deploy', status: 'in_progress', conclusion: null, failed: false, run_attempt: 1, head_branch: null, head_sha: null };
 
 function stubApi(fetchMock: ReturnType<typeof vi.fn<typeof fetch>>, body: (url: URL) => Response) {
   const requested: URL[] = [];
@@ -42,11 +43,6 @@ describe('workflow run filter', () => {
     expect(runFilterToParams(filter).toString()).toBe('q=main&status=completed&conclusion=timed_out&repository=7&page=3');
     expect(runQuery(filter)).toEqual({ page: 3, per_page: 25, q: 'main', status: 'completed', conclusion: 'timed_out', repository_id: 7 });
     expect(runFilterFromParams(new URLSearchParams('status=done&conclusion=bad&page=1.5&repository=0'))).toEqual({ page: 1, q: '', status: '', conclusion: '', repositoryId: null });
-  });
-
-  it('marks failed, timed out, cancelled and unstartable runs as failed', () => {
-    expect(['failure', 'timed_out', 'cancelled', 'action_required', 'startup_failure'].every((conclusion) => isFailedRun({ conclusion }))).toBe(true);
-    expect([null, 'success', 'skipped', 'neutral'].some((conclusion) => isFailedRun({ conclusion }))).toBe(false);
   });
 });
 

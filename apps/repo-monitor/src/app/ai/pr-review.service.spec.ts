@@ -68,9 +68,8 @@ describe('PrReviewService on the ingest path', () => {
 
   const deliver = (deliveryId: string, event: string, action: string | null) =>
     inbox.store({ deliveryId, event, action, installationId: 1, repositoryFullName: 'acme/api', payload: JSON.stringify({ action }), receivedAt: new Date() });
-  const settled = () => new Promise((resolve) => setTimeout(resolve, 100));
 
-  it('reads no AI settings for deliveries that cannot start a review', async () => {
+  it('reads AI settings for a reviewable pull request only, not for deliveries that cannot start a review', async () => {
     await Promise.all([
       deliver('issue-1', 'issues', 'opened'),
       deliver('push-1', 'push', null),
@@ -78,11 +77,9 @@ describe('PrReviewService on the ingest path', () => {
       deliver('pr-closed-1', 'pull_request', 'closed'),
       deliver('pr-labeled-1', 'pull_request', 'labeled'),
     ]);
-    await settled();
-    expect(settingsReads).toBe(0);
-  });
-
-  it('asks whether code review is on for a reviewable pull request', async () => {
+    // The accepted-delivery hook runs as each delivery is accepted, and a review starts by reading
+    // the settings: a reviewable pull request accepted after the others is the known state to wait
+    // for, since a read any of them had started would come before its own.
     await deliver('pr-opened-1', 'pull_request', 'opened');
     for (let waited = 0; settingsReads === 0 && waited < 5000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(settingsReads).toBe(1);

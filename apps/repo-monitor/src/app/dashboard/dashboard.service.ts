@@ -11,6 +11,7 @@ import { OutboxRepository } from '../outbox/outbox.repository';
 import { RepositoryRepository } from '../repositories/repository.repository';
 import { SecurityAlertRepository } from '../security-alerts/security-alert.repository';
 import { SystemSettingsService } from '../system-settings/system-settings.service';
+import { FAILED_RUN_CONCLUSIONS } from '../workflow-runs/run-conclusions';
 import { WorkflowRunRepository } from '../workflow-runs/workflow-run.repository';
 import { WorkItemRepository } from '../work-items/work-item.repository';
 import { BUCKET_SECONDS, bucketDay, lastLocalDays } from './day-buckets';
@@ -64,7 +65,7 @@ export class DashboardService {
       open_issues: open.issue,
       open_pull_requests: open.pull_request,
       open_security_alerts: await this.alertRecords.countOpen(),
-      failed_workflow_runs: await this.runRecords.countConcluded(['failure'], window.start),
+      failed_workflow_runs: await this.runRecords.countConcluded(FAILED_RUN_CONCLUSIONS, window.start),
       enabled_channels: await this.channelRecords.countEnabled(),
     };
 

@@ -4,6 +4,7 @@ import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { SearchText } from '../common/list-filters';
 import { ListPage, ListPageDto, listPage, PageQueryDto, pageWindow, MAX_ROW_ID, QueryInteger } from '../common/list-page';
 import { AGENT_SCHEME, COOKIE_SCHEME } from '../openapi';
+import { FAILED_RUN_CONCLUSIONS, isFailedRunConclusion } from './run-conclusions';
 import { WorkflowRunEntity } from './workflow-run.entity';
 import { WorkflowRunRepository } from './workflow-run.repository';
 
@@ -16,6 +17,8 @@ export class WorkflowRunDto {
   @ApiProperty({ nullable: true, type: String }) head_sha!: string | null;
   @ApiProperty() status!: string;
   @ApiProperty({ nullable: true, type: String }) conclusion!: string | null;
+  @ApiProperty({ description: `Whether the conclusion counts as failed (${FAILED_RUN_CONCLUSIONS.join(', ')}): notified, counted by the dashboard, the metric and the digest` })
+  failed!: boolean;
   @ApiProperty() run_attempt!: number;
   @ApiProperty() html_url!: string;
   @ApiProperty() updated_at!: string;
@@ -30,6 +33,7 @@ export class WorkflowRunDto {
       head_sha: row.headSha,
       status: row.status,
       conclusion: row.conclusion,
+      failed: isFailedRunConclusion(row.conclusion),
       run_attempt: row.runAttempt,
       html_url: row.htmlUrl,
       updated_at: row.updatedAt.toISOString(),

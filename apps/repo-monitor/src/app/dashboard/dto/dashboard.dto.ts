@@ -24,7 +24,7 @@ export class DashboardTilesDto {
   @ApiProperty() open_issues!: number;
   @ApiProperty() open_pull_requests!: number;
   @ApiProperty({ description: 'Open security alerts that are not ignored' }) open_security_alerts!: number;
-  @ApiProperty({ description: 'Workflow runs that failed within the 14 days shown' }) failed_workflow_runs!: number;
+  @ApiProperty({ description: 'Workflow runs that concluded as failed (failure, timed_out, cancelled, action_required, startup_failure) within the 14 days shown' }) failed_workflow_runs!: number;
   @ApiProperty({ description: 'Enabled notification channels' }) enabled_channels!: number;
 }
 
