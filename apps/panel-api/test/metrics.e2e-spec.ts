@@ -1,5 +1,7 @@
 import { promtoolCheckMetrics, requestJson, waitFor } from '@shared/testing';
 import { BackupService } from '../src/app/backups/backup.service';
+import { KeywordHitsFtsIndexer } from '../src/app/keyword-hits/keyword-hits-fts-indexer';
+import { KeywordHitsService } from '../src/app/keyword-hits/keyword-hits.service';
 import { TELEGRAM_GATEWAY } from '../src/app/telegram/telegram-gateway';
 import { loginAsAdmin, RunningPanel, startPanel } from './harness';
 import { SimUser, TelegramSimulator } from './telegram-simulator';
@@ -69,6 +71,7 @@ describe('panel-api /metrics with APP_METRICS_TOKEN', () => {
       'panel_backups_total{kind="auto",result="success"}',
       'panel_listener_connections{state="listening"}',
       'panel_scheduler_lock_held',
+      'panel_keyword_hits_search_backlog',
     ]) {
       expect(scraped.text).toContain(`${series} `);
     }
@@ -162,6 +165,39 @@ describe('panel-api /metrics with APP_METRICS_TOKEN', () => {
     } finally {
       await second.stop();
     }
+  });
+
+  it('reports the hits not yet in the search index: those recorded while the SQLite indexer waits, none on PostgreSQL', async () => {
+    const indexer = panel.app.get(KeywordHitsFtsIndexer);
+    await indexer.catchUp();
+    indexer.pause();
+    try {
+      const hits = panel.app.get(KeywordHitsService);
+      for (const messageId of [9001, 9002]) {
+        await hits.record({
+          accountName: 'alice',
+          taskName: 'watch',
+          chatId: DEALS,
+          chatTitle: 'Deals',
+          messageThreadId: null,
+          senderId: '42',
+          senderName: 'Ann',
+          senderUsername: null,
+          messageId,
+          ruleIndex: 0,
+          messageText: `backlog ${messageId}`,
+          matchedKeyword: 'backlog',
+          messageUrl: null,
+          hitAt: new Date(),
+          pushChannel: 'telegram',
+        });
+      }
+      expect(value(await metrics(), 'panel_keyword_hits_search_backlog')).toBe(indexer.enabled ? 2 : 0);
+    } finally {
+      indexer.resume();
+    }
+    await indexer.catchUp();
+    expect(value(await metrics(), 'panel_keyword_hits_search_backlog')).toBe(0);
   });
 
   it('passes promtool check metrics with every series filled', async () => {

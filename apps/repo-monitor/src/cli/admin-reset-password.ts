@@ -1,11 +1,12 @@
 import { hashPassword } from '@shared/crypto';
 import { DataSource } from 'typeorm';
-import { ADMIN_ACCOUNT_ID, AdminAccountEntity } from '../app/admin/admin-account.entity';
-import { AdminSessionEntity } from '../app/admin/admin-session.entity';
-import { AuditLogEntity } from '../app/admin/audit-log.entity';
+import { AdminAccountRepository } from '../app/admin/admin-account.repository';
+import { AdminSessionRepository } from '../app/admin/admin-session.repository';
+import { AuditLogRepository } from '../app/admin/audit-log.repository';
 import { passwordRuleViolation } from '../app/admin/password-rule';
 import { MonitorConfig } from '../app/config/monitor-config';
 import { dataSourceOptions } from '../database/data-source-options';
+import { DatabaseWork } from '../database/database-work';
 
 export class ResetPasswordError extends Error {
   constructor(
@@ -40,22 +41,24 @@ export async function resetAdminPassword(config: MonitorConfig, password: string
   // dataSourceOptions sets migrationsRun, so initialize() brings the schema up to date first.
   await dataSource.initialize();
   try {
-    return await dataSource.transaction(async (manager) => {
-      const account = await manager.findOne(AdminAccountEntity, { where: { id: ADMIN_ACCOUNT_ID } });
+    // The service's own repositories, outside Nest: the same statements the console runs.
+    const database = new DatabaseWork(dataSource);
+    const accounts = new AdminAccountRepository(database);
+    const sessions = new AdminSessionRepository(database);
+    const audit = new AuditLogRepository(database);
+    return await database.transaction(async (manager) => {
+      const account = await accounts.find(manager);
       if (!account) {
         throw new ResetPasswordError('not_found', 'no admin account exists yet; create it with web setup or MONITOR_ADMIN_USERNAME and MONITOR_ADMIN_PASSWORD');
       }
-      await manager.update(AdminAccountEntity, { id: ADMIN_ACCOUNT_ID }, { passwordHash, totpEnabled: false, totpSecret: null, updatedAt: new Date() });
-      const revoked = await manager.createQueryBuilder().delete().from(AdminSessionEntity).execute();
-      await manager.insert(AuditLogEntity, {
-        createdAt: new Date(),
-        actor: 'cli',
-        action: 'admin.password_reset',
-        target: account.username,
-        details: JSON.stringify({ totp_disabled: account.totpEnabled }),
-        clientIp: null,
-      });
-      return { username: account.username, sessionsRevoked: revoked.affected ?? 0, totpDisabled: account.totpEnabled };
+      const now = new Date();
+      await accounts.update(manager, { passwordHash, totpEnabled: false, totpSecret: null, updatedAt: now });
+      const sessionsRevoked = await sessions.deleteAll(manager);
+      await audit.insert(
+        { createdAt: now, actor: 'cli', action: 'admin.password_reset', target: account.username, details: JSON.stringify({ totp_disabled: account.totpEnabled }), clientIp: null },
+        manager,
+      );
+      return { username: account.username, sessionsRevoked, totpDisabled: account.totpEnabled };
     });
   } finally {
     await dataSource.destroy();

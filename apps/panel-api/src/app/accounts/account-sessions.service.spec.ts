@@ -1,5 +1,6 @@
 import { TelegramError, TelegramErrorKind } from '../telegram/telegram-error';
 import { panelErrorFor } from './account-sessions.service';
+import { ERROR_STATUS } from '../common/panel-error';
 
 describe('panelErrorFor', () => {
   it("answers each of Telegram's failures with its own code and status, never a 500", () => {
@@ -15,12 +16,12 @@ describe('panelErrorFor', () => {
     ];
     for (const [kind, code, status] of cases) {
       const error = panelErrorFor(new TelegramError(kind, `failed: ${kind}`));
-      expect([kind, error.code, error.getStatus(), error.message]).toEqual([kind, code, status, `failed: ${kind}`]);
+      expect([kind, error.code, ERROR_STATUS[error.code], error.message]).toEqual([kind, code, status, `failed: ${kind}`]);
     }
   });
 
   it('passes the wait of a flood_wait on as Retry-After seconds', () => {
     const error = panelErrorFor(TelegramError.floodWait(42));
-    expect([error.code, error.getStatus(), error.retryAfterSeconds]).toEqual(['flood_wait', 429, 42]);
+    expect([error.code, ERROR_STATUS[error.code], error.retryAfterSeconds]).toEqual(['flood_wait', 429, 42]);
   });
 });

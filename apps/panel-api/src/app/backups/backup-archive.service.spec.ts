@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { tempDir } from '@shared/testing';
+import { tempDir, waitFor } from '@shared/testing';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -145,6 +145,9 @@ describe('BackupArchiveService', () => {
       if (received > 1024 * 1024 && !opened.stream.destroyed) opened.stream.destroy();
     });
     await expect(opened.done).rejects.toThrow(/closed before the archive was complete/);
-    expect(existsSync(backups.workDirectory) ? readdirSync(backups.workDirectory) : []).toEqual([]);
+    // The snapshot goes once `done` has settled: wait for the state itself (a bounded wait that fails if it never comes).
+    const left = () => (existsSync(backups.workDirectory) ? readdirSync(backups.workDirectory) : []);
+    await waitFor(() => left().length === 0, 5_000);
+    expect(left()).toEqual([]);
   });
 });

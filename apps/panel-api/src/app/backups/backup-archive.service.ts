@@ -68,7 +68,7 @@ export class BackupArchiveService {
 
   /**
    * Takes the database snapshot first (so a failure there is an ordinary error before any byte is
-   * sent), then returns the archive stream. The snapshot file is removed before `done` settles.
+   * sent), then returns the archive stream. The snapshot file is removed once the archive is done.
    */
   async open(now = new Date()): Promise<OpenedBackupArchive> {
     const sources = backupSources(this.dataDirectory);
@@ -90,9 +90,10 @@ export class BackupArchiveService {
         : `${RESTORE_INSTRUCTIONS} The PostgreSQL database is not in this archive: dump and restore it separately (pg_dump / pg_restore).`,
     };
     const archive = createBackupArchive({ manifest, sqliteSnapshotPath: snapshot?.path, sources });
-    // `done` settles once the snapshot file is gone as well: when it does, nothing of this archive is
-    // left on disk, whether the archive was complete or its reader went away.
-    const done = archive.done.finally(() => snapshot?.remove());
-    return { ...archive, done, manifest };
+    void archive.done.then(
+      () => snapshot?.remove(),
+      () => snapshot?.remove(),
+    );
+    return { ...archive, manifest };
   }
 }

@@ -3,7 +3,7 @@ import { fastifyErrorStatus, httpErrorMessage, noteAnsweredError } from '@shared
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import { ApiErrorBody } from './api-error';
-import { ErrorCode, PanelError } from './panel-error';
+import { ERROR_STATUS, ErrorCode, PanelError } from './panel-error';
 import { InvalidJsonBodyError } from './request-limits';
 
 /** The code of an error that is not a PanelError (Nest's own, the validation pipe's, Fastify's), by its status. */
@@ -29,7 +29,8 @@ export function errorBody(status: number, message: string, code: ErrorCode = cod
 }
 
 /**
- * Turns every error into `{statusCode, error, message, code}`. PanelErrors carry their code; other
+ * Turns every error into `{statusCode, error, message, code}`. PanelErrors carry their code, whose
+ * status comes from ERROR_STATUS (domain errors meet HTTP here and nowhere else); other
  * client errors get the code of their status. Anything unexpected is logged once with the request id
  * and answered 500 `internal_error` without internals.
  */
@@ -52,7 +53,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     // A PanelError, or an HttpException other than 500, is thrown on purpose, 5xx included (Telegram
     // unreachable, WebDAV failed): the request's own log line reports it at warn, with no stack trace.
     if (exception instanceof PanelError) {
-      const status = exception.getStatus();
+      const status = ERROR_STATUS[exception.code];
       return { status, body: errorBody(status, exception.message, exception.code) };
     }
     if (exception instanceof InvalidJsonBodyError) return { status: 400, body: errorBody(400, exception.message, 'invalid_json') };

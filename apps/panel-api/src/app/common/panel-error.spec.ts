@@ -1,3 +1,4 @@
+import { HttpException } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AccountNotFound, ERROR_CODES, ERROR_STATUS, NeedsRelogin, PanelError, TaskBusy } from './panel-error';
@@ -29,12 +30,14 @@ describe('error codes', () => {
     }
   });
 
-  it('a PanelError takes its status from its code; the domain classes say which case they are', () => {
-    expect(new PanelError('backup_busy', 'busy').getStatus()).toBe(409);
+  it('a PanelError knows its code, not HTTP (ERROR_STATUS maps the code); the domain classes say which case they are', () => {
+    const busy = new PanelError('backup_busy', 'busy');
+    expect(busy).not.toBeInstanceOf(HttpException);
+    expect(ERROR_STATUS[busy.code]).toBe(409);
     const missing = new AccountNotFound('alice');
-    expect([missing.code, missing.getStatus(), missing.message, missing.name]).toEqual(['account_not_found', 404, 'Account alice not found', 'AccountNotFound']);
+    expect([missing.code, ERROR_STATUS[missing.code], missing.message, missing.name]).toEqual(['account_not_found', 404, 'Account alice not found', 'AccountNotFound']);
     const relogin = new NeedsRelogin('alice', 'it has no stored session');
-    expect([relogin.code, relogin.getStatus()]).toEqual(['needs_relogin', 409]);
+    expect([relogin.code, ERROR_STATUS[relogin.code]]).toEqual(['needs_relogin', 409]);
     expect(relogin.message).toBe('Account alice needs_relogin: it has no stored session. Log in again (phone or QR login).');
     expect([new TaskBusy('daily').code, new TaskBusy('daily').message]).toEqual(['task_busy', 'Task daily is already running']);
   });

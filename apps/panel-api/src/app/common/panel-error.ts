@@ -1,7 +1,6 @@
-import { HttpException } from '@nestjs/common';
-
 /**
- * Every `code` an error body of panel-api can carry, with its HTTP status. The table in
+ * Every `code` an error body of panel-api can carry, with the HTTP status the exception filter
+ * answers it with (the only place a domain error meets HTTP). The table in
  * docs/panel-api-errors.md lists the same codes (panel-error.spec.ts keeps them equal).
  * `request_refused` is the one code without a fixed status: any other 4xx (a static file's range, ...).
  */
@@ -70,18 +69,19 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 
 /**
- * A typed error of panel-api: a stable `code`, the status that follows from it, and a message for
- * a person. The global filter answers it as `{statusCode, error, message, code}`; code elsewhere
- * (the task runner, the batch endpoint, the scheduler) acts on its class or code, never on a status.
+ * A typed error of panel-api: a stable `code` and a message for a person. It knows nothing of HTTP:
+ * the global filter (AllExceptionsFilter) answers it as `{statusCode, error, message, code}` with
+ * ERROR_STATUS[code]; code elsewhere (the task runner, the batch endpoint, the scheduler) acts on its
+ * class or code.
  */
-export class PanelError extends HttpException {
+export class PanelError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    /** Seconds to wait before trying again (429): sent as Retry-After. */
+    /** Seconds to wait before trying again (flood_wait, rate_limited): answered as Retry-After. */
     readonly retryAfterSeconds?: number,
   ) {
-    super(message, ERROR_STATUS[code]);
+    super(message);
     this.name = new.target.name;
   }
 }

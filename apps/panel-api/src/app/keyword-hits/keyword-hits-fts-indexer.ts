@@ -1,6 +1,7 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { PanelMetrics } from '../metrics/metrics.service';
 
 /** Hits indexed per statement: one FTS5 segment per batch instead of one per hit. */
 export const FTS_INDEX_BATCH = 5_000;
@@ -16,7 +17,8 @@ export const FTS_INDEX_INTERVAL_MS = 1_000;
  * never depend on how far the indexer has got.
  *
  * A pass that fails (the database busy with another writer, a read-only data directory) changes
- * nothing and is tried again on the next tick.
+ * nothing and is tried again on the next tick; the first failure of a streak is logged at warn, and
+ * the backlog is the `panel_keyword_hits_search_backlog` gauge.
  */
 @Injectable()
 export class KeywordHitsFtsIndexer implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -24,8 +26,15 @@ export class KeywordHitsFtsIndexer implements OnApplicationBootstrap, OnApplicat
   private timer?: NodeJS.Timeout;
   private running?: Promise<number>;
   private stopped = false;
+  /** Failed batches since the last one that worked. */
+  private failures = 0;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Optional() metrics?: PanelMetrics,
+  ) {
+    if (this.enabled) metrics?.watchSearchIndex(this);
+  }
 
   get enabled(): boolean {
     return this.dataSource.options.type === 'sqlite' || this.dataSource.options.type === 'better-sqlite3';
@@ -103,9 +112,14 @@ export class KeywordHitsFtsIndexer implements OnApplicationBootstrap, OnApplicat
       )) as Array<{ from: number; to: number | null }>;
       if (!state || state.to === null) return 0;
       await this.dataSource.query(`UPDATE "keyword_hits_fts_state" SET "indexed_through" = ? WHERE "indexed_through" = ?`, [state.to, state.from]);
+      if (this.failures > 0) this.logger.log(`keyword hits: indexing for search works again after ${this.failures} failed batch(es)`);
+      this.failures = 0;
       return state.to - state.from;
     } catch (error) {
-      this.logger.debug(`keyword hits: indexing for search deferred (${error instanceof Error ? error.message : String(error)})`);
+      const message = `keyword hits: indexing for search deferred, searches check the newest hits without the index meanwhile (${error instanceof Error ? error.message : String(error)})`;
+      if (this.failures === 0) this.logger.warn(message);
+      else this.logger.debug(message);
+      this.failures += 1;
       return 0;
     }
   }

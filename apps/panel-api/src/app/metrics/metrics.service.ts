@@ -17,6 +17,10 @@ export interface ListenerStatusSource {
 export interface SchedulerLockSource {
   isHeld(): boolean;
 }
+export interface SearchIndexSource {
+  /** Hits recorded but not yet in the search index. */
+  pending(): Promise<number>;
+}
 
 /**
  * The Prometheus registry of one panel-api instance (its own, never prom-client's global one).
@@ -31,6 +35,7 @@ export class PanelMetrics {
   private readonly backups: Counter<'kind' | 'result'>;
   private listeners?: ListenerStatusSource;
   private schedulerLock?: SchedulerLockSource;
+  private searchIndex?: SearchIndexSource;
 
   constructor() {
     collectProcessMetrics(this.registry);
@@ -58,7 +63,7 @@ export class PanelMetrics {
       registers,
     });
     for (const kind of ['auto', 'manual'] as const) for (const result of ['success', 'failure'] as const) this.backups.inc({ kind, result }, 0);
-    const sources = { listeners: () => this.listeners, schedulerLock: () => this.schedulerLock };
+    const sources = { listeners: () => this.listeners, schedulerLock: () => this.schedulerLock, searchIndex: () => this.searchIndex };
     new Gauge({
       name: 'panel_listener_connections',
       help: 'Keyword listeners by state (listening: connected to Telegram and receiving messages)',
@@ -80,6 +85,16 @@ export class PanelMetrics {
         this.set(sources.schedulerLock()?.isHeld() ? 1 : 0);
       },
     });
+    new Gauge({
+      name: 'panel_keyword_hits_search_backlog',
+      help:
+        'Keyword hits recorded but not yet in the SQLite search index (FTS5, fed in batches about every second); always 0 on PostgreSQL. ' +
+        'Searches stay exact meanwhile; a backlog that keeps growing means indexing fails (the log says why)',
+      registers,
+      async collect() {
+        this.set((await sources.searchIndex()?.pending()) ?? 0);
+      },
+    });
   }
 
   watchListeners(source: ListenerStatusSource): void {
@@ -88,6 +103,10 @@ export class PanelMetrics {
 
   watchSchedulerLock(source: SchedulerLockSource): void {
     this.schedulerLock = source;
+  }
+
+  watchSearchIndex(source: SearchIndexSource): void {
+    this.searchIndex = source;
   }
 
   runFinished(run: { success?: boolean | null; state: RunState; failure_category: string }): void {

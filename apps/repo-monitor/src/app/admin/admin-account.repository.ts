@@ -16,8 +16,9 @@ export class AdminAccountRepository {
     return (await manager.count(AdminAccountEntity)) > 0;
   }
 
-  find(): Promise<AdminAccountEntity | null> {
-    return this.database.dataSource.manager.findOne(AdminAccountEntity, { where: { id: ADMIN_ACCOUNT_ID } });
+  /** The admin account, if created (inside `manager`'s transaction when given). */
+  find(manager: EntityManager = this.database.dataSource.manager): Promise<AdminAccountEntity | null> {
+    return manager.findOne(AdminAccountEntity, { where: { id: ADMIN_ACCOUNT_ID } });
   }
 
   /**

@@ -37,6 +37,12 @@ export class AdminSessionRepository {
     await this.manager().delete(AdminSessionEntity, { expiresAt: LessThan(now) });
   }
 
+  /** Signs out every session (the command-line password reset), inside the caller's transaction; answers how many. */
+  async deleteAll(manager: EntityManager): Promise<number> {
+    const result = await manager.createQueryBuilder().delete().from(AdminSessionEntity).execute();
+    return result.affected ?? 0;
+  }
+
   /** Signs out every session but `keepId` (after a password or second-factor change), inside the caller's transaction. */
   async deleteAllExcept(manager: EntityManager, keepId: string): Promise<void> {
     await manager.createQueryBuilder().delete().from(AdminSessionEntity).where('id != :keep', { keep: keepId }).execute();
