@@ -60,7 +60,8 @@ export class AppModule {
         // Watching repositories. Data flows one way, and so do the imports: webhooks (and github's
         // polling) hand deliveries to processing, processing writes the records (events,
         // repositories, installations, work items, workflow runs, security alerts), and recording an
-        // event queues its notifications. architecture.spec.ts fails on an import against the flow (flowViolations) and on any cycle between folders.
+        // event queues its notifications. architecture.spec.ts fails on an import against that flow
+        // and on any cycle between folders.
         RepositoriesModule,
         WorkItemsModule,
         WorkflowRunsModule,
