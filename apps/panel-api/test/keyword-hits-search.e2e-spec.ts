@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { requestJson } from '@shared/testing';
+import { requestJson, waitFor } from '@shared/testing';
 import { DataSource } from 'typeorm';
 import { KeywordHit } from '../src/app/keyword-hits/entities/keyword-hit.entity';
 import { KeywordHitsFtsIndexer } from '../src/app/keyword-hits/keyword-hits-fts-indexer';
@@ -370,6 +370,28 @@ describe('keyword hits at scale: trigram search, capped totals, keyset paging, g
       for (const id of gone) stored.delete(id);
       expect(await dataSource.runMigrations({ transaction: 'each' })).toHaveLength(1);
       await checkGroups();
+
+      // A delete that must wait for another account's insert in the same chat (not yet committed)
+      // counts from what the insert left. The chat is new with one hit, so the delete would take its
+      // all-accounts row to 0, and the insert's +1 must survive: 1, not 2 and not gone.
+      const [first, second] = makeHits(2, HITS + 900, 17).map((hit) => ({ ...hit, chatId: '-1999' }));
+      await insert([{ ...first, accountName: 'a2' }]);
+      const firstId = [...stored.entries()].find(([, hit]) => hit.chatId === '-1999')?.[0] as number;
+      const holding = dataSource.createQueryRunner();
+      await holding.connect();
+      await holding.startTransaction();
+      const added = { ...second, accountName: 'a3' };
+      const inserted = await holding.manager.getRepository(KeywordHit).insert(added);
+      const deleting = dataSource.getRepository(KeywordHit).delete(firstId);
+      // Known state: the delete waits for the insert's row lock.
+      await waitFor(async () => Number(((await dataSource.query(`SELECT COUNT(*) AS "n" FROM pg_locks WHERE NOT "granted"`)) as Array<{ n: string }>)[0].n) > 0, 10_000);
+      await holding.commitTransaction();
+      await holding.release();
+      expect((await deleting).affected).toBe(1);
+      stored.delete(firstId);
+      stored.set(Number(inserted.identifiers[0]['id']), added);
+      await checkGroups();
+      expect(await dataSource.query(`SELECT "hit_count" FROM "keyword_hit_groups_all" WHERE "group_by" = 'chat' AND "group_key" = '-1999'`)).toEqual([{ hit_count: 1 }]);
     }
 
     // The search index follows the deletes and inserts too.

@@ -112,6 +112,7 @@ describe('console lists: filters, search and the outbox', () => {
       });
     await run(1001, 'CI', 'main', 'success');
     await run(1002, 'Release', 'feature/Login', 'failure');
+    await run(1003, 'Nightly', 'main', 'timed_out');
 
     const alert = (number: number, summary: string, severity: string) =>
       manager.getRepository(SecurityAlertEntity).save({
@@ -228,6 +229,15 @@ describe('console lists: filters, search and the outbox', () => {
     expect((await get<Page<unknown>>('/api/v1/workflow-runs?q=abc1001')).body.total).toBe(1);
     expect((await get<Page<unknown>>('/api/v1/workflow-runs?status=completed&conclusion=failure')).body.total).toBe(1);
     expect((await get<Page<unknown>>('/api/v1/workflow-runs?status=queued')).body.total).toBe(0);
+  });
+
+  it('marks each run failed or not as the service counts it (a timed-out run is failed too)', async () => {
+    const runs = (await get<Page<{ workflow_name: string; conclusion: string; failed: boolean }>>('/api/v1/workflow-runs?per_page=100')).body.items;
+    expect(runs.map((run) => [run.workflow_name, run.conclusion, run.failed]).sort()).toEqual([
+      ['CI', 'success', false],
+      ['Nightly', 'timed_out', true],
+      ['Release', 'failure', true],
+    ]);
   });
 
   it('searches security alerts and filters by severity and state', async () => {

@@ -206,7 +206,18 @@ describe('GET /api/v1/dashboard', () => {
 
   it('counts the workflow runs of the 14 days shown that concluded as failed, in every failed conclusion', async () => {
     const manager = monitor.app.get(DatabaseWork).dataSource.manager;
-    const repository = await manager.getRepository(RepositoryEntity).findOneOrFail({ where: {}, order: { id: 'ASC' } });
+    const repository = await manager.getRepository(RepositoryEntity).save({
+      githubId: null,
+      fullName: 'acme/runs',
+      htmlUrl: 'https://github.com/acme/runs',
+      private: false,
+      source: 'external',
+      installationId: null,
+      status: 'active',
+      baselineImportedAt: null,
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    });
     const before = (await get()).body.tiles.failed_workflow_runs;
     const now = Date.now();
     let runId = 7_000;

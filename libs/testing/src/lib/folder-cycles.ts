@@ -72,6 +72,9 @@ export function folderCycles(srcDir: string, options: FolderCycleOptions = {}): 
  * answered as `from -> to (file -> file; ...)`. Folders not in a stage are not checked.
  */
 export function flowViolations(srcDir: string, stages: string[][], options: FolderCycleOptions = {}): string[] {
+  const root = resolve(srcDir);
+  const missing = stages.flat().filter((folder) => !existsSync(join(root, 'app', folder)) && !existsSync(join(root, folder)));
+  if (missing.length > 0) throw new Error(`flowViolations: no folder ${missing.join(', ')} under ${root} (a stage names a folder that does not exist)`);
   const stageOf = new Map(stages.flatMap((folders, index) => folders.map((folder) => [folder, index] as const)));
   return folderEdges(srcDir, options)
     .filter((edge) => (stageOf.get(edge.to) ?? Infinity) < (stageOf.get(edge.from) ?? -Infinity))

@@ -110,11 +110,12 @@ export class KeywordHitsFtsIndexer implements OnApplicationBootstrap, OnApplicat
         `SELECT "s"."indexed_through" AS "from", (SELECT MAX("id") FROM (SELECT "id" FROM "keyword_hits" WHERE "id" > "s"."indexed_through" ORDER BY "id" LIMIT ${FTS_INDEX_BATCH})) AS "to"
          FROM "keyword_hits_fts_state" "s"`,
       )) as Array<{ from: number; to: number | null }>;
-      if (!state || state.to === null) return 0;
-      await this.dataSource.query(`UPDATE "keyword_hits_fts_state" SET "indexed_through" = ? WHERE "indexed_through" = ?`, [state.to, state.from]);
+      if (state && state.to !== null) {
+        await this.dataSource.query(`UPDATE "keyword_hits_fts_state" SET "indexed_through" = ? WHERE "indexed_through" = ?`, [state.to, state.from]);
+      }
       if (this.failures > 0) this.logger.log(`keyword hits: indexing for search works again after ${this.failures} failed batch(es)`);
       this.failures = 0;
-      return state.to - state.from;
+      return state && state.to !== null ? state.to - state.from : 0;
     } catch (error) {
       const message = `keyword hits: indexing for search deferred, searches check the newest hits without the index meanwhile (${error instanceof Error ? error.message : String(error)})`;
       if (this.failures === 0) this.logger.warn(message);

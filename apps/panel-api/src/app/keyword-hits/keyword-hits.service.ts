@@ -314,8 +314,9 @@ export class KeywordHitsService {
    * One page of the groups by task, account or chat: count and latest hit of each, the group with
    * the latest hit first (by that hit's (hit_at, id), so `cursor` is the last group's latest hit),
    * and how many groups there are. Without a filter, or filtered by account alone, counts and latest
-   * hits come from `keyword_hit_groups` (kept by triggers in the transaction of every insert and
-   * delete); any other filter aggregates the matching hits. Either way no hit is read but the page's.
+   * hits come from the counter tables (`keyword_hit_groups`, and on PostgreSQL `keyword_hit_groups_all`
+   * over all accounts; kept by triggers in the transaction of every insert and delete); any other
+   * filter aggregates the matching hits. Either way no hit is read but the page's.
    */
   async groups(groupBy: HitGroupKey, filter: KeywordHitFilter, limit: number, cursor?: HitCursor): Promise<GroupPage> {
     const onlyAccount = Object.entries(filter).every(([name, value]) => value === undefined || name === 'account');

@@ -92,7 +92,13 @@ export class PanelMetrics {
         'Searches stay exact meanwhile; a backlog that keeps growing means indexing fails (the log says why)',
       registers,
       async collect() {
-        this.set((await sources.searchIndex()?.pending()) ?? 0);
+        const source = sources.searchIndex();
+        if (!source) return this.set(0);
+        try {
+          this.set(await source.pending());
+        } catch {
+          // A failed count leaves the last value: the rest of the scrape does not depend on it.
+        }
       },
     });
   }

@@ -14,7 +14,7 @@ function changedRows(rows: string): string {
 }
 
 /** The latest hit of each counter row matching `where` (per group_by), read again from the (x, hit_at, id) index. */
-function recomputeLatest(where: (column: string) => string): string {
+export function recomputeLatest(where: (column: string) => string): string {
   return GROUP_SOURCES.map(
     ([groupBy, column]) => `UPDATE "keyword_hit_groups" AS g SET ("latest_at", "latest_id") = (
         SELECT h."hit_at", h."id" FROM "keyword_hits" h WHERE h."${column}" = g."group_key" AND h."account_name" = g."account_name"
