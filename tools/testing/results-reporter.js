@@ -1,7 +1,12 @@
 // Jest reporter that writes each run's own counts to tmp/test-results/, so `npm test` can print
 // one `N passed, N failed` line taken from the test runner's report rather than from parsing logs.
+// It also keeps every spec file's and test's duration, so the run can print the slowest of each.
 const { mkdirSync, writeFileSync } = require('node:fs');
-const { join } = require('node:path');
+const { join, relative } = require('node:path');
+
+const root = join(__dirname, '../..');
+/** Tests kept per run: enough for the overall top 20 whatever the split between runs. */
+const KEPT_TESTS = 40;
 
 class ResultsReporter {
   constructor(globalConfig) {
@@ -9,12 +14,26 @@ class ResultsReporter {
   }
 
   onRunComplete(contexts, results) {
-    const dir = join(__dirname, '../../tmp/test-results');
+    const dir = join(root, 'tmp/test-results');
     mkdirSync(dir, { recursive: true });
     const first = contexts && [...contexts][0];
     const name = (first?.config?.displayName?.name || 'jest').replace(/[^A-Za-z0-9_-]/g, '_');
     const label = process.env.TEST_RESULTS_LABEL || 'run';
     const file = join(dir, `${label}-${name}-${process.pid}-${Date.now()}.json`);
+    const files = results.testResults.map((suite) => ({
+      file: relative(root, suite.testFilePath),
+      seconds: Math.max(0, (suite.perfStats.end - suite.perfStats.start) / 1000),
+    }));
+    const tests = results.testResults
+      .flatMap((suite) =>
+        suite.testResults.map((test) => ({
+          file: relative(root, suite.testFilePath),
+          name: test.fullName,
+          seconds: (test.duration ?? 0) / 1000,
+        })),
+      )
+      .sort((a, b) => b.seconds - a.seconds)
+      .slice(0, KEPT_TESTS);
     writeFileSync(
       file,
       JSON.stringify({
@@ -23,6 +42,8 @@ class ResultsReporter {
         failed: results.numFailedTests + results.numRuntimeErrorTestSuites,
         skipped: results.numPendingTests + results.numTodoTests,
         suitesFailed: results.numFailedTestSuites,
+        files,
+        tests,
       }),
     );
   }
