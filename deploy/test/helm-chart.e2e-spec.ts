@@ -156,6 +156,27 @@ describe('Helm chart deploy/helm/selfhost', () => {
     expect(template).not.toMatch(/proxy-body-size: "10m"/);
   });
 
+  it('runs repo-monitor as one Deployment, with a PodDisruptionBudget only for several replicas on PostgreSQL', () => {
+    const deployments = templateFiles.filter((file) => file.endsWith('.yaml')).flatMap((file) => manifests(file).filter((item) => item.kind === 'Deployment' && String(item.metadata?.name).endsWith('-repo-monitor')));
+    expect(deployments).toHaveLength(1);
+    const template = readFileSync(join(templatesDir, 'repo-monitor-pdb.yaml'), 'utf8');
+    const condition = /^\{\{- if (.+) \}\}$/m.exec(template)?.[1] ?? '';
+    expect(condition).toContain('(gt (int .Values.repoMonitor.replicaCount) 1)');
+    expect(condition).toContain('(eq .Values.repoMonitor.database.driver "postgres")');
+    expect(condition).toContain('.Values.repoMonitor.podDisruptionBudget.enabled');
+    const pdb = manifest('repo-monitor-pdb.yaml', 'PodDisruptionBudget', '-repo-monitor') as Manifest & { apiVersion: string; spec: { maxUnavailable: unknown; selector: { matchLabels: unknown } } };
+    expect(pdb.apiVersion).toBe('policy/v1');
+    expect(pdb.spec.selector.matchLabels).toBeDefined();
+    // The budget selects the Deployment's pods: both use the same selector labels.
+    const selector = (text: string) => /include "selfhost\.selectorLabels" \(dict "root" \. "component" "([a-z-]+)"\)/.exec(text)?.[1];
+    expect(selector(template)).toBe(selector(readFileSync(join(templatesDir, 'repo-monitor-deployment.yaml'), 'utf8')));
+    expect(values).toMatchObject({ repoMonitor: { podDisruptionBudget: { enabled: true, maxUnavailable: 1 } } });
+    const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+    const zero = JSON.parse(JSON.stringify(values)) as { repoMonitor: { podDisruptionBudget: { maxUnavailable: number } } };
+    zero.repoMonitor.podDisruptionBudget.maxUnavailable = 0;
+    expect(validate(zero)).toBe(false);
+  });
+
   it('fails on values that would run two writers or lose secrets', () => {
     const validate = readFileSync(join(templatesDir, 'validate.yaml'), 'utf8');
     const failures = [...validate.matchAll(/\{\{-? if ([^\n]*?) \}\}\n\{\{-? fail "([^"]+)" \}\}/g)].map((match) => ({ condition: match[1], message: match[2] }));

@@ -7,7 +7,7 @@ import { adminHeaders, loginAdmin } from '../../repo-monitor/test/harness';
 import { issueEvent } from '../../repo-monitor/test/github-fixtures';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { GitHubSyncService } from '../../repo-monitor/src/app/github/github-sync.service';
-import { ADMIN_PASSWORD, DESKTOP, INSTALLATION_ID, installationCreated, newPage, PHONE, screenshot, scrollsSideways, sendDelivery, seriousAxeViolations, signIn, startWebMonitor, WebMonitor } from './support';
+import { ADMIN_PASSWORD, DESKTOP, INBOUND_SECRET, INSTALLATION_ID, installationCreated, newPage, PHONE, screenshot, scrollsSideways, sendDelivery, seriousAxeViolations, signIn, startWebMonitor, WebMonitor } from './support';
 
 /**
  * The admin pages against the real repo-monitor: a signed webhook channel created and tested, a
@@ -201,6 +201,37 @@ describe('repo-monitor console: admin pages', () => {
     await context.close();
   });
 
+  it('the recovered deliveries page lists a delivery missed while repo-monitor was unreachable, asked for again with "Check now"', async () => {
+    const { page, context, errors } = await newPage(web);
+    await signIn(page, { path: '/login?next=%2Frecovered-deliveries' });
+    await page.getByRole('heading', { name: 'Recovered deliveries', exact: true }).waitFor();
+    await page.getByText('No missed deliveries').waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    // GitHub tries while nothing listens at the App's webhook URL (port 1 refuses), then the URL works again.
+    web.github.appWebhook = { url: `${web.monitor.url.replace(/:\d+$/, ':1')}/webhooks/github`, secret: INBOUND_SECRET };
+    const missed = await web.github.sendAppWebhook('issues', issueEvent('opened', INSTALLATION_ID, repository, 321, 'Missed from the console', '2024-06-01T10:00:00Z'));
+    expect(missed.status_code).toBe(0);
+    web.github.appWebhook = { url: `${web.monitor.url}/webhooks/github`, secret: INBOUND_SECRET };
+
+    await page.getByRole('button', { name: 'Check now' }).click();
+    await page.getByText(/^Checked: /).waitFor();
+    await web.github.redeliveriesSettled();
+    expect(web.github.redeliveryRequests).toContain(missed.id);
+    const row = page.getByRole('row', { name: new RegExp(missed.guid) });
+    for (let attempt = 0; attempt < 20; attempt++) {
+      await page.getByRole('button', { name: 'Check now' }).click();
+      if (await row.getByText('Recovered', { exact: true }).isVisible()) break;
+      await page.waitForTimeout(250);
+    }
+    await row.getByText('Recovered', { exact: true }).waitFor();
+    await row.getByText('issues.opened').waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await screenshot(page, 'monitor-recovered-deliveries-desktop');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   const PAGES: [string, string][] = [
     ['/repositories', 'Repositories'],
     ['/channels', 'Notification channels'],
@@ -214,6 +245,7 @@ describe('repo-monitor console: admin pages', () => {
     ['/ai?tab=digests', 'AI'],
     ['/settings', 'Settings'],
     ['/releases', 'Starred releases'],
+    ['/recovered-deliveries', 'Recovered deliveries'],
     ['/audit-log', 'Audit log'],
     ['/about', 'About'],
     ['/agent-access', 'Agent access'],

@@ -630,6 +630,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/recovered-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Failed deliveries found by the redelivery sweep, newest first, with the last sweep */
+        get: operations["RecoveredDeliveriesController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/recovered-deliveries/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run the redelivery sweep now and answer what it did
+         * @description skipped tells why it did not run: disabled, not_configured (no GitHub App), running_elsewhere (another instance is sweeping).
+         */
+        post: operations["RecoveredDeliveriesController_check"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repositories": {
         parameters: {
             query?: never;
@@ -1595,6 +1632,65 @@ export interface components {
             page: number;
             per_page: number;
             total: number;
+        };
+        RecoveredDeliveryDto: {
+            action: string | null;
+            /** @example issues */
+            event: string;
+            /**
+             * Format: date-time
+             * @description When GitHub first tried to deliver it
+             */
+            first_attempt_at: string;
+            /** @description GitHub’s delivery guid (the X-GitHub-Delivery header) */
+            guid: string;
+            /** Format: date-time */
+            last_requested_at: string | null;
+            /** @description Why it was given up, or why the last request failed */
+            reason: string | null;
+            /** @description Redeliveries asked for so far */
+            requests: number;
+            /**
+             * Format: date-time
+             * @description When it was recovered or given up
+             */
+            resolved_at: string | null;
+            /**
+             * @description missing: failed and not received; requested: a redelivery was asked for; recovered: received since; given_up: see reason
+             * @enum {string}
+             */
+            status: "missing" | "requested" | "recovered" | "given_up";
+        };
+        RecoveredDeliveryListDto: {
+            /** @description MONITOR_REDELIVERY_ENABLED */
+            enabled: boolean;
+            /** @description MONITOR_REDELIVERY_INTERVAL in seconds */
+            interval_seconds: number;
+            items: components["schemas"]["RecoveredDeliveryDto"][];
+            /** @description The last sweep on any instance; null before the first */
+            last_sweep: components["schemas"]["RedeliverySweepDto"] | null;
+            page: number;
+            per_page: number;
+            total: number;
+        };
+        RedeliverySweepDto: {
+            /** @description Why the sweep stopped early */
+            error: string | null;
+            /** @description Of those, failed and not received */
+            failed: number;
+            /** Format: date-time */
+            finished_at: string;
+            given_up: number;
+            /** @description Distinct deliveries in GitHub’s list of the last 3 days */
+            looked_at: number;
+            /** @description false when the sweep did not run (see skipped) */
+            ran: boolean;
+            recovered: number;
+            requested: number;
+            /** @enum {string|null} */
+            skipped: "disabled" | "not_configured" | "running_elsewhere" | null;
+            /** Format: date-time */
+            started_at: string;
         };
         RepositoryDto: {
             baseline_imported_at: string | null;
@@ -4175,6 +4271,88 @@ export interface operations {
             };
             /** @description validation_failed: the request body is larger than the service accepts */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    RecoveredDeliveriesController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                status?: "missing" | "requested" | "recovered" | "given_up";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveredDeliveryListDto"];
+                };
+            };
+            /** @description validation_failed: the request is not valid; the message says what is wrong */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description unauthorized: no live session cookie (or agent token where one is accepted) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    RecoveredDeliveriesController_check: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedeliverySweepDto"];
+                };
+            };
+            /** @description unauthorized: no live session cookie (or agent token where one is accepted) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description csrf_failed: missing or wrong X-CSRF-Token; forbidden: agent tokens are read-only */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -28,6 +28,7 @@ export const en = {
     channels: 'Notification channels',
     outbox: 'Outbox',
     releases: 'Starred releases',
+    recoveredDeliveries: 'Recovered deliveries',
     githubApp: 'GitHub App',
     ai: 'AI',
     settings: 'Settings',

@@ -30,6 +30,7 @@ export const zh: typeof en = {
     channels: '通知渠道',
     outbox: '发件箱',
     releases: '星标仓库发布',
+    recoveredDeliveries: '补收的投递',
     githubApp: 'GitHub App',
     ai: 'AI',
     settings: '设置',

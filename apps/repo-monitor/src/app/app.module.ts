@@ -34,6 +34,7 @@ import { WorkItemsModule } from './work-items/work-items.module';
 import { WorkflowRunsModule } from './workflow-runs/workflow-runs.module';
 import { SecurityAlertsModule } from './security-alerts/security-alerts.module';
 import { NotificationsModule } from './notifications/notifications.module';
+import { RedeliveryModule } from './redelivery/redelivery.module';
 
 @Module({})
 export class AppModule {
@@ -79,6 +80,7 @@ export class AppModule {
         RetentionModule,
         DashboardModule,
         GithubAppManifestModule,
+        RedeliveryModule,
       ],
     };
   }

@@ -16,7 +16,7 @@ describe('the folders of the source tree', () => {
   // from polling it); a folder may import its own stage and the ones after it, never one before.
   // Infrastructure lives in database/ and common/, outside the flow.
   const PIPELINE = [
-    ['webhooks', 'github'],
+    ['webhooks', 'github', 'redelivery'],
     ['processing'],
     ['events', 'repositories', 'installations', 'work-items', 'workflow-runs', 'security-alerts'],
     ['notifications'],

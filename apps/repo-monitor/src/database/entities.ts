@@ -14,6 +14,7 @@ import { WorkItemEntity } from '../app/work-items/work-item.entity';
 import { WorkflowRunEntity } from '../app/workflow-runs/workflow-run.entity';
 import { DigestEntity } from '../app/ai/digest.entity';
 import { PrReviewEntity } from '../app/ai/pr-review.entity';
+import { RecoveredDeliveryEntity } from '../app/redelivery/recovered-delivery.entity';
 
 /**
  * Every TypeORM entity of repo-monitor. Feature modules own their entity files; this list is what
@@ -36,4 +37,5 @@ export const monitorEntities: Array<new () => object> = [
   StarredReleaseTrackerEntity,
   PrReviewEntity,
   DigestEntity,
+  RecoveredDeliveryEntity,
 ];

@@ -9,7 +9,8 @@ import { AuditLogService } from '../admin/audit-log.service';
 import { loadMonitorConfig } from '../config/monitor-config';
 import { SecretCipher } from '../settings/secret-cipher';
 import { SettingsStore } from '../settings/settings.store';
-import { AI_SETTINGS_CACHE_MS, AiSettingsService } from './ai-settings.service';
+import { SettingsChanges } from '../settings/settings-changes';
+import { AiSettingsService } from './ai-settings.service';
 
 /** Counts the reads of the settings table, where the AI settings live. */
 class SettingsReads extends AbstractLogger {
@@ -34,7 +35,7 @@ describe('AiSettingsService: effective settings cached, cleared on change', () =
     await dataSource.initialize();
     serializeSqliteAccess(dataSource);
     store = new SettingsStore(dataSource, new SecretCipher(config));
-    service = new AiSettingsService(config, dataSource, store, new AuditLogService(new AuditLogRepository(new DatabaseWork(dataSource))));
+    service = new AiSettingsService(config, dataSource, store, new AuditLogService(new AuditLogRepository(new DatabaseWork(dataSource))), new SettingsChanges(config, dataSource));
   });
   afterAll(async () => {
     jest.restoreAllMocks();
@@ -64,7 +65,7 @@ describe('AiSettingsService: effective settings cached, cleared on change', () =
     await store.set('ai.config', { model: 'set-elsewhere' });
     expect((await service.current()).model).toBe(seen.model);
     const now = Date.now();
-    jest.spyOn(Date, 'now').mockReturnValue(now + AI_SETTINGS_CACHE_MS + 1);
+    jest.spyOn(Date, 'now').mockReturnValue(now + config.settings.refreshMs + 1);
     expect((await service.current()).model).toBe('set-elsewhere');
   });
 });

@@ -6,10 +6,11 @@ import { AuditLogService } from '../admin/audit-log.service';
 import { MonitorError } from '../common/monitor-error';
 import { AiFeatureSwitches, MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
 import { ShortCache } from '../common/short-cache';
+import { SettingsChanges } from '../settings/settings-changes';
 import { SettingsStore } from '../settings/settings.store';
 import { AI_FIELDS, AiField, AiSettingsDto, UpdateAiSettingsDto } from './dto/ai-settings.dto';
 
-/** The AI settings in force right now; read them per use so console changes apply without restart (see AI_SETTINGS_CACHE_MS). */
+/** The AI settings in force right now; read them per use so console changes apply without restart (kept for MONITOR_SETTINGS_REFRESH at most, dropped when a change is announced). */
 export interface EffectiveAiSettings {
   enabled: boolean;
   apiKey?: string;
@@ -42,13 +43,6 @@ const FIELD_VARIABLE: Record<AiField, string> = {
   code_review_enabled: 'MONITOR_AI_CODE_REVIEW_ENABLED',
   failure_analysis_enabled: 'MONITOR_AI_FAILURE_ANALYSIS_ENABLED',
 };
-
-/**
- * How long the effective settings are reused. A change through this process's console clears them at
- * once; the bound is for a change made through another replica (PostgreSQL only: SQLite runs one
- * instance), which has no way to tell this one.
- */
-export const AI_SETTINGS_CACHE_MS = 10_000;
 
 const STORED_KEY = 'ai.config';
 const API_KEY_KEY = 'ai.api_key';
@@ -92,14 +86,18 @@ function formatDuration(ms: number): string {
 export class AiSettingsService implements EffectiveAiSettingsProvider {
   // The outbox worker asks before every claim and the PR review before every review: without this
   // each processed delivery cost two settings reads.
-  private readonly effective = new ShortCache(() => this.load(), AI_SETTINGS_CACHE_MS);
+  private readonly effective: ShortCache<EffectiveAiSettings>;
 
   constructor(
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly store: SettingsStore,
     private readonly audit: AuditLogService,
-  ) {}
+    private readonly changes: SettingsChanges,
+  ) {
+    this.effective = new ShortCache(() => this.load(), config.settings.refreshMs);
+    changes.subscribe('ai', () => this.effective.clear());
+  }
 
   lockedFields(): AiField[] {
     return AI_FIELDS.filter((field) => this.config.environmentVariables.has(FIELD_VARIABLE[field]));
@@ -170,8 +168,8 @@ export class AiSettingsService implements EffectiveAiSettingsProvider {
       await this.store.set(STORED_KEY, next, manager);
       await this.audit.record({ actor, action: 'ai_settings.updated', details: { fields: changed }, clientIp }, manager);
     });
-    // After the commit: a load that started earlier may have read the old rows, and is dropped with it.
-    this.effective.clear();
+    // After the commit: a load that started earlier may have read the old rows, and is dropped with it (here and on every replica).
+    await this.changes.announce('ai');
     return this.describe();
   }
 

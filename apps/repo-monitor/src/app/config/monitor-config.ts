@@ -34,7 +34,16 @@ export interface MonitorConfig {
     externalPat?: string;
     starredUsername?: string;
     reconcileIntervalMs: number;
+    /** After a console rotation the previous webhook secret stays accepted this long (MONITOR_VCS_WEBHOOK_SECRET_GRACE). */
+    webhookSecretGraceMs: number;
   };
+  /**
+   * The sweep that asks GitHub to redeliver what never reached the inbox: on/off, how often, and how
+   * many redeliveries it asks for per sweep (MONITOR_REDELIVERY_*).
+   */
+  redelivery: { enabled: boolean; intervalMs: number; maxAttemptsPerSweep: number };
+  /** How long a replica may keep console settings in memory when no change notification arrives (MONITOR_SETTINGS_REFRESH). */
+  settings: { refreshMs: number };
   notifications: {
     botToken?: string;
     botChatId?: string;
@@ -83,6 +92,10 @@ export const DEFAULTS = {
   aggregationBurstThreshold: 15,
   aggregationBurstWindow: '300s',
   reconcileInterval: '6h',
+  webhookSecretGrace: '10m',
+  redeliveryInterval: '5m',
+  redeliveryMaxAttempts: 50,
+  settingsRefresh: '10s',
   updateCheckUrl: 'https://api.github.com/repos/repo-monitor/repo-monitor/releases/latest',
   oauthClientId: 'repo-monitor-agent',
 } as const;
@@ -233,6 +246,12 @@ export function loadMonitorConfig(options: LoadOptions): MonitorConfig {
     issues.push({ variable: 'MONITOR_OAUTH_CLIENT_SECRET', rule: 'needs MONITOR_ENCRYPTION_KEY (agent tokens are signed with a key derived from it)' });
   }
 
+  if ((parseDuration(env.MONITOR_REDELIVERY_INTERVAL ?? '1m') ?? 0) < 1_000) {
+    issues.push({ variable: 'MONITOR_REDELIVERY_INTERVAL', rule: 'must be at least 1s (turn the sweep off with MONITOR_REDELIVERY_ENABLED=false)' });
+  }
+  if ((parseDuration(env.MONITOR_SETTINGS_REFRESH ?? '1s') ?? 0) > 600_000) {
+    issues.push({ variable: 'MONITOR_SETTINGS_REFRESH', rule: 'must be at most 10m' });
+  }
   if ((parseDuration(env.MONITOR_HTTP_SHUTDOWN_DRAIN ?? '0s') ?? 0) > 300_000) {
     issues.push({ variable: 'MONITOR_HTTP_SHUTDOWN_DRAIN', rule: 'must be at most 5m' });
   }
@@ -269,7 +288,14 @@ export function loadMonitorConfig(options: LoadOptions): MonitorConfig {
       externalPat: env.MONITOR_EXTERNAL_PAT,
       starredUsername: env.MONITOR_STARRED_USERNAME,
       reconcileIntervalMs: duration(env.MONITOR_RECONCILE_INTERVAL, DEFAULTS.reconcileInterval),
+      webhookSecretGraceMs: duration(env.MONITOR_VCS_WEBHOOK_SECRET_GRACE, DEFAULTS.webhookSecretGrace),
     },
+    redelivery: {
+      enabled: env.MONITOR_REDELIVERY_ENABLED ?? true,
+      intervalMs: duration(env.MONITOR_REDELIVERY_INTERVAL, DEFAULTS.redeliveryInterval),
+      maxAttemptsPerSweep: env.MONITOR_REDELIVERY_MAX_ATTEMPTS ?? DEFAULTS.redeliveryMaxAttempts,
+    },
+    settings: { refreshMs: duration(env.MONITOR_SETTINGS_REFRESH, DEFAULTS.settingsRefresh) },
     notifications: {
       botToken: env.MONITOR_BOT_TOKEN,
       botChatId: env.MONITOR_BOT_CHAT_ID,

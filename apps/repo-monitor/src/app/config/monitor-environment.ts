@@ -42,6 +42,11 @@ export class MonitorEnvironment {
   @IsOptional() @EmptyAsUndefined() @Matches(/^[A-Za-z0-9-]{1,39}$/, { message: 'must be a GitHub user name' })
   MONITOR_STARRED_USERNAME?: string;
   @IsOptional() @EmptyAsUndefined() @IsDuration() MONITOR_RECONCILE_INTERVAL?: string;
+  @IsOptional() @EmptyAsUndefined() @IsDuration() MONITOR_VCS_WEBHOOK_SECRET_GRACE?: string;
+  @IsOptional() @ToBoolean() @IsBoolean() MONITOR_REDELIVERY_ENABLED?: boolean;
+  @IsOptional() @EmptyAsUndefined() @IsDuration() MONITOR_REDELIVERY_INTERVAL?: string;
+  @IsOptional() @ToInteger() @IsInt() @Min(1) @Max(1000) MONITOR_REDELIVERY_MAX_ATTEMPTS?: number;
+  @IsOptional() @EmptyAsUndefined() @IsDuration() MONITOR_SETTINGS_REFRESH?: string;
 
   // Notifications
   @IsOptional() @EmptyAsUndefined() @Matches(/^\d+:[A-Za-z0-9_-]+$/, { message: 'must look like <bot id>:<token>' })

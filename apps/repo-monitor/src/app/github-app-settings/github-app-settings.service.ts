@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createPrivateKey } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AuditLogService } from '../admin/audit-log.service';
 import { MonitorError } from '../common/monitor-error';
 import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
@@ -12,11 +12,14 @@ import { SEALED_GITHUB_SETTING_KEYS } from '../settings/encrypted-columns';
 import {
   GithubAppSharedSettings,
   PUBLIC_BASE_URL_KEY,
+  PREVIOUS_WEBHOOK_SECRET_KEY,
   PUBLIC_BASE_URL_VARIABLE,
+  StoredPreviousWebhookSecret,
   WEBHOOK_SECRET_KEY,
   WEBHOOK_SECRET_VARIABLE,
   storedGithubField,
 } from '../settings/github-app-shared-settings';
+import { SettingsChanges } from '../settings/settings-changes';
 import { SettingsStore } from '../settings/settings.store';
 import { GithubAppField, GithubAppSettingsDto, UpdateGithubAppSettingsDto } from './dto/github-app-settings.dto';
 
@@ -99,6 +102,7 @@ export class GithubAppSettingsService {
     private readonly cipher: SecretCipher,
     private readonly audit: AuditLogService,
     private readonly shared: GithubAppSharedSettings,
+    private readonly changes: SettingsChanges,
   ) {}
 
   lockedFields(): GithubAppField[] {
@@ -180,10 +184,25 @@ export class GithubAppSettingsService {
       await sealed(KEY.clientId, changes.client_id);
       await sealed(KEY.publicBaseUrl, changes.public_base_url);
       if (privateKey !== undefined) await this.store.setSecret(KEY.privateKey, privateKey, manager);
-      if (changes.webhook_secret !== undefined) await this.store.setSecret(KEY.webhookSecret, changes.webhook_secret, manager);
+      if (changes.webhook_secret !== undefined) await this.rotateWebhookSecret(changes.webhook_secret, manager);
       await this.audit.record({ actor, action: 'github_app.updated', details: { fields: changed }, clientIp }, manager);
     });
+    await this.changes.announce('github_app');
     return this.describe();
+  }
+
+  /**
+   * Stores the new inbound secret and keeps the one it replaces (console or config file) accepted for
+   * MONITOR_VCS_WEBHOOK_SECRET_GRACE: GitHub's App settings and this service are never changed at the
+   * same instant, and GitHub does not retry a delivery refused meanwhile.
+   */
+  private async rotateWebhookSecret(next: string | null, manager: EntityManager): Promise<void> {
+    const replaced = (await this.store.getSecret(KEY.webhookSecret, manager)) ?? this.config.github.webhookSecret;
+    await this.store.setSecret(KEY.webhookSecret, next, manager);
+    if (replaced && replaced !== next && this.config.github.webhookSecretGraceMs > 0) {
+      const expiry: Omit<StoredPreviousWebhookSecret, 'envelope'> = { expires_at: Date.now() + this.config.github.webhookSecretGraceMs };
+      await this.store.setSecret(PREVIOUS_WEBHOOK_SECRET_KEY, replaced, manager, expiry);
+    }
   }
 
   /**
@@ -205,5 +224,6 @@ export class GithubAppSettingsService {
         manager,
       );
     });
+    await this.changes.announce('github_app');
   }
 }

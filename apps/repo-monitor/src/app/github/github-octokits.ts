@@ -7,6 +7,7 @@ import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
 import { GithubAppSettingsService } from '../github-app-settings/github-app-settings.service';
 import { OUTBOUND_DISPATCHER } from '../outbound/outbound-dispatcher';
 import { ShortCache } from '../common/short-cache';
+import { SettingsChanges } from '../settings/settings-changes';
 import { GitHubAppCredentials } from './github-client';
 
 /** Where the effective GitHub App credentials come from (environment, or the console's settings). */
@@ -19,12 +20,13 @@ export abstract class GitHubAppCredentialSource {
 export class SettingsGitHubAppCredentials extends GitHubAppCredentialSource {
   private readonly cache: ShortCache<GitHubAppCredentials | undefined>;
 
-  constructor(@Inject(MONITOR_CONFIG) config: MonitorConfig, settings: GithubAppSettingsService) {
+  constructor(@Inject(MONITOR_CONFIG) config: MonitorConfig, settings: GithubAppSettingsService, changes: SettingsChanges) {
     super();
     this.cache = new ShortCache(async () => {
       const { appId, privateKey } = await settings.current();
       return appId && privateKey ? { appId, privateKey, apiUrl: config.github.apiUrl } : undefined;
-    }, 10_000);
+    }, config.settings.refreshMs);
+    changes.subscribe('github_app', () => this.cache.clear());
   }
 
   credentials(): Promise<GitHubAppCredentials | undefined> {

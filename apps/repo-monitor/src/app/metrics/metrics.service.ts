@@ -33,6 +33,8 @@ export class MetricsService {
   private readonly aiFailures: Counter<'feature' | 'code'>;
   private readonly aiDuration: Histogram<'feature' | 'outcome'>;
   private readonly aiTokens: Counter<'feature' | 'kind'>;
+  private readonly redeliveries: Counter<'outcome'>;
+  private readonly redeliverySweeps: Counter<'result'>;
 
   constructor(
     private readonly deliveries: WebhookDeliveryRepository,
@@ -73,6 +75,13 @@ export class MetricsService {
       buckets: [0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120],
       registers,
     });
+    this.redeliveries = new Counter({
+      name: 'monitor_redelivery_deliveries_total',
+      help: 'Webhook deliveries the redelivery sweep looked at in GitHub\'s list, asked GitHub to send again, saw arrive (recovered) or gave up',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.redeliverySweeps = new Counter({ name: 'monitor_redelivery_sweeps_total', help: 'Redelivery sweeps run by result', labelNames: ['result'], registers });
     this.aiTokens = new Counter({ name: 'monitor_ai_tokens_total', help: 'Tokens reported by the AI endpoint by feature and kind (prompt, completion)', labelNames: ['feature', 'kind'], registers });
 
     // One scrape reads every database figure once, whichever gauge prom-client collects first.
@@ -144,6 +153,14 @@ export class MetricsService {
 
   reconcileFinished(result: ReconcileResult): void {
     this.reconciles.inc({ result });
+  }
+
+  redeliveryCounted(outcome: 'looked_at' | 'requested' | 'recovered' | 'given_up', count: number): void {
+    if (count > 0) this.redeliveries.inc({ outcome }, count);
+  }
+
+  redeliverySwept(result: 'succeeded' | 'failed'): void {
+    this.redeliverySweeps.inc({ result });
   }
 
   outboxMoved(state: OutboxTransition, count = 1): void {

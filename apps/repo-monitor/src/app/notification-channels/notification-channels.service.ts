@@ -8,6 +8,7 @@ import { MonitorError } from '../common/monitor-error';
 import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
 import { GithubAppSharedSettings } from '../settings/github-app-shared-settings';
 import { SecretCipher } from '../settings/secret-cipher';
+import { SettingsChanges } from '../settings/settings-changes';
 import { SettingsStore } from '../settings/settings.store';
 import { CHANNEL_TEST_SENDER, ChannelTestSender } from './channel-test-sender';
 import {
@@ -74,6 +75,7 @@ export class NotificationChannelsService implements OnModuleInit {
     private readonly audit: AuditLogService,
     private readonly github: GithubAppSharedSettings,
     @Inject(CHANNEL_TEST_SENDER) private readonly tester: ChannelTestSender,
+    private readonly changes: SettingsChanges,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -132,6 +134,7 @@ export class NotificationChannelsService implements OnModuleInit {
       await this.records.insert(entity, manager);
       await this.audit.record({ actor, action: 'notification_channel.created', target: id, details: { kind: body.kind, name: entity.name }, clientIp }, manager);
     });
+    await this.changes.announce('channels');
     return generated ? { ...this.toDto(entity), secret: generated } : this.toDto(entity);
   }
 
@@ -150,6 +153,7 @@ export class NotificationChannelsService implements OnModuleInit {
       );
       await this.audit.record({ actor, action: 'notification_channel.secret_rotated', target: id, clientIp }, manager);
     });
+    await this.changes.announce('channels');
     return { ...(await this.get(id)), secret };
   }
 
@@ -178,6 +182,7 @@ export class NotificationChannelsService implements OnModuleInit {
       await this.records.update(id, changes, manager);
       await this.audit.record({ actor, action: 'notification_channel.updated', target: id, details: { fields: changedFields }, clientIp }, manager);
     });
+    await this.changes.announce('channels');
     return this.get(id);
   }
 
@@ -187,6 +192,7 @@ export class NotificationChannelsService implements OnModuleInit {
       await this.records.update(id, { enabled, updatedAt: new Date() }, manager);
       await this.audit.record({ actor, action: enabled ? 'notification_channel.enabled' : 'notification_channel.disabled', target: id, clientIp }, manager);
     });
+    await this.changes.announce('channels');
     return this.get(id);
   }
 
@@ -196,6 +202,7 @@ export class NotificationChannelsService implements OnModuleInit {
       await this.records.delete(id, manager);
       await this.audit.record({ actor, action: 'notification_channel.deleted', target: id, details: { name: existing.name }, clientIp }, manager);
     });
+    await this.changes.announce('channels');
   }
 
   /** Sends one fixed test message through the channel; changes nothing. */

@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
+import { SettingsChanges } from '../settings/settings-changes';
 import { NotificationChannelsService } from '../notification-channels/notification-channels.service';
 import { DatabaseWork } from '../../database/database-work';
 import { ShortCache } from '../common/short-cache';
@@ -36,7 +38,7 @@ export function channelWants(channel: ChannelDescriptor, kind: string, category:
 export class ConsoleChannelSource extends NotificationChannelSource {
   private readonly cache: ShortCache<ChannelDescriptor[]>;
 
-  constructor(channels: NotificationChannelsService, database: DatabaseWork) {
+  constructor(channels: NotificationChannelsService, database: DatabaseWork, @Inject(MONITOR_CONFIG) config: MonitorConfig, changes: SettingsChanges) {
     super();
     this.cache = new ShortCache(async () =>
       (await channels.deliverableChannels())
@@ -49,9 +51,10 @@ export class ConsoleChannelSource extends NotificationChannelSource {
           eventKinds: channel.eventKinds,
         }))
         .filter((channel) => channel.target !== ''),
-      undefined,
+      config.settings.refreshMs,
       () => database.holdsSqliteConnection(),
     );
+    changes.subscribe('channels', () => this.cache.clear());
   }
 
   enabledChannels(): Promise<ChannelDescriptor[]> {

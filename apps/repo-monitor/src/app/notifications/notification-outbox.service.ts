@@ -4,6 +4,7 @@ import { EntityManager } from 'typeorm';
 import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
 import { DatabaseWork } from '../../database/database-work';
 import { ShortCache } from '../common/short-cache';
+import { SettingsChanges } from '../settings/settings-changes';
 import { SystemSettingsService } from '../system-settings/system-settings.service';
 import { ChannelDescriptor, channelWants, NotificationChannelSource } from './notification-channels';
 import { EventForMessage, messageForEvent, NotificationMessage } from './notification-message';
@@ -56,6 +57,7 @@ export class NotificationOutboxService {
     private readonly channels: NotificationChannelSource,
     private readonly database: DatabaseWork,
     private readonly entries: OutboxRepository,
+    changes: SettingsChanges,
     @Optional() systemSettings?: SystemSettingsService,
   ) {
     this.aggregation = new ShortCache(async () => {
@@ -66,7 +68,8 @@ export class NotificationOutboxService {
         burstThreshold: aggregation.burst_threshold,
         burstWindowMs: aggregation.burst_window_seconds * 1000,
       };
-    }, undefined, () => database.holdsSqliteConnection());
+    }, config.settings.refreshMs, () => database.holdsSqliteConnection());
+    changes.subscribe('system', () => this.aggregation.clear());
   }
 
   /** The effective aggregation window, burst threshold and burst window (console, else environment). */

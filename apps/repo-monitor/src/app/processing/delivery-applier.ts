@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EmitterWebhookEventName } from '@octokit/webhooks';
 import { EntityManager } from 'typeorm';
 import { EventDraft, EventRecorder } from '../events/event-recorder';
 import { EventCategory } from '../common/event-category';
@@ -16,7 +17,34 @@ import { clip, PayloadReader } from '../common/payload-reader';
 
 const NOTIFYING_ISSUE_ACTIONS = new Set(['opened', 'reopened', 'closed']);
 const NOTIFYING_PR_ACTIONS = new Set(['opened', 'reopened', 'closed', 'ready_for_review']);
-const ALERT_KIND_OF_EVENT: Record<string, SecurityAlertKind> = {
+/**
+ * The GitHub events the applier records, checked against @octokit/webhooks' event names (a
+ * misspelt or retired name fails the typecheck). Payloads are read with PayloadReader rather than
+ * cast to octokit's payload types: the JSON comes from the network, and a type would promise a
+ * shape that nothing checked.
+ */
+const APPLIED_EVENTS = [
+  'installation',
+  'installation_repositories',
+  'repository',
+  'star',
+  'watch',
+  'issues',
+  'pull_request',
+  'workflow_run',
+  'release',
+  'dependabot_alert',
+  'code_scanning_alert',
+  'secret_scanning_alert',
+] as const satisfies readonly EmitterWebhookEventName[];
+type AppliedEvent = (typeof APPLIED_EVENTS)[number];
+const APPLIED: ReadonlySet<string> = new Set(APPLIED_EVENTS);
+
+function isAppliedEvent(event: string): event is AppliedEvent {
+  return APPLIED.has(event);
+}
+
+const ALERT_KIND_OF_EVENT: Record<Extract<AppliedEvent, `${string}_alert`>, SecurityAlertKind> = {
   dependabot_alert: 'dependabot',
   code_scanning_alert: 'code_scanning',
   secret_scanning_alert: 'secret_scanning',
@@ -53,7 +81,10 @@ export class DeliveryApplier {
       return followUps;
     }
     const context: DeliveryContext = { manager, delivery, payload, now, followUps, action: payload.get('action').string() ?? '' };
-    switch (delivery.event) {
+    const event = delivery.event;
+    // ping and events the service does not follow: stored, nothing to apply.
+    if (!isAppliedEvent(event)) return followUps;
+    switch (event) {
       case 'installation':
         await this.installation(context);
         break;
@@ -82,11 +113,12 @@ export class DeliveryApplier {
       case 'dependabot_alert':
       case 'code_scanning_alert':
       case 'secret_scanning_alert':
-        await this.securityAlert(context, ALERT_KIND_OF_EVENT[delivery.event]);
+        await this.securityAlert(context, ALERT_KIND_OF_EVENT[event]);
         break;
-      default:
-        // ping and unknown events: stored, nothing to apply.
-        break;
+      default: {
+        const unhandled: never = event;
+        throw new Error(`no handler for ${String(unhandled)}`);
+      }
     }
     return followUps;
   }

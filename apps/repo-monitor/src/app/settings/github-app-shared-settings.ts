@@ -9,6 +9,26 @@ export const PUBLIC_BASE_URL_KEY = SEALED_GITHUB_SETTING_KEYS.publicBaseUrl;
 export const PUBLIC_BASE_URL_VARIABLE = 'MONITOR_PUBLIC_BASE_URL';
 export const WEBHOOK_SECRET_KEY = 'github.webhook_secret';
 export const WEBHOOK_SECRET_VARIABLE = 'MONITOR_VCS_WEBHOOK_SECRET';
+/** The secret a console rotation replaced, sealed like the current one, with the end of its grace period. */
+export const PREVIOUS_WEBHOOK_SECRET_KEY = 'github.webhook_secret_previous';
+
+/** The previous console webhook secret as stored: its envelope and when it stops being accepted (ms since epoch). */
+export interface StoredPreviousWebhookSecret {
+  envelope: string;
+  expires_at: number;
+}
+
+/** An inbound webhook secret to accept, until `expiresAt` (ms since epoch) when it is a rotated-out one. */
+export interface AcceptedWebhookSecret {
+  secret: string;
+  expiresAt?: number;
+}
+
+/** The inbound secrets: the current one and the previous ones still accepted. */
+export interface InboundWebhookSecretSet {
+  current?: string;
+  previous: AcceptedWebhookSecret[];
+}
 
 /**
  * A console-set GitHub App field: sealed since the fields became secrets; a value stored in clear by
@@ -52,11 +72,39 @@ export class GithubAppSharedSettings {
     return (await this.publicBaseUrl())?.startsWith('https://') ?? false;
   }
 
-  /** Inbound webhook secrets to accept: the current one first, then the previous one during rotation. */
-  async webhookSecrets(): Promise<string[]> {
+  /**
+   * The inbound secrets with the end of each grace period: the current one (environment lock, else
+   * console, else config file), MONITOR_VCS_WEBHOOK_PREVIOUS_SECRET, and the secret the last console
+   * rotation replaced until its grace period (MONITOR_VCS_WEBHOOK_SECRET_GRACE) ends.
+   */
+  async inboundWebhookSecrets(): Promise<InboundWebhookSecretSet> {
     const github = this.config.github;
     const locked = this.config.environmentVariables.has(WEBHOOK_SECRET_VARIABLE);
     const current = locked ? github.webhookSecret : ((await this.store.getSecret(WEBHOOK_SECRET_KEY)) ?? github.webhookSecret);
-    return [...new Set([current, github.webhookPreviousSecret].filter((secret): secret is string => Boolean(secret)))];
+    const previous: AcceptedWebhookSecret[] = [];
+    if (github.webhookPreviousSecret) previous.push({ secret: github.webhookPreviousSecret });
+    if (!locked) {
+      const rotated = await this.previousConsoleSecret();
+      if (rotated) previous.push(rotated);
+    }
+    return { current, previous: previous.filter((entry) => entry.secret !== current) };
   }
+
+  /** Inbound webhook secrets to accept now: the current one first, then the previous ones still in their grace period. */
+  async webhookSecrets(now = Date.now()): Promise<string[]> {
+    return acceptedSecrets(await this.inboundWebhookSecrets(), now);
+  }
+
+  private async previousConsoleSecret(): Promise<AcceptedWebhookSecret | undefined> {
+    const stored = await this.store.get<Partial<StoredPreviousWebhookSecret>>(PREVIOUS_WEBHOOK_SECRET_KEY);
+    if (!stored || typeof stored.envelope !== 'string' || typeof stored.expires_at !== 'number') return undefined;
+    const secret = await this.store.getSecret(PREVIOUS_WEBHOOK_SECRET_KEY);
+    return secret ? { secret, expiresAt: stored.expires_at } : undefined;
+  }
+}
+
+/** The secrets of a set that are accepted at `now`, current first, without repeats. */
+export function acceptedSecrets(set: InboundWebhookSecretSet, now: number): string[] {
+  const previous = set.previous.filter((entry) => entry.expiresAt === undefined || entry.expiresAt > now).map((entry) => entry.secret);
+  return [...new Set([set.current, ...previous].filter((secret): secret is string => Boolean(secret)))];
 }

@@ -71,13 +71,16 @@ export class SettingsStore {
     return isSealedSettingValue(await this.get<unknown>(key, manager));
   }
 
-  /** Seals and stores a secret; `null` removes it. Throws encryption_unavailable without a master key. */
-  async setSecret(key: string, plaintext: string | null, manager?: EntityManager): Promise<void> {
+  /**
+   * Seals and stores a secret; `null` removes it. `extra` fields are stored beside the envelope (key
+   * rotation keeps them). Throws encryption_unavailable without a master key.
+   */
+  async setSecret(key: string, plaintext: string | null, manager?: EntityManager, extra: Record<string, unknown> = {}): Promise<void> {
     if (plaintext === null) {
       await this.delete(key, manager);
       return;
     }
-    const sealed: SealedSettingValue = { envelope: this.cipher.seal(plaintext, settingAssociatedData(key)) };
+    const sealed: SealedSettingValue = { ...extra, envelope: this.cipher.seal(plaintext, settingAssociatedData(key)) };
     await this.set(key, sealed, manager);
   }
 }

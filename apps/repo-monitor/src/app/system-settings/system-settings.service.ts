@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { AuditLogService } from '../admin/audit-log.service';
 import { MonitorError } from '../common/monitor-error';
 import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
+import { SettingsChanges } from '../settings/settings-changes';
 import { SettingsStore } from '../settings/settings.store';
 import { SystemSettingsDto, UpdateSystemSettingsDto } from './dto/system-settings.dto';
 
@@ -29,6 +30,7 @@ export class SystemSettingsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly store: SettingsStore,
     private readonly audit: AuditLogService,
+    private readonly changes: SettingsChanges,
   ) {}
 
   defaults(): SystemSettings {
@@ -57,7 +59,7 @@ export class SystemSettingsService {
       throw new MonitorError('validation_failed', 'time_zone must be an IANA time zone such as Europe/Berlin', { field: 'time_zone' });
     }
     const changed = Object.keys(changes).filter((key) => changes[key as keyof UpdateSystemSettingsDto] !== undefined);
-    return this.dataSource.transaction(async (manager) => {
+    const saved = await this.dataSource.transaction(async (manager) => {
       const stored = (await this.store.get<StoredSystemSettings>(STORED_KEY, manager)) ?? {};
       const next: StoredSystemSettings = {
         ...stored,
@@ -73,6 +75,8 @@ export class SystemSettingsService {
       await this.audit.record({ actor, action: 'system_settings.updated', details: { fields: changed }, clientIp }, manager);
       return this.merge(next);
     });
+    await this.changes.announce('system');
+    return saved;
   }
 
   private merge(stored: StoredSystemSettings): SystemSettings {

@@ -86,7 +86,7 @@ export class WebhooksController {
     }
     // The body parsers hand this route the bytes as received (see body-parsers.ts): nothing is parsed before the signature holds.
     const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    if (!this.verifier.verify([current, previous], rawBody, signature)) {
+    if (!(await this.verifier.verify([current, ...previous], rawBody, signature))) {
       const retryAfter = this.failures.fail(clientAddress(request));
       if (retryAfter > 0) {
         throw new MonitorError('rate_limited', 'too many deliveries with a bad signature from this address', undefined, { 'retry-after': String(retryAfter) });

@@ -34,6 +34,45 @@ describe('LocalGitHubApi with @octokit/app', () => {
     expect(all).toEqual(['acme/one', 'acme/two', 'acme/three', 'acme/four', 'acme/five']);
   });
 
+  it('records App webhook deliveries (failed ones too), lists them newest first by cursor and redelivers one when asked', async () => {
+    const { createServer } = await import('node:http');
+    const received: Array<{ guid: string | undefined; signature: string | undefined }> = [];
+    const target = createServer((request, response) => {
+      received.push({ guid: request.headers['x-github-delivery'] as string | undefined, signature: request.headers['x-hub-signature-256'] as string | undefined });
+      request.resume();
+      request.on('end', () => response.writeHead(202).end());
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    const port = (target.address() as { port: number }).port;
+    github.appWebhook = { url: `http://127.0.0.1:${port}/hook`, secret: 'hook-secret' };
+    const reached = await github.sendAppWebhook('ping', { zen: 'one' });
+    await new Promise<void>((resolve) => target.close(() => resolve()));
+    const failed = await github.sendAppWebhook('issues', { action: 'opened', installation: { id: 77 }, repository: { id: 5 } });
+    const third = await github.sendAppWebhook('ping', { zen: 'three' });
+    expect([reached.status_code, failed.status_code, third.status_code]).toEqual([202, 0, 0]);
+    expect(failed).toMatchObject({ event: 'issues', action: 'opened', installation_id: 77, repository_id: 5, redelivery: false, status: 'failed to connect to host' });
+    expect(received).toEqual([{ guid: reached.guid, signature: expect.stringMatching(/^sha256=[0-9a-f]{64}$/) }]);
+
+    const first = await app.octokit.request('GET /app/hook/deliveries', { per_page: 2 });
+    expect(first.data.map((item) => item.guid)).toEqual([third.guid, failed.guid]);
+    expect(first.data[0]).not.toHaveProperty('body');
+    const next = /<([^>]+)>; rel="next"/.exec(first.headers.link ?? '')?.[1];
+    const cursor = new URL(next as string).searchParams.get('cursor') as string;
+    const second = await app.octokit.request('GET /app/hook/deliveries', { per_page: 2, cursor });
+    expect(second.data.map((item) => item.guid)).toEqual([reached.guid]);
+    expect(second.headers.link ?? '').not.toContain('rel="next"');
+    await expect(new Octokit({ baseUrl: github.url }).request('GET /app/hook/deliveries')).rejects.toMatchObject({ status: 401 });
+
+    const asked = await app.octokit.request('POST /app/hook/deliveries/{delivery_id}/attempts', { delivery_id: failed.id });
+    expect(asked.status).toBe(202);
+    await github.redeliveriesSettled();
+    expect(github.redeliveryRequests).toEqual([failed.id]);
+    const again = github.hookDeliveries[github.hookDeliveries.length - 1];
+    expect(again).toMatchObject({ guid: failed.guid, redelivery: true, body: failed.body, event: 'issues' });
+    expect(again?.id).not.toBe(failed.id);
+    await expect(app.octokit.request('POST /app/hook/deliveries/{delivery_id}/attempts', { delivery_id: 1 })).rejects.toMatchObject({ status: 404 });
+  });
+
   it('refuses a JWT signed with another key', async () => {
     const other = generateGitHubAppKeyPair();
     const impostor = new App({ appId: 4242, privateKey: other.privateKey, Octokit: Octokit.defaults({ baseUrl: github.url }) });

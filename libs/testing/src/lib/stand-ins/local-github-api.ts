@@ -1,4 +1,4 @@
-import { createHash, createPublicKey, generateKeyPairSync, randomBytes, verify, type KeyObject } from 'node:crypto';
+import { createHash, createHmac, createPublicKey, generateKeyPairSync, randomBytes, randomUUID, verify, type KeyObject } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { headerValue, LocalHttpServer, type RecordedRequest, sendJson } from './local-http-server';
 
@@ -102,6 +102,31 @@ export interface LocalGitHubApiOptions {
   manifestFlow?: { privateKey: string; clientSecret?: string; webhookSecret?: string };
 }
 
+/** One attempt to deliver an App webhook, as `GET /app/hook/deliveries` lists it (plus what it sent). */
+export interface GitHubHookDelivery {
+  id: number;
+  guid: string;
+  delivered_at: string;
+  redelivery: boolean;
+  duration: number;
+  status: string;
+  /** 0 when the target could not be reached at all. */
+  status_code: number;
+  event: string;
+  action: string | null;
+  installation_id: number | null;
+  repository_id: number | null;
+  throttled_at: string | null;
+  /** The JSON body sent (not part of GitHub's list shape). */
+  body: string;
+}
+
+/** Where the App's webhook goes and the secret its deliveries are signed with. */
+export interface GitHubAppWebhook {
+  url: string;
+  secret: string;
+}
+
 /** A manifest posted to the "new App" page, from the form to the code exchange. */
 export interface GitHubManifestSubmission {
   id: string;
@@ -155,6 +180,14 @@ export class LocalGitHubApi extends LocalHttpServer {
   readonly issuedTokens: IssuedToken[] = [];
   /** How many conditional requests were answered 304. */
   notModifiedCount = 0;
+  /** Every attempt to deliver an App webhook, oldest first (redeliveries included). */
+  readonly hookDeliveries: GitHubHookDelivery[] = [];
+  /** Delivery ids a redelivery was asked for (`POST /app/hook/deliveries/{id}/attempts`), in order. */
+  readonly redeliveryRequests: number[] = [];
+  /** Where App webhooks go; without it `sendAppWebhook` throws. */
+  appWebhook: GitHubAppWebhook | undefined;
+  private readonly pendingRedeliveries = new Set<Promise<unknown>>();
+  private nextHookDeliveryId = 90_000_000;
   private readonly publicKey: KeyObject;
   private readonly faults: GitHubApiFault[] = [];
   private nextId = 1000;
@@ -287,6 +320,66 @@ export class LocalGitHubApi extends LocalHttpServer {
     this.faults.push(...faults);
   }
 
+  /**
+   * Sends an App webhook as GitHub does (X-GitHub-Event, X-GitHub-Delivery, X-Hub-Signature-256 over
+   * the exact body) to `appWebhook` and records the attempt, reached or not (status_code 0 when the
+   * target is down). A redelivery keeps the guid and gets a new id.
+   */
+  async sendAppWebhook(event: string, payload: Record<string, unknown>, options: { guid?: string; redelivery?: boolean; body?: string } = {}): Promise<GitHubHookDelivery> {
+    const target = this.appWebhook;
+    if (!target) throw new Error('LocalGitHubApi.appWebhook is not set');
+    const guid = options.guid ?? randomUUID();
+    const body = options.body ?? JSON.stringify(payload);
+    const started = Date.now();
+    let statusCode = 0;
+    let status = 'failed to connect to host';
+    try {
+      const response = await fetch(target.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'GitHub-Hookshot/stand-in',
+          'x-github-event': event,
+          'x-github-delivery': guid,
+          'x-github-hook-id': '1',
+          'x-hub-signature-256': `sha256=${createHmac('sha256', target.secret).update(body).digest('hex')}`,
+        },
+        body,
+        signal: AbortSignal.timeout(10_000),
+      });
+      await response.arrayBuffer();
+      statusCode = response.status;
+      status = response.ok ? 'OK' : `Invalid HTTP Response: ${response.status}`;
+    } catch {
+      // Nothing listening, reset or timed out: recorded as GitHub records it, as a failed attempt.
+    }
+    const parsed = JSON.parse(body) as Record<string, unknown>;
+    const installation = parsed['installation'] as { id?: unknown } | undefined;
+    const repository = parsed['repository'] as { id?: unknown } | undefined;
+    const delivery: GitHubHookDelivery = {
+      id: this.nextHookDeliveryId++,
+      guid,
+      delivered_at: iso(new Date(started)),
+      redelivery: options.redelivery ?? false,
+      duration: (Date.now() - started) / 1000,
+      status,
+      status_code: statusCode,
+      event,
+      action: typeof parsed['action'] === 'string' ? parsed['action'] : null,
+      installation_id: typeof installation?.id === 'number' ? installation.id : null,
+      repository_id: typeof repository?.id === 'number' ? repository.id : null,
+      throttled_at: null,
+      body,
+    };
+    this.hookDeliveries.push(delivery);
+    return delivery;
+  }
+
+  /** Resolves once every redelivery asked for so far has been attempted. */
+  async redeliveriesSettled(): Promise<void> {
+    while (this.pendingRedeliveries.size > 0) await Promise.allSettled([...this.pendingRedeliveries]);
+  }
+
   protected override handle(request: RecordedRequest, response: ServerResponse): void {
     const caller = this.authenticate(request);
     if (caller === undefined) return this.error(response, 401, 'Bad credentials');
@@ -311,6 +404,8 @@ export class LocalGitHubApi extends LocalHttpServer {
       });
     }
     if ((match = /^POST \/app\/installations\/(\d+)\/access_tokens$/.exec(route))) return this.requireApp(caller, response, () => this.accessToken(Number(match?.[1]), response));
+    if (route === 'GET /app/hook/deliveries') return this.requireApp(caller, response, () => this.listHookDeliveries(request, response));
+    if ((match = /^POST \/app\/hook\/deliveries\/(\d+)\/attempts$/.exec(route))) return this.requireApp(caller, response, () => this.redeliver(request, response, Number(match?.[1])));
     if (caller.kind === 'app') return this.error(response, 401, 'A JSON web token could not be decoded');
     this.countRequest(caller);
     if (route === 'GET /installation/repositories') {
@@ -432,6 +527,48 @@ export class LocalGitHubApi extends LocalHttpServer {
     } catch {
       return false;
     }
+  }
+
+  /**
+   * GitHub's list of the App's webhook deliveries: newest first, `per_page` up to 100, paged with an
+   * opaque `cursor` given in the Link header's `next` (and `prev`) relation.
+   */
+  private listHookDeliveries(request: RecordedRequest, response: ServerResponse): void {
+    const perPage = Math.min(100, Math.max(1, Number(request.query.get('per_page') ?? 30) || 30));
+    const newestFirst = [...this.hookDeliveries].reverse();
+    const cursor = request.query.get('cursor');
+    let start = 0;
+    if (cursor) {
+      const match = /^v1_(\d+)$/.exec(cursor);
+      if (!match) return this.error(response, 400, 'Bad Request');
+      start = newestFirst.findIndex((delivery) => delivery.id <= Number(match[1]));
+      if (start === -1) start = newestFirst.length;
+    }
+    const page = newestFirst.slice(start, start + perPage);
+    const link = (target: GitHubHookDelivery, rel: string): string => {
+      const query = new URLSearchParams(request.query);
+      query.set('per_page', String(perPage));
+      query.set('cursor', `v1_${target.id}`);
+      return `<${this.url}${request.path}?${query.toString()}>; rel="${rel}"`;
+    };
+    const links: string[] = [];
+    const next = newestFirst[start + perPage];
+    if (next) links.push(link(next, 'next'));
+    const previous = start > 0 ? newestFirst[Math.max(0, start - perPage)] : undefined;
+    if (previous) links.push(link(previous, 'prev'));
+    const items = page.map(({ body: _body, ...listed }) => listed);
+    this.json(request, response, 200, items, links.length > 0 ? { link: links.join(', ') } : {});
+  }
+
+  /** Accepts a redelivery (202) and attempts it right after answering, as GitHub does. */
+  private redeliver(request: RecordedRequest, response: ServerResponse, id: number): void {
+    const original = this.hookDeliveries.find((delivery) => delivery.id === id);
+    if (!original) return this.error(response, 404, 'Not Found');
+    this.redeliveryRequests.push(id);
+    this.json(request, response, 202, {});
+    const attempt = this.sendAppWebhook(original.event, {}, { guid: original.guid, redelivery: true, body: original.body }).catch(() => undefined);
+    this.pendingRedeliveries.add(attempt);
+    void attempt.finally(() => this.pendingRedeliveries.delete(attempt));
   }
 
   private requireApp(caller: Caller, response: ServerResponse, then: () => void): void {
