@@ -5,6 +5,7 @@ import { ListPageDto, PageQueryDto, MAX_ROW_ID, QueryInteger } from '../../commo
 import { DIGEST_PERIODS, DigestEntity, DigestPeriod } from '../digest.entity';
 import { OptionalNotNull } from '../../common/optional-not-null';
 import { MERGE_RISKS } from '../pr-review.entity';
+import { ParsesAsHttpUrl } from '../../common/http-url';
 
 /** Unsaved form values for the connectivity test; a field set by environment may not be given (ai_field_locked). */
 export class AiTestDto {
@@ -18,6 +19,7 @@ export class AiTestDto {
   @ApiPropertyOptional({ example: 'http://127.0.0.1:11434/v1' })
   @OptionalNotNull()
   @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'base_url must be an http(s) URL' })
+  @ParsesAsHttpUrl('base_url')
   @MaxLength(2048)
   base_url?: string;
 
