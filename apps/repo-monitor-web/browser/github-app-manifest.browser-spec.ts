@@ -66,6 +66,11 @@ describe('repo-monitor console: GitHub App created through the manifest flow', (
     expect(await page.getByLabel('Client id').inputValue()).toBe('Iv1.browser0001');
     expect(github.manifestSubmissions).toHaveLength(1);
     expect(github.manifestSubmissions[0]?.manifest['name']).toBe('acme-monitor');
+    await page.getByText('GitHub created repo-monitor-browser and its credentials are saved.', { exact: false }).waitFor();
+    // A link someone sends with text of their own in app_slug: the notice names the stored App only.
+    await page.goto('/github-app?manifest=created&app_slug=Your%20account%20is%20locked%2C%20call%20%2B1-555-0100');
+    await page.getByText('GitHub created repo-monitor-browser and its credentials are saved.', { exact: false }).waitFor();
+    expect(await page.getByText(/555-0100|account is locked/).count()).toBe(0);
     expect(await seriousAxeViolations(page)).toEqual([]);
     await screenshot(page, 'monitor-github-app-created-desktop');
     expect(errors).toEqual([]);

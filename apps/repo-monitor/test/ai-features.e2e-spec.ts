@@ -195,12 +195,33 @@ describe('AI features against a local OpenAI-compatible server', () => {
 
     openai.failNext({ kind: 'malformed' });
     const malformed = await requestJson(monitor.url, '/api/v1/ai/test', { method: 'POST', headers, body: { retries: 0 } });
-    expect(malformed.body).toMatchObject({ ok: false, error_code: 'malformed_response' });
+    expect(malformed.body).toMatchObject({ ok: false, error_code: 'malformed_response', kind: 'bad_response' });
 
     expect((await requestJson<{ total: number }>(monitor.url, '/api/v1/audit-log', { headers })).body.total).toBe(auditBefore);
     expect((await requestJson(monitor.url, '/api/v1/ai/config', { headers })).body).toEqual(configBefore);
     const metrics = await (await fetch(`${monitor.url}/metrics`)).text();
     expect(metrics).not.toMatch(/monitor_ai_requests_total\{feature="(other|test)"\}/);
+  });
+
+  it('answers a failed test with its kind and the upstream status, never the endpoint\u2019s body', async () => {
+    const headers = adminHeaders(session);
+    const MARKER = 'upstream-body-marker-<b>5e1c</b>';
+    const test = async () => {
+      const answer = await requestJson<Record<string, unknown>>(monitor.url, '/api/v1/ai/test', { method: 'POST', headers, body: { retries: 0 } });
+      expect(answer.status).toBe(200);
+      expect(answer.text).not.toContain('5e1c');
+      return answer.body;
+    };
+    for (const [status, kind, code] of [
+      [401, 'unauthorized', 'auth_failed'],
+      [429, 'rate_limited', 'rate_limited'],
+      [500, 'bad_response', 'server_error'],
+    ] as const) {
+      openai.failNext({ kind: 'status', status, message: MARKER, code: MARKER, type: MARKER });
+      expect(await test()).toMatchObject({ ok: false, kind, upstream_status: status, error_code: code, message: expect.stringContaining(`(HTTP ${status})`) });
+    }
+    openai.failNext({ kind: 'delay', ms: AI_TIMEOUT_MS * 3 });
+    expect(await test()).toMatchObject({ ok: false, kind: 'timeout', upstream_status: null, message: `no answer within ${AI_TIMEOUT_MS} ms` });
   });
 
   it('triages a security alert before sending it, once for both channels', async () => {
@@ -283,7 +304,8 @@ describe('AI features against a local OpenAI-compatible server', () => {
     const bigDiff = `diff --git a/src/db.ts b/src/db.ts\n${'+ const query = "SELECT * FROM users WHERE id = " + id;\n'.repeat(400)}`;
     github.setPullRequest('acme/api', 12, { title: 'Add user lookup', headSha: 'a'.repeat(40), diff: bigDiff });
     reviewReply = JSON.stringify({
-      summary: 'Adds a user lookup built from string concatenation.',
+      // Model text an outside contributor could steer: a foreign link, a mention, raw HTML, and a link into the repository.
+      summary: `Adds a user lookup built from string concatenation. Fix: https://evil.example/patch <img src=x> cc @maintainer; see ${github.url}/acme/api/pull/12/files`,
       score: 35,
       merge_risk: 'HIGH',
       security_risks: ['SQL injection through id'],
@@ -314,6 +336,12 @@ describe('AI features against a local OpenAI-compatible server', () => {
     const comments = () => github.comments.filter((comment) => comment.issue === 'acme/api#12');
     expect(comments()).toHaveLength(1);
     expect(comments()[0].body).toContain('score 35/100');
+    expect(comments()[0].body).toContain('AI-generated from untrusted input');
+    expect(comments()[0].body).not.toContain('https://evil.example');
+    expect(comments()[0].body).toContain('https[:]//evil[.]example/patch');
+    expect(comments()[0].body).not.toContain('<img');
+    expect(comments()[0].body).not.toContain(' @maintainer');
+    expect(comments()[0].body).toContain(`${github.url}/acme/api/pull/12/files`);
 
     // The same head again (a redelivery or a second event for the same commit): no second review.
     const again = await sendDelivery(monitor.url, 'pull_request', pullRequest('synchronize', 12, 'a'.repeat(40)));

@@ -1,6 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { generateGitHubAppKeyPair, LocalGitHubApi, requestJson, waitFor } from '@shared/testing';
 import { SettingsStore } from '../src/app/settings/settings.store';
+import { PUBLIC_BASE_URL_KEY } from '../src/app/settings/github-app-shared-settings';
 import { installationCreated, sendDelivery } from './github-fixtures';
 import { adminHeaders, AdminSession, loginAdmin, RunningMonitor, startMonitor, TEST_ADMIN_ENV, TEST_ENCRYPTION_KEY } from './harness';
 
@@ -228,5 +230,72 @@ describe('the manifest flow with App fields set by environment', () => {
     } finally {
       await monitor.close();
     }
+  });
+});
+
+/** A GET with the Host header a client chooses (fetch does not let a test set it); answers status and Location. */
+function getWithHost(baseUrl: string, path: string, host: string): Promise<{ status: number; location: string | undefined }> {
+  const target = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest({ host: target.hostname, port: target.port, path, method: 'GET', headers: { host } }, (answer) => {
+      answer.resume();
+      answer.on('end', () => resolve({ status: answer.statusCode ?? 0, location: answer.headers.location }));
+    });
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
+describe('the manifest flow and the public base URL against hostile input', () => {
+  const ZONE_IDS = ['https://[fe80::1%25eth0]/h', 'http://[fe80::1%25eth0]:8080', 'https://[fe80::1%eth0]/'];
+  let monitor: RunningMonitor;
+  let session: AdminSession;
+  const call = <T = Record<string, unknown>>(method: string, path: string, body?: unknown) => requestJson<T>(monitor.url, path, { method, headers: adminHeaders(session), body });
+
+  beforeAll(async () => {
+    monitor = await startMonitor({ env: { ...TEST_ADMIN_ENV, MONITOR_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY } });
+    session = await loginAdmin(monitor);
+  });
+  afterAll(async () => {
+    await monitor?.close();
+  });
+
+  it('refuses an IPv6 zone-id URL as the public base URL or a channel URL with a 400 naming the field, and stores nothing', async () => {
+    for (const url of ZONE_IDS) {
+      const base = await call('PUT', '/api/v1/github/app', { public_base_url: url });
+      expect(base.status).toBe(400);
+      expect(base.body).toMatchObject({ error_code: 'validation_failed' });
+      expect(String(base.body['message'])).toMatch(/^public_base_url must be an http\(s\) URL/);
+      const channel = await call('POST', '/api/v1/notification-channels', { kind: 'http_webhook', name: 'zone', url, allow_private: true });
+      expect(channel.status).toBe(400);
+      expect(channel.body).toMatchObject({ error_code: 'validation_failed' });
+      expect(String(channel.body['message'])).toMatch(/^url must be an http\(s\) URL/);
+    }
+    expect((await call('GET', '/api/v1/github/app')).body).toMatchObject({ public_base_url: null });
+    expect((await call<{ items: unknown[] }>('GET', '/api/v1/notification-channels')).body.items).toEqual([]);
+    // The AI endpoint is held to the same rule.
+    const ai = await call('PUT', '/api/v1/ai/config', { base_url: ZONE_IDS[0] });
+    expect(ai.status).toBe(400);
+    expect(String(ai.body['message'])).toMatch(/^base_url must be an http\(s\) URL/);
+  });
+
+  it('answers the manifest start with 409 (never 500) when a zone-id base URL was stored by an earlier version', async () => {
+    await monitor.app.get(SettingsStore).setSecret(PUBLIC_BASE_URL_KEY, ZONE_IDS[0]);
+    const answer = await call('POST', '/api/v1/github/app/manifest', {});
+    expect(answer.status).toBe(409);
+    expect(answer.body).toMatchObject({ error_code: 'conflict', details: { field: 'public_base_url' } });
+    expect((await fetch(`${monitor.url}/healthz`)).status).toBe(200);
+    await monitor.app.get(SettingsStore).setSecret(PUBLIC_BASE_URL_KEY, null);
+  });
+
+  it('redirects the callback relative to the page when no base URL is set, and to the base URL when one is, never to the Host header', async () => {
+    const path = '/api/v1/github/app/manifest/callback?code=abc&state=def';
+    const relative = await getWithHost(monitor.url, path, 'evil.example');
+    expect(relative.status).toBe(303);
+    expect(relative.location).toBe('/github-app?manifest=error&reason=session_required');
+    expect((await call('PUT', '/api/v1/github/app', { public_base_url: 'https://monitor.example.com/' })).status).toBe(200);
+    const configured = await getWithHost(monitor.url, path, 'evil.example:8443');
+    expect(configured.status).toBe(303);
+    expect(configured.location).toBe('https://monitor.example.com/github-app?manifest=error&reason=session_required');
   });
 });

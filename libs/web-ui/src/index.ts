@@ -17,3 +17,4 @@ export * from './lib/navigation';
 export * from './lib/page';
 export * from './lib/web-app';
 export * from './lib/url-filter';
+export * from './lib/safe-url';

@@ -167,7 +167,7 @@ export interface paths {
         put?: never;
         /**
          * Connectivity test: one fixed minimal message (no repository data) to the effective endpoint
-         * @description Unlocked fields may carry unsaved form values; a base_url other than the effective one needs an api_key in the request (400 otherwise), so a stored key never goes to an unsaved address. Writes nothing and changes no runtime state; a failure is ok: false with error_code.
+         * @description Unlocked fields may carry unsaved form values; a base_url other than the effective one needs an api_key in the request (400 otherwise), so a stored key never goes to an unsaved address. Writes nothing and changes no runtime state. A failure is ok: false with kind (unreachable, unauthorized, rate_limited, bad_response, timeout), upstream_status (the HTTP status the endpoint answered, if any), the finer error_code, and a message of our own: the endpoint’s answer body is never echoed.
          */
         post: operations["AiController_test"];
         delete?: never;
@@ -440,7 +440,7 @@ export interface paths {
         };
         /**
          * Where GitHub sends the browser back after the App was created
-         * @description Needs the admin session that started the flow (the cookie comes along with GitHub’s redirect) and its state. Exchanges the code with POST {api}/app-manifests/{code}/conversions, stores the App, and redirects (303) to /github-app?manifest=created&app_slug=…, or to /github-app?manifest=error&reason=… (invalid_request, session_required, invalid_state, state_expired, fields_locked, encryption_unavailable, code_refused, github_unreachable, unexpected_answer, invalid_key). Every outcome is a redirect, never a JSON body.
+         * @description Needs the admin session that started the flow (the cookie comes along with GitHub’s redirect) and its state. Exchanges the code with POST {api}/app-manifests/{code}/conversions, stores the App, and redirects (303) to /github-app?manifest=created&app_slug=… (on the public base URL; a relative redirect when none is set, never one built from the Host header), or to /github-app?manifest=error&reason=… (invalid_request, session_required, invalid_state, state_expired, fields_locked, encryption_unavailable, code_refused, github_unreachable, unexpected_answer, invalid_key). Every outcome is a redirect, never a JSON body.
          */
         get: operations["GithubAppManifestController_callback"];
         put?: never;
@@ -1153,11 +1153,19 @@ export interface components {
             elapsed_ms: number;
             /** @enum {string} */
             error_code?: "not_configured" | "timeout" | "server_error" | "rate_limited" | "auth_failed" | "bad_request" | "connection_failed" | "malformed_response" | "empty_response";
+            /**
+             * @description When the call failed: what kind of failure (not set for not_configured, which sends nothing)
+             * @enum {string}
+             */
+            kind?: "unreachable" | "unauthorized" | "rate_limited" | "bad_response" | "timeout";
+            /** @description Why the test failed, in our own words (never the endpoint’s answer) */
             message?: string;
             model: string;
             ok: boolean;
             /** @description The model reply (first 200 characters) when ok */
             reply?: string;
+            /** @description When the call failed: the HTTP status the endpoint answered, null when it did not answer */
+            upstream_status?: number | null;
         };
         AuditLogItemDto: {
             action: string;

@@ -1,5 +1,5 @@
-import { Anchor, Badge, Button, Card, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { ErrorState, formatDateTime, LoadingState, QueryState, toast } from '@shared/web-ui';
+import { Badge, Button, Card, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { ErrorState, formatDateTime, LoadingState, OutsideLink, QueryState, safeUrl, toast } from '@shared/web-ui';
 import { useTranslation } from 'react-i18next';
 import { Page } from '../../components/page';
 import { useTimeZone } from '../../components/hooks';
@@ -48,11 +48,7 @@ export function AboutPage() {
                         : result.update_available
                           ? t('about.updateAvailable', { version: result.latest_version ?? '' })
                           : t('about.upToDate')}{' '}
-                    {result.release_url && result.update_available ? (
-                      <Anchor href={result.release_url} target="_blank" rel="noreferrer noopener">
-                        {t('about.releaseNotes')}
-                      </Anchor>
-                    ) : null}
+                    {safeUrl(result.release_url) && result.update_available ? <OutsideLink href={result.release_url}>{t('about.releaseNotes')}</OutsideLink> : null}
                   </Text>
                 ) : null}
               </Stack>

@@ -62,14 +62,3 @@ export function withParams(params: URLSearchParams, changes: Record<string, stri
   if (!('cursor' in changes)) next.delete('cursor');
   return next;
 }
-
-/** A link to the message only when it is a web address (never `javascript:` or the like). */
-export function safeMessageUrl(url: string | null): string | undefined {
-  if (!url) return undefined;
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : undefined;
-  } catch {
-    return undefined;
-  }
-}

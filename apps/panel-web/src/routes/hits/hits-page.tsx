@@ -1,5 +1,5 @@
 import { Anchor, Badge, Button, Code, Collapse, Group, NativeSelect, SegmentedControl, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { confirmAction, CursorPaging, DataTable, EmptyState, formatDateTime, toast, useUrlParams } from '@shared/web-ui';
+import { confirmAction, CursorPaging, DataTable, EmptyState, formatDateTime, OutsideLink, safeUrl, toast, useUrlParams } from '@shared/web-ui';
 import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +7,7 @@ import { Schemas } from '../../api/client';
 import { useTimeZone } from '../../components/hooks';
 import { Page } from '../../components/page';
 import { downloadHitsCsv, useDeleteHits, useHitGroupsQuery, useHitsQuery } from './hits-api';
-import { hitFilterFromParams, HitGroupBy, hitViewFromParams, isFiltered, safeMessageUrl, withParams } from './hits-filter';
+import { hitFilterFromParams, HitGroupBy, hitViewFromParams, isFiltered, withParams } from './hits-filter';
 
 const PAGE_SIZE = 50;
 /** Groups per page of a grouped view. */
@@ -280,16 +280,16 @@ function HitGroups({
 
 function MessageCell({ hit }: { hit: Hit }) {
   const { t } = useTranslation();
-  const url = safeMessageUrl(hit.url);
+  const url = safeUrl(hit.url);
   return (
     <Stack gap={2} style={{ minWidth: 0 }}>
       <Text size="sm" lineClamp={4} style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}>
         {hit.text}
       </Text>
       {url ? (
-        <Anchor href={url} target="_blank" rel="noreferrer noopener" size="xs">
+        <OutsideLink href={url} size="xs">
           {t('hits.openMessage')}
-        </Anchor>
+        </OutsideLink>
       ) : null}
     </Stack>
   );

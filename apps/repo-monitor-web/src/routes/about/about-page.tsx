@@ -1,6 +1,6 @@
-import { Anchor, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { formatDateTime, Page, QueryState, toast } from '@shared/web-ui';
+import { formatDateTime, OutsideLink, Page, QueryState, safeUrl, toast } from '@shared/web-ui';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client';
 import { useTimeZone } from '../../components/hooks';
@@ -72,10 +72,8 @@ export function AboutPage() {
                     : result.update_available
                       ? t('about.updateAvailable', { version: result.latest_version ?? '' })
                       : t('about.upToDate', { version: result.current_version })}{' '}
-                {result.release_url && result.update_available ? (
-                  <Anchor href={result.release_url} target="_blank" rel="noreferrer noopener">
-                    {t('about.releaseNotes')}
-                  </Anchor>
+                {safeUrl(result.release_url) && result.update_available ? (
+                  <OutsideLink href={result.release_url}>{t('about.releaseNotes')}</OutsideLink>
                 ) : null}
               </Text>
             ) : null}

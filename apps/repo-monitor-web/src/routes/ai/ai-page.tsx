@@ -1,6 +1,6 @@
-import { Anchor, Badge, Button, Card, Drawer, Group, List, Select, SimpleGrid, Stack, Switch, Tabs, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Drawer, Group, List, Select, SimpleGrid, Stack, Switch, Tabs, Text, Title } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { DataTable, EmptyState, ErrorState, formatDateTime, LoadingState, Page, QueryState, toast } from '@shared/web-ui';
+import { DataTable, EmptyState, ErrorState, formatDateTime, LoadingState, OutsideLink, Page, QueryState, safeUrl, toast } from '@shared/web-ui';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -227,9 +227,11 @@ function ReviewDetail({ id }: { id: number }) {
           {data.error_message}
         </Text>
       ) : null}
-      <Anchor href={data.html_url} target="_blank" rel="noreferrer noopener" size="sm">
-        {t('ai.openOnGithub')}
-      </Anchor>
+      {safeUrl(data.html_url) ? (
+        <OutsideLink href={data.html_url} size="sm">
+          {t('ai.openOnGithub')}
+        </OutsideLink>
+      ) : null}
     </Stack>
   );
 }

@@ -1,7 +1,7 @@
 import { Anchor, Badge, Button, Card, Group, List, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconCheck, IconCircleDashed } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { EmptyState, formatDateTime, Page, QueryState } from '@shared/web-ui';
+import { EmptyState, formatDateTime, OutsideLink, Page, QueryState } from '@shared/web-ui';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api, Schemas, unwrap } from '../../api/client';
@@ -207,15 +207,9 @@ function RecentEvents({ events, timeZone }: { events: Schemas['EventDto'][]; tim
                   {t(`dashboard.category.${event.category}`)}
                 </Badge>
                 <Stack gap={0} style={{ minWidth: 0 }}>
-                  {event.html_url ? (
-                    <Anchor href={event.html_url} target="_blank" rel="noopener noreferrer" size="sm" style={{ overflowWrap: 'anywhere' }}>
-                      {event.title}
-                    </Anchor>
-                  ) : (
-                    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                      {event.title}
-                    </Text>
-                  )}
+                  <OutsideLink href={event.html_url} size="sm" style={{ overflowWrap: 'anywhere' }}>
+                    {event.title}
+                  </OutsideLink>
                   <Text size="xs" c="dimmed">
                     {formatDateTime(event.occurred_at, timeZone)}
                     {event.notified ? ` · ${t('dashboard.notified')}` : ''}

@@ -1,6 +1,6 @@
-import { Anchor, Badge, Button, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Group, NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { DataTable, EmptyState, formatDateTime, Page, useUrlFilter } from '@shared/web-ui';
+import { DataTable, EmptyState, formatDateTime, OutsideLink, Page, useUrlFilter } from '@shared/web-ui';
 import { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, Schemas, unwrap } from '../../api/client';
@@ -79,16 +79,11 @@ export function EventsPage() {
           {
             key: 'title',
             header: t('events.columns.title'),
-            render: (row) =>
-              row.html_url ? (
-                <Anchor href={row.html_url} target="_blank" rel="noopener noreferrer" size="sm" style={{ overflowWrap: 'anywhere' }}>
-                  {row.title}
-                </Anchor>
-              ) : (
-                <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                  {row.title}
-                </Text>
-              ),
+            render: (row) => (
+              <OutsideLink href={row.html_url} size="sm" style={{ overflowWrap: 'anywhere' }}>
+                {row.title}
+              </OutsideLink>
+            ),
           },
           { key: 'time', header: t('events.columns.time'), render: (row) => formatDateTime(row.occurred_at, timeZone) },
           {

@@ -28,7 +28,7 @@ export function GithubAppPage() {
 
   return (
     <Page title={t('githubApp.title')}>
-      <ManifestOutcome />
+      <ManifestOutcome settings={settings.data} />
       <QueryState query={settings}>
         {(data) => (
           <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">

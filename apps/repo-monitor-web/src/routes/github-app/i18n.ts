@@ -62,6 +62,7 @@ export const en = {
     created: 'GitHub App created',
     createdText: 'GitHub created {{slug}} and its credentials are saved. Install it on your repositories next.',
     createdTextNoSlug: 'GitHub created the App and its credentials are saved. Install it on your repositories next.',
+    notConfirmed: 'The service has no GitHub App saved, so nothing was created here. Check the fields below, or start again.',
     failed: 'The App was not created',
     reason: {
       invalid_request: 'GitHub sent the browser back without the expected code.',
@@ -142,6 +143,7 @@ export const zh: typeof en = {
     created: '已创建 GitHub App',
     createdText: 'GitHub 已创建 {{slug}}，其凭据已保存。接下来把它安装到你的仓库。',
     createdTextNoSlug: 'GitHub 已创建 App，其凭据已保存。接下来把它安装到你的仓库。',
+    notConfirmed: '服务中没有已保存的 GitHub App，因此这里没有创建任何内容。请检查下面的字段，或重新开始。',
     failed: '未能创建 App',
     reason: {
       invalid_request: 'GitHub 返回时没有带上预期的代码。',

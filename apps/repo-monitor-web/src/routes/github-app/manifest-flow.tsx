@@ -20,10 +20,14 @@ export const MANIFEST_ERRORS = [
   'invalid_key',
 ] as const;
 
-/** The outcome GitHub's redirect brought back to this page, if any. */
-export function manifestOutcome(params: URLSearchParams): { kind: 'created'; slug: string | null } | { kind: 'error'; reason: string } | null {
+/**
+ * The outcome GitHub's redirect brought back to this page, if any. Anyone can link here with any
+ * query, so nothing from it is shown as text: `created` only says to ask the service (see
+ * ManifestOutcome), and a failure is one of the known reasons or `unknown`.
+ */
+export function manifestOutcome(params: URLSearchParams): { kind: 'created' } | { kind: 'error'; reason: string } | null {
   const state = params.get('manifest');
-  if (state === 'created') return { kind: 'created', slug: params.get('app_slug') };
+  if (state === 'created') return { kind: 'created' };
   if (state === 'error') {
     const reason = params.get('reason') ?? '';
     return { kind: 'error', reason: (MANIFEST_ERRORS as readonly string[]).includes(reason) ? reason : 'unknown' };
@@ -49,17 +53,33 @@ export function postManifest(start: Schemas['ManifestFlowStartDto']): void {
   form.submit();
 }
 
-export function ManifestOutcome() {
+/**
+ * The notice for GitHub's return. "Created" is shown only as the service confirms it: the App
+ * settings it answers (`settings`, undefined while loading) say an App is configured, and the slug
+ * shown is the stored one, never the one in the URL.
+ */
+export function ManifestOutcome({ settings }: { settings: Pick<Schemas['GithubAppSettingsDto'], 'configured' | 'app_slug'> | undefined }) {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const outcome = manifestOutcome(params);
   if (!outcome) return null;
   const dismiss = () => setParams({}, { replace: true });
-  return outcome.kind === 'created' ? (
-    <Alert color="teal" variant="light" title={t('githubApp.manifest.created')} withCloseButton closeButtonLabel={t('common.close')} onClose={dismiss} role="status">
-      {outcome.slug ? t('githubApp.manifest.createdText', { slug: outcome.slug }) : t('githubApp.manifest.createdTextNoSlug')}
-    </Alert>
-  ) : (
+  if (outcome.kind === 'created') {
+    if (!settings) return null;
+    if (!settings.configured) {
+      return (
+        <Alert color="yellow" variant="light" title={t('githubApp.manifest.failed')} withCloseButton closeButtonLabel={t('common.close')} onClose={dismiss} role="status">
+          {t('githubApp.manifest.notConfirmed')}
+        </Alert>
+      );
+    }
+    return (
+      <Alert color="teal" variant="light" title={t('githubApp.manifest.created')} withCloseButton closeButtonLabel={t('common.close')} onClose={dismiss} role="status">
+        {settings.app_slug ? t('githubApp.manifest.createdText', { slug: settings.app_slug }) : t('githubApp.manifest.createdTextNoSlug')}
+      </Alert>
+    );
+  }
+  return (
     <Alert color="red" variant="light" title={t('githubApp.manifest.failed')} withCloseButton closeButtonLabel={t('common.close')} onClose={dismiss} role="alert">
       {t(`githubApp.manifest.reason.${outcome.reason}`)}
     </Alert>

@@ -1,6 +1,6 @@
-import { Anchor, Badge, Button, Drawer, Group, Select, Stack, Text } from '@mantine/core';
+import { Badge, Button, Drawer, Group, Select, Stack, Text } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, confirmAction, DataTable, EmptyState, ErrorState, formatDateTime, LoadingState, Page, toast, useUrlParams } from '@shared/web-ui';
+import { ApiError, confirmAction, DataTable, EmptyState, ErrorState, formatDateTime, LoadingState, OutsideLink, Page, safeUrl, toast, useUrlParams } from '@shared/web-ui';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, Schemas, unwrap } from '../../api/client';
@@ -222,10 +222,10 @@ function EntryDetail({ entry, onRetry, retrying }: { entry: EntryDetailData; onR
           <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
             {entry.payload.body_text}
           </Text>
-          {entry.payload.url ? (
-            <Anchor href={entry.payload.url} target="_blank" rel="noreferrer noopener" size="sm">
+          {safeUrl(entry.payload.url) ? (
+            <OutsideLink href={entry.payload.url} size="sm">
               {t('outbox.openOnGithub')}
-            </Anchor>
+            </OutsideLink>
           ) : null}
         </Stack>
       ) : null}

@@ -1,7 +1,7 @@
 import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { DataTable, EmptyState, formatDateTime, Page, useUrlParams } from '@shared/web-ui';
+import { DataTable, EmptyState, formatDateTime, OutsideLink, Page, safeUrl, useUrlParams } from '@shared/web-ui';
 import { ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -18,12 +18,13 @@ type Release = Schemas['StarredReleaseDto'];
 /** A link to GitHub that opens in a new tab and says so to screen readers. */
 function GitHubLink({ href, children }: { href: string; children: ReactNode }) {
   const { t } = useTranslation();
+  if (!safeUrl(href)) return <OutsideLink href={href}>{children}</OutsideLink>;
   return (
-    <Anchor href={href} target="_blank" rel="noopener noreferrer" style={{ overflowWrap: 'anywhere' }}>
+    <OutsideLink href={href} style={{ overflowWrap: 'anywhere' }}>
       {children}
       <IconExternalLink size={14} stroke={1.5} aria-hidden="true" style={{ marginInlineStart: 4, verticalAlign: 'middle' }} />
       <span className="visually-hidden"> {t('releases.newTab')}</span>
-    </Anchor>
+    </OutsideLink>
   );
 }
 

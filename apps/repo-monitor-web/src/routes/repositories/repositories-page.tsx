@@ -1,6 +1,6 @@
-import { Anchor, Badge, Button, Checkbox, Divider, Group, NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Badge, Button, Checkbox, Divider, Group, NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { confirmAction, DataTable, EmptyState, Page, toast, useUrlFilter } from '@shared/web-ui';
+import { confirmAction, DataTable, EmptyState, OutsideLink, Page, toast, useUrlFilter } from '@shared/web-ui';
 import { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, Schemas, unwrap } from '../../api/client';
@@ -191,9 +191,9 @@ export function RepositoriesPage() {
             header: t('repositories.columns.name'),
             render: (row) => (
               <Group gap={6} wrap="wrap">
-                <Anchor href={row.html_url} target="_blank" rel="noopener noreferrer" size="sm" style={{ overflowWrap: 'anywhere' }}>
+                <OutsideLink href={row.html_url} size="sm" style={{ overflowWrap: 'anywhere' }}>
                   {row.full_name}
-                </Anchor>
+                </OutsideLink>
                 {row.private ? (
                   <Badge size="xs" variant="outline" color="gray">
                     {t('repositories.private')}

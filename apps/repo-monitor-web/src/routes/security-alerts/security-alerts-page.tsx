@@ -1,6 +1,6 @@
-import { Anchor, Badge, Button, Group, NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Badge, Button, Group, NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { confirmAction, DataTable, EmptyState, formatDateTime, Page, toast, useUrlFilter } from '@shared/web-ui';
+import { confirmAction, DataTable, EmptyState, formatDateTime, OutsideLink, Page, toast, useUrlFilter } from '@shared/web-ui';
 import { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, Schemas, unwrap } from '../../api/client';
@@ -142,9 +142,9 @@ export function SecurityAlertsPage() {
             key: 'alert',
             header: t('securityAlerts.columns.alert'),
             render: (row) => (
-              <Anchor href={row.html_url} target="_blank" rel="noopener noreferrer" size="sm" style={{ overflowWrap: 'anywhere' }}>
+              <OutsideLink href={row.html_url} size="sm" style={{ overflowWrap: 'anywhere' }}>
                 {`#${row.number} ${row.summary}`}
-              </Anchor>
+              </OutsideLink>
             ),
           },
           { key: 'kind', header: t('securityAlerts.columns.kind'), render: (row) => t(`securityAlerts.kinds.${row.kind}`) },

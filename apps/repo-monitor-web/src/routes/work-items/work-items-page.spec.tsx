@@ -83,6 +83,20 @@ describe('WorkItemsPage', () => {
     expect(within(pull).getByText('2026-11-26 00:30:00')).toBeInTheDocument();
   });
 
+  it('shows an item whose link is javascript: or data: as text, never as an anchor with that scheme', async () => {
+    const hostile = [
+      { ...ISSUE, id: 3, number: 44, title: 'Script link', html_url: 'javascript:alert(document.cookie)' },
+      { ...ISSUE, id: 4, number: 45, title: 'Data link', html_url: 'data:text/html,<script>alert(1)</script>' },
+    ];
+    stubApi(fetchMock, () => jsonResponse({ page: 1, per_page: 25, total: 3, items: [...hostile, PULL] }));
+    renderWithProviders(<WorkItemsPage />, { resources, path: '/work-items' });
+    expect(await screen.findByRole('link', { name: /#43 Fix the crash/ })).toHaveAttribute('href', 'https://github.com/acme/app/pull/43');
+    expect(screen.getByText('#44 Script link')).toBeInTheDocument();
+    expect(screen.getByText('#45 Data link')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /#44|#45/ })).toBeNull();
+    expect([...document.querySelectorAll('a[href]')].map((anchor) => anchor.getAttribute('href')).filter((href) => /^\s*(javascript|data):/i.test(href ?? ''))).toEqual([]);
+  });
+
   it('applies the filters through the URL, starting again at page 1, and clears them', async () => {
     const requested = stubApi(fetchMock, (url) =>
       jsonResponse(url.searchParams.get('q') ? { page: 1, per_page: 25, total: 0, items: [] } : { page: 2, per_page: 25, total: 30, items: [ISSUE] }),

@@ -1,6 +1,6 @@
-import { Anchor, Badge, Button, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { DataTable, EmptyState, formatDateTime, Page, useUrlFilter } from '@shared/web-ui';
+import { DataTable, EmptyState, formatDateTime, OutsideLink, Page, useUrlFilter } from '@shared/web-ui';
 import { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, Schemas, unwrap } from '../../api/client';
@@ -95,9 +95,9 @@ export function WorkItemsPage() {
             key: 'title',
             header: t('workItems.columns.title'),
             render: (row) => (
-              <Anchor href={row.html_url} target="_blank" rel="noopener noreferrer" size="sm" style={{ overflowWrap: 'anywhere' }}>
+              <OutsideLink href={row.html_url} size="sm" style={{ overflowWrap: 'anywhere' }}>
                 {`#${row.number} ${row.title}`}
-              </Anchor>
+              </OutsideLink>
             ),
           },
           {

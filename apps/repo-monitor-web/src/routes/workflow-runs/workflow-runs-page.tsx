@@ -1,7 +1,7 @@
-import { Anchor, Badge, Button, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { DataTable, EmptyState, formatDateTime, Page, useUrlFilter } from '@shared/web-ui';
+import { DataTable, EmptyState, formatDateTime, OutsideLink, Page, useUrlFilter } from '@shared/web-ui';
 import { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, Schemas, unwrap } from '../../api/client';
@@ -122,9 +122,9 @@ export function WorkflowRunsPage() {
             key: 'workflow',
             header: t('workflowRuns.columns.workflow'),
             render: (row) => (
-              <Anchor href={row.html_url} target="_blank" rel="noopener noreferrer" size="sm" style={{ overflowWrap: 'anywhere' }}>
+              <OutsideLink href={row.html_url} size="sm" style={{ overflowWrap: 'anywhere' }}>
                 {row.run_attempt > 1 ? t('workflowRuns.nameWithAttempt', { name: row.workflow_name, attempt: row.run_attempt }) : row.workflow_name}
-              </Anchor>
+              </OutsideLink>
             ),
           },
           { key: 'outcome', header: t('workflowRuns.columns.outcome'), render: (row) => <RunOutcome run={row} /> },

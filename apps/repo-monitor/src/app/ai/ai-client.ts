@@ -24,7 +24,7 @@ export type AiFailureCode =
 
 export type AiOutcome =
   | { ok: true; text: string; elapsedMs: number; model: string; promptTokens?: number; completionTokens?: number }
-  | { ok: false; code: AiFailureCode; message: string; elapsedMs: number };
+  | { ok: false; code: AiFailureCode; message: string; elapsedMs: number; upstreamStatus?: number };
 
 export interface ChatMessage {
   role: 'system' | 'user';
@@ -153,7 +153,7 @@ export class AiClient {
  * timeout; a connection error after the configured timeout is one too (inside Jest the client's
  * own timeout surfaces as a plain APIConnectionError).
  */
-export function classifyAiError(error: unknown, elapsedMs: number, timeoutMs: number, aborted: boolean): { code: AiFailureCode; message: string } {
+export function classifyAiError(error: unknown, elapsedMs: number, timeoutMs: number, aborted: boolean): { code: AiFailureCode; message: string; upstreamStatus?: number } {
   const message = error instanceof Error ? error.message.slice(0, 300) : String(error).slice(0, 300);
   if (aborted || error instanceof APIUserAbortError || error instanceof APIConnectionTimeoutError) {
     return { code: 'timeout', message: `no answer within ${timeoutMs} ms` };
@@ -163,11 +163,12 @@ export function classifyAiError(error: unknown, elapsedMs: number, timeoutMs: nu
     return { code: 'connection_failed', message };
   }
   if (error instanceof APIError && typeof error.status === 'number') {
-    if (error.status >= 500) return { code: 'server_error', message: `HTTP ${error.status}: ${message}` };
-    if (error.status === 429) return { code: 'rate_limited', message };
-    if (error.status === 401 || error.status === 403) return { code: 'auth_failed', message: `HTTP ${error.status}: the endpoint refused the API key` };
-    if (error.status === 408) return { code: 'timeout', message };
-    return { code: 'bad_request', message: `HTTP ${error.status}: ${message}` };
+    const upstreamStatus = error.status;
+    if (error.status >= 500) return { code: 'server_error', message: `HTTP ${error.status}: ${message}`, upstreamStatus };
+    if (error.status === 429) return { code: 'rate_limited', message, upstreamStatus };
+    if (error.status === 401 || error.status === 403) return { code: 'auth_failed', message: `HTTP ${error.status}: the endpoint refused the API key`, upstreamStatus };
+    if (error.status === 408) return { code: 'timeout', message, upstreamStatus };
+    return { code: 'bad_request', message: `HTTP ${error.status}: ${message}`, upstreamStatus };
   }
   if (error instanceof SyntaxError || /json/i.test(message)) return { code: 'malformed_response', message: 'the answer is not valid JSON' };
   return { code: 'connection_failed', message };

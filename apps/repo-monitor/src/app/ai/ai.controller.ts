@@ -11,6 +11,7 @@ import { MonitorError } from '../common/monitor-error';
 import { AGENT_SCHEME, COOKIE_SCHEME, CSRF_SCHEME } from '../openapi';
 import { AiClient } from './ai-client';
 import { CONNECTIVITY_TEST_MESSAGES } from './ai-prompts';
+import { classifyAiTestFailure } from './ai-test-failure';
 import { DigestRepository } from './digest.repository';
 import { DigestService } from './digest.service';
 import {
@@ -89,7 +90,9 @@ export class AiController {
     summary: 'Connectivity test: one fixed minimal message (no repository data) to the effective endpoint',
     description:
       'Unlocked fields may carry unsaved form values; a base_url other than the effective one needs an api_key in the request ' +
-      '(400 otherwise), so a stored key never goes to an unsaved address. Writes nothing and changes no runtime state; a failure is ok: false with error_code.',
+      '(400 otherwise), so a stored key never goes to an unsaved address. Writes nothing and changes no runtime state. A failure is ok: false with ' +
+      'kind (unreachable, unauthorized, rate_limited, bad_response, timeout), upstream_status (the HTTP status the endpoint answered, if any), ' +
+      'the finer error_code, and a message of our own: the endpoint\u2019s answer body is never echoed.',
   })
   @ApiOkResponse({ type: AiTestResultDto })
   @ApiConflictResponse({ description: 'ai_field_locked (details.field): a value was given for a field set by environment' })
@@ -122,7 +125,7 @@ export class AiController {
     if (!settings.apiKey) return { ok: false, elapsed_ms: 0, ...base, error_code: 'not_configured', message: 'no API key: set one (any placeholder for a local gateway)' };
     const outcome = await this.ai.complete(settings, CONNECTIVITY_TEST_MESSAGES, { record: false });
     if (outcome.ok) return { ok: true, elapsed_ms: outcome.elapsedMs, ...base, model: outcome.model, reply: outcome.text.slice(0, 200) };
-    return { ok: false, elapsed_ms: outcome.elapsedMs, ...base, error_code: outcome.code, message: outcome.message };
+    return { ok: false, elapsed_ms: outcome.elapsedMs, ...base, error_code: outcome.code, ...classifyAiTestFailure(outcome.code, outcome.upstreamStatus, settings.timeoutMs) };
   }
 
   @Get('reviews')

@@ -58,6 +58,7 @@ describe('PrReviewService on the ingest path', () => {
       new PrReviewRepository(database),
       untouched<RepositoryRepository>('repositories'),
       deliveries,
+      config,
     );
     await reviews.onApplicationBootstrap();
   });

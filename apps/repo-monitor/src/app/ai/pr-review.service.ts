@@ -1,9 +1,11 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { EventRecorder } from '../events/event-recorder';
 import { NotificationOutboxService } from '../notifications/notification-outbox.service';
 import { DatabaseWork } from '../../database/database-work';
 import { clip, PayloadReader } from '../common/payload-reader';
+import { OutsideLinkPolicy } from '../common/outside-link';
+import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
 import { RepositoryRepository } from '../repositories/repository.repository';
 import { SettingsStore } from '../settings/settings.store';
 import { DeliveryInbox } from '../processing/delivery-inbox';
@@ -14,10 +16,15 @@ import { pullRequestReviewPrompt } from './ai-prompts';
 import { PrReviewEntity } from './pr-review.entity';
 import { PrReviewRepository } from './pr-review.repository';
 import { capDiff, parseReviewResult, REVIEW_DIFF_CAP, ReviewResult, reviewNeedsAlert } from './review-result';
+import { CommentRepository, neutraliseModelMarkdown } from './untrusted-markdown';
 
 /** PR actions that get a review: a new PR, new commits, and a draft turned ready (its head may be unreviewed). */
 export const REVIEWED_PR_ACTIONS = new Set(['opened', 'synchronize', 'ready_for_review']);
 export const REVIEW_COMMENT_MARKER = '<!-- repo-monitor:ai-review -->';
+/** What every review comment says first: who wrote it, from what, and what was taken out. */
+export const REVIEW_COMMENT_LABEL =
+  'AI-generated from untrusted input: a language model wrote the text below after reading this pull request, which its author controls. ' +
+  'It is not a maintainer\u2019s review and may be wrong or manipulated. Links outside this repository and @mentions were disabled.';
 const REVIEW_SETTINGS_KEY = 'ai.review';
 /** A review left `running` this long (a crash mid-review) is taken up again. */
 const STALE_RUNNING_MS = 10 * 60_000;
@@ -38,6 +45,7 @@ export class PrReviewService implements OnApplicationBootstrap, BeforeApplicatio
   private readonly queue: number[] = [];
   private running: Promise<void> | undefined;
   private stopping = false;
+  private readonly links: OutsideLinkPolicy;
 
   constructor(
     private readonly database: DatabaseWork,
@@ -50,7 +58,10 @@ export class PrReviewService implements OnApplicationBootstrap, BeforeApplicatio
     private readonly reviews: PrReviewRepository,
     private readonly repositories: RepositoryRepository,
     private readonly deliveries: WebhookDeliveryRepository,
-  ) {}
+    @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
+  ) {
+    this.links = new OutsideLinkPolicy(config.github.webUrl);
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     this.inbox.onAccepted((delivery) => {
@@ -108,7 +119,7 @@ export class PrReviewService implements OnApplicationBootstrap, BeforeApplicatio
       prNumber: number,
       headSha: clip(headSha, 64),
       title: clip(pull.get('title').string() ?? '', 1024),
-      htmlUrl: clip(pull.get('html_url').string() ?? `https://github.com/${fullName}/pull/${number}`, 512),
+      htmlUrl: this.links.accept(pull.get('html_url').value) ?? clip(this.links.pullRequestPage(clip(fullName, 255), number), 512),
       installationId: payload.path('installation', 'id').number() ?? null,
     };
     const id = await this.database.transaction((manager) => this.reviews.insertIfNew(manager, review, new Date()));
@@ -224,7 +235,7 @@ export class PrReviewService implements OnApplicationBootstrap, BeforeApplicatio
     const installationId = Number(row.installationId);
     try {
       const known = (await this.reviews.latestCommentId(row.repositoryFullName, row.prNumber)) ?? (await this.github.findComment(installationId, row.repositoryFullName, row.prNumber, REVIEW_COMMENT_MARKER));
-      const commentId = await this.github.upsertComment(installationId, row.repositoryFullName, row.prNumber, known === null ? null : Number(known), reviewComment(row, result, truncated));
+      const commentId = await this.github.upsertComment(installationId, row.repositoryFullName, row.prNumber, known === null ? null : Number(known), reviewComment(row, result, truncated, { webUrl: this.config.github.webUrl, fullName: row.repositoryFullName }));
       await this.database.transaction((manager) => this.reviews.update(manager, row.id, { commentId, updatedAt: new Date() }));
     } catch (error) {
       this.logger.warn(`could not post the review comment on ${row.repositoryFullName}#${row.prNumber}: ${(error as Error).message}`);
@@ -248,14 +259,23 @@ export class PrReviewService implements OnApplicationBootstrap, BeforeApplicatio
   }
 }
 
-/** The one PR comment (found again by its marker and edited in place on later commits). */
-export function reviewComment(row: Pick<PrReviewEntity, 'headSha'>, result: ReviewResult, truncated: boolean): string {
-  const section = (title: string, items: string[]) => (items.length > 0 ? [`**${title}**`, ...items.map((item) => `- ${item}`), ''] : []);
+/**
+ * The one PR comment (found again by its marker and edited in place on later commits). Every text
+ * in it that the model wrote is steerable by whoever opened the pull request, so the comment says
+ * so first, and that text goes through neutraliseModelMarkdown: one line each, no raw HTML, no
+ * mentions, and no link that does not point into this repository.
+ */
+export function reviewComment(row: Pick<PrReviewEntity, 'headSha'>, result: ReviewResult, truncated: boolean, repository: CommentRepository): string {
+  const model = (text: string) => neutraliseModelMarkdown(text, repository);
+  const section = (title: string, items: string[]) => (items.length > 0 ? [`**${title}**`, ...items.map((item) => `- ${model(item)}`), ''] : []);
   return [
     REVIEW_COMMENT_MARKER,
-    `### AI review: score ${result.score}/100, merge risk ${result.merge_risk}`,
+    `### AI-generated review (untrusted input): score ${result.score}/100, merge risk ${result.merge_risk}`,
     '',
-    result.summary,
+    `> [!WARNING]`,
+    `> ${REVIEW_COMMENT_LABEL}`,
+    '',
+    model(result.summary),
     '',
     ...section('Security risks', result.security_risks),
     ...section('Breaking risks', result.breaking_risks),

@@ -1,8 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { NotificationOutboxService } from '../notifications/notification-outbox.service';
 import { clip } from '../common/payload-reader';
+import { OutsideLinkPolicy } from '../common/outside-link';
+import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
 import { RepositoryEntity } from '../repositories/repository.entity';
 import { EventCategory } from '../common/event-category';
 import { EventRepository } from './event.repository';
@@ -50,10 +52,15 @@ export function repositoryWants(repository: RepositoryEntity | null, kind: strin
  */
 @Injectable()
 export class EventRecorder {
+  private readonly links: OutsideLinkPolicy;
+
   constructor(
     private readonly events: EventRepository,
     private readonly outbox: NotificationOutboxService,
-  ) {}
+    @Inject(MONITOR_CONFIG) config: MonitorConfig,
+  ) {
+    this.links = new OutsideLinkPolicy(config.github.webUrl);
+  }
 
   /** Answers whether the event was new. */
   async record(manager: EntityManager, draft: EventDraft, deliveryId: string | null, now: Date): Promise<boolean> {
@@ -67,6 +74,8 @@ export class EventRecorder {
   async recordCounting(manager: EntityManager, draft: EventDraft, deliveryId: string | null, now: Date): Promise<{ stored: boolean; notifications: number }> {
     const fingerprint = eventFingerprint(draft.identity);
     const willNotify = draft.notify && repositoryWants(draft.repository, draft.kind);
+    // Every event's link passes the policy here, whoever drafted it: the console and the notification use this one.
+    const htmlUrl = this.links.accept(draft.htmlUrl) ?? null;
     const id = await this.events.insertIfNew(manager, {
       repositoryId: draft.repository?.id ?? null,
       deliveryId,
@@ -74,7 +83,7 @@ export class EventRecorder {
       category: draft.category,
       title: clip(draft.title, 1024),
       bodyText: draft.bodyText,
-      htmlUrl: draft.htmlUrl ? clip(draft.htmlUrl, 512) : null,
+      htmlUrl,
       actor: draft.actor ? clip(draft.actor, 255) : null,
       fingerprint,
       notified: willNotify,
@@ -93,7 +102,7 @@ export class EventRecorder {
           repository: draft.repository?.fullName ?? null,
           title: draft.title,
           bodyText: draft.bodyText,
-          htmlUrl: draft.htmlUrl,
+          htmlUrl,
           actor: draft.actor,
           fingerprint,
           occurredAt: draft.occurredAt,

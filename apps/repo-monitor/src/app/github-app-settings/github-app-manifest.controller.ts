@@ -59,7 +59,8 @@ export class GithubAppManifestController {
     summary: 'Where GitHub sends the browser back after the App was created',
     description:
       'Needs the admin session that started the flow (the cookie comes along with GitHub\u2019s redirect) and its state. Exchanges the code ' +
-      `with POST {api}/app-manifests/{code}/conversions, stores the App, and redirects (303) to ${CONSOLE_GITHUB_APP_PATH}?manifest=created&app_slug=…, ` +
+      `with POST {api}/app-manifests/{code}/conversions, stores the App, and redirects (303) to ${CONSOLE_GITHUB_APP_PATH}?manifest=created&app_slug=… ` +
+      '(on the public base URL; a relative redirect when none is set, never one built from the Host header), ' +
       `or to ${CONSOLE_GITHUB_APP_PATH}?manifest=error&reason=… (invalid_request, session_required, invalid_state, state_expired, fields_locked, ` +
       'encryption_unavailable, code_refused, github_unreachable, unexpected_answer, invalid_key). Every outcome is a redirect, never a JSON body.',
   })
@@ -67,8 +68,10 @@ export class GithubAppManifestController {
   @ApiQuery({ name: 'state', required: true, description: 'The state from the start' })
   @ApiResponse({ status: 303, description: `Redirect to the console\u2019s ${CONSOLE_GITHUB_APP_PATH} page with the outcome` })
   async callback(@Query() query: Record<string, unknown>, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const origin = await this.settings.publicOrigin(request);
-    const go = (params: Record<string, string>) => reply.redirect(`${origin}${CONSOLE_GITHUB_APP_PATH}?${new URLSearchParams(params).toString()}`, 303);
+    // The configured public base URL only, never the Host header: without one (removed while the flow
+    // ran) the redirect is relative, and the browser stays on the origin it called back to.
+    const base = (await this.settings.publicBaseUrl()) ?? '';
+    const go = (params: Record<string, string>) => reply.redirect(`${base}${CONSOLE_GITHUB_APP_PATH}?${new URLSearchParams(params).toString()}`, 303);
     const client = clientAddress(request);
     const code = typeof query['code'] === 'string' ? query['code'] : '';
     const state = typeof query['state'] === 'string' ? query['state'] : '';

@@ -9,6 +9,7 @@ import { DatabaseWork } from '../../database/database-work';
 import { releaseIdentity } from '../processing/delivery-applier';
 import { DeliveryProcessor } from '../processing/delivery-processor';
 import { clip, PayloadReader } from '../common/payload-reader';
+import { OutsideLinkPolicy } from '../common/outside-link';
 import { RepositoryRepository } from '../repositories/repository.repository';
 import { RepositoryEntity } from '../repositories/repository.entity';
 import { WorkItemKey, WorkItemRepository, WorkItemState } from '../work-items/work-item.repository';
@@ -46,6 +47,7 @@ export class GitHubSyncService implements OnApplicationBootstrap, BeforeApplicat
   private readonly inFlight = new Map<number, Promise<void>>();
   private readonly timers: NodeJS.Timeout[] = [];
   private stopping = false;
+  private readonly links: OutsideLinkPolicy;
 
   constructor(
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
@@ -60,7 +62,9 @@ export class GitHubSyncService implements OnApplicationBootstrap, BeforeApplicat
     private readonly workItems: WorkItemRepository,
     private readonly trackers: StarredReleaseTrackerRepository,
     @Optional() private readonly metrics?: MetricsService,
-  ) {}
+  ) {
+    this.links = new OutsideLinkPolicy(config.github.webUrl);
+  }
 
   onApplicationBootstrap(): void {
     this.processor.onInstallationChanged((installationId) => void this.reconcileInstallation(installationId).catch(() => undefined));
@@ -229,7 +233,7 @@ export class GitHubSyncService implements OnApplicationBootstrap, BeforeApplicat
         merged: false,
         draft: reader.get('draft').boolean() ?? false,
         author: reader.path('user', 'login').string() ?? null,
-        htmlUrl: clip(reader.get('html_url').string() ?? repository.htmlUrl, 512),
+        htmlUrl: this.links.accept(reader.get('html_url').value) ?? repository.htmlUrl,
         githubUpdatedAt: reader.get('updated_at').date() ?? null,
       });
     }

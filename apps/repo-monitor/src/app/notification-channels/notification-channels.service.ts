@@ -21,6 +21,7 @@ import {
 import { ChannelKind, NotificationChannelEntity } from './notification-channel.entity';
 import { NotificationChannelChanges, NotificationChannelRepository } from './notification-channel.repository';
 import { channelSecretAssociatedData } from './outbound-secrets';
+import { requireHttpUrl } from '../common/http-url';
 import { generateStandardWebhookSecret, isStandardWebhookSecret, WHSEC_FORMAT_HINT } from './standard-webhook-secret';
 
 interface ChannelConfig {
@@ -287,7 +288,7 @@ export class NotificationChannelsService implements OnModuleInit {
 
   private checkTarget(kind: ChannelKind, config: ChannelConfig, allowPrivate: boolean): void {
     if (kind !== 'http_webhook' || !config.url) return;
-    const url = new URL(config.url);
+    const url = requireHttpUrl(config.url, 'url');
     if (url.protocol === 'http:' && !allowPrivate && !this.config.notifications.webhookAllowInsecure) {
       throw new MonitorError(
         'validation_failed',

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { EmitterWebhookEventName } from '@octokit/webhooks';
 import { EntityManager } from 'typeorm';
 import { EventDraft, EventRecorder } from '../events/event-recorder';
@@ -14,6 +14,8 @@ import { WorkItemRepository } from '../work-items/work-item.repository';
 import { WorkflowRunRepository } from '../workflow-runs/workflow-run.repository';
 import { isFailedRunConclusion } from '../workflow-runs/run-conclusions';
 import { clip, PayloadReader } from '../common/payload-reader';
+import { OutsideLinkPolicy } from '../common/outside-link';
+import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
 
 const NOTIFYING_ISSUE_ACTIONS = new Set(['opened', 'reopened', 'closed']);
 const NOTIFYING_PR_ACTIONS = new Set(['opened', 'reopened', 'closed', 'ready_for_review']);
@@ -63,14 +65,24 @@ export type DeliveryToApply = Pick<WebhookDeliveryEntity, 'deliveryId' | 'event'
 /** Applies one stored delivery to the records, events and outbox, inside the caller's transaction. */
 @Injectable()
 export class DeliveryApplier {
+  private readonly links: OutsideLinkPolicy;
+
   constructor(
+    @Inject(MONITOR_CONFIG) config: MonitorConfig,
     private readonly events: EventRecorder,
     private readonly repositories: RepositoryRepository,
     private readonly installations: InstallationRepository,
     private readonly workItems: WorkItemRepository,
     private readonly workflowRuns: WorkflowRunRepository,
     private readonly securityAlerts: SecurityAlertRepository,
-  ) {}
+  ) {
+    this.links = new OutsideLinkPolicy(config.github.webUrl);
+  }
+
+  /** A payload's link when it is one to keep, else the repository's page. */
+  private linkOr(reader: PayloadReader, repository: RepositoryEntity): string {
+    return this.links.accept(reader.get('html_url').value) ?? repository.htmlUrl;
+  }
 
   async apply(manager: EntityManager, delivery: DeliveryToApply, now: Date): Promise<FollowUps> {
     const followUps: FollowUps = { reconcileInstallations: [], notifications: 0 };
@@ -207,7 +219,7 @@ export class DeliveryApplier {
         merged,
         draft: item.get('draft').boolean() ?? false,
         author: item.path('user', 'login').string() ?? null,
-        htmlUrl: clip(item.get('html_url').string() ?? repository.htmlUrl, 512),
+        htmlUrl: this.linkOr(item, repository),
         githubUpdatedAt: updatedAt,
       },
       now,
@@ -225,7 +237,7 @@ export class DeliveryApplier {
       category: kind === 'issue' ? 'issue' : 'pr',
       title: `${noun} #${number} ${words[effectiveAction] ?? effectiveAction}: ${title}`,
       bodyText: title,
-      htmlUrl: item.get('html_url').string() ?? repository.htmlUrl,
+      htmlUrl: this.linkOr(item, repository),
       actor: payload.path('sender', 'login').string() ?? null,
       identity: `${family}:${repository.fullName}:${number}:${effectiveAction}:${item.get('updated_at').string() ?? delivery.deliveryId}`,
       occurredAt: updatedAt ?? now,
@@ -259,7 +271,7 @@ export class DeliveryApplier {
         status: run.get('status').string() ?? action,
         conclusion,
         runAttempt,
-        htmlUrl: clip(run.get('html_url').string() ?? repository.htmlUrl, 512),
+        htmlUrl: this.linkOr(run, repository),
       },
       now,
     );
@@ -304,7 +316,7 @@ export class DeliveryApplier {
       category: 'other',
       title: `Release ${release.get('name').string() || tag} published`,
       bodyText: clip(release.get('body').string() ?? '', 1500),
-      htmlUrl: release.get('html_url').string() ?? repository.htmlUrl,
+      htmlUrl: this.linkOr(release, repository),
       actor: payload.path('sender', 'login').string() ?? null,
       identity: releaseIdentity(repository.fullName, release.get('id').number() ?? tag),
       occurredAt: release.get('published_at').date() ?? now,
@@ -341,7 +353,7 @@ export class DeliveryApplier {
         state: clip(alert.get('state').string() ?? action, 32),
         severity: severity ? clip(severity, 32) : null,
         summary: clip(summary ?? `${kind} alert #${number}`, 1024),
-        htmlUrl: clip(alert.get('html_url').string() ?? repository.htmlUrl, 512),
+        htmlUrl: this.linkOr(alert, repository),
       },
       now,
     );

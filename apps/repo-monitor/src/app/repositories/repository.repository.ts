@@ -1,9 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager, IsNull, Not } from 'typeorm';
 import { DatabaseWork } from '../../database/database-work';
 import { whereContains } from '../common/list-filters';
 import { FoundRows, PageWindow } from '../common/list-page';
+import { OutsideLinkPolicy } from '../common/outside-link';
 import { clip, PayloadReader } from '../common/payload-reader';
+import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
 import { RepositoryEntity, RepositorySource, RepositoryStatus } from './repository.entity';
 
 export interface RepositoryFilter {
@@ -20,7 +22,14 @@ export interface RepositoryFilter {
  */
 @Injectable()
 export class RepositoryRepository {
-  constructor(private readonly database: DatabaseWork) {}
+  private readonly links: OutsideLinkPolicy;
+
+  constructor(
+    private readonly database: DatabaseWork,
+    @Inject(MONITOR_CONFIG) config: MonitorConfig,
+  ) {
+    this.links = new OutsideLinkPolicy(config.github.webUrl);
+  }
 
   private get store() {
     return this.database.dataSource.getRepository(RepositoryEntity);
@@ -99,7 +108,7 @@ export class RepositoryRepository {
     const store = manager.getRepository(RepositoryEntity);
     let row =
       (githubId !== null ? await store.findOne({ where: { githubId } }) : null) ?? (await store.findOne({ where: { fullName } }));
-    const htmlUrl = repository.get('html_url').string() ?? `https://github.com/${fullName}`;
+    const htmlUrl = this.links.accept(repository.get('html_url').value) ?? this.links.repositoryPage(clip(fullName, 255));
     if (!row) {
       row = store.create({
         githubId,

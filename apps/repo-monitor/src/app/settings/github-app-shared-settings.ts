@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { parseHttpUrl } from '../common/http-url';
 import { RequestTarget, requestOrigin } from '../common/request-origin';
 import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
 import { SEALED_GITHUB_SETTING_KEYS } from './encrypted-columns';
@@ -52,10 +53,16 @@ export class GithubAppSharedSettings {
     private readonly store: SettingsStore,
   ) {}
 
-  /** The public base URL in effect: MONITOR_PUBLIC_BASE_URL, else the console value, else the config file. */
+  /**
+   * The public base URL in effect: MONITOR_PUBLIC_BASE_URL, else the console value, else the config
+   * file. A stored value that does not parse as an http(s) URL (an IPv6 zone id accepted by an
+   * earlier version) counts as none, so every use of it (the manifest flow, the issuer, cookies)
+   * sees "not set" instead of failing with a 500.
+   */
   async publicBaseUrl(): Promise<string | undefined> {
     if (this.config.environmentVariables.has(PUBLIC_BASE_URL_VARIABLE)) return this.config.http.publicBaseUrl;
-    return (await storedGithubField(this.store, PUBLIC_BASE_URL_KEY)) ?? this.config.http.publicBaseUrl;
+    const value = (await storedGithubField(this.store, PUBLIC_BASE_URL_KEY)) ?? this.config.http.publicBaseUrl;
+    return value !== undefined && parseHttpUrl(value) ? value : undefined;
   }
 
   /**

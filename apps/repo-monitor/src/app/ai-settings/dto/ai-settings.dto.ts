@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDuration } from '@shared/config';
 import { IsBoolean, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { OptionalNotNull } from '../../common/optional-not-null';
+import { ParsesAsHttpUrl } from '../../common/http-url';
 
 export const AI_FIELDS = [
   'enabled',
@@ -33,6 +34,7 @@ export class UpdateAiSettingsDto {
   @ApiPropertyOptional({ example: 'https://api.openai.com/v1', description: 'Any http(s) chat-completion-compatible endpoint' })
   @OptionalNotNull()
   @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'base_url must be an http(s) URL' })
+  @ParsesAsHttpUrl('base_url')
   @MaxLength(2048)
   base_url?: string;
 

@@ -5,6 +5,8 @@ import { ListPageDto, PageQueryDto, MAX_ROW_ID, QueryInteger } from '../../commo
 import { DIGEST_PERIODS, DigestEntity, DigestPeriod } from '../digest.entity';
 import { OptionalNotNull } from '../../common/optional-not-null';
 import { MERGE_RISKS } from '../pr-review.entity';
+import { AI_TEST_FAILURE_KINDS, AiTestFailureKind } from '../ai-test-failure';
+import { ParsesAsHttpUrl } from '../../common/http-url';
 
 /** Unsaved form values for the connectivity test; a field set by environment may not be given (ai_field_locked). */
 export class AiTestDto {
@@ -18,6 +20,7 @@ export class AiTestDto {
   @ApiPropertyOptional({ example: 'http://127.0.0.1:11434/v1' })
   @OptionalNotNull()
   @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'base_url must be an http(s) URL' })
+  @ParsesAsHttpUrl('base_url')
   @MaxLength(2048)
   base_url?: string;
 
@@ -35,7 +38,11 @@ export class AiTestResultDto {
   @ApiPropertyOptional({ description: 'The model reply (first 200 characters) when ok' }) reply?: string;
   @ApiPropertyOptional({ enum: ['not_configured', 'timeout', 'server_error', 'rate_limited', 'auth_failed', 'bad_request', 'connection_failed', 'malformed_response', 'empty_response'] })
   error_code?: string;
-  @ApiPropertyOptional() message?: string;
+  @ApiPropertyOptional({ enum: AI_TEST_FAILURE_KINDS, description: 'When the call failed: what kind of failure (not set for not_configured, which sends nothing)' })
+  kind?: AiTestFailureKind;
+  @ApiPropertyOptional({ type: Number, nullable: true, description: 'When the call failed: the HTTP status the endpoint answered, null when it did not answer' })
+  upstream_status?: number | null;
+  @ApiPropertyOptional({ description: 'Why the test failed, in our own words (never the endpoint\u2019s answer)' }) message?: string;
 }
 
 export class PrReviewDto {

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, IsUrl, Matches, MaxLength, MinLength } from 'class-validator';
+import { ParsesAsHttpUrl } from '../../common/http-url';
 
 export const GITHUB_APP_FIELDS = ['app_id', 'client_id', 'private_key', 'webhook_secret', 'public_base_url'] as const;
 export type GithubAppField = (typeof GITHUB_APP_FIELDS)[number];
@@ -41,6 +42,7 @@ export class UpdateGithubAppSettingsDto {
   @ApiPropertyOptional({ type: String, nullable: true, example: 'https://monitor.example.com' })
   @IsOptional()
   @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'public_base_url must be an http(s) URL' })
+  @ParsesAsHttpUrl('public_base_url')
   @MaxLength(2048)
   public_base_url?: string | null;
 }

@@ -3,6 +3,7 @@ import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsString, IsUrl, Matches, MaxLe
 import { NOTIFICATION_EVENT_KINDS } from '../event-kinds';
 import { CHANNEL_KINDS, ChannelKind } from '../notification-channel.entity';
 import { OptionalNotNull } from '../../common/optional-not-null';
+import { ParsesAsHttpUrl } from '../../common/http-url';
 
 const CHAT_ID = /^(-?\d{1,20}|@[A-Za-z0-9_]{5,32})$/;
 
@@ -27,6 +28,7 @@ class ChannelFieldsDto {
   @ApiPropertyOptional({ description: 'http_webhook: the receiver URL', example: 'https://hooks.example.com/monitor' })
   @OptionalNotNull()
   @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'url must be an http(s) URL' })
+  @ParsesAsHttpUrl('url')
   @MaxLength(2048)
   url?: string;
 
