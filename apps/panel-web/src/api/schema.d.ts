@@ -302,9 +302,26 @@ export interface paths {
         put?: never;
         /**
          * Log in and get an access token
-         * @description 5 failed attempts within 300 s block the client address for 900 s (429 with Retry-After), even for the right password.
+         * @description 5 failed attempts within 300 s block the client address for 900 s (429 with Retry-After), even for the right password. Guesses at the account from any address are slowed too: after 5 failures each further one waits longer (up to 60 s), and after 2 wrong TOTP codes with the right password much longer (up to 15 min). A browser that logged in before (the HttpOnly known-device cookie this answer sets) or that sends a live token of the same admin is exempt from the account delay.
          */
         post: operations["AuthController_login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Log out: this access token stops working at once (other sessions stay) */
+        post: operations["AuthController_logout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3672,8 +3689,36 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description Too many failed logins from this address; see Retry-After */
+            /** @description Too many failed logins from this address, or guesses at the account come too fast; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    AuthController_logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token is revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid access token */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
