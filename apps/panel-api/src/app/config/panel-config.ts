@@ -36,7 +36,7 @@ export interface PanelConfig {
   runs: { activeLogCleanupDelaySeconds: number; runStatusCleanupDelaySeconds: number; historyRetentionDays: number };
   log: { level: string; format: 'json' | 'text' };
   /** GET /metrics: open when no token is set. */
-  metrics: { token?: string };
+  metrics: { token?: string; accountLabels: 'hash' | 'name' };
 }
 
 export const PANEL_CONFIG = Symbol('PANEL_CONFIG');
@@ -117,7 +117,7 @@ export function loadPanelConfig(raw: RawVariables, options: { defaultDataDir?: s
       historyRetentionDays: env.APP_HISTORY_RETENTION_DAYS ?? 90,
     },
     log: { level: env.LOG_LEVEL ?? 'info', format: (env.LOG_FORMAT as 'json' | 'text' | undefined) ?? 'json' },
-    metrics: { token: env.APP_METRICS_TOKEN },
+    metrics: { token: env.APP_METRICS_TOKEN, accountLabels: (env.APP_METRICS_ACCOUNT_LABELS as 'hash' | 'name' | undefined) ?? 'hash' },
   };
 }
 
