@@ -467,7 +467,7 @@ export interface paths {
         put?: never;
         /**
          * Ask the saved AI model a short question and report its answer or the failure
-         * @description Uses the saved ai_base_url, ai_model and ai_api_key (save them first), through the same client the AI actions use. A failure of the model API (wrong key, unknown model, unreachable server, no answer within 60 s) answers 200 with ok=false and the reason.
+         * @description Uses the saved ai_base_url, ai_model and ai_api_key (save them first), through the same client the AI actions use. A failure of the model API answers 200 with ok=false, a classified error_kind (unreachable, unauthorized, rate_limited, bad_response, refused, timeout), the HTTP status when the API answered, and a message of our own: the upstream body is never repeated.
          */
         post: operations["AiTestController_test"];
         delete?: never;
@@ -1289,19 +1289,21 @@ export interface components {
             answer?: string;
             /** @description The saved base URL (null: the OpenAI API) */
             base_url: string | null;
-            /** @description Why the test failed (the API status and message, or the network failure) */
+            /** @description Why the test failed, in our words (the upstream body is not repeated) */
             error?: string;
             /**
              * @description What kind of failure
              * @enum {string}
              */
-            error_kind?: "timeout" | "error";
+            error_kind?: "timeout" | "unreachable" | "unauthorized" | "rate_limited" | "bad_response" | "refused" | "error";
             /** @description Milliseconds until the answer or the failure */
             latency_ms: number;
             /** @description The saved model the question went to */
             model: string;
             /** @description true when the model answered */
             ok: boolean;
+            /** @description The HTTP status the model API answered, when it answered */
+            status?: number;
         };
         /** @description Every error of panel-api */
         ApiErrorBody: {
