@@ -31,8 +31,8 @@ async function readTar(archive: Buffer): Promise<TarEntry[]> {
 async function writeTar(entries: TarEntry[]): Promise<Buffer> {
   const writer = pack();
   const chunks: Buffer[] = [];
-  writer.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const ended = new Promise((resolve) => writer.on('end', resolve));
+  writer.on('data', (chunk: unknown) => chunks.push(chunk as Buffer));
+  const ended = new Promise<void>((resolve) => writer.on('end', () => resolve()));
   for (const entry of entries) {
     if (entry.type === 'file') writer.entry({ name: entry.name, type: 'file', mode: 0o600 }, entry.content ?? Buffer.alloc(0));
     else if (entry.type === 'symlink') writer.entry({ name: entry.name, type: 'symlink', linkname: entry.linkname });

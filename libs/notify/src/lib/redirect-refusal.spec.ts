@@ -59,3 +59,26 @@ describe('redirects are never followed with credentials', () => {
     expect((await guarded(saved.urlFor('/dav/'))).status).toBe(200);
   });
 });
+
+describe('the address guard of the push channels', () => {
+  const receiver = new LocalWebhookReceiver();
+
+  beforeAll(async () => {
+    await receiver.start();
+  });
+
+  afterAll(async () => {
+    await receiver.close();
+  });
+
+  it('refuses a loopback receiver unless private addresses are allowed, sending it nothing', async () => {
+    const refused = await new NtfySender(receiver.urlFor('/topic'), { accessToken: 'tk', addressGuard: { allowPrivate: false } }).send({ title: 't', body: 'b' });
+    expect(refused).toMatchObject({ outcome: 'permanent', errorCode: 'private_target_refused', message: 'target resolves to a loopback address' });
+    const webhook = await new CustomWebhookSender(receiver.urlFor('/hook'), { addressGuard: { allowPrivate: false } }).sendJson({ a: 1 });
+    expect(webhook).toMatchObject({ outcome: 'permanent', errorCode: 'private_target_refused' });
+    expect(receiver.requests).toHaveLength(0);
+    const allowed = await new BarkSender(receiver.urlFor('/KEY/'), { addressGuard: { allowPrivate: true } }).send({ title: 't', body: 'b' });
+    expect(allowed.outcome).toBe('sent');
+    expect(receiver.requests).toHaveLength(1);
+  });
+});

@@ -3,9 +3,8 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { extract, Headers } from 'tar-stream';
+import { extract, Header } from 'tar-stream';
 import { temporaryNameFor } from '../data-dir/json-file-store';
 import { ArchivedEntry, ARCHIVE_DIRECTORY_MODE, ARCHIVE_FILE_MODE, BackupIntegrity, INTEGRITY_ENTRY, integrityMac } from './backup-archive';
 
@@ -41,13 +40,13 @@ export function unsafeEntryName(name: string): string | undefined {
 }
 
 interface ReadEntry {
-  header: Headers;
+  header: Header;
   sha256: string;
   size: number;
 }
 
 /** Reads every entry of the archive once: checks names and types, hashes the content, hands file content to `sink`. */
-async function readArchive(archivePath: string, sink?: (header: Headers, content: Readable) => Promise<string>): Promise<{ entries: ReadEntry[]; integrityText?: string }> {
+async function readArchive(archivePath: string, sink?: (header: Header, content: AsyncIterable<unknown>) => Promise<string>): Promise<{ entries: ReadEntry[]; integrityText?: string }> {
   const reader = extract();
   const source = createReadStream(archivePath).pipe(createGunzip());
   source.on('error', (error) => reader.destroy(error));
@@ -102,7 +101,7 @@ function checkIntegrity(entries: ReadEntry[], integrityText: string | undefined,
   }
 }
 
-async function writeVerifiedFile(target: string, content: Readable): Promise<{ temporary: string; sha256: string }> {
+async function writeVerifiedFile(target: string, content: AsyncIterable<unknown>): Promise<{ temporary: string; sha256: string }> {
   const temporary = temporaryNameFor(target);
   const hash = createHash('sha256');
   const handle = await open(temporary, 'wx', ARCHIVE_FILE_MODE);

@@ -20,6 +20,8 @@ export function privateAddressRefusal(host: string, address: string, allowPrivat
   return `${host} is a ${kind.replace('_', '-')} address (${address}); outbound requests to non-public addresses are off: set APP_OUTBOUND_ALLOW_PRIVATE=1 if this server is yours`;
 }
 
+type CreateConnection = (options: object, callback: (error: Error | null, socket?: Socket) => void) => Socket | undefined;
+
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /** dns.lookup that fails when any address of the host is not public (unless allowed), checked on the address connected to. */
@@ -70,9 +72,10 @@ export function originBoundAgents(saved: string, allowPrivate: boolean): { httpA
   };
   const bound = <T extends typeof HttpAgent | typeof HttpsAgent>(Base: T, protocol: string): InstanceType<T> => {
     const agentOptions = { keepAlive: false, lookup } as AgentOptions;
-    const agent = new (Base as typeof HttpAgent)(agentOptions) as HttpAgent & { createConnection: (options: object, callback: (error: Error | null, socket?: Socket) => void) => Socket | undefined };
-    const create = agent.createConnection.bind(agent);
-    agent.createConnection = (options, callback) => {
+    const agent = new (Base as typeof HttpAgent)(agentOptions);
+    const connectable = agent as unknown as { createConnection: CreateConnection };
+    const create = connectable.createConnection.bind(agent);
+    connectable.createConnection = (options, callback) => {
       const refused = check(protocol, options as { host?: string; port?: number });
       if (refused) {
         process.nextTick(() => callback(refused));
