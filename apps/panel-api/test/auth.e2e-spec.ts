@@ -21,6 +21,13 @@ function login(panel: RunningPanel, body: Record<string, unknown>, headers: Reco
   });
 }
 
+/** The known-device cookie a successful login sets, as a Cookie header value. */
+function knownDeviceCookieOf(response: { status: number; headers: Headers }): string {
+  const cookie = /^(panel_device=[^;]+)/.exec(response.headers.get('set-cookie') ?? '');
+  if (response.status !== 200 || !cookie) throw new Error(`no known-device cookie (HTTP ${response.status})`);
+  return cookie[1];
+}
+
 function me(panel: RunningPanel, token: string) {
   return requestJson<{ username: string; totp_enabled: boolean }>(panel.url, '/api/auth/me', { token });
 }
@@ -94,13 +101,27 @@ describe('admin authentication', () => {
 
   it('refuses a correctly signed token without an expiry', async () => {
     const secret = readFileSync(join(panel.dataDir, '.jwt_secret'), 'utf8').trim();
-    const claims = JSON.parse(Buffer.from((await loginAsAdmin(panel)).split('.')[1], 'base64url').toString()) as { sub: string; ver: number };
-    const signed = (extra: object) => new JwtService().signAsync({ sub: claims.sub, ver: claims.ver, ...extra }, { secret, algorithm: 'HS256' });
+    const claims = JSON.parse(Buffer.from((await loginAsAdmin(panel)).split('.')[1], 'base64url').toString()) as { sub: string; ver: number; jti: string };
+    const signed = (extra: object) => new JwtService().signAsync({ sub: claims.sub, ver: claims.ver, jti: claims.jti, ...extra }, { secret, algorithm: 'HS256' });
     // The same claims with an expiry pass, so the signing secret is the right one.
     expect((await me(panel, await signed({ exp: Math.floor(Date.now() / 1000) + 60 }))).status).toBe(200);
     const forever = await me(panel, await signed({}));
     expect(forever.status).toBe(401);
     expect(forever.body).toMatchObject({ statusCode: 401, message: 'Invalid access token (no expiry)' });
+  });
+
+  it('logs out: that token answers 401 from then on, other tokens stay valid', async () => {
+    const token = await loginAsAdmin(panel);
+    const other = await loginAsAdmin(panel);
+    expect((await me(panel, token)).status).toBe(200);
+    expect((await requestJson(panel.url, '/api/auth/logout', { method: 'POST' })).status).toBe(401);
+    const loggedOut = await requestJson(panel.url, '/api/auth/logout', { method: 'POST', token });
+    expect(loggedOut.status).toBe(204);
+    const after = await me(panel, token);
+    expect(after.status).toBe(401);
+    expect(after.body).toMatchObject({ statusCode: 401, message: 'Access token is no longer valid; log in again' });
+    expect((await requestJson(panel.url, '/api/auth/logout', { method: 'POST', token })).status).toBe(401);
+    expect((await me(panel, other)).status).toBe(200);
   });
 
   it('keeps the generated signing secret in .jwt_secret with mode 0600', () => {
@@ -312,7 +333,9 @@ describe('login throttling', () => {
     const panel = await startPanel({ env: { APP_LOGIN_BLOCK_SECONDS: '2', APP_TRUST_PROXY: 'true' } });
     try {
       const attacker = { 'x-forwarded-for': '203.0.113.7' };
-      const owner = { 'x-forwarded-for': '198.51.100.20' };
+      // The owner's browser logged in before, so the guesses at the account do not slow it down.
+      const ownerLogin = await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD }, { 'x-forwarded-for': '198.51.100.20' });
+      const owner = { 'x-forwarded-for': '198.51.100.20', cookie: knownDeviceCookieOf(ownerLogin) };
       for (let attempt = 1; attempt <= 4; attempt++) {
         expect((await login(panel, { username: 'admin', password: 'guess' }, attacker)).status).toBe(401);
       }
@@ -353,11 +376,13 @@ describe('login throttling', () => {
   it('counts every address of an IPv6 /64 as one client', async () => {
     const panel = await startPanel({ env: { APP_TRUST_PROXY: '1' } });
     try {
+      // The other /64's login is the owner's known browser, exempt from the delay the guesses put on the account.
+      const cookie = knownDeviceCookieOf(await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD }, { 'x-forwarded-for': '2001:db8:42:8::1' }));
       for (let attempt = 1; attempt <= 5; attempt++) {
         expect((await login(panel, { username: 'admin', password: 'guess' }, { 'x-forwarded-for': `2001:db8:42:7::${attempt}` })).status).toBe(401);
       }
       expect((await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD }, { 'x-forwarded-for': '2001:db8:42:7:ffff::1' })).status).toBe(429);
-      expect((await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD }, { 'x-forwarded-for': '2001:db8:42:8::1' })).status).toBe(200);
+      expect((await login(panel, { username: 'admin', password: TEST_ADMIN_PASSWORD }, { 'x-forwarded-for': '2001:db8:42:8::1', cookie })).status).toBe(200);
     } finally {
       await panel.close();
     }

@@ -88,6 +88,29 @@ describe('configuration export and import', () => {
     expect(await taskNames()).toEqual(['daily-checkin', 'deal-watch']);
   });
 
+  it('answers 400 (not 500) to __proto__, constructor or toString inside settings.global or settings.ai, and changes nothing', async () => {
+    const before = readFileSync(join(panel.dataDir, '.global_settings.json'), 'utf8');
+    for (const group of ['global', 'ai']) {
+      for (const key of ['__proto__', 'constructor', 'toString']) {
+        // As text, so the document's own `__proto__` key reaches the import as JSON.parse makes it.
+        const config_json = `{"settings":{"${group}":{"${key}":{"timezone":"Asia/Tokyo"},"timezone":"Asia/Tokyo"}}}`;
+        for (const path of ['/api/config/import/all', '/api/config/import/sign']) {
+          const response = await call<Json>('POST', path, { config_json, overwrite: true });
+          expect({ path, group, key, status: response.status }).toEqual({ path, group, key, status: 400 });
+          expect(response.body).toMatchObject({ statusCode: 400, error: 'Bad Request', code: expect.any(String), message: expect.any(String) });
+        }
+        const asObject = await call<Json>('POST', '/api/config/import/all', { config_json: JSON.parse(config_json) as Json, overwrite: true });
+        expect({ group, key, status: asObject.status }).toEqual({ group, key, status: 400 });
+        const preview = await call<{ valid: boolean; problems: string[] }>('POST', '/api/config/import-preview', { config_json });
+        expect(preview.status).toBe(200);
+        expect(preview.body.valid).toBe(false);
+        expect(preview.body.problems.join('\n')).toContain(`settings.${group}.${key} is not a setting name`);
+      }
+    }
+    expect(readFileSync(join(panel.dataDir, '.global_settings.json'), 'utf8')).toBe(before);
+    expect(await taskNames()).toEqual(['daily-checkin', 'deal-watch']);
+  });
+
   it("exports in the reference panel's shape: signs keyed task@account, delays as strings, secrets of settings masked and of listen rules left out", async () => {
     const response = await call<Json>('GET', '/api/config/export/all');
     expect(response.status).toBe(200);

@@ -59,6 +59,8 @@ export async function startPanel(options: StartOptions = {}): Promise<RunningPan
     APP_DATA_DIR: dir.path,
     LOG_LEVEL: 'warn',
     ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+    // The tests' WebDAV, AI and push stand-ins listen on loopback: allowed explicitly, as an operator would.
+    APP_OUTBOUND_ALLOW_PRIVATE: '1',
     ...(databaseUrl ? { APP_DATABASE_URL: databaseUrl } : {}),
     ...(options.env ?? {}),
   });

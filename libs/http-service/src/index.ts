@@ -6,3 +6,4 @@ export * from './lib/process-metrics';
 export * from './lib/lifecycle-server';
 export * from './lib/address-group';
 export * from './lib/web-app';
+export * from './lib/account-guess-delay';

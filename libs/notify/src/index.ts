@@ -6,3 +6,4 @@ export * from './lib/push-channels';
 export * from './lib/address-guard';
 export * from './lib/standard-webhooks';
 export * from './lib/signed-webhook-sender';
+export * from './lib/redirect-refusal';

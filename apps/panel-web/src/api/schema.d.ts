@@ -302,9 +302,26 @@ export interface paths {
         put?: never;
         /**
          * Log in and get an access token
-         * @description 5 failed attempts within 300 s block the client address for 900 s (429 with Retry-After), even for the right password.
+         * @description 5 failed attempts within 300 s block the client address for 900 s (429 with Retry-After), even for the right password. Guesses at the account from any address are slowed too: after 5 failures each further one waits longer (up to 60 s), and after 2 wrong TOTP codes with the right password much longer (up to 15 min). A browser that logged in before (the HttpOnly known-device cookie this answer sets) or that sends a live token of the same admin is exempt from the account delay.
          */
         post: operations["AuthController_login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Log out: this access token stops working at once (other sessions stay) */
+        post: operations["AuthController_logout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -450,7 +467,7 @@ export interface paths {
         put?: never;
         /**
          * Ask the saved AI model a short question and report its answer or the failure
-         * @description Uses the saved ai_base_url, ai_model and ai_api_key (save them first), through the same client the AI actions use. A failure of the model API (wrong key, unknown model, unreachable server, no answer within 60 s) answers 200 with ok=false and the reason.
+         * @description Uses the saved ai_base_url, ai_model and ai_api_key (save them first), through the same client the AI actions use. A failure of the model API answers 200 with ok=false, a classified error_kind (unreachable, unauthorized, rate_limited, bad_response, refused, timeout), the HTTP status when the API answered, and a message of our own: the upstream body is never repeated.
          */
         post: operations["AiTestController_test"];
         delete?: never;
@@ -1272,19 +1289,21 @@ export interface components {
             answer?: string;
             /** @description The saved base URL (null: the OpenAI API) */
             base_url: string | null;
-            /** @description Why the test failed (the API status and message, or the network failure) */
+            /** @description Why the test failed, in our words (the upstream body is not repeated) */
             error?: string;
             /**
              * @description What kind of failure
              * @enum {string}
              */
-            error_kind?: "timeout" | "error";
+            error_kind?: "timeout" | "unreachable" | "unauthorized" | "rate_limited" | "bad_response" | "refused" | "error";
             /** @description Milliseconds until the answer or the failure */
             latency_ms: number;
             /** @description The saved model the question went to */
             model: string;
             /** @description true when the model answered */
             ok: boolean;
+            /** @description The HTTP status the model API answered, when it answered */
+            status?: number;
         };
         /** @description Every error of panel-api */
         ApiErrorBody: {
@@ -3672,8 +3691,36 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
-            /** @description Too many failed logins from this address; see Retry-After */
+            /** @description Too many failed logins from this address, or guesses at the account come too fast; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    AuthController_logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token is revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid access token */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -5,7 +5,8 @@ import { ColorSchemePicker, LanguagePicker, LoadingState, Shell } from '@shared/
 import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { session, useSession } from '../auth/session';
+import { logOut } from '../auth/log-out';
+import { useSession } from '../auth/session';
 
 /** The pages behind the login: the shell, and a redirect to /login (then back) without a token. */
 export function AuthenticatedLayout() {
@@ -46,7 +47,7 @@ export function AuthenticatedLayout() {
           variant="subtle"
           size="xs"
           onClick={() => {
-            session.logOut();
+            void logOut();
             queryClient.clear();
           }}
         >

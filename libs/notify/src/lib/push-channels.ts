@@ -12,6 +12,8 @@ import {
 } from './delivery-result';
 import { withDispatcher } from '@shared/outbound-http';
 import { type ExponentialBackoffOptions, retryWithBackoff } from './retry';
+import { type HostResolver, resolveTarget } from './address-guard';
+import { redirectRefusal } from './redirect-refusal';
 
 export interface PushMessage {
   title: string;
@@ -24,6 +26,11 @@ export interface PushSenderOptions {
   /** Per-request timeout (default 10 s). */
   timeoutMs?: number;
   dispatcher?: Dispatcher;
+  /**
+   * The destination guard of repo-monitor's webhooks: when set, a URL whose host resolves to a
+   * loopback, private, link-local or metadata address is refused unless `allowPrivate`.
+   */
+  addressGuard?: { allowPrivate: boolean; resolver?: HostResolver };
 }
 
 export type PushChannelKind = 'bark' | 'server_chan' | 'ntfy' | 'custom_webhook';
@@ -57,6 +64,10 @@ async function attemptRequest(
   options: PushSenderOptions,
   acceptsBody?: (json: unknown) => string | undefined,
 ): Promise<HttpAttempt> {
+  if (options.addressGuard) {
+    const check = await resolveTarget(url, { allowPrivate: options.addressGuard.allowPrivate, resolver: options.addressGuard.resolver });
+    if (!check.ok) return { outcome: check.reason === 'dns_failed' ? 'retryable' : 'permanent', errorCode: check.reason, message: check.message };
+  }
   let response: Response;
   try {
     response = await fetch(url, withDispatcher({ ...init, redirect: 'manual', signal: AbortSignal.timeout(options.timeoutMs ?? 10_000) }, options.dispatcher));
@@ -67,7 +78,7 @@ async function attemptRequest(
   const { text } = await readBodyPrefix(response, RESPONSE_JSON_LIMIT_BYTES).catch(() => ({ text: '' }));
   const responseSnippet = text.slice(0, RESPONSE_SNIPPET_LIMIT_BYTES);
   if (response.status >= 300 && response.status < 400) {
-    return { outcome: 'permanent', status: response.status, errorCode: 'redirect_refused', message: `redirect (HTTP ${response.status}) not followed`, responseSnippet };
+    return { outcome: 'permanent', status: response.status, errorCode: 'redirect_refused', message: redirectRefusal(response.status, response.headers.get('location'), url), responseSnippet };
   }
   const outcome = classifyHttpStatus(response.status);
   if (outcome !== 'sent') {

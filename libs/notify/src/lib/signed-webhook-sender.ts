@@ -3,6 +3,7 @@ import type { LookupAddress, LookupOptions } from 'node:dns';
 import { signSha256Header } from '@shared/crypto';
 import { Agent } from 'undici';
 import { classifyHttpStatus, type DeliveryResult, describeFetchError, parseRetryAfter, readSnippet } from './delivery-result';
+import { redirectRefusal } from './redirect-refusal';
 import { type HostResolver, type PlainHttpRule, type ResolvedAddress, resolveTarget } from './address-guard';
 import { standardWebhookSignature } from './standard-webhooks';
 import { type OutboundProxy, proxyApplies, proxyTunnelAgent, withDispatcher } from '@shared/outbound-http';
@@ -153,7 +154,7 @@ export class SignedWebhookSender {
       );
       const responseSnippet = await readSnippet(response);
       if (response.status >= 300 && response.status < 400) {
-        return { ...base, outcome: 'permanent', status: response.status, errorCode: 'redirect_refused', message: `redirect (HTTP ${response.status}) not followed`, attempts: 1, durationMs: elapsed(), responseSnippet };
+        return { ...base, outcome: 'permanent', status: response.status, errorCode: 'redirect_refused', message: redirectRefusal(response.status, response.headers.get('location'), target.url), attempts: 1, durationMs: elapsed(), responseSnippet };
       }
       const outcome = classifyHttpStatus(response.status);
       if (outcome === 'sent') return { ...base, outcome, status: response.status, attempts: 1, durationMs: elapsed(), responseSnippet };

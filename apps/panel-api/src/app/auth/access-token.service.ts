@@ -1,10 +1,12 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { randomUUID } from 'node:crypto';
+import { LessThan, Repository } from 'typeorm';
 import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
 import { DataDirectory } from '../data-dir/data-directory';
 import { AdminUser } from './entities/admin-user.entity';
+import { RevokedToken } from './entities/revoked-token.entity';
 import { loadOrCreateJwtSecret } from './jwt-secret';
 import { PanelError } from '../common/panel-error';
 
@@ -12,6 +14,9 @@ import { PanelError } from '../common/panel-error';
 export interface AuthenticatedAdmin {
   id: number;
   username: string;
+  /** The id (`jti`) of the access token the request carried, and when that token expires (ms since the epoch). */
+  tokenId: string;
+  expiresAtMs: number;
 }
 
 export interface IssuedToken {
@@ -24,9 +29,15 @@ interface AccessTokenClaims {
   sub: string;
   /** The user's token_version when the token was issued. */
   ver: number;
+  /** This token's own id, so that logging out can revoke just it. */
+  jti: string;
 }
 
 const ALGORITHM = 'HS256';
+
+function isTokenId(value: unknown): value is string {
+  return typeof value === 'string' && /^[0-9a-f-]{36}$/.test(value);
+}
 
 /** Issues and checks the panel's JWT access tokens (HS256). */
 @Injectable()
@@ -38,10 +49,12 @@ export class AccessTokenService implements OnModuleInit {
     @Inject(PANEL_CONFIG) private readonly config: PanelConfig,
     private readonly dataDirectory: DataDirectory,
     @InjectRepository(AdminUser) private readonly users: Repository<AdminUser>,
+    @InjectRepository(RevokedToken) private readonly revoked: Repository<RevokedToken>,
   ) {}
 
-  onModuleInit(): void {
+  async onModuleInit(): Promise<void> {
     this.signingSecret();
+    await this.pruneRevocations();
   }
 
   get lifetimeSeconds(): number {
@@ -49,7 +62,7 @@ export class AccessTokenService implements OnModuleInit {
   }
 
   async issue(user: AdminUser): Promise<IssuedToken> {
-    const claims: AccessTokenClaims = { sub: String(user.id), ver: user.tokenVersion };
+    const claims: AccessTokenClaims = { sub: String(user.id), ver: user.tokenVersion, jti: randomUUID() };
     const token = await this.jwt.signAsync(claims, {
       secret: this.signingSecret(),
       algorithm: ALGORITHM,
@@ -69,12 +82,28 @@ export class AccessTokenService implements OnModuleInit {
     // Every token this service issues expires; one without `exp` would be valid forever.
     if (typeof claims.exp !== 'number') throw new PanelError('unauthorized', 'Invalid access token (no expiry)');
     const id = Number(claims.sub);
-    if (!Number.isSafeInteger(id) || typeof claims.ver !== 'number') throw new PanelError('unauthorized', 'Invalid access token');
+    // Tokens of earlier versions carry no jti and could not be logged out: they are refused too.
+    if (!Number.isSafeInteger(id) || typeof claims.ver !== 'number' || !isTokenId(claims.jti)) throw new PanelError('unauthorized', 'Invalid access token');
     const user = await this.users.findOneBy({ id });
-    if (!user || user.tokenVersion !== claims.ver) {
+    if (!user || user.tokenVersion !== claims.ver || (await this.revoked.existsBy({ jti: claims.jti }))) {
       throw new PanelError('unauthorized', 'Access token is no longer valid; log in again');
     }
-    return { id: user.id, username: user.username };
+    return { id: user.id, username: user.username, tokenId: claims.jti, expiresAtMs: claims.exp * 1000 };
+  }
+
+  /**
+   * Logs one token out: its id goes into `revoked_tokens` until the token would have expired, and
+   * every later request with it answers 401 on every replica. Revocations past their expiry are
+   * pruned on the way.
+   */
+  async revoke(admin: AuthenticatedAdmin): Promise<void> {
+    await this.revoked.createQueryBuilder().insert().values({ jti: admin.tokenId, expiresAt: admin.expiresAtMs }).orIgnore().execute();
+    await this.pruneRevocations();
+  }
+
+  /** Forgets revocations of tokens that have expired anyway. */
+  async pruneRevocations(): Promise<void> {
+    await this.revoked.delete({ expiresAt: LessThan(Date.now()) });
   }
 
   /**

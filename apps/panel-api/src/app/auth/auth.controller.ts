@@ -1,20 +1,23 @@
-import { Body, Controller, Get, HttpCode, HttpStatus, Post, Put, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, HttpStatus, Post, Put, Req, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBearerAuth,
   ApiConflictResponse,
   ApiForbiddenResponse,
+  ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../common/public.decorator';
 import { BEARER_SCHEME } from '../openapi';
 import type { AuthenticatedAdmin, IssuedToken } from './access-token.service';
+import { extractAccessToken } from './access-token.guard';
 import { AuthService } from './auth.service';
+import { knownDeviceCookie, setKnownDeviceCookie } from './known-device-cookie';
 import { CurrentAdmin } from './current-admin.decorator';
 import {
   AccessTokenDto,
@@ -42,14 +45,34 @@ export class AuthController {
   @HttpCode(HttpStatus.OK)
   @ApiOperation({
     summary: 'Log in and get an access token',
-    description: '5 failed attempts within 300 s block the client address for 900 s (429 with Retry-After), even for the right password.',
+    description:
+      '5 failed attempts within 300 s block the client address for 900 s (429 with Retry-After), even for the right password. ' +
+      'Guesses at the account from any address are slowed too: after 5 failures each further one waits longer (up to 60 s), ' +
+      'and after 2 wrong TOTP codes with the right password much longer (up to 15 min). A browser that logged in before ' +
+      '(the HttpOnly known-device cookie this answer sets) or that sends a live token of the same admin is exempt from the account delay.',
   })
   @ApiOkResponse({ type: AccessTokenDto })
   @ApiUnauthorizedResponse({ description: 'Wrong username, password or TOTP code, or TOTP code missing' })
-  @ApiTooManyRequestsResponse({ description: 'Too many failed logins from this address; see Retry-After' })
+  @ApiTooManyRequestsResponse({ description: 'Too many failed logins from this address, or guesses at the account come too fast; see Retry-After' })
   @ApiBadRequestResponse({ description: 'Malformed body' })
-  login(@Body() body: LoginDto, @Req() request: FastifyRequest): Promise<IssuedToken> {
-    return this.auth.login(body, request.ip);
+  async login(@Body() body: LoginDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<IssuedToken> {
+    const { knownDeviceToken, ...issued } = await this.auth.login(body, {
+      client: request.ip,
+      knownDeviceToken: knownDeviceCookie(request),
+      accessToken: extractAccessToken({ method: request.method, url: request.url, headers: request.headers }),
+    });
+    setKnownDeviceCookie(reply, knownDeviceToken, request.protocol === 'https');
+    return issued;
+  }
+
+  @Post('logout')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  @ApiBearerAuth(BEARER_SCHEME)
+  @ApiUnauthorizedResponse({ description: 'Missing or invalid access token' })
+  @ApiOperation({ summary: 'Log out: this access token stops working at once (other sessions stay)' })
+  @ApiNoContentResponse({ description: 'The token is revoked' })
+  async logout(@CurrentAdmin() admin: AuthenticatedAdmin): Promise<void> {
+    await this.auth.logout(admin);
   }
 
   @Get('me')

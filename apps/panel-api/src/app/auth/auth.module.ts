@@ -9,7 +9,10 @@ import { AdminLoginEvents } from './admin-login-events';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { Clock, SystemClock } from './clock';
+import { AccountLoginDelay } from './account-login-delay';
 import { AdminUser } from './entities/admin-user.entity';
+import { AuthThrottle } from './entities/auth-throttle.entity';
+import { RevokedToken } from './entities/revoked-token.entity';
 import { CredentialCheckThrottle, LoginThrottle } from './login-throttle';
 import { PasswordHasher } from './password-hasher';
 import { TokenRevocations } from './token-revocations';
@@ -19,7 +22,7 @@ const TOTP_ISSUER = 'SignPulse';
 
 /** Admin login, tokens, TOTP, and the global guard that makes every other route require a token. */
 @Module({
-  imports: [TypeOrmModule.forFeature([AdminUser])],
+  imports: [TypeOrmModule.forFeature([AdminUser, AuthThrottle, RevokedToken])],
   controllers: [AuthController],
   providers: [
     { provide: Clock, useClass: SystemClock },
@@ -36,6 +39,7 @@ const TOTP_ISSUER = 'SignPulse';
     { provide: TotpVerifier, inject: [Clock], useFactory: (clock: Clock) => new TotpVerifier(clock, TOTP_ISSUER) },
     PasswordHasher,
     AccessTokenService,
+    AccountLoginDelay,
     AdminBootstrapService,
     AdminLoginEvents,
     AuthService,

@@ -2,9 +2,11 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { rmSync } from 'node:fs';
 import * as QRCode from 'qrcode';
+import { issueKnownDeviceToken, knownDeviceId } from '@shared/crypto';
 import { Repository } from 'typeorm';
 import { DataDirectory } from '../data-dir/data-directory';
 import { AccessTokenService, AuthenticatedAdmin, IssuedToken } from './access-token.service';
+import { AccountLoginDelay } from './account-login-delay';
 import { AdminLoginEvents } from './admin-login-events';
 import { ChangePasswordDto, ChangeUsernameDto, LoginDto, MeDto, TotpEnabledDto, TotpSetupDto } from './dto/auth.dto';
 import { AdminUser } from './entities/admin-user.entity';
@@ -12,6 +14,15 @@ import { CredentialCheckThrottle, LoginThrottle } from './login-throttle';
 import { PasswordHasher } from './password-hasher';
 import { TotpVerifier } from './totp-verifier';
 import { PanelError, ValidationFailed } from '../common/panel-error';
+
+/** Where a login comes from: the client address, and what the browser may prove about itself. */
+export interface LoginSource {
+  client: string;
+  /** The known-device cookie's value, when the request carries one. */
+  knownDeviceToken?: string;
+  /** A bearer token the request carries (a live session of the same admin). */
+  accessToken?: string;
+}
 
 /** Login, the admin's own account settings and TOTP. */
 @Injectable()
@@ -27,28 +38,60 @@ export class AuthService {
     private readonly totp: TotpVerifier,
     private readonly dataDirectory: DataDirectory,
     private readonly loginEvents: AdminLoginEvents,
+    private readonly accountDelay: AccountLoginDelay,
   ) {}
 
-  async login(credentials: LoginDto, client: string): Promise<IssuedToken> {
+  /**
+   * Checks the credentials and issues a token. Two limits apply: failures per client address
+   * (LoginThrottle), and guesses at the account from anywhere (AccountLoginDelay), which a known
+   * browser skips: one that carries a known-device token of this account or a live access token.
+   */
+  async login(credentials: LoginDto, source: LoginSource): Promise<IssuedToken & { knownDeviceToken: string }> {
+    const { client } = source;
     this.refuseWhileBlocked(client);
     const user = await this.users.findOneBy({ username: credentials.username });
-    const passwordMatches = user
-      ? await this.hasher.verify(user.passwordHash, credentials.password)
-      : await this.hasher.verifyDecoy(credentials.password);
+    const delayed = user !== null && !(await this.isKnownBrowser(user, source));
+    if (delayed) await this.accountDelay.beginPasswordCheck(user.id);
+    let passwordMatches: boolean;
+    try {
+      passwordMatches = user
+        ? await this.hasher.verify(user.passwordHash, credentials.password)
+        : await this.hasher.verifyDecoy(credentials.password);
+    } catch (error) {
+      if (delayed) await this.accountDelay.releasePasswordCheck(user.id);
+      throw error;
+    }
     // The block may have started while the hash was being checked by a parallel attempt.
     this.refuseWhileBlocked(client);
     if (!user || !passwordMatches) this.fail(client, 'invalid_credentials', 'Invalid username or password');
     if (user.totpEnabled) {
       if (!credentials.totp_code) this.fail(client, 'totp_required', 'TOTP code required');
+      // The guesser knows the password: wrong codes slow the account down far more than wrong passwords.
+      if (delayed) await this.accountDelay.beginTotpCheck(user.id);
       if (!user.totpSecret || !this.totp.verify(String(user.id), user.totpSecret, credentials.totp_code)) {
         this.fail(client, 'totp_invalid', 'Invalid or already used TOTP code');
       }
     }
     this.throttle.recordSuccess(client);
+    // A known browser's success leaves the account's count alone: it says nothing about the guesser.
+    if (delayed) await this.accountDelay.succeeded(user.id);
     this.logger.log(`Admin "${user.username}" logged in from ${client}`);
     const issued = await this.tokens.issue(user);
     this.loginEvents.emit({ username: user.username, clientIp: client, at: new Date() });
-    return issued;
+    return { ...issued, knownDeviceToken: issueKnownDeviceToken(user.passwordHash, user.username) };
+  }
+
+  /** Logs the request's token out (it answers 401 from now on); other sessions stay. */
+  async logout(admin: AuthenticatedAdmin): Promise<void> {
+    await this.tokens.revoke(admin);
+    this.logger.log(`Admin "${admin.username}" logged out`);
+  }
+
+  private async isKnownBrowser(user: AdminUser, source: LoginSource): Promise<boolean> {
+    if (knownDeviceId(source.knownDeviceToken, user.passwordHash, user.username)) return true;
+    if (!source.accessToken) return false;
+    const holder = await this.tokens.verify(source.accessToken).catch(() => undefined);
+    return holder?.id === user.id;
   }
 
   async me(admin: AuthenticatedAdmin): Promise<MeDto> {

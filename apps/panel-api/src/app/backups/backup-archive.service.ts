@@ -6,6 +6,7 @@ import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
 import { DataDirectory } from '../data-dir/data-directory';
 import { VersionService } from '../ops/version.service';
 import { ArchiveSource, BackupArchive, BackupManifest, createBackupArchive, SQLITE_DATABASE_ENTRY, SQLITE_SIDE_FILE_ENTRIES } from './backup-archive';
+import { loadOrCreateBackupKey } from './backup-key';
 import { createSqliteSnapshot } from './sqlite-snapshot';
 
 /** Work files of backups (the SQLite snapshot) live here, on the data volume; never archived. */
@@ -15,8 +16,8 @@ export const BACKUP_WORK_FOLDER = '.backup_tmp';
 const PLATFORM_API_FILE = /^\.[a-z0-9]+_api\.json$/;
 
 export const RESTORE_INSTRUCTIONS =
-  'Stop the service, extract this archive over the data directory (tar -xzf <file> -C <data dir>), ' +
-  'check that the service user can write every file, start the service and log in with the original account.';
+  'Stop the service, move the data directory contents aside (keep .backup_key), run `node main.js restore <file>` ' +
+  '(it checks the archive against .backup_key and refuses links, absolute and .. names), start the service and log in with the original account.';
 
 /**
  * What a backup holds: the settings files, sessions/ and .signer/. Chosen by name (an allow list),
@@ -89,7 +90,8 @@ export class BackupArchiveService {
         ? RESTORE_INSTRUCTIONS
         : `${RESTORE_INSTRUCTIONS} The PostgreSQL database is not in this archive: dump and restore it separately (pg_dump / pg_restore).`,
     };
-    const archive = createBackupArchive({ manifest, sqliteSnapshotPath: snapshot?.path, sources });
+    const integrityKey = loadOrCreateBackupKey(this.dataDirectory.backupKeyFile);
+    const archive = createBackupArchive({ manifest, sqliteSnapshotPath: snapshot?.path, sources, integrityKey });
     void archive.done.then(
       () => snapshot?.remove(),
       () => snapshot?.remove(),

@@ -1,3 +1,4 @@
+import { createHash, createHmac } from 'node:crypto';
 import { once } from 'node:events';
 import { createReadStream, Dirent, Stats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
@@ -34,6 +35,36 @@ export interface BackupArchiveInput {
   /** The consistent SQLite snapshot written under the name `db.sqlite`; absent on PostgreSQL. */
   sqliteSnapshotPath?: string;
   sources: ArchiveSource[];
+  /** Key of the integrity check (HMAC-SHA256) written as the archive's last entry. */
+  integrityKey: string;
+}
+
+/** The last entry of every archive: each entry before it with its SHA-256, and an HMAC over that list. */
+export const INTEGRITY_ENTRY = 'backup-integrity.json';
+
+export interface ArchivedEntry {
+  name: string;
+  type: 'file' | 'directory';
+  size: number;
+  sha256: string;
+}
+
+export interface BackupIntegrity {
+  format: 'tg-signpulse-backup-integrity';
+  version: 1;
+  algorithm: 'HMAC-SHA256';
+  entries: ArchivedEntry[];
+  /** HMAC-SHA256 (hex) of integrityPayload(entries) under the data directory's `.backup_key`. */
+  mac: string;
+}
+
+/** What the MAC covers: the entries in archive order, as canonical JSON. */
+export function integrityPayload(entries: ArchivedEntry[]): string {
+  return JSON.stringify(entries.map(({ name, type, size, sha256 }) => [name, type, size, sha256]));
+}
+
+export function integrityMac(key: string, entries: ArchivedEntry[]): string {
+  return createHmac('sha256', key).update(integrityPayload(entries)).digest('hex');
 }
 
 export interface BackupArchiveSummary {
@@ -61,6 +92,8 @@ interface PackContext {
   summary: BackupArchiveSummary;
   /** Frees the read and gzip chunks already passed on, after every MB read (see ChunkReclaimer). */
   reclaimer: ChunkReclaimer;
+  /** Every entry written so far, with the SHA-256 of its content. */
+  written: ArchivedEntry[];
 }
 
 async function writeEntry(context: PackContext, header: Parameters<Pack['entry']>[0], content: Readable | undefined): Promise<void> {
@@ -73,11 +106,14 @@ async function writeEntry(context: PackContext, header: Parameters<Pack['entry']
   // fails later with nobody waiting, and an unobserved rejection would stop the service.
   finished.catch(() => undefined);
   const sink = archive.entry(header, (error) => settle(error));
+  const hash = createHash('sha256');
   if (content) {
     for await (const chunk of content) {
+      hash.update(chunk as Buffer);
       if (!sink.write(chunk as Buffer)) await Promise.race([once(sink as unknown as NodeJS.EventEmitter, 'drain'), aborted]);
     }
   }
+  context.written.push({ name: header.name, type: header.type === 'directory' ? 'directory' : 'file', size: header.size ?? 0, sha256: hash.digest('hex') });
   // streamx types demand an argument that its implementation treats as optional.
   (sink as unknown as { end: () => void }).end();
   await Promise.race([finished, aborted]);
@@ -190,6 +226,15 @@ async function packAll(context: PackContext, input: BackupArchiveInput): Promise
     if (source.kind === 'directory') await packDirectory(context, source.name, source.path);
     else await packExistingFile(context, source.name, source.path);
   }
+  const integrity: BackupIntegrity = {
+    format: 'tg-signpulse-backup-integrity',
+    version: 1,
+    algorithm: 'HMAC-SHA256',
+    entries: context.written,
+    mac: integrityMac(input.integrityKey, context.written),
+  };
+  const integrityText = Buffer.from(`${JSON.stringify(integrity)}\n`, 'utf8');
+  await writeEntry(context, { name: INTEGRITY_ENTRY, type: 'file', size: integrityText.length, mode: ARCHIVE_FILE_MODE, mtime: now }, Readable.from([integrityText]));
   context.archive.finalize();
   return context.summary;
 }
@@ -218,7 +263,7 @@ export function createBackupArchive(input: BackupArchiveInput): BackupArchive {
   gzip.on('close', () => {
     if (!complete) abort(new Error('the archive stream was closed before the archive was complete'));
   });
-  const context: PackContext = { archive, aborted, summary: { files: 0, uncompressedBytes: 0 }, reclaimer: new ChunkReclaimer() };
+  const context: PackContext = { archive, aborted, summary: { files: 0, uncompressedBytes: 0 }, reclaimer: new ChunkReclaimer(), written: [] };
   const done = packAll(context, input).then(
     (summary) => {
       complete = true;

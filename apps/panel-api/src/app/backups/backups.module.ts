@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { SettingsModule } from '../settings/settings.module';
 import { AutoBackupScheduler } from './auto-backup.scheduler';
@@ -8,7 +9,6 @@ import { BackupsController } from './backups.controller';
 import { REMOTE_BACKUP_STORE_FACTORY, RemoteBackupStoreFactory, WebDavTarget } from './remote-backup-store';
 import { WebDavBackupStore } from './webdav-backup-store';
 
-const webDavStores: RemoteBackupStoreFactory = (target: WebDavTarget) => new WebDavBackupStore(target);
 
 /**
  * Full backups: download, WebDAV upload and listing, the automatic backup job. SchedulerRegistry
@@ -18,7 +18,11 @@ const webDavStores: RemoteBackupStoreFactory = (target: WebDavTarget) => new Web
 @Module({
   imports: [SettingsModule, NotificationsModule],
   controllers: [BackupsController],
-  providers: [BackupArchiveService, BackupService, AutoBackupScheduler, { provide: REMOTE_BACKUP_STORE_FACTORY, useValue: webDavStores }],
+  providers: [BackupArchiveService, BackupService, AutoBackupScheduler, {
+      provide: REMOTE_BACKUP_STORE_FACTORY,
+      inject: [PANEL_CONFIG],
+      useFactory: (config: PanelConfig): RemoteBackupStoreFactory => (target: WebDavTarget) => new WebDavBackupStore(target, config.outbound.allowPrivate),
+    }],
   exports: [BackupService, BackupArchiveService],
 })
 export class BackupsModule {}

@@ -1,4 +1,4 @@
-import { LocalWebDavServer } from '@shared/testing';
+import { LocalWebDavServer, LocalWebhookReceiver } from '@shared/testing';
 import { existsSync, readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { RemoteBackupError } from './remote-backup-store';
@@ -22,7 +22,8 @@ describe('WebDavBackupStore against a real WebDAV server', () => {
   });
 
   function store(password = server.password): WebDavBackupStore {
-    return new WebDavBackupStore({ url: server.url, username: server.username, password, folder: 'tg-signpulse-backups/' });
+    // The test server listens on loopback: allowed explicitly, as APP_OUTBOUND_ALLOW_PRIVATE=1 does.
+    return new WebDavBackupStore({ url: server.url, username: server.username, password, folder: 'tg-signpulse-backups/' }, true);
   }
 
   it('uploads a stream of unknown length into a new folder, lists, downloads and removes it', async () => {
@@ -57,5 +58,33 @@ describe('WebDavBackupStore against a real WebDAV server', () => {
     expect(failure).toBeInstanceOf(RemoteBackupError);
     expect((failure as Error).message).toMatch(/refused the credentials \(HTTP 401\)/);
     expect((failure as Error).message).not.toContain('wrong-password');
+  });
+
+  it('follows no redirect to another port: the password never arrives there', async () => {
+    const saved = new LocalWebhookReceiver();
+    const elsewhere = new LocalWebhookReceiver();
+    await saved.start();
+    await elsewhere.start();
+    try {
+      saved.setDefaultReply({ status: 307, redirectTo: elsewhere.urlFor('/dav/') });
+      const remote = new WebDavBackupStore({ url: saved.urlFor('/dav/'), username: 'me', password: 'dav-password', folder: '/' }, true);
+      const error = await remote.check().catch((failure: unknown) => failure);
+      expect(error).toBeInstanceOf(RemoteBackupError);
+      expect((error as Error).message).toContain(`the server redirected to http://127.0.0.1:${new URL(elsewhere.url).port}, another server than the saved http://127.0.0.1:${new URL(saved.url).port}`);
+      expect((error as Error).message).not.toContain('dav-password');
+      expect(saved.requests.length).toBeGreaterThanOrEqual(1);
+      expect(saved.requests[0]?.headers['authorization']).toBe(`Basic ${Buffer.from('me:dav-password').toString('base64')}`);
+      expect(elsewhere.requests).toHaveLength(0);
+    } finally {
+      await saved.close();
+      await elsewhere.close();
+    }
+  });
+
+  it('refuses a server on a loopback address unless private addresses are allowed', async () => {
+    const remote = new WebDavBackupStore({ url: server.url, username: server.username, password: server.password, folder: '/' });
+    const error = await remote.check().catch((failure: unknown) => failure);
+    expect(error).toBeInstanceOf(RemoteBackupError);
+    expect((error as Error).message).toMatch(/127\.0\.0\.1 is a loopback address \(127\.0\.0\.1\); outbound requests to non-public addresses are off: set APP_OUTBOUND_ALLOW_PRIVATE=1/);
   });
 });

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FileStat, WebDAVClient } from 'webdav';
+import { originBoundAgents } from '../outbound/outbound-guard';
 import { RemoteBackupError, RemoteBackupFile, RemoteBackupStore, RemoteUploadResult, WebDavTarget } from './remote-backup-store';
 
 interface WebDavFailure {
@@ -39,13 +40,19 @@ export class WebDavBackupStore implements RemoteBackupStore {
   private connecting?: Promise<WebDAVClient>;
   private readonly folder: string;
 
-  constructor(private readonly target: WebDavTarget) {
+  constructor(
+    private readonly target: WebDavTarget,
+    /** APP_OUTBOUND_ALLOW_PRIVATE: whether the server may be on a loopback or private address. */
+    private readonly allowPrivate = false,
+  ) {
     this.folder = normaliseFolder(target.folder);
   }
 
   private client(): Promise<WebDAVClient> {
     this.connecting ??= import('webdav').then(({ createClient }) =>
       createClient(this.target.url, {
+        // Connections go to the saved origin only: a redirect elsewhere fails instead of taking the password along.
+        ...originBoundAgents(this.target.url, this.allowPrivate),
         ...(this.target.username ? { username: this.target.username, password: this.target.password ?? '' } : {}),
       }),
     );

@@ -1,6 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, UseInterceptors } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { BEARER_SCHEME } from '../openapi';
+import { ConfigDocumentAsText } from './config-document-as-text.interceptor';
 import { ConfigTransferService, ImportOptions } from './config-transfer.service';
 import { ConfigImportDto, ImportPreviewDto, ImportResultDto, SignNameParamDto } from './dto/config-transfer.dto';
 import { BodyLimit, CONFIG_IMPORT_BODY_LIMITS } from '../common/request-limits';
@@ -39,6 +40,7 @@ export class ConfigTransferController {
   }
 
   @Post('import-preview')
+  @UseInterceptors(ConfigDocumentAsText)
   @BodyLimit(CONFIG_IMPORT_BODY_LIMITS)
   @HttpCode(200)
   @ApiOperation({
@@ -51,6 +53,7 @@ export class ConfigTransferController {
   }
 
   @Post('import/all')
+  @UseInterceptors(ConfigDocumentAsText)
   @BodyLimit(CONFIG_IMPORT_BODY_LIMITS)
   @HttpCode(200)
   @ApiOperation({
@@ -67,6 +70,7 @@ export class ConfigTransferController {
   }
 
   @Post('import/sign')
+  @UseInterceptors(ConfigDocumentAsText)
   @BodyLimit(CONFIG_IMPORT_BODY_LIMITS)
   @HttpCode(200)
   @ApiOperation({ summary: 'Import one sign task (its document, or an export holding exactly one)' })

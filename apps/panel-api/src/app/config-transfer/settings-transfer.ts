@@ -51,6 +51,22 @@ const GLOBAL_KEYS: Record<string, FieldName> = {
   timezone: 'timezone',
 };
 
+const AI_KEYS: Record<string, FieldName> = { api_key: 'ai_api_key', base_url: 'ai_base_url', model: 'ai_model' };
+
+/** `table[key]` only when `key` is the table's own entry: `toString` or `__proto__` must not find Object's. */
+function ownEntry<T>(table: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
+/**
+ * Names no setting has and no document of either panel writes, but that mean something to every
+ * JavaScript object (`__proto__`, `constructor`, `toString` …): a document that carries one is
+ * refused as a whole rather than read.
+ */
+function isObjectBuiltinName(key: string): boolean {
+  return key === '__proto__' || key === 'prototype' || key in Object.prototype;
+}
+
 /** Global settings of the reference panel that have no equivalent here, and why. */
 const GLOBAL_WITHOUT_EQUIVALENT: Record<string, string> = {
   sign_interval: 'no global pause between tasks here (a task has its own sign_interval between chats)',
@@ -175,9 +191,13 @@ export function planSettingsImport(input: unknown, settings: SettingsService): S
       }
       for (const [key, field] of Object.entries(value)) {
         const from = `global.${key}`;
-        const name = GLOBAL_KEYS[key];
+        if (isObjectBuiltinName(key)) {
+          report.problem(`settings.${from} is not a setting name`);
+          continue;
+        }
+        const name = ownEntry(GLOBAL_KEYS, key);
         if (name) take(from, name, field);
-        else if (key in GLOBAL_WITHOUT_EQUIVALENT) report.drop(from, `${GLOBAL_WITHOUT_EQUIVALENT[key]} (${JSON.stringify(field)} in the document)`);
+        else if (Object.hasOwn(GLOBAL_WITHOUT_EQUIVALENT, key)) report.drop(from, `${GLOBAL_WITHOUT_EQUIVALENT[key]} (${JSON.stringify(field)} in the document)`);
         else report.drop(from, `unknown setting; ignored (${JSON.stringify(field)})`);
       }
     } else if (group === 'ai') {
@@ -190,7 +210,11 @@ export function planSettingsImport(input: unknown, settings: SettingsService): S
         continue;
       }
       for (const [key, field] of Object.entries(value)) {
-        const name = ({ api_key: 'ai_api_key', base_url: 'ai_base_url', model: 'ai_model' } as Record<string, FieldName>)[key];
+        if (isObjectBuiltinName(key)) {
+          report.problem(`settings.ai.${key} is not a setting name`);
+          continue;
+        }
+        const name = ownEntry(AI_KEYS, key);
         if (!name) {
           report.drop(`ai.${key}`, `unknown setting; ignored (${JSON.stringify(field)})`);
           continue;

@@ -36,7 +36,9 @@ export interface PanelConfig {
   runs: { activeLogCleanupDelaySeconds: number; runStatusCleanupDelaySeconds: number; historyRetentionDays: number };
   log: { level: string; format: 'json' | 'text' };
   /** GET /metrics: open when no token is set. */
-  metrics: { token?: string };
+  metrics: { token?: string; accountLabels: 'hash' | 'name' };
+  /** APP_OUTBOUND_ALLOW_PRIVATE: whether WebDAV, AI and push URLs may point at loopback, private or link-local addresses. */
+  outbound: { allowPrivate: boolean };
 }
 
 export const PANEL_CONFIG = Symbol('PANEL_CONFIG');
@@ -117,7 +119,8 @@ export function loadPanelConfig(raw: RawVariables, options: { defaultDataDir?: s
       historyRetentionDays: env.APP_HISTORY_RETENTION_DAYS ?? 90,
     },
     log: { level: env.LOG_LEVEL ?? 'info', format: (env.LOG_FORMAT as 'json' | 'text' | undefined) ?? 'json' },
-    metrics: { token: env.APP_METRICS_TOKEN },
+    outbound: { allowPrivate: env.APP_OUTBOUND_ALLOW_PRIVATE === '1' },
+    metrics: { token: env.APP_METRICS_TOKEN, accountLabels: (env.APP_METRICS_ACCOUNT_LABELS as 'hash' | 'name' | undefined) ?? 'hash' },
   };
 }
 

@@ -72,6 +72,10 @@ export class PanelEnvironment {
   @IsOptional() @EmptyAsUndefined() @IsTrustProxy() APP_TRUST_PROXY?: string;
   /** When set, GET /metrics needs `Authorization: Bearer <token>`; without it /metrics is open. */
   @IsOptional() @EmptyAsUndefined() @IsString() @MinLength(16) @MaxLength(256) @Matches(/^\S+$/, { message: 'must not contain spaces' }) APP_METRICS_TOKEN?: string;
+  /** 1: WebDAV, AI and push URLs may point at loopback, private, link-local or metadata addresses (default 0: refused). */
+  @IsOptional() @IsIn(['0', '1']) APP_OUTBOUND_ALLOW_PRIVATE?: string;
+  /** The `account` label of /metrics: a short hash of the name (default), or the name itself. */
+  @IsOptional() @IsIn(['hash', 'name']) APP_METRICS_ACCOUNT_LABELS?: string;
   @IsOptional() @IsIn(['json', 'text']) LOG_FORMAT?: string;
   @IsOptional() @IsIn(['trace', 'debug', 'info', 'warn', 'error', 'fatal']) LOG_LEVEL?: string;
 }

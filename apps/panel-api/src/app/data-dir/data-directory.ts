@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { assertDataDirectoryContained } from './contained-entries';
 
 /**
  * Where everything panel-api keeps on disk lives, relative to APP_DATA_DIR. The names are those of
@@ -19,6 +20,8 @@ export class DataDirectory {
   readonly adminPasswordResetFile: string;
   /** The generated JWT signing secret (when APP_JWT_SECRET is not set); never part of a backup. */
   readonly jwtSecretFile: string;
+  /** The generated key of the backups' integrity check (HMAC); never part of a backup. */
+  readonly backupKeyFile: string;
   private prepared = false;
 
   constructor(readonly root: string) {
@@ -33,16 +36,22 @@ export class DataDirectory {
     this.schedulerLockFile = join(root, '.scheduler.lock');
     this.adminPasswordResetFile = join(root, '.admin_password_reset');
     this.jwtSecretFile = join(root, '.jwt_secret');
+    this.backupKeyFile = join(root, '.backup_key');
   }
 
   /** Files that hold secrets of this instance rather than user data; backups leave them out. */
   get excludedFromBackup(): string[] {
-    return [this.adminBootstrapPasswordFile, this.adminPasswordResetFile, this.schedulerLockFile, this.jwtSecretFile];
+    return [this.adminBootstrapPasswordFile, this.adminPasswordResetFile, this.schedulerLockFile, this.jwtSecretFile, this.backupKeyFile];
   }
 
-  /** Creates the folders of the layout (owner-only for new ones); idempotent and cheap after the first call. */
+  /**
+   * Creates the folders of the layout (owner-only for new ones); idempotent and cheap after the first
+   * call. Refuses (DataDirectoryEscapeError) when an entry links outside the data directory.
+   */
   prepare(): void {
     if (this.prepared) return;
+    mkdirSync(this.root, { recursive: true, mode: 0o700 });
+    assertDataDirectoryContained(this.root);
     for (const folder of [this.root, this.sessions, this.signer, this.signerHistory]) {
       mkdirSync(folder, { recursive: true, mode: 0o700 });
     }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { BarkSender, CustomWebhookSender, describeFetchError, escapeTelegramHtml, PushMessage, PushResult, ServerChanSender } from '@shared/notify';
+import { BarkSender, CustomWebhookSender, describeFetchError, escapeTelegramHtml, PushMessage, PushResult, redirectRefusal, resolveTarget, ServerChanSender } from '@shared/notify';
 import { AccountSessionsService } from '../accounts/account-sessions.service';
 import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
 import { PanelNotifier } from '../notifications/panel-notifier.service';
@@ -44,6 +44,11 @@ export class HitPushService {
     private readonly deletions: SentMessageDeletions,
   ) {}
 
+  /** Push URLs reach only public addresses unless APP_OUTBOUND_ALLOW_PRIVATE=1. */
+  private get addressGuard(): { allowPrivate: boolean } {
+    return { allowPrivate: this.config.outbound.allowPrivate };
+  }
+
   async push(action: TaskAction, hit: HitToPush): Promise<PushOutcome> {
     try {
       switch (action.push_channel ?? 'telegram') {
@@ -53,13 +58,13 @@ export class HitPushService {
           return await this.forward(action, hit);
         case 'bark':
           if (!action.bark_url) return { status: 'failed', error: 'bark: bark_url is not set' };
-          return pushResultOutcome(await new BarkSender(action.bark_url, { timeoutMs: PUSH_TIMEOUT_MS }).send(this.pushMessage(hit)));
+          return pushResultOutcome(await new BarkSender(action.bark_url, { timeoutMs: PUSH_TIMEOUT_MS, addressGuard: this.addressGuard }).send(this.pushMessage(hit)));
         case 'custom':
           return await this.custom(action, hit);
         case 'server_chan':
           if (!action.server_chan_key) return { status: 'failed', error: 'server_chan: server_chan_key is not set' };
           return pushResultOutcome(
-            await new ServerChanSender(action.server_chan_key, { baseUrl: this.config.push.serverChanBaseUrl, timeoutMs: PUSH_TIMEOUT_MS }).send(this.pushMessage(hit)),
+            await new ServerChanSender(action.server_chan_key, { baseUrl: this.config.push.serverChanBaseUrl, timeoutMs: PUSH_TIMEOUT_MS, addressGuard: this.addressGuard }).send(this.pushMessage(hit)),
           );
         case 'continue':
           return await this.continueActions(action, hit);
@@ -119,15 +124,18 @@ export class HitPushService {
     if (!url) return { status: 'failed', error: 'custom: custom_url is not set' };
     if (usesTemplateVariables(url)) {
       const target = renderTemplate(url, hit.variables, encodeURIComponent);
+      const check = await resolveTarget(target, this.addressGuard);
+      if (!check.ok) return { status: 'failed', error: `custom: ${check.message}` };
       try {
         const response = await fetch(target, { method: 'GET', redirect: 'manual', signal: AbortSignal.timeout(PUSH_TIMEOUT_MS) });
         await response.arrayBuffer().catch(() => undefined);
+        if (response.status >= 300 && response.status < 400) return { status: 'failed', error: `custom: ${redirectRefusal(response.status, response.headers.get('location'), target)}` };
         return response.status >= 200 && response.status < 300 ? { status: 'sent' } : { status: 'failed', error: `custom: HTTP ${response.status}` };
       } catch (error) {
         return { status: 'failed', error: `custom: ${describeFetchError(error).message}` };
       }
     }
-    const sender = new CustomWebhookSender(url, { timeoutMs: PUSH_TIMEOUT_MS, retry: { attempts: 2, initialDelayMs: 500 } });
+    const sender = new CustomWebhookSender(url, { timeoutMs: PUSH_TIMEOUT_MS, retry: { attempts: 2, initialDelayMs: 500 }, addressGuard: this.addressGuard });
     return pushResultOutcome(await sender.sendJson({ event: 'keyword_hit', title: `Keyword hit: ${hit.variables.keyword}`, ...hit.variables }));
   }
 

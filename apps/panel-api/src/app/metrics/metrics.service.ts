@@ -1,6 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import { collectProcessMetrics } from '@shared/http-service';
 import { Counter, Gauge, Registry } from 'prom-client';
+import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
 import { INTERRUPTED_RUN_STATES, InterruptedRunState, RUN_FAILURE_CATEGORIES, RunState } from '../common/run-outcomes';
 
 /** How a finished run ended: `success`, `failure` (finished without success), or its interrupted state. */
@@ -37,7 +39,10 @@ export class PanelMetrics {
   private schedulerLock?: SchedulerLockSource;
   private searchIndex?: SearchIndexSource;
 
-  constructor() {
+  private readonly accountLabel: (accountName: string) => string;
+
+  constructor(@Inject(PANEL_CONFIG) config: Pick<PanelConfig, 'metrics'>) {
+    this.accountLabel = config.metrics.accountLabels === 'name' ? (name) => name : accountLabelHash;
     collectProcessMetrics(this.registry);
     const registers = [this.registry];
     this.runs = new Counter({
@@ -52,7 +57,9 @@ export class PanelMetrics {
     for (const category of RUN_FAILURE_CATEGORIES) this.runs.inc({ result: 'failure', failure_category: category }, 0);
     this.keywordHits = new Counter({
       name: 'panel_keyword_hits_total',
-      help: 'Keyword hits recorded by the listeners (a replayed message is counted once), by account',
+      help:
+        'Keyword hits recorded by the listeners (a replayed message is counted once), by account: the first 12 hex digits of the ' +
+        "SHA-256 of the account name, or the name itself with APP_METRICS_ACCOUNT_LABELS=name",
       labelNames: ['account'],
       registers,
     });
@@ -122,7 +129,7 @@ export class PanelMetrics {
   }
 
   keywordHitRecorded(accountName: string): void {
-    this.keywordHits.inc({ account: accountName });
+    this.keywordHits.inc({ account: this.accountLabel(accountName) });
   }
 
   backupFinished(kind: BackupKind, result: BackupResult): void {
@@ -133,4 +140,13 @@ export class PanelMetrics {
   async render(): Promise<{ contentType: string; body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
+}
+
+/**
+ * The `account` label of a metric by default: a stable short hash of the account name, so a scrape
+ * (often readable by more people than the panel) does not list the Telegram accounts. An operator
+ * who knows a name finds its series with `printf %s NAME | sha256sum | cut -c1-12`.
+ */
+export function accountLabelHash(accountName: string): string {
+  return createHash('sha256').update(accountName, 'utf8').digest('hex').slice(0, 12);
 }

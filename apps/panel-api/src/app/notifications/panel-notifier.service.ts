@@ -73,6 +73,11 @@ export class PanelNotifier {
     @Inject(PANEL_CONFIG) private readonly config: PanelConfig,
   ) {}
 
+  /** Push URLs reach only public addresses unless APP_OUTBOUND_ALLOW_PRIVATE=1. */
+  private get addressGuard(): { allowPrivate: boolean } {
+    return { allowPrivate: this.config.outbound.allowPrivate };
+  }
+
   /** The saved bot token and chat id, when both are set. */
   botTarget(settings: Readonly<GlobalSettings> = this.settings.getGlobal()): { token: string; chatId: string } | undefined {
     return settings.bot_token && settings.bot_chat_id ? { token: settings.bot_token, chatId: settings.bot_chat_id } : undefined;
@@ -106,11 +111,11 @@ export class PanelNotifier {
 
   private pushSenders(settings: Readonly<GlobalSettings>): PushSender[] {
     const senders: PushSender[] = [];
-    if (settings.push_bark_url) senders.push(new BarkSender(settings.push_bark_url, { timeoutMs: PUSH_TIMEOUT_MS }));
+    if (settings.push_bark_url) senders.push(new BarkSender(settings.push_bark_url, { timeoutMs: PUSH_TIMEOUT_MS, addressGuard: this.addressGuard }));
     if (settings.push_server_chan_key) {
-      senders.push(new ServerChanSender(settings.push_server_chan_key, { baseUrl: this.config.push.serverChanBaseUrl, timeoutMs: PUSH_TIMEOUT_MS }));
+      senders.push(new ServerChanSender(settings.push_server_chan_key, { baseUrl: this.config.push.serverChanBaseUrl, timeoutMs: PUSH_TIMEOUT_MS, addressGuard: this.addressGuard }));
     }
-    if (settings.push_ntfy_url) senders.push(new NtfySender(settings.push_ntfy_url, { accessToken: settings.push_ntfy_token ?? undefined, timeoutMs: PUSH_TIMEOUT_MS }));
+    if (settings.push_ntfy_url) senders.push(new NtfySender(settings.push_ntfy_url, { accessToken: settings.push_ntfy_token ?? undefined, timeoutMs: PUSH_TIMEOUT_MS, addressGuard: this.addressGuard }));
     return senders;
   }
 
@@ -135,7 +140,7 @@ export class PanelNotifier {
   /** The custom webhook: `{event: "panel.<kind>", kind, title, body, lines, …}` signed with the webhook secret. */
   private async toWebhook(url: string, secret: string, notice: Notice): Promise<ChannelOutcome> {
     try {
-      const sender = new CustomWebhookSender(url, { secret, timeoutMs: PUSH_TIMEOUT_MS, retry: { attempts: 3, initialDelayMs: 500 } });
+      const sender = new CustomWebhookSender(url, { secret, timeoutMs: PUSH_TIMEOUT_MS, retry: { attempts: 3, initialDelayMs: 500 }, addressGuard: this.addressGuard });
       return this.outcomeOf(await sender.send({ title: notice.title, body: notice.lines.join('\n') }, { event: `panel.${notice.kind}`, kind: notice.kind, lines: notice.lines }));
     } catch (error) {
       return this.failed('custom_webhook', error instanceof Error ? error.message : String(error));

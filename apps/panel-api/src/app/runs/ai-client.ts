@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { fetchRefusingRedirects, RedirectRefusedError, resolveTarget } from '@shared/notify';
+import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
 import type { ChatCompletionContentPart } from 'openai/resources/chat/completions';
 import { SettingsService } from '../settings/settings.service';
 
@@ -19,12 +21,20 @@ export interface AiCallOptions {
   timeoutMs: number;
 }
 
-export type AiErrorKind = 'timeout' | 'not_configured' | 'error' | 'aborted';
+/**
+ * What went wrong, in words of our own (the upstream body is never repeated: it may echo the key or
+ * come from a server that is not an AI API at all): `unreachable` (no connection), `unauthorized`
+ * (HTTP 401/403), `rate_limited` (429), `bad_response` (another HTTP error, or an answer that is not
+ * one), `refused` (the URL points at a private address or redirected elsewhere).
+ */
+export type AiErrorKind = 'timeout' | 'not_configured' | 'error' | 'aborted' | 'unreachable' | 'unauthorized' | 'rate_limited' | 'bad_response' | 'refused';
 
 export class AiError extends Error {
   constructor(
     readonly kind: AiErrorKind,
     message: string,
+    /** The HTTP status the model API answered, when it answered. */
+    readonly status?: number,
   ) {
     super(message);
     this.name = 'AiError';
@@ -42,13 +52,23 @@ export interface AiClient {
  */
 @Injectable()
 export class OpenAiCompatibleClient implements AiClient {
-  constructor(private readonly settings: SettingsService) {}
+  constructor(
+    private readonly settings: SettingsService,
+    @Inject(PANEL_CONFIG) private readonly config: Pick<PanelConfig, 'outbound'>,
+  ) {}
 
   async answer(question: AiQuestion, options: AiCallOptions): Promise<string> {
     const ai = this.settings.getAi();
     if (!ai.api_key || !ai.model) throw new AiError('not_configured', 'AI settings are incomplete: set ai_model and ai_api_key (and ai_base_url for a non-OpenAI server)');
     const { default: OpenAI } = await import('openai');
-    const client = new OpenAI({ apiKey: ai.api_key, baseURL: ai.base_url ?? undefined, timeout: options.timeoutMs, maxRetries: 0 });
+    if (ai.base_url && !this.config.outbound.allowPrivate) {
+      const check = await resolveTarget(ai.base_url, { allowPrivate: false });
+      if (!check.ok && check.reason === 'private_target_refused') {
+        throw new AiError('refused', `ai_base_url: the ${check.message}; outbound requests to non-public addresses are off: set APP_OUTBOUND_ALLOW_PRIVATE=1 if this server is yours`);
+      }
+    }
+    // The API key goes with every request: a redirect is never followed (the saved URL must be the final one).
+    const client = new OpenAI({ apiKey: ai.api_key, baseURL: ai.base_url ?? undefined, timeout: options.timeoutMs, maxRetries: 0, fetch: fetchRefusingRedirects() });
     const content: ChatCompletionContentPart[] = [];
     if (question.text) content.push({ type: 'text', text: question.text });
     if (question.image) {
@@ -69,7 +89,7 @@ export class OpenAiCompatibleClient implements AiClient {
         { signal: options.signal, timeout: options.timeoutMs },
       );
       const text = completion.choices[0]?.message.content?.trim();
-      if (!text) throw new AiError('error', 'The model gave an empty answer');
+      if (!text) throw new AiError('bad_response', 'The model gave an empty answer');
       return text;
     } catch (error) {
       if (error instanceof AiError) throw error;
@@ -79,8 +99,25 @@ export class OpenAiCompatibleClient implements AiClient {
       if (error instanceof OpenAI.APIConnectionError && Date.now() - started >= options.timeoutMs - 50) {
         throw new AiError('timeout', `The model did not answer within ${Math.round(options.timeoutMs / 1000)} s`);
       }
-      if (error instanceof OpenAI.APIError) throw new AiError('error', `The model API failed: ${error.message}`);
-      throw new AiError('error', `The model API failed: ${error instanceof Error ? error.message : String(error)}`);
+      throw classifyAiFailure(error, OpenAI.APIError, OpenAI.APIConnectionError);
     }
   }
+}
+
+/** The AiError for a failure of the openai client: a kind, the status, and a message of our own. */
+export function classifyAiFailure(error: unknown, apiError: abstract new (...args: never[]) => Error, connectionError: abstract new (...args: never[]) => Error): AiError {
+  const cause = (error as { cause?: unknown } | undefined)?.cause;
+  if (error instanceof RedirectRefusedError || cause instanceof RedirectRefusedError) return new AiError('refused', (cause instanceof RedirectRefusedError ? cause : (error as Error)).message);
+  if (error instanceof connectionError) {
+    const code = (cause as { code?: unknown; cause?: { code?: unknown } } | undefined)?.code ?? (cause as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+    return new AiError('unreachable', `The model API could not be reached${typeof code === 'string' ? ` (${code})` : ''}; check ai_base_url`);
+  }
+  if (error instanceof apiError) {
+    const status = (error as { status?: unknown }).status;
+    if (status === 401 || status === 403) return new AiError('unauthorized', `The model API refused the key (HTTP ${status}); check ai_api_key`, status);
+    if (status === 429) return new AiError('rate_limited', 'The model API is rate limiting or out of quota (HTTP 429); try again later', status);
+    if (typeof status === 'number') return new AiError('bad_response', `The model API answered HTTP ${status}; check ai_base_url and ai_model`, status);
+    return new AiError('bad_response', 'The model API gave an answer that is not one of an OpenAI-compatible API');
+  }
+  return new AiError('error', 'The model API failed in an unexpected way');
 }

@@ -3,7 +3,7 @@ import { ApiBadRequestResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiT
 import { BEARER_SCHEME } from '../openapi';
 import { SettingsService } from '../settings/settings.service';
 import { AI_CLIENT, AiClient, AiError } from './ai-client';
-import { AiTestResultDto } from './dto/ai-test.dto';
+import { AI_TEST_ERROR_KINDS, AiTestErrorKind, AiTestResultDto } from './dto/ai-test.dto';
 import { PanelError } from '../common/panel-error';
 
 /** As long as an AI action may wait for the model, so a slow but working model passes. */
@@ -26,7 +26,8 @@ export class AiTestController {
     summary: 'Ask the saved AI model a short question and report its answer or the failure',
     description:
       'Uses the saved ai_base_url, ai_model and ai_api_key (save them first), through the same client the AI actions use. ' +
-      'A failure of the model API (wrong key, unknown model, unreachable server, no answer within 60 s) answers 200 with ok=false and the reason.',
+      'A failure of the model API answers 200 with ok=false, a classified error_kind (unreachable, unauthorized, rate_limited, bad_response, refused, timeout), ' +
+      'the HTTP status when the API answered, and a message of our own: the upstream body is never repeated.',
   })
   @ApiOkResponse({ type: AiTestResultDto })
   @ApiBadRequestResponse({ description: 'ai_model or ai_api_key is not saved' })
@@ -47,8 +48,9 @@ export class AiTestController {
         ok: false,
         ...base,
         latency_ms: Date.now() - started,
-        error_kind: error instanceof AiError && error.kind === 'timeout' ? 'timeout' : 'error',
-        error: error instanceof Error ? error.message : String(error),
+        error_kind: error instanceof AiError && AI_TEST_ERROR_KINDS.includes(error.kind as AiTestErrorKind) ? (error.kind as AiTestErrorKind) : 'error',
+        ...(error instanceof AiError && error.status !== undefined ? { status: error.status } : {}),
+        error: error instanceof AiError ? error.message : 'The model API failed in an unexpected way',
       };
     }
   }

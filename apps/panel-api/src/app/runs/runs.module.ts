@@ -8,6 +8,7 @@ import { SettingsService } from '../settings/settings.service';
 import { SignTasksModule } from '../sign-tasks/sign-tasks.module';
 import { AccountRunLock } from './account-run-lock';
 import { ActionRunner } from './action-runner';
+import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
 import { AI_CLIENT, OpenAiCompatibleClient } from './ai-client';
 import { AiTestController } from './ai-test.controller';
 import { BatchController } from './batch.controller';
@@ -28,7 +29,7 @@ import { TaskRunner } from './task-runner.service';
   imports: [TypeOrmModule.forFeature([SignLog]), AccountsModule, SettingsModule, SignTasksModule, NotificationsModule],
   controllers: [RunsController, BatchController, AiTestController],
   providers: [
-    overridableProvider(AI_CLIENT, (settings: SettingsService) => new OpenAiCompatibleClient(settings), [SettingsService]),
+    overridableProvider(AI_CLIENT, (settings: SettingsService, config: PanelConfig) => new OpenAiCompatibleClient(settings, config), [SettingsService, PANEL_CONFIG]),
     overridableProvider(RUN_TIMINGS, () => DEFAULT_RUN_TIMINGS),
     ActionRunner,
     RunRegistry,

@@ -220,7 +220,7 @@ function AiTab({ form, dirty }: { form: FormBinding; dirty: boolean }) {
       <TextField form={form} name="ai_model" label={t('settings.ai.model')} placeholder="gpt-4o-mini" />
       <SecretSetting form={form} name="ai_api_key" label={t('settings.ai.apiKey')} />
       {test.data ? (
-        <TestResult ok={test.data.ok} title={test.data.ok ? t('settings.ai.ok', { ms: test.data.latency_ms }) : test.data.error_kind === 'timeout' ? t('settings.ai.timeout') : t('settings.ai.failed')}>
+        <TestResult ok={test.data.ok} title={test.data.ok ? t('settings.ai.ok', { ms: test.data.latency_ms }) : t(`settings.ai.failure.${test.data.error_kind ?? 'error'}`)}>
           {test.data.ok ? t('settings.ai.answer', { answer: test.data.answer ?? '' }) : test.data.error}
         </TestResult>
       ) : null}

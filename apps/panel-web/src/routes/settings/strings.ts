@@ -68,6 +68,15 @@ export const en = {
       answer: 'Answer: {{answer}}',
       failed: 'The model did not answer',
       timeout: 'The model did not answer in time',
+      failure: {
+        timeout: 'The model did not answer in time',
+        unreachable: 'The AI server could not be reached',
+        unauthorized: 'The AI server refused the API key',
+        rate_limited: 'The AI server is rate limiting or out of quota',
+        bad_response: 'The AI server gave an unexpected answer',
+        refused: 'The AI server address was refused',
+        error: 'The model did not answer',
+      },
     },
     bot: {
       title: 'Bot notifications',
@@ -277,6 +286,15 @@ export const zh: typeof en = {
       answer: '回答：{{answer}}',
       failed: '模型没有作答',
       timeout: '模型未能及时作答',
+      failure: {
+        timeout: '模型未能及时作答',
+        unreachable: '无法连接 AI 服务器',
+        unauthorized: 'AI 服务器拒绝了该 API 密钥',
+        rate_limited: 'AI 服务器正在限流或额度已用尽',
+        bad_response: 'AI 服务器的回答不符合预期',
+        refused: 'AI 服务器地址被拒绝',
+        error: '模型没有作答',
+      },
     },
     bot: {
       title: 'Bot 通知',

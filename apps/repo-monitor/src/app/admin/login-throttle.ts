@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { addressGroup } from '@shared/http-service';
+import { ACCOUNT_PASSWORD_DELAY, accountGuessDelayMs, addressGroup } from '@shared/http-service';
 import { MonitorError } from '../common/monitor-error';
 
 export const LOGIN_FAILURE_LIMIT = 10;
 export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000;
-/** Failures of the account (from anywhere) before each further guess at it must wait. */
-export const ACCOUNT_FREE_FAILURES = 5;
+/** Failures of the account (from anywhere) before each further guess at it must wait (the policy panel-api shares). */
+export const ACCOUNT_FREE_FAILURES = ACCOUNT_PASSWORD_DELAY.freeFailures;
 /** The longest wait between guesses at the account: it slows guessing, never locks the owner out for long. */
-export const ACCOUNT_MAX_DELAY_MS = 60_000;
+export const ACCOUNT_MAX_DELAY_MS = ACCOUNT_PASSWORD_DELAY.maxDelayMs;
 // Bounds memory when many addresses fail; blocked clients are the last to be forgotten.
 const MAX_TRACKED_CLIENTS = 10_000;
 
@@ -162,7 +162,7 @@ export class LoginThrottle {
       return record.failures + record.inFlight >= ACCOUNT_FREE_FAILURES ? 1 : 0;
     }
     if (record.inFlight > 0) return 1;
-    const delayMs = Math.min(ACCOUNT_MAX_DELAY_MS, 1000 * 2 ** (record.failures - ACCOUNT_FREE_FAILURES));
+    const delayMs = accountGuessDelayMs(ACCOUNT_PASSWORD_DELAY, record.failures);
     const waitMs = record.lastFailureAt + delayMs - this.now();
     return waitMs > 0 ? Math.ceil(waitMs / 1000) : 0;
   }
