@@ -6,3 +6,6 @@ export * from './lib/process-metrics';
 export * from './lib/lifecycle-server';
 export * from './lib/address-group';
 export * from './lib/web-app';
+export * from './lib/security-headers';
+export * from './lib/connection-limits';
+export * from './lib/url-guards';
