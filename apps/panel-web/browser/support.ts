@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { authenticator } from 'otplib';
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { DESKTOP, launchChromium } from '@shared/testing';
+import { collectCspViolations, DESKTOP, launchChromium } from '@shared/testing';
 // The browser tests boot panel-api exactly as its e2e tests do (the harness and the Telegram
 // simulator live with panel-api's tests); a web app's tests may reach into the service it belongs to.
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -48,8 +48,17 @@ export async function startWebPanel(env: Record<string, string> = {}): Promise<W
   };
 }
 
+/** CSP violations of the pages the current test opened (newPage collects them; checked after each test). */
+const cspViolations: string[] = [];
+
+afterEach(() => {
+  // Every page of every test runs under the served Content-Security-Policy, and none may break it.
+  expect(cspViolations.splice(0)).toEqual([]);
+});
+
 export async function newPage(web: WebPanel, viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await web.browser.newContext({ viewport, baseURL: web.panel.url, acceptDownloads: true, serviceWorkers: 'block' });
+  await collectCspViolations(context, cspViolations);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));

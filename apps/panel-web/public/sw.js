@@ -2,8 +2,22 @@
 // documentation, the health probes and metrics are never cached: they carry the owner's data and
 // must always be fresh. Hashed files under /assets/ never change, so they are served cache-first;
 // the page itself is fetched from the network and falls back to the cached copy when offline.
-const CACHE = 'panel-static-v1';
+// Only the app's own page is kept as `/`: an HTML answer the service marks cacheable. Every other
+// answer of the service carries `Cache-Control: no-store` (a JSON error, a 404, another service's page
+// behind the same proxy), and an answer marked so is never stored.
+const CACHE = 'panel-static-v2';
 const SHELL = ['/', '/manifest.webmanifest', '/icon.svg'];
+
+/** An answer this worker may store: a 200 from this origin that its server did not mark no-store. */
+function storable(response) {
+  if (!response.ok || response.status !== 200 || response.type === 'opaque' || response.redirected) return false;
+  return !/(^|,)\s*no-store\s*(,|$)/i.test(response.headers.get('cache-control') || '');
+}
+
+/** The app's page: HTML, storable. */
+function isAppPage(response) {
+  return storable(response) && /^text\/html(;|$)/i.test(response.headers.get('content-type') || '');
+}
 
 function isStatic(url) {
   if (url.origin !== self.location.origin) return false;
@@ -36,7 +50,7 @@ self.addEventListener('fetch', (event) => {
         (cached) =>
           cached ||
           fetch(request).then((response) => {
-            if (response.ok) {
+            if (storable(response)) {
               const copy = response.clone();
               void caches.open(CACHE).then((cache) => cache.put(request, copy));
             }
@@ -50,7 +64,7 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(
       fetch(request)
         .then((response) => {
-          if (response.ok) {
+          if (isAppPage(response)) {
             const copy = response.clone();
             void caches.open(CACHE).then((cache) => cache.put('/', copy));
           }

@@ -3,7 +3,7 @@ import { generateGitHubAppKeyPair, LocalGitHubApi } from '@shared/testing';
 import { Browser, chromium } from 'playwright-core';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { RunningMonitor, startMonitor, TEST_ADMIN_ENV, TEST_ENCRYPTION_KEY } from '../../repo-monitor/test/harness';
-import { screenshot, seriousAxeViolations, signIn, WEB_ROOT } from './support';
+import { screenshot, seriousAxeViolations, signIn, watchCsp, WEB_ROOT } from './support';
 
 const APP_ID = 6262;
 
@@ -41,6 +41,7 @@ describe('repo-monitor console: GitHub App created through the manifest flow', (
 
   it('creates the App in one click and shows it configured', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: monitor.url });
+    await watchCsp(context);
     const page = await context.newPage();
     page.setDefaultTimeout(20_000);
     const errors: string[] = [];

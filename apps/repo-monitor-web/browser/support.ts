@@ -2,7 +2,7 @@
 // (libs/testing) and the harness and signed webhook helpers of repo-monitor's tests: a web app's
 // tests (not its code) may reach into its service and the test library.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { DESKTOP, generateGitHubAppKeyPair, launchChromium, LocalGitHubApi, LocalTelegramBotApi, LocalWebhookReceiver, tempDir, waitFor } from '@shared/testing';
+import { collectCspViolations, DESKTOP, generateGitHubAppKeyPair, launchChromium, LocalGitHubApi, LocalTelegramBotApi, LocalWebhookReceiver, tempDir, waitFor } from '@shared/testing';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -98,8 +98,22 @@ export async function startWebMonitor(options: StartWebMonitorOptions = {}): Pro
   };
 }
 
+/** CSP violations of the pages the current test opened (newPage and watchCsp collect them; checked after each test). */
+const cspViolations: string[] = [];
+
+afterEach(() => {
+  // Every page of every test runs under the served Content-Security-Policy, and none may break it.
+  expect(cspViolations.splice(0)).toEqual([]);
+});
+
+/** Collects the CSP violations of a context a test made itself (see newPage). */
+export function watchCsp(context: BrowserContext): Promise<void> {
+  return collectCspViolations(context, cspViolations);
+}
+
 export async function newPage(web: WebMonitor, viewport = DESKTOP, baseURL = web.monitor.url): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await web.browser.newContext({ viewport, baseURL });
+  await watchCsp(context);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));

@@ -6,3 +6,4 @@ export * from './lib/validators';
 export * from './lib/trust-proxy';
 export * from './lib/time-zone';
 export * from './lib/package-version';
+export * from './lib/http-limits';

@@ -7,3 +7,6 @@ export * from './lib/lifecycle-server';
 export * from './lib/address-group';
 export * from './lib/web-app';
 export * from './lib/account-guess-delay';
+export * from './lib/security-headers';
+export * from './lib/connection-limits';
+export * from './lib/url-guards';

@@ -15,3 +15,5 @@ export * from './lib/promtool';
 export * from './lib/stand-ins/local-reverse-proxy';
 export * from './lib/browser';
 export * from './lib/folder-cycles';
+export * from './lib/slow-clients';
+export * from './lib/raw-http';

@@ -12,7 +12,7 @@ import { ProviderOverride } from './common/provider-overrides';
 import { AllExceptionsFilter, errorBody } from './common/all-exceptions.filter';
 import { DEFAULT_BODY_LIMITS, installBodyLimits } from './common/request-limits';
 import { packageVersion } from '@shared/config';
-import { LifecycleServer, ReadinessService, requestIdFor } from '@shared/http-service';
+import { clientErrorAnswer, frameworkErrorAnswer, installSecurityHeaders, LifecycleServer, ReadinessService, refuseDotSegments, requestIdFor } from '@shared/http-service';
 import { PanelConfig } from './config/panel-config';
 import { HEALTH_PATHS, setupOpenApi } from './openapi';
 import { serveWebUi } from './web-ui/serve-web-ui';
@@ -41,6 +41,7 @@ export function panelLifecycleServer(): LifecycleServer {
  */
 export async function createPanelApp(config: PanelConfig, options: PanelAppOptions = {}): Promise<NestFastifyApplication> {
   const lifecycle = options.lifecycle ?? panelLifecycleServer();
+  lifecycle.limit(config.http.limits, config.http.trustProxy);
   if (!lifecycle.listening) await lifecycle.listen(config.http.port, config.http.host);
   try {
     return await buildPanelApp(config, options, lifecycle);
@@ -58,6 +59,10 @@ async function buildPanelApp(config: PanelConfig, options: PanelAppOptions, life
     trustProxy: config.http.trustProxy,
     genReqId: (req: IncomingMessage) => requestIdFor(req),
     requestIdHeader: false,
+    // Errors of Fastify's router (a URL whose percent-escapes decode to no valid UTF-8) in the API's error shape.
+    // A request over the time or header bounds, or unparsable, before routing: in the error shape too.
+    clientErrorHandler: clientErrorAnswer((status, message) => errorBody(status, message)),
+    frameworkErrors: frameworkErrorAnswer((status, message) => errorBody(status, message)),
   });
   // Body size, nesting and list lengths are bounded before any parsing, per route.
   installBodyLimits(adapter.getInstance());
@@ -78,6 +83,8 @@ async function buildPanelApp(config: PanelConfig, options: PanelAppOptions, life
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
+  refuseDotSegments(fastify, (status, message) => errorBody(status, message));
+  installSecurityHeaders(fastify);
   // Fastify does not close a server it did not listen on itself.
   fastify.addHook('onClose', async () => lifecycle.close());
   setupOpenApi(app, config.version.appVersion ?? packageVersion());

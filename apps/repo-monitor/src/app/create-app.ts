@@ -3,9 +3,18 @@ import { ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { packageVersion } from '@shared/config';
-import { LifecycleServer, ReadinessService, logLeanRequests, requestIdFor, serveWebApp } from '@shared/http-service';
+import {
+  clientErrorAnswer,
+  frameworkErrorAnswer,
+  installSecurityHeaders,
+  LifecycleServer,
+  ReadinessService,
+  logLeanRequests,
+  refuseDotSegments,
+  requestIdFor,
+  serveWebApp,
+} from '@shared/http-service';
 import { Logger, PinoLogger } from 'nestjs-pino';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { serializeSqliteAccess } from '@shared/database';
 import { DataSource } from 'typeorm';
@@ -20,6 +29,11 @@ import { CONSOLE_ROUTES } from './console/console-routes';
 
 /** Largest request body: webhook deliveries over 1 MiB are refused with 413 (repo-monitor-details.md). */
 const BODY_LIMIT = 1024 * 1024;
+
+/** repo-monitor's error shape for the answers given before Nest sees a request. */
+function monitorErrorBody(status: number, message: string): object {
+  return { error_code: status === 404 ? 'not_found' : 'validation_failed', message };
+}
 
 /** The listener of repo-monitor: up before the app, 503 `service_unavailable` while starting or stopping. */
 export function monitorLifecycleServer(): LifecycleServer {
@@ -49,10 +63,12 @@ export function servesConsole(app: NestFastifyApplication): boolean {
  * created on it, not yet serving; `serve` and the e2e tests both use it.
  */
 export async function createMonitorApp(config: MonitorConfig, lifecycle = monitorLifecycleServer(), options: MonitorAppOptions = {}): Promise<NestFastifyApplication> {
+  lifecycle.limit(config.http.limits, config.http.trustProxy);
   if (!lifecycle.listening) await lifecycle.listen(config.http.port, config.http.host);
   try {
     const app = await buildMonitorApp(config, lifecycle);
-    if (await serveWebApp(app, options.webRoot, CONSOLE_ROUTES)) servingConsole.add(app);
+    // The console posts the GitHub App manifest form to GitHub's web address.
+    if (await serveWebApp(app, options.webRoot, CONSOLE_ROUTES, { formActions: [new URL(config.github.webUrl).origin] })) servingConsole.add(app);
     return app;
   } catch (error) {
     await lifecycle.close();
@@ -68,9 +84,9 @@ async function buildMonitorApp(config: MonitorConfig, lifecycle: LifecycleServer
     genReqId: (req: IncomingMessage) => requestIdFor(req),
     requestIdHeader: false,
     // Errors of Fastify's router (a URL with a malformed percent-escape, a bad header) in the API's error shape.
-    frameworkErrors: (error: Error, _request: FastifyRequest, reply: FastifyReply) => {
-      void reply.status(400).header('content-type', 'application/json; charset=utf-8').send({ error_code: 'validation_failed', message: error.message });
-    },
+    // A request over the time or header bounds, or unparsable, before routing: in the error shape too.
+    clientErrorHandler: clientErrorAnswer(monitorErrorBody),
+    frameworkErrors: frameworkErrorAnswer(monitorErrorBody),
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, {
     bufferLogs: true,
@@ -90,6 +106,8 @@ async function buildMonitorApp(config: MonitorConfig, lifecycle: LifecycleServer
     void reply.header('x-request-id', request.id);
     done();
   });
+  refuseDotSegments(fastify, monitorErrorBody);
+  installSecurityHeaders(fastify);
   // Fastify does not close a server it did not listen on itself.
   fastify.addHook('onClose', async () => lifecycle.close());
   // Cross-site and non-JSON writes to the console API are refused before the body is read.

@@ -1,6 +1,9 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { HttpServerLimits, TrustProxySetting } from '@shared/config';
+import { applyConnectionLimits, CONNECTION_CHECK_INTERVAL_MS, ConnectionLimitStats } from './connection-limits';
 import { requestIdFor } from './logging';
+import { BASE_SECURITY_HEADERS } from './security-headers';
 
 export type LifecyclePhase = 'starting' | 'serving' | 'draining' | 'closed';
 
@@ -11,7 +14,12 @@ export interface LifecycleServerOptions {
   healthPaths: readonly string[];
   /** The service's error body for a 503 on any other path while the app does not serve. */
   unavailableBody: (phase: 'starting' | 'draining', requestId: string) => object;
+  /** Where a failure of the listener itself (EMFILE on accept) is reported; stderr by default. */
+  warn?: (message: string) => void;
 }
+
+/** Listener failures are reported at most this often: a flood at the descriptor limit fails thousands of accepts a second. */
+const SERVER_ERROR_REPORT_INTERVAL_MS = 10_000;
 
 export interface DrainOptions {
   /** How long new requests keep getting 503 before the app closes, so load balancers notice. */
@@ -34,10 +42,29 @@ export class LifecycleServer {
   private phase: LifecyclePhase = 'starting';
   private handler?: RequestHandler;
   private readonly inFlight = new Set<ServerResponse>();
+  private connectionStats?: () => ConnectionLimitStats;
+  private lastErrorReport = 0;
+  private unreportedErrors = 0;
 
   constructor(private readonly options: LifecycleServerOptions) {
-    this.server = createServer((request, response) => this.route(request, response));
+    this.server = createServer({ connectionsCheckingInterval: CONNECTION_CHECK_INTERVAL_MS }, (request, response) => this.route(request, response));
+    // Without a listener, an 'error' after listening (accept failing with EMFILE when the process is out
+    // of file descriptors) would end the process. Node keeps accepting once descriptors are free again.
+    this.server.on('error', (error) => this.reportServerError(error));
     servers.set(this.server, this);
+  }
+
+  /**
+   * Bounds request times and connections (see applyConnectionLimits); the services call it with
+   * their configuration before listening. Without it Node's defaults apply (no connection cap).
+   */
+  limit(limits: HttpServerLimits, trustProxy: TrustProxySetting): void {
+    this.connectionStats ??= applyConnectionLimits(this.server, limits, trustProxy);
+  }
+
+  /** Open connections and those refused for their address (zeros before `limit`). */
+  connections(): ConnectionLimitStats {
+    return this.connectionStats?.() ?? { open: 0, refusedPerAddress: 0 };
   }
 
   /** The lifecycle server behind an HTTP server (the app's `getHttpServer()`), if it is one. */
@@ -120,7 +147,25 @@ export class LifecycleServer {
     });
   }
 
+  private reportServerError(error: Error): void {
+    if (!this.server.listening) return; // a failed listen() is reported by its promise
+    this.unreportedErrors += 1;
+    const now = Date.now();
+    if (now - this.lastErrorReport < SERVER_ERROR_REPORT_INTERVAL_MS) return;
+    this.lastErrorReport = now;
+    const message = `HTTP listener error (${this.unreportedErrors} since the last report): ${error.message}`;
+    this.unreportedErrors = 0;
+    try {
+      (this.options.warn ?? ((line: string) => process.stderr.write(`${line}\n`)))(message);
+    } catch {
+      // Reporting must not become the failure that ends the process.
+    }
+  }
+
   private route(request: IncomingMessage, response: ServerResponse): void {
+    // Every answer, the app's and the 503s below, carries these; a route may replace one (a page its CSP,
+    // a static file its cache lifetime) with its own header.
+    for (const [name, value] of BASE_SECURITY_HEADERS) response.setHeader(name, value);
     if (this.phase === 'serving' && this.handler) {
       this.inFlight.add(response);
       response.once('close', () => this.inFlight.delete(response));

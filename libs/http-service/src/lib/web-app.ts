@@ -1,7 +1,8 @@
 import fastifyStatic from '@fastify/static';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { webAppContentSecurityPolicy, WebAppPolicyOptions } from './security-headers';
 
 /** Immutable for Vite's content-hashed files, revalidate for everything else (index.html, sw.js, manifest). */
 export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
@@ -13,9 +14,19 @@ export const REVALIDATE_CACHE = 'no-cache';
  * so a reload or a shared link opens the page. Only those answer with the page: the service's other
  * paths (an unknown `/api/…` is still its JSON 404) keep their meaning. Does nothing and answers
  * false when the folder has no index.html (an API-only build).
+ *
+ * The page and its files carry the app's Content-Security-Policy, whose inline-script hashes are
+ * computed here, once, from the index.html being served: a rebuilt page can never run under a
+ * stale hash. (The service worker's script takes its policy from its own answer, hence the files too.)
  */
-export async function serveWebApp(app: NestFastifyApplication, root: string | undefined, routes: readonly string[]): Promise<boolean> {
+export async function serveWebApp(
+  app: NestFastifyApplication,
+  root: string | undefined,
+  routes: readonly string[],
+  policy: WebAppPolicyOptions = {},
+): Promise<boolean> {
   if (!root || !existsSync(join(root, 'index.html'))) return false;
+  const contentSecurityPolicy = webAppContentSecurityPolicy(readFileSync(join(root, 'index.html'), 'utf8'), policy);
   await app.register(fastifyStatic, {
     root,
     prefix: '/',
@@ -30,12 +41,12 @@ export async function serveWebApp(app: NestFastifyApplication, root: string | un
     etag: true,
     lastModified: true,
     setHeaders: (reply, path) => {
-      void reply.header('cache-control', path.includes('/assets/') ? IMMUTABLE_CACHE : REVALIDATE_CACHE);
+      void reply.header('cache-control', path.includes('/assets/') ? IMMUTABLE_CACHE : REVALIDATE_CACHE).header('content-security-policy', contentSecurityPolicy);
     },
   });
   const fastify = app.getHttpAdapter().getInstance();
   for (const url of routes) {
-    fastify.get(url, (_request, reply) => reply.header('cache-control', REVALIDATE_CACHE).sendFile('index.html'));
+    fastify.get(url, (_request, reply) => reply.header('cache-control', REVALIDATE_CACHE).header('content-security-policy', contentSecurityPolicy).sendFile('index.html'));
   }
   return true;
 }

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 // What the web apps' browser tests share: Debian's Chromium with the flags this machine needs,
 // the two viewports, axe-core, the 360 px rule and screenshots for docs/.
@@ -35,7 +35,9 @@ export interface AxeViolation {
  */
 export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
   await page.waitForFunction("document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity)", undefined, { timeout: 10_000 });
-  await page.addScriptTag({ content: readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8') });
+  // Evaluated through the DevTools protocol, not added as a <script>: the app's Content-Security-Policy
+  // (script-src 'self' plus a hash) rightly refuses an injected inline script.
+  await page.evaluate(readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8'));
   // A string, so this Node-side library needs no DOM types: it runs in the page.
   const violations = (await page.evaluate(`(async () => {
     const result = await window.axe.run(document, { resultTypes: ['violations'] });
@@ -55,4 +57,23 @@ export const SCREENSHOTS = join(root, 'docs/screenshots');
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
+}
+
+/**
+ * Collects every Content-Security-Policy violation of every page of `context`, present and future,
+ * into `sink`: the `securitypolicyviolation` events the page sees and Chromium's console reports
+ * ("Refused to … because it violates the following Content Security Policy directive"). A browser
+ * test fails on any (the web apps' support files check after each test).
+ */
+export async function collectCspViolations(context: BrowserContext, sink: string[]): Promise<void> {
+  await context.exposeBinding('__reportCspViolation', (_source, text: unknown) => {
+    sink.push(String(text));
+  });
+  // Installed through the DevTools protocol before any of the page's own scripts: no CSP applies to it.
+  await context.addInitScript(`document.addEventListener('securitypolicyviolation', (event) => {
+    window.__reportCspViolation(location.pathname + ': ' + event.effectiveDirective + ' refused ' + (event.blockedURI || 'inline') + (event.sample ? ' (' + event.sample + ')' : ''));
+  }, true);`);
+  context.on('console', (message) => {
+    if (/Content[ -]Security[ -]Policy/i.test(message.text())) sink.push(`console: ${message.text()}`);
+  });
 }

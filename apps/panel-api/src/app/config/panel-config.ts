@@ -1,4 +1,4 @@
-import { ConfigValidationError, RawVariables, TrustProxySetting, parseTrustProxy, validateVariables } from '@shared/config';
+import { ConfigValidationError, HttpServerLimits, RawVariables, TrustProxySetting, parseTrustProxy, resolveHttpServerLimits, validateVariables } from '@shared/config';
 import { isAbsolute, join, resolve } from 'node:path';
 import { PanelEnvironment } from './panel-environment';
 
@@ -14,7 +14,7 @@ export interface MonitorShard {
 /** The typed configuration panel-api runs with; built once at boot from the environment. */
 export interface PanelConfig {
   /** `shutdownDrainSeconds`: after SIGTERM, how long new requests get 503 before the app closes (APP_SHUTDOWN_DRAIN_SECONDS). */
-  http: { host: string; port: number; trustProxy: TrustProxySetting; shutdownDrainSeconds: number };
+  http: { host: string; port: number; trustProxy: TrustProxySetting; shutdownDrainSeconds: number; limits: HttpServerLimits };
   dataDir: string;
   database: DatabaseTarget;
   auth: {
@@ -70,6 +70,24 @@ export function loadPanelConfig(raw: RawVariables, options: { defaultDataDir?: s
   if (env.ADMIN_PASSWORD_RESET === '1' && !env.ADMIN_PASSWORD) {
     throw new ConfigValidationError([{ variable: 'ADMIN_PASSWORD_RESET', rule: 'needs ADMIN_PASSWORD, the new admin password' }]);
   }
+  const seconds = (value: number | undefined) => (value === undefined ? undefined : value * 1000);
+  const httpLimits = resolveHttpServerLimits(
+    {
+      requestTimeoutMs: seconds(env.APP_HTTP_REQUEST_TIMEOUT_SECONDS),
+      headersTimeoutMs: seconds(env.APP_HTTP_HEADERS_TIMEOUT_SECONDS),
+      keepAliveTimeoutMs: seconds(env.APP_HTTP_KEEP_ALIVE_TIMEOUT_SECONDS),
+      maxConnections: env.APP_HTTP_MAX_CONNECTIONS,
+      maxConnectionsPerAddress: env.APP_HTTP_MAX_CONNECTIONS_PER_ADDRESS,
+    },
+    {
+      requestTimeoutMs: 'APP_HTTP_REQUEST_TIMEOUT_SECONDS',
+      headersTimeoutMs: 'APP_HTTP_HEADERS_TIMEOUT_SECONDS',
+      keepAliveTimeoutMs: 'APP_HTTP_KEEP_ALIVE_TIMEOUT_SECONDS',
+      maxConnections: 'APP_HTTP_MAX_CONNECTIONS',
+      maxConnectionsPerAddress: 'APP_HTTP_MAX_CONNECTIONS_PER_ADDRESS',
+    },
+  );
+  if (httpLimits.issues.length > 0) throw new ConfigValidationError(httpLimits.issues);
   const dataDirSetting = env.APP_DATA_DIR ?? options.defaultDataDir ?? './data';
   const dataDir = isAbsolute(dataDirSetting) ? dataDirSetting : resolve(dataDirSetting);
   const databaseUrl = env.APP_DATABASE_URL ?? env.DATABASE_URL;
@@ -80,6 +98,7 @@ export function loadPanelConfig(raw: RawVariables, options: { defaultDataDir?: s
       port: env.PORT ?? 8000,
       trustProxy: env.APP_TRUST_PROXY === undefined ? false : (parseTrustProxy(env.APP_TRUST_PROXY) ?? false),
       shutdownDrainSeconds: env.APP_SHUTDOWN_DRAIN_SECONDS ?? 3,
+      limits: httpLimits.limits,
     },
     dataDir,
     database: databaseUrl ? databaseFromUrl(databaseUrl, dataDir) : { driver: 'sqlite', path: join(dataDir, 'db.sqlite') },

@@ -9,6 +9,12 @@ export class PanelEnvironment {
   @IsOptional() @EmptyAsUndefined() @IsString() HOST?: string;
   @IsOptional() @ToInteger() @IsInt() @Min(0) @Max(65535) PORT?: number;
   @IsOptional() @ToInteger() @IsInt() @Min(0) @Max(300) APP_SHUTDOWN_DRAIN_SECONDS?: number;
+  // Slow and many clients (docs/reverse-proxy.md): request and header times, keep-alive idle time, connection caps.
+  @IsOptional() @ToInteger() @IsInt() @Min(1) @Max(3600) APP_HTTP_REQUEST_TIMEOUT_SECONDS?: number;
+  @IsOptional() @ToInteger() @IsInt() @Min(1) @Max(3600) APP_HTTP_HEADERS_TIMEOUT_SECONDS?: number;
+  @IsOptional() @ToInteger() @IsInt() @Min(1) @Max(3600) APP_HTTP_KEEP_ALIVE_TIMEOUT_SECONDS?: number;
+  @IsOptional() @ToInteger() @IsInt() @Min(1) @Max(1_000_000) APP_HTTP_MAX_CONNECTIONS?: number;
+  @IsOptional() @ToInteger() @IsInt() @Min(0) @Max(1_000_000) APP_HTTP_MAX_CONNECTIONS_PER_ADDRESS?: number;
   @IsOptional() @EmptyAsUndefined() @IsString() APP_DATA_DIR?: string;
 
   @IsOptional()

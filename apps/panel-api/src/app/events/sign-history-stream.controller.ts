@@ -125,7 +125,7 @@ export class SignHistoryStreamController implements OnModuleInit, OnModuleDestro
     const response = reply.raw;
     response.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-cache, no-transform',
+      'Cache-Control': 'no-store, no-transform',
       Connection: 'keep-alive',
       'X-Accel-Buffering': 'no',
       'X-Request-Id': String(request.id),

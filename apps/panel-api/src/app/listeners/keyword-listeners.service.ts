@@ -316,7 +316,11 @@ export class KeywordListenersService implements OnApplicationBootstrap, OnModule
       // Forget the failed listener so the next sync starts it again.
       if (entry && entry.listener.state === 'error') {
         this.listeners.delete(account);
-        void entry.listener.stop().then(() => this.sync());
+        // Logged, not thrown: a rejection here would be unhandled and end the process.
+        void entry.listener
+          .stop()
+          .then(() => this.sync())
+          .catch((error: unknown) => this.logger.error({ err: error }, `Restarting the keyword listener of ${account} failed`));
       }
     }, delay);
     timer.unref();

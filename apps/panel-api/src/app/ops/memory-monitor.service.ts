@@ -1,4 +1,4 @@
-import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { RuntimeStatusRegistry } from './runtime-status.registry';
 
 export interface MemorySample {
@@ -13,8 +13,9 @@ export interface MemorySample {
 export const MEMORY_SAMPLE_INTERVAL_MS = 60_000;
 export const MEMORY_SAMPLES_KEPT = 60;
 
-function sampleNow(): MemorySample {
-  const usage = process.memoryUsage();
+/** Reads the process's memory; `read` is process.memoryUsage, which a test may replace. */
+export function sampleNow(read: () => NodeJS.MemoryUsage = () => process.memoryUsage()): MemorySample {
+  const usage = read();
   return {
     at: new Date().toISOString(),
     rss_bytes: usage.rss,
@@ -35,8 +36,28 @@ export class MemoryMonitor implements OnModuleInit, OnModuleDestroy {
   private startedAt?: Date;
   private readonly samples: MemorySample[] = [];
   private peakRssBytes = 0;
+  private failing = false;
+  private readonly logger = new Logger(MemoryMonitor.name);
 
   constructor(private readonly runtimeStatus: RuntimeStatusRegistry) {}
+
+  /**
+   * One sample, or none when reading fails: `process.memoryUsage()` reads /proc and throws EMFILE
+   * when the process is out of file descriptors (a connection flood), and a throw in the timer
+   * would end the process. The first failure of a streak is logged, and the next success.
+   */
+  sample(read?: () => NodeJS.MemoryUsage): MemorySample | undefined {
+    try {
+      const sample = sampleNow(read);
+      if (this.failing) this.logger.log('Memory sampling works again');
+      this.failing = false;
+      return sample;
+    } catch (error) {
+      if (!this.failing) this.logger.warn(`Memory sampling failed (${(error as Error).message}); skipping samples until it works again`);
+      this.failing = true;
+      return undefined;
+    }
+  }
 
   onModuleInit(): void {
     this.start();
@@ -53,8 +74,8 @@ export class MemoryMonitor implements OnModuleInit, OnModuleDestroy {
   start(intervalMs = MEMORY_SAMPLE_INTERVAL_MS): void {
     if (this.timer) return;
     this.startedAt = new Date();
-    this.record(sampleNow());
-    this.timer = setInterval(() => this.record(sampleNow()), intervalMs);
+    this.record(this.sample());
+    this.timer = setInterval(() => this.record(this.sample()), intervalMs);
     this.timer.unref();
   }
 
@@ -87,7 +108,8 @@ export class MemoryMonitor implements OnModuleInit, OnModuleDestroy {
     };
   }
 
-  private record(sample: MemorySample): void {
+  private record(sample: MemorySample | undefined): void {
+    if (!sample) return;
     this.samples.push(sample);
     if (this.samples.length > MEMORY_SAMPLES_KEPT) this.samples.shift();
     this.peakRssBytes = Math.max(this.peakRssBytes, sample.rss_bytes);

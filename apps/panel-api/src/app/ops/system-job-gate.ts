@@ -38,6 +38,11 @@ export interface ManagedSystemJobView {
 @Injectable()
 export class SystemJobGate {
   private readonly logger = new Logger(SystemJobGate.name);
+
+  /** Logs a background interval's failure (the run goes on at its next tick). */
+  reportIntervalFailure(name: string, error: unknown): void {
+    this.logger.error({ err: error }, `The system job ${name} failed`);
+  }
   private check: () => boolean = () => true;
   private reason = 'no scheduler lock in use';
   private readonly jobs = new Map<string, { job: ManagedSystemJob; registeredAt?: number }>();
@@ -126,8 +131,14 @@ export function registerSystemInterval(
     intervalMs,
     register: () => {
       deleteInterval(registry, name);
+      // A failing run (or gate check) is logged; it must never become an unhandled rejection that ends the process.
+      const fail = (error: unknown) => gate.reportIntervalFailure(name, error);
       const timer = setInterval(() => {
-        if (gate.mayRun()) void run();
+        try {
+          if (gate.mayRun()) run().catch(fail);
+        } catch (error) {
+          fail(error);
+        }
       }, intervalMs);
       timer.unref();
       registry.addInterval(name, timer);

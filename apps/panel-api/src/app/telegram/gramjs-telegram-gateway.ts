@@ -208,7 +208,7 @@ export class GramJsTelegramGateway implements TelegramGateway {
     this.idleCloseMs = options.idleCloseMs ?? DEFAULT_IDLE_CLOSE_MS;
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.clientFactory = options.clientFactory ?? defaultClientFactory;
-    this.sweeper = setInterval(() => void this.closeIdle(), Math.min(60_000, this.idleCloseMs));
+    this.sweeper = setInterval(() => void this.closeIdle().catch((error: unknown) => this.logger.warn(`Closing idle Telegram clients failed: ${(error as Error).message}`)), Math.min(60_000, this.idleCloseMs));
     this.sweeper.unref();
   }
 

@@ -1,4 +1,4 @@
-import { ConfigIssue, ConfigValidationError, RawVariables, parseDuration, parseHostPort, parseTrustProxy, TrustProxySetting, knownVariableNames, readYamlEntries, validateVariables } from '@shared/config';
+import { ConfigIssue, ConfigValidationError, HttpServerLimits, RawVariables, resolveHttpServerLimits, parseDuration, parseHostPort, parseTrustProxy, TrustProxySetting, knownVariableNames, readYamlEntries, validateVariables } from '@shared/config';
 import { parseMasterKey } from '@shared/crypto';
 import { isAbsolute, resolve } from 'node:path';
 import { MonitorEnvironment, SECRET_VARIABLES } from './monitor-environment';
@@ -18,7 +18,7 @@ export interface AiFeatureSwitches {
 /** The typed configuration repo-monitor runs with, merged from defaults, YAML and environment. */
 export interface MonitorConfig {
   /** `shutdownDrainMs`: after SIGTERM, how long new requests get 503 before the app closes (MONITOR_HTTP_SHUTDOWN_DRAIN). */
-  http: { host: string; port: number; addr: string; publicBaseUrl?: string; trustProxy: TrustProxySetting; shutdownDrainMs: number };
+  http: { host: string; port: number; addr: string; publicBaseUrl?: string; trustProxy: TrustProxySetting; shutdownDrainMs: number; limits: HttpServerLimits };
   database: MonitorDatabase;
   admin: { username?: string; password?: string; sessionTtlMs: number; setupAllowRemote: boolean };
   encryption: { key?: Buffer; previousKey?: Buffer };
@@ -256,6 +256,25 @@ export function loadMonitorConfig(options: LoadOptions): MonitorConfig {
     issues.push({ variable: 'MONITOR_HTTP_SHUTDOWN_DRAIN', rule: 'must be at most 5m' });
   }
 
+  const optionalDuration = (value: string | undefined) => (value === undefined ? undefined : parseDuration(value));
+  const httpLimits = resolveHttpServerLimits(
+    {
+      requestTimeoutMs: optionalDuration(env.MONITOR_HTTP_REQUEST_TIMEOUT),
+      headersTimeoutMs: optionalDuration(env.MONITOR_HTTP_HEADERS_TIMEOUT),
+      keepAliveTimeoutMs: optionalDuration(env.MONITOR_HTTP_KEEP_ALIVE_TIMEOUT),
+      maxConnections: env.MONITOR_HTTP_MAX_CONNECTIONS,
+      maxConnectionsPerAddress: env.MONITOR_HTTP_MAX_CONNECTIONS_PER_ADDRESS,
+    },
+    {
+      requestTimeoutMs: 'MONITOR_HTTP_REQUEST_TIMEOUT',
+      headersTimeoutMs: 'MONITOR_HTTP_HEADERS_TIMEOUT',
+      keepAliveTimeoutMs: 'MONITOR_HTTP_KEEP_ALIVE_TIMEOUT',
+      maxConnections: 'MONITOR_HTTP_MAX_CONNECTIONS',
+      maxConnectionsPerAddress: 'MONITOR_HTTP_MAX_CONNECTIONS_PER_ADDRESS',
+    },
+  );
+  issues.push(...httpLimits.issues);
+
   if (issues.length > 0 || !database) throw new ConfigValidationError(issues);
 
   const duration = (value: string | undefined, fallback: string) => parseDuration(value ?? fallback) as number;
@@ -268,6 +287,7 @@ export function loadMonitorConfig(options: LoadOptions): MonitorConfig {
       publicBaseUrl: env.MONITOR_PUBLIC_BASE_URL?.replace(/\/+$/, ''),
       trustProxy: env.MONITOR_HTTP_TRUST_PROXY === undefined ? false : (parseTrustProxy(env.MONITOR_HTTP_TRUST_PROXY) ?? false),
       shutdownDrainMs: duration(env.MONITOR_HTTP_SHUTDOWN_DRAIN, '3s'),
+      limits: httpLimits.limits,
     },
     database,
     admin: {

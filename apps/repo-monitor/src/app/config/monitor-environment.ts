@@ -11,6 +11,12 @@ export class MonitorEnvironment {
   @IsOptional() @EmptyAsUndefined() @IsHttpUrl() MONITOR_PUBLIC_BASE_URL?: string;
   @IsOptional() @EmptyAsUndefined() @IsTrustProxy() MONITOR_HTTP_TRUST_PROXY?: string;
   @IsOptional() @EmptyAsUndefined() @IsDuration() MONITOR_HTTP_SHUTDOWN_DRAIN?: string;
+  // Slow and many clients (docs/reverse-proxy.md): request and header times, keep-alive idle time, connection caps.
+  @IsOptional() @EmptyAsUndefined() @IsDuration() MONITOR_HTTP_REQUEST_TIMEOUT?: string;
+  @IsOptional() @EmptyAsUndefined() @IsDuration() MONITOR_HTTP_HEADERS_TIMEOUT?: string;
+  @IsOptional() @EmptyAsUndefined() @IsDuration() MONITOR_HTTP_KEEP_ALIVE_TIMEOUT?: string;
+  @IsOptional() @ToInteger() @IsInt() @Min(1) @Max(1_000_000) MONITOR_HTTP_MAX_CONNECTIONS?: number;
+  @IsOptional() @ToInteger() @IsInt() @Min(0) @Max(1_000_000) MONITOR_HTTP_MAX_CONNECTIONS_PER_ADDRESS?: number;
 
   // Database
   @IsOptional() @EmptyAsUndefined() @IsIn(['sqlite', 'postgres'], { message: 'must be sqlite or postgres' })
