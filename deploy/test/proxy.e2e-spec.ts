@@ -3,11 +3,13 @@
 // through it with the Host header a browser or GitHub would send.
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { IncomingHttpHeaders, request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+import { nginxBinary } from './nginx';
 
 const root = join(__dirname, '../..');
 const ADMIN_PASSWORD = 'proxy-test-admin-password';
@@ -20,22 +22,6 @@ async function freePort(): Promise<number> {
       server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });
   });
-}
-
-function nginxBinary(): string {
-  const installed = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((path) => existsSync(path));
-  if (installed) return installed;
-  // A missing nginx is installed from Debian/Ubuntu, never skipped: directly as root (the dev
-  // machines), through passwordless sudo otherwise (hosted CI runners).
-  const aptGet = (args: string[]) =>
-    process.getuid?.() === 0
-      ? execFileSync('apt-get', args, { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
-      : execFileSync('sudo', ['-n', 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', ...args], { stdio: 'ignore' });
-  aptGet(['update']);
-  aptGet(['install', '-y', '--no-install-recommends', 'nginx']);
-  const path = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((candidate) => existsSync(candidate));
-  if (!path) throw new Error('apt-get install nginx did not provide an nginx binary');
-  return path;
 }
 
 function replaceOnce(text: string, search: string, replacement: string): string {

@@ -7,13 +7,11 @@
 // after the restart: at-least-once, inherent to Telegram's sendMessage (no idempotency key). The
 // webhook receiver here is a documented idempotent receiver: it drops a repeated `webhook-id`.
 // Usage: npx nx build repo-monitor && node tools/bench/repo-monitor-crash.mjs [--deliveries 400]
-import { createHash } from 'node:crypto';
-import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { ROOT, freePort, issuePayload, postDelivery, requireBuild, sign, startService, INBOUND_SECRET } from './repo-monitor-common.mjs';
+import { ROOT, countBy, issuePayload, numbersIn, outboundDeliveryId, postDelivery, requireBuild, sign, startReceivers, startService, INBOUND_SECRET } from './repo-monitor-common.mjs';
 
 const require = createRequire(join(ROOT, 'package.json'));
 const sqlite3 = require('sqlite3');
@@ -23,58 +21,6 @@ const DELIVERIES = Number(args[args.indexOf('--deliveries') + 1] || 400);
 const CONCURRENCY = 8;
 const BOT_TOKEN = '123456:CRASH-test-token';
 const TITLE = /Crash test issue (\d+)/;
-
-/** A minimal Bot API (sendMessage) and webhook receiver that count what arrives. */
-async function receivers() {
-  const telegram = [];
-  const webhooks = [];
-  const applied = new Set();
-  const port = await freePort();
-  let messageId = 0;
-  const server = http.createServer((request, response) => {
-    const chunks = [];
-    request.on('data', (chunk) => chunks.push(chunk));
-    request.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      if (request.url === `/bot${BOT_TOKEN}/sendMessage`) {
-        const body = JSON.parse(text);
-        telegram.push(body.text);
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ ok: true, result: { message_id: ++messageId, date: Math.floor(Date.now() / 1000), chat: { id: Number(body.chat_id), type: 'private' }, text: body.text } }));
-        return;
-      }
-      if (request.url === '/hook') {
-        // Idempotent receiver (Standard Webhooks): a webhook-id seen before is acknowledged, not applied again.
-        const id = request.headers['webhook-id'];
-        webhooks.push({ id, text });
-        if (!applied.has(id)) applied.add(id);
-        response.writeHead(200);
-        response.end('ok');
-        return;
-      }
-      response.writeHead(404);
-      response.end();
-    });
-  });
-  await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${port}`, telegram, webhooks, applied, close: () => new Promise((resolve) => server.close(resolve)) };
-}
-
-function numbersIn(texts) {
-  return texts.map((text) => TITLE.exec(text)?.[1]).filter(Boolean).map(Number);
-}
-
-/** The outbound delivery id (webhook-id) repo-monitor derives from an outbox idempotency key. */
-function outboundDeliveryId(idempotencyKey) {
-  const hex = createHash('sha256').update(idempotencyKey).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
-}
-
-function countBy(values) {
-  const counts = new Map();
-  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
-  return counts;
-}
 
 function query(file, sql, mode = sqlite3.OPEN_READONLY) {
   return new Promise((resolve, reject) => {
@@ -92,7 +38,7 @@ function query(file, sql, mode = sqlite3.OPEN_READONLY) {
 requireBuild();
 const dir = mkdtempSync(join(tmpdir(), 'repo-monitor-crash-'));
 const dbFile = join(dir, 'crash.db');
-const sinks = await receivers();
+const sinks = await startReceivers(BOT_TOKEN);
 const env = {
   MONITOR_DATABASE_DRIVER: 'sqlite',
   MONITOR_DATABASE_URL: `file:${dbFile}`,
@@ -182,7 +128,7 @@ await Promise.all(
 const expected = accepted.size;
 const deadline = Date.now() + 120_000;
 while (Date.now() < deadline) {
-  if (new Set(numbersIn(sinks.telegram)).size >= expected && new Set(sinks.webhooks.map((hit) => hit.id)).size >= expected) break;
+  if (new Set(numbersIn(sinks.telegram, TITLE)).size >= expected && new Set(sinks.webhooks.map((hit) => hit.id)).size >= expected) break;
   await new Promise((resolve) => setTimeout(resolve, 250));
 }
 // Entries claimed (`sending`) when the process was killed are released when their 30 s lease runs
@@ -207,7 +153,7 @@ const eventsPerDelivery = countBy(eventRows.map((row) => row.delivery_id));
 const processedExactlyOnce = [...acceptedIds].filter((id) => processedIds.has(id) && eventsPerDelivery.get(id) === 1).length;
 const processedNotAccepted = [...processedIds].filter((id) => !acceptedIds.has(id)).length;
 
-const telegramCounts = countBy(numbersIn(sinks.telegram));
+const telegramCounts = countBy(numbersIn(sinks.telegram, TITLE));
 const telegramMissing = [...accepted].filter((number) => !telegramCounts.has(number));
 const telegramRepeats = [...telegramCounts].filter(([, count]) => count > 1).map(([number]) => number);
 const webhookCounts = countBy(sinks.webhooks.map((hit) => hit.id));
