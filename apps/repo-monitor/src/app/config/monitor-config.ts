@@ -44,6 +44,12 @@ export interface MonitorConfig {
   redelivery: { enabled: boolean; intervalMs: number; maxAttemptsPerSweep: number };
   /** How long a replica may keep console settings in memory when no change notification arrives (MONITOR_SETTINGS_REFRESH). */
   settings: { refreshMs: number };
+  /**
+   * How often each instance looks for accepted deliveries that no instance is processing: those
+   * stored by a replica that died and was not started again (MONITOR_INBOX_RESCAN_INTERVAL). A
+   * delivery counts as left behind once it has waited two intervals.
+   */
+  inbox: { rescanIntervalMs: number };
   notifications: {
     botToken?: string;
     botChatId?: string;
@@ -94,6 +100,7 @@ export const DEFAULTS = {
   reconcileInterval: '6h',
   webhookSecretGrace: '10m',
   redeliveryInterval: '5m',
+  inboxRescanInterval: '30s',
   redeliveryMaxAttempts: 50,
   settingsRefresh: '10s',
   updateCheckUrl: 'https://api.github.com/repos/repo-monitor/repo-monitor/releases/latest',
@@ -246,6 +253,9 @@ export function loadMonitorConfig(options: LoadOptions): MonitorConfig {
     issues.push({ variable: 'MONITOR_OAUTH_CLIENT_SECRET', rule: 'needs MONITOR_ENCRYPTION_KEY (agent tokens are signed with a key derived from it)' });
   }
 
+  if ((parseDuration(env.MONITOR_INBOX_RESCAN_INTERVAL ?? '30s') ?? 0) < 1_000) {
+    issues.push({ variable: 'MONITOR_INBOX_RESCAN_INTERVAL', rule: 'must be at least 1s' });
+  }
   if ((parseDuration(env.MONITOR_REDELIVERY_INTERVAL ?? '1m') ?? 0) < 1_000) {
     issues.push({ variable: 'MONITOR_REDELIVERY_INTERVAL', rule: 'must be at least 1s (turn the sweep off with MONITOR_REDELIVERY_ENABLED=false)' });
   }
@@ -310,6 +320,7 @@ export function loadMonitorConfig(options: LoadOptions): MonitorConfig {
       reconcileIntervalMs: duration(env.MONITOR_RECONCILE_INTERVAL, DEFAULTS.reconcileInterval),
       webhookSecretGraceMs: duration(env.MONITOR_VCS_WEBHOOK_SECRET_GRACE, DEFAULTS.webhookSecretGrace),
     },
+    inbox: { rescanIntervalMs: duration(env.MONITOR_INBOX_RESCAN_INTERVAL, DEFAULTS.inboxRescanInterval) },
     redelivery: {
       enabled: env.MONITOR_REDELIVERY_ENABLED ?? true,
       intervalMs: duration(env.MONITOR_REDELIVERY_INTERVAL, DEFAULTS.redeliveryInterval),

@@ -51,6 +51,7 @@ export class MonitorEnvironment {
   @IsOptional() @EmptyAsUndefined() @IsDuration() MONITOR_VCS_WEBHOOK_SECRET_GRACE?: string;
   @IsOptional() @ToBoolean() @IsBoolean() MONITOR_REDELIVERY_ENABLED?: boolean;
   @IsOptional() @EmptyAsUndefined() @IsDuration() MONITOR_REDELIVERY_INTERVAL?: string;
+  @IsOptional() @EmptyAsUndefined() @IsDuration() MONITOR_INBOX_RESCAN_INTERVAL?: string;
   @IsOptional() @ToInteger() @IsInt() @Min(1) @Max(1000) MONITOR_REDELIVERY_MAX_ATTEMPTS?: number;
   @IsOptional() @EmptyAsUndefined() @IsDuration() MONITOR_SETTINGS_REFRESH?: string;
 

@@ -96,6 +96,14 @@ export class WebhookDeliveryRepository {
     return rows.map((row) => ({ id: Number(row.id), repositoryFullName: row.repository_full_name }));
   }
 
+  /** Accepted deliveries received before `cutoff`, oldest first, at most `limit` (those a dead replica left behind). */
+  async acceptedBefore(cutoff: Date, limit: number): Promise<Array<{ id: number; repositoryFullName: string | null }>> {
+    const rows = await this.database.rows<{ id: number | string; repository_full_name: string | null }>(
+      sql`SELECT "id", "repository_full_name" FROM "webhook_deliveries" WHERE "status" = 'accepted' AND "received_at" < ${cutoff} ORDER BY "id" ASC LIMIT ${limit}`,
+    );
+    return rows.map((row) => ({ id: Number(row.id), repositoryFullName: row.repository_full_name }));
+  }
+
   /** The stored delivery `id` as processing applies it, read inside `manager`'s transaction. */
   async toProcess(manager: EntityManager, id: number): Promise<DeliveryToProcess | undefined> {
     const [row] = await this.database.rows<ToProcessRow>(

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import type { MonitorConfig } from '../config/monitor-config';
 import type { DatabaseWork } from '../../database/database-work';
 import type { WebhookDeliveryRepository } from '../deliveries/webhook-delivery.repository';
 import type { NotificationOutboxService } from '../notifications/notification-outbox.service';
@@ -12,7 +13,7 @@ interface Applying {
   finish: (followUps?: Partial<FollowUps>) => void;
 }
 
-function harness() {
+function harness(leftBehind: Array<{ id: number; repositoryFullName: string | null }> = []) {
   const applying: Applying[] = [];
   const started: string[] = [];
   let woken = 0;
@@ -21,6 +22,7 @@ function harness() {
   const database = { isSqlite: false, transaction: <T>(work: (m: EntityManager) => Promise<T>) => work(manager) } as unknown as DatabaseWork;
   const deliveries = {
     accepted: async () => [],
+    acceptedBefore: async () => leftBehind,
     toProcess: async (_manager: EntityManager, id: number) => ({ deliveryId: `d${id}`, event: 'issues', installationId: null, payload: '{}', status: 'accepted' }),
     markProcessed: async () => true,
   } as unknown as WebhookDeliveryRepository;
@@ -33,7 +35,8 @@ function harness() {
       }),
   } as unknown as DeliveryApplier;
   const outbox = { notifyCommitted: () => woken++ } as unknown as NotificationOutboxService;
-  const processor = new DeliveryProcessor(database, deliveries, inbox, applier, outbox);
+  const config = { inbox: { rescanIntervalMs: 60_000 } } as MonitorConfig;
+  const processor = new DeliveryProcessor(database, deliveries, inbox, applier, outbox, config);
   const settle = () => new Promise((resolve) => setImmediate(resolve));
   /** Finishes the delivery being applied with this id. */
   const finish = async (deliveryId: string, followUps?: Partial<FollowUps>) => {
@@ -57,6 +60,23 @@ function harness() {
 }
 
 describe('DeliveryProcessor', () => {
+  it("takes accepted deliveries left behind by another instance, but not those it is already applying", async () => {
+    const h = harness([
+      { id: 1, repositoryFullName: 'acme/api' },
+      { id: 7, repositoryFullName: 'acme/web' },
+    ]);
+    await h.processor.onApplicationBootstrap();
+    await h.accept(1, 'acme/api');
+    expect(h.applying()).toEqual(['d1']);
+    expect(await h.processor.rescan(60_000)).toBe(1);
+    await h.settle();
+    expect(h.applying()).toEqual(['d1', 'd7']);
+    await h.finish('d1');
+    await h.finish('d7');
+    expect(h.started).toEqual(['d1', 'd7']);
+    await h.processor.beforeApplicationShutdown();
+  });
+
   it('applies the deliveries of one repository one at a time, in the order received, and other repositories alongside', async () => {
     const h = harness();
     await h.processor.onApplicationBootstrap();

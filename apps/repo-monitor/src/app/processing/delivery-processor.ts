@@ -1,4 +1,5 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
 import { NotificationOutboxService } from '../notifications/notification-outbox.service';
 import { DeliveryInbox } from './delivery-inbox';
 import { DatabaseWork } from '../../database/database-work';
@@ -14,6 +15,8 @@ const MAX_ATTEMPTS = 5;
  */
 const INGEST_QUIET_MS = 5;
 const INGEST_YIELD_MS = 200;
+/** Deliveries taken per rescan; the next rescan takes the rest. */
+const RESCAN_BATCH = 500;
 
 class AlreadyProcessed extends Error {}
 
@@ -40,6 +43,9 @@ export class DeliveryProcessor implements OnApplicationBootstrap, BeforeApplicat
   private readonly busyKeys = new Set<string>();
   private readonly installationListeners: Array<(installationId: number) => void> = [];
   private readonly retryTimers = new Set<NodeJS.Timeout>();
+  /** Deliveries waiting for their retry timer: a rescan must not start them before it fires. */
+  private readonly retrying = new Set<number>();
+  private rescanTimer?: NodeJS.Timeout;
   private running = 0;
   private stopping = false;
   private idle: Array<() => void> = [];
@@ -51,6 +57,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap, BeforeApplicat
     private readonly inbox: DeliveryInbox,
     private readonly applier: DeliveryApplier,
     private readonly outbox: NotificationOutboxService,
+    @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
   ) {
     // SQLite writes one transaction at a time anyway; a second slot only overlaps reads with it.
     this.concurrency = database.isSqlite ? 2 : 4;
@@ -66,10 +73,33 @@ export class DeliveryProcessor implements OnApplicationBootstrap, BeforeApplicat
     const pending = await this.deliveries.accepted();
     if (pending.length > 0) this.logger.log(`resuming ${pending.length} accepted deliveries`);
     for (const delivery of pending) this.enqueue(delivery.id, delivery.repositoryFullName);
+    // A replica queues what it stored itself. What a replica that died had stored (and not yet
+    // applied) would wait for its restart: every instance looks for such deliveries now and then.
+    // Taking one another instance is applying is harmless: only one transaction marks it processed,
+    // the other rolls back everything it wrote.
+    const interval = this.config.inbox.rescanIntervalMs;
+    this.rescanTimer = setInterval(() => void this.rescan(2 * interval), interval);
+    this.rescanTimer.unref();
+  }
+
+  /** Queues accepted deliveries that have waited longer than `ageMs` and are not queued here. */
+  async rescan(ageMs: number): Promise<number> {
+    if (this.stopping) return 0;
+    try {
+      const left = await this.deliveries.acceptedBefore(new Date(Date.now() - ageMs), RESCAN_BATCH);
+      const taken = left.filter((delivery) => !this.known.has(delivery.id) && !this.retrying.has(delivery.id));
+      if (taken.length > 0) this.logger.log(`taking ${taken.length} accepted deliveries no instance is processing`);
+      for (const delivery of taken) this.enqueue(delivery.id, delivery.repositoryFullName);
+      return taken.length;
+    } catch (error) {
+      this.logger.warn(`looking for deliveries left behind failed: ${(error as Error).message}`);
+      return 0;
+    }
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
+    clearInterval(this.rescanTimer);
     for (const timer of this.retryTimers) clearTimeout(timer);
     if (this.running > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
   }
@@ -148,8 +178,10 @@ export class DeliveryProcessor implements OnApplicationBootstrap, BeforeApplicat
       const row = await this.database.transaction((manager) => this.deliveries.recordFailure(manager, item.id, message, MAX_ATTEMPTS));
       const attempts = row?.status === 'accepted' ? row.attempts : undefined;
       if (attempts === undefined || this.stopping) return;
+      this.retrying.add(item.id);
       const timer = setTimeout(() => {
         this.retryTimers.delete(timer);
+        this.retrying.delete(item.id);
         this.enqueue(item.id, item.key.startsWith('delivery:') ? null : item.key);
       }, 500 * 2 ** attempts);
       this.retryTimers.add(timer);
