@@ -3,6 +3,8 @@ import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { EXCESS_IDLE_CONNECTION_MS } from '../src/database/data-source-options';
+import { DatabaseWork } from '../src/database/database-work';
+import { SETTINGS_LISTENER_NAME } from '../src/app/settings/settings-changes';
 import { RunningMonitor, startMonitor } from './harness';
 
 const onPostgres = testDatabaseDriver() === 'postgres' ? describe : describe.skip;
@@ -22,7 +24,11 @@ onPostgres('PostgreSQL pool sizes from MONITOR_DATABASE_MAX_OPEN_CONNS / MAX_IDL
   });
 
   const serverConnections = async (): Promise<number> => {
-    const rows = (await dataSource.query('SELECT COUNT(*) AS "count" FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()')) as Array<{
+    // The settings listener's own connection (LISTEN/NOTIFY) is not the pool's.
+    const rows = (await dataSource.query(
+      'SELECT COUNT(*) AS "count" FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name <> $1',
+      [SETTINGS_LISTENER_NAME],
+    )) as Array<{
       count: string | number;
     }>;
     // The connection asking is one of the pool's too.
@@ -44,5 +50,23 @@ onPostgres('PostgreSQL pool sizes from MONITOR_DATABASE_MAX_OPEN_CONNS / MAX_IDL
     const idle = (pool as unknown as { _idle: Array<{ timeoutId: unknown }> })._idle;
     expect(idle).toHaveLength(2);
     expect(idle.map((item) => item.timeoutId)).toEqual([undefined, undefined]);
+  });
+
+  it('runs onOneInstance work on one connection at a time: a second caller is turned away while the lock is held', async () => {
+    const database = monitor.app.get(DatabaseWork);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const first = database.onOneInstance(4_242, async () => {
+      await held;
+      return 'first';
+    });
+    await waitFor(async () => {
+      const rows = (await dataSource.query("SELECT COUNT(*) AS \"count\" FROM pg_locks WHERE locktype = 'advisory' AND objid = 4242")) as Array<{ count: string | number }>;
+      return Number(rows[0]?.count ?? 0) === 1;
+    });
+    expect(await database.onOneInstance(4_242, async () => 'second')).toBeUndefined();
+    release();
+    expect(await first).toBe('first');
+    expect(await database.onOneInstance(4_242, async () => 'third')).toBe('third');
   });
 });

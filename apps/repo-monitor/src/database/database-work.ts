@@ -32,6 +32,28 @@ export class DatabaseWork {
     return this.dataSource.options.type === 'sqlite';
   }
 
+  /**
+   * Runs `work` on one instance at a time: on PostgreSQL while holding the session advisory lock
+   * `lockKey` on a connection of its own; undefined, without running it, when another instance
+   * holds it. SQLite has one instance, so `work` just runs.
+   */
+  async onOneInstance<T>(lockKey: number, work: () => Promise<T>): Promise<T | undefined> {
+    if (this.isSqlite) return work();
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      const [row] = (await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [lockKey])) as Array<{ locked: boolean }>;
+      if (!row?.locked) return undefined;
+      try {
+        return await work();
+      } finally {
+        await runner.query('SELECT pg_advisory_unlock($1)', [lockKey]).catch(() => undefined);
+      }
+    } finally {
+      await runner.release();
+    }
+  }
+
   /** `fn` inside one transaction; committed when it resolves, rolled back when it throws. */
   async transaction<T>(fn: (manager: EntityManager) => Promise<T>): Promise<T> {
     if (!this.isSqlite) return this.dataSource.transaction(fn);

@@ -16,6 +16,9 @@ import { WorkItemKey, WorkItemRepository, WorkItemState } from '../work-items/wo
 import { GitHubClient, GitHubObject } from './github-client';
 import { StarredReleaseTrackerRepository } from './starred-release-tracker.repository';
 
+/** pg_try_advisory_lock keys: the periodic reconcile and the starred-releases poll, one replica each. */
+const RECONCILE_LOCK_KEY = 7_312_032_002;
+const STARRED_POLL_LOCK_KEY = 7_312_032_003;
 const STARRED_POLL_MS = 15 * 60_000;
 export const MAX_EXTERNAL_REPOSITORIES = 20;
 
@@ -68,8 +71,14 @@ export class GitHubSyncService implements OnApplicationBootstrap, BeforeApplicat
 
   onApplicationBootstrap(): void {
     this.processor.onInstallationChanged((installationId) => void this.reconcileInstallation(installationId).catch(() => undefined));
-    this.timers.push(setInterval(() => void this.reconcileAll().catch(() => undefined), this.config.github.reconcileIntervalMs));
-    this.timers.push(setInterval(() => void this.pollStarredReleases().catch(() => undefined), STARRED_POLL_MS));
+    // With several replicas one of them reconciles and polls at a time: the others would only spend
+    // the App's and the token's rate limit on the same answers.
+    this.timers.push(
+      setInterval(() => void this.database.onOneInstance(RECONCILE_LOCK_KEY, () => this.reconcileAll()).catch(() => undefined), this.config.github.reconcileIntervalMs),
+    );
+    this.timers.push(
+      setInterval(() => void this.database.onOneInstance(STARRED_POLL_LOCK_KEY, () => this.pollStarredReleases()).catch(() => undefined), STARRED_POLL_MS),
+    );
     for (const timer of this.timers) timer.unref();
   }
 

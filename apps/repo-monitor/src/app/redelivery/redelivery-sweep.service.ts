@@ -154,7 +154,7 @@ export class RedeliverySweepService implements OnApplicationBootstrap, BeforeApp
     const finish = (): SweepResult => ({ ...result, finishedAt: new Date().toISOString() });
     if (!this.config.redelivery.enabled) return { ...finish(), skipped: 'disabled' };
     if (!(await this.octokits.appConfigured())) return { ...finish(), skipped: 'not_configured' };
-    const locked = await this.whileLocked(async () => {
+    const locked = await this.database.onOneInstance(REDELIVERY_LOCK_KEY, async () => {
       result.ran = true;
       try {
         await this.sweepLocked(result);
@@ -255,24 +255,6 @@ export class RedeliverySweepService implements OnApplicationBootstrap, BeforeApp
       if (!cursor) break;
     }
     return attempts;
-  }
-
-  /** Runs `work` holding the sweep lock; undefined when another replica holds it. */
-  private async whileLocked<T>(work: () => Promise<T>): Promise<T | undefined> {
-    if (this.database.isSqlite) return work();
-    const runner = this.database.dataSource.createQueryRunner();
-    await runner.connect();
-    try {
-      const [row] = (await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [REDELIVERY_LOCK_KEY])) as Array<{ locked: boolean }>;
-      if (!row?.locked) return undefined;
-      try {
-        return await work();
-      } finally {
-        await runner.query('SELECT pg_advisory_unlock($1)', [REDELIVERY_LOCK_KEY]).catch(() => undefined);
-      }
-    } finally {
-      await runner.release();
-    }
   }
 
   private async report(result: SweepResult): Promise<void> {

@@ -13,6 +13,8 @@ export const SETTINGS_TOPICS: readonly SettingsTopic[] = ['github_app', 'channel
 export const SETTINGS_CHANNEL = 'repo_monitor_settings';
 
 /** Waits between attempts to open the listener connection again: 0.5 s doubling up to 30 s. */
+/** The listener connection's application_name, so it can be told from the pool's in pg_stat_activity. */
+export const SETTINGS_LISTENER_NAME = 'repo-monitor settings listener';
 export const LISTENER_BACKOFF_MS = { first: 500, max: 30_000 } as const;
 
 function isTopic(value: string): value is SettingsTopic {
@@ -101,7 +103,7 @@ export class SettingsChanges implements OnApplicationBootstrap, OnApplicationShu
 
   private async open(): Promise<void> {
     if (this.stopped || this.config.database.driver !== 'postgres') return;
-    const client = new pg.Client({ connectionString: this.config.database.url, connectionTimeoutMillis: 5_000 });
+    const client = new pg.Client({ connectionString: this.config.database.url, connectionTimeoutMillis: 5_000, application_name: SETTINGS_LISTENER_NAME });
     // Without a listener an 'error' event would end the process.
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client));
