@@ -40,6 +40,9 @@ module.exports = {
   testEnvironment: 'node',
   // A test target that finds no test fails: a wrong testMatch or a moved folder must not pass green.
   passWithNoTests: false,
+  // Unit specs that talk to a real local server (WebDAV, HTTP stand-ins) need more than Jest's 5 s
+  // when CI runs other steps on the same cores; e2e, browser and deploy configs set their own.
+  testTimeout: 30_000,
   reporters: ['default', require.resolve('./tools/testing/results-reporter.js')],
   setupFiles: [require.resolve('./tools/testing/quiet-nest-logger.js')],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],

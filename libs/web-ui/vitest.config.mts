@@ -14,7 +14,8 @@ export default defineConfig({
     include: ['src/**/*.spec.{ts,tsx}'],
     setupFiles: [`${here}src/testing/setup.ts`],
     css: false,
-    testTimeout: 20_000,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     reporters: ['default', `${here}../../tools/testing/vitest-results-reporter.mjs`],
   },
 });

@@ -46,7 +46,10 @@ export function webAppConfig({ appRoot, name, devApiPort }: WebAppOptions): User
       include: ['src/**/*.spec.{ts,tsx}'],
       setupFiles: [`${root}libs/web-ui/src/testing/setup.ts`],
       css: false,
-      testTimeout: 20_000,
+      // Generous: the bound of a test that waits for named states, not a speed target (CI runs other
+      // steps on the same cores at the same time).
+      testTimeout: 60_000,
+      hookTimeout: 60_000,
       reporters: ['default', `${root}tools/testing/vitest-results-reporter.mjs`],
     },
   });

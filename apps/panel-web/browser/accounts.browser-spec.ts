@@ -1,5 +1,5 @@
 import { Page } from 'playwright-core';
-import { DESKTOP, logIn, newPage, PHONE, screenshot, scrollsSideways, seriousAxeViolations, startWebPanel, WebPanel } from './support';
+import { DESKTOP, logIn, newPage, PHONE, screenshot, scrollsSideways, seriousAxeViolations, startWebPanel, waitInPage, WebPanel } from './support';
 
 /**
  * Accounts against the real panel-api and the Telegram simulator: add by QR (a code replaced before
@@ -191,5 +191,5 @@ async function authHeader(page: Page): Promise<Record<string, string>> {
 
 /** Screenshots without the toasts of earlier steps over the page (they close after 4-8 s). */
 async function toastsGone(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.querySelectorAll('.mantine-Notification-root').length === 0, undefined, { timeout: 20_000 });
+  await waitInPage(page, "document.querySelectorAll('.mantine-Notification-root').length === 0", undefined, 20_000);
 }

@@ -1,4 +1,4 @@
-import { ADMIN_PASSWORD, DESKTOP, newPage, PHONE, screenshot, scrollsSideways, seriousAxeViolations, startWebMonitor, WebMonitor } from './support';
+import { ADMIN_PASSWORD, DESKTOP, newPage, PHONE, screenshot, scrollsSideways, seriousAxeViolations, startWebMonitor, waitInPage, WebMonitor } from './support';
 
 const FIRST_ADMIN = { username: 'owner', password: 'a-long-first-password' };
 
@@ -134,8 +134,9 @@ describe('repo-monitor console: setup and sign-in', () => {
     expect(first).toBeGreaterThan(60);
     expect(await page.getByRole('button', { name: 'Sign in' }).isDisabled()).toBe(true);
     // It counts down.
-    await page.waitForFunction(
-      ({ start, pattern }) => {
+    await waitInPage(
+      page,
+      ({ start, pattern }: { start: number; pattern: string }) => {
         const match = new RegExp(pattern).exec(document.body.innerText);
         return match !== null && Number(match[1]) * 60 + Number(match[2]) < start;
       },

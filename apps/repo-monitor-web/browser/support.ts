@@ -15,7 +15,7 @@ const root = join(__dirname, '../../..');
 export const WEB_ROOT = join(root, 'dist/apps/repo-monitor-web');
 export { INBOUND_SECRET, installationCreated, issueEvent, sendDelivery, TEST_ADMIN_ENV, waitFor };
 // eslint-disable-next-line @nx/enforce-module-boundaries
-export { DESKTOP, PHONE, SCREENSHOTS, screenshot, scrollsSideways, seriousAxeViolations, type AxeViolation } from '@shared/testing';
+export { DESKTOP, PHONE, SCREENSHOTS, screenshot, scrollsSideways, seriousAxeViolations, waitInPage, type AxeViolation } from '@shared/testing';
 export const ADMIN_USERNAME = TEST_ADMIN_ENV['MONITOR_ADMIN_USERNAME'] as string;
 export const ADMIN_PASSWORD = TEST_ADMIN_ENV['MONITOR_ADMIN_PASSWORD'] as string;
 

@@ -29,12 +29,29 @@ export interface AxeViolation {
 }
 
 /**
+ * Waits until `predicate` holds in the page, asking every 50 ms through the DevTools protocol.
+ * Playwright's waitForFunction evaluates its predicate from a string inside the page, which the web
+ * apps' Content-Security-Policy (no 'unsafe-eval') rightly refuses and reports as a violation.
+ */
+export async function waitInPage<Arg>(page: Page, predicate: string | ((arg: Arg) => boolean), arg?: Arg, timeoutMs = 10_000): Promise<void> {
+  // A function goes to the page as its source, called with its JSON argument.
+  const expression = typeof predicate === 'string' ? predicate : `(${predicate.toString()})(${JSON.stringify(arg)})`;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const holds = await page.evaluate(expression);
+    if (holds) return;
+    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for this to hold in the page: ${String(predicate).slice(0, 200)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
  * Runs axe-core in the page once its finite transitions have ended; returns the serious and critical
  * violations. Measured mid-transition (a dialog's overlay fading in), colours are blends that fail the
  * contrast rule for a few frames; endless animations (loaders) are left running.
  */
 export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
-  await page.waitForFunction("document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity)", undefined, { timeout: 10_000 });
+  await waitInPage(page, "document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity)");
   // Evaluated through the DevTools protocol, not added as a <script>: the app's Content-Security-Policy
   // (script-src 'self' plus a hash) rightly refuses an injected inline script.
   await page.evaluate(readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8'));
