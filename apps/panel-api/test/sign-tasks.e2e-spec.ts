@@ -525,7 +525,8 @@ describe('panel-api sign tasks, runs, scheduler and live history (simulated Tele
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(response.headers.get('x-accel-buffering')).toBe('no');
-    expect(response.headers.get('cache-control')).toMatch(/no-cache/);
+    // Private run history: no cache keeps it (issue 29 item 4), no proxy transforms the stream.
+    expect(response.headers.get('cache-control')).toBe('no-store, no-transform');
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     const decoder = new TextDecoder();
     let text = '';

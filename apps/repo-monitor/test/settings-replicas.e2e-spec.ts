@@ -8,7 +8,7 @@ import { AdminSession, RunningMonitor, TEST_ADMIN_ENV, TEST_ENCRYPTION_KEY, admi
 
 const OLD_SECRET = 'inbound-secret-before-rotation';
 const NEW_SECRET = 'inbound-secret-after-rotation';
-const GRACE_MS = 6_000;
+const GRACE_MS = 10_000;
 const onPostgres = testDatabaseDriver() === 'postgres';
 
 const ping = { zen: 'Keep it logically awesome.', hook_id: 1 };
@@ -72,25 +72,25 @@ describe(`webhook secret rotation across replicas (${onPostgres ? 'two instances
     const savedAt = Date.now();
     expect(saved.status).toBe(200);
 
-    // The saving instance: the first delivery after the save's answer, no wait at all.
+    // The saving instance: the first delivery after the save's answer, no wait at all; the old
+    // secret, inside the grace period, too.
     expect((await sendDelivery(a.url, 'ping', ping, { secret: NEW_SECRET })).status).toBe(202);
+    expect((await sendDelivery(a.url, 'ping', ping, { secret: OLD_SECRET })).status).toBe(202);
 
     if (listener) expect(await notified).toBe('github_app');
     // The other instance learns of it through its own listener connection, asynchronously: poll
     // (bounded at 2 s, far below the one-minute refresh, so only the notify can make it in time).
     const seen = await pollUntilAccepted(b.url, NEW_SECRET, 2_000);
     expect(seen.acceptedAfterMs).toBeDefined();
+    // The old secret, inside the grace period (asked at once, not after the burst below, so a slow
+    // machine cannot carry the request past its end).
+    expect((await sendDelivery(b.url, 'ping', ping, { secret: OLD_SECRET })).status).toBe(202);
     // Once it has applied the change, nothing signed with the new secret is refused.
     const burst = await Promise.all(Array.from({ length: 40 }, () => sendDelivery(b.url, 'ping', ping, { secret: NEW_SECRET })));
     expect(burst.filter((answer) => !accepted(answer.status))).toEqual([]);
 
-    // The old secret, still inside the grace period, on both.
-    expect(Date.now() - savedAt).toBeLessThan(GRACE_MS);
-    expect((await sendDelivery(a.url, 'ping', ping, { secret: OLD_SECRET })).status).toBe(202);
-    expect((await sendDelivery(b.url, 'ping', ping, { secret: OLD_SECRET })).status).toBe(202);
-
     // After the grace period the old secret is refused (polled, bounded), never before its end.
-    const deadline = savedAt + GRACE_MS + 3_000;
+    const deadline = savedAt + GRACE_MS + 10_000;
     let refusedAt: number | undefined;
     for (let attempt = 0; attempt < 500 && Date.now() < deadline; attempt++) {
       const sentAt = Date.now();

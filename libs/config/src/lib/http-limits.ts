@@ -20,7 +20,10 @@ export interface HttpServerLimits {
 export const DEFAULT_HTTP_SERVER_LIMITS: Readonly<HttpServerLimits> = {
   requestTimeoutMs: 60_000,
   headersTimeoutMs: 20_000,
-  keepAliveTimeoutMs: 5_000,
+  // Longer than the idle time of the proxies in front (nginx keeps upstream connections 60 s, most
+  // load balancers 60 s): a service that closes an idle connection first races the proxy's next
+  // request on it (a reset, a 502). Fastify's own default; an idle socket counts against the caps.
+  keepAliveTimeoutMs: 72_000,
   maxConnections: 1024,
   maxConnectionsPerAddress: 128,
 };
