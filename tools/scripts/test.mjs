@@ -7,9 +7,11 @@
 //
 // The steps run one after another. Running them in four lanes at once (checks; build, browser and
 // deploy; e2e on SQLite; e2e on PostgreSQL) was measured on the 2-core machine: 1,672 s against
-// about 1,400 s one after another, with every step's CPU time up (the run needs about 2,300 CPU
-// seconds, so two cores cannot finish it in under about 19 minutes however it is split) and timing
-// failures in tests that wait for the machine. TEST_LANES=4 still runs the lanes, to measure again.
+// 1,555 s one after another, with every step's CPU time up and timing failures in tests that wait
+// for the machine. One after another the steps need about 1,930 CPU seconds and keep 1.2-1.9 cores
+// busy, except the browser steps (0.5): two cores cannot finish them in under about 16 minutes
+// however they are split, so the way to 15 is less CPU, not more overlap. TEST_LANES=4 still runs
+// the lanes, to measure again.
 // Each step's output is kept in tmp/test-logs/<step>.log and printed whole when the step ends. Every
 // step runs even after a failure so the final line counts everything; that line is
 // `N passed, N failed[, N skipped]`, summed from the test runners' reports in tmp/test-results/.
