@@ -50,15 +50,18 @@ const sequential = process.env.TEST_LANES !== '4';
 const timeBinary = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
 const projects = 'panel-api,repo-monitor,config,crypto,database,http-service,notify,outbound-http,testing,update-check,web-ui,panel-web,repo-monitor-web';
+const lintTargets = ['apps', 'libs'];
 const nx = (...args) => ['npx', ['nx', ...args]];
 const node = (...args) => [process.execPath, args];
 const jest = (...args) => node('node_modules/jest/bin/jest.js', ...args);
 
 /** @type {{ name: string, lane: string, command: [string, string[]], env?: Record<string, string>, needs?: () => Promise<string | undefined> }[]} */
 const steps = [
-  { name: 'lint', lane: 'checks', command: nx('run-many', '-t', 'lint', '--projects', projects, '--skip-nx-cache') },
+  // One ESLint process for every project, each file under its project's own eslint.config.mjs (the
+  // lookup `nx run <project>:lint` makes per project): half the CPU of thirteen processes.
+  { name: 'lint', lane: 'checks', command: node('node_modules/eslint/bin/eslint.js', '--flag', 'v10_config_lookup_from_file', ...lintTargets) },
   { name: 'dependencies', lane: 'checks', command: node('tools/scripts/check-dependencies.mjs') },
-  { name: 'typecheck', lane: 'checks', command: nx('run-many', '-t', 'typecheck', '--projects', projects, '--skip-nx-cache') },
+  { name: 'typecheck', lane: 'checks', command: node('tools/scripts/typecheck.mjs') },
   { name: 'openapi', lane: 'checks', command: node('tools/scripts/openapi.mjs', '--check') },
   { name: 'api-types', lane: 'checks', command: node('apps/panel-web/scripts/api-types.mjs', '--check') },
   { name: 'api-types-monitor', lane: 'checks', command: node('apps/repo-monitor-web/scripts/api-types.mjs', '--check') },
