@@ -1,8 +1,13 @@
 // End-to-end specs: each boots the real application on a random port with its own data directory.
+const { join } = require('node:path');
+const { databaseFreeOnPostgres } = require('../../tools/testing/database-free.js');
+
 module.exports = {
   displayName: 'panel-api-e2e',
   preset: '../../jest.preset.js',
   rootDir: __dirname,
   testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
   testTimeout: 60000,
+  // Specs marked `// Database-free:` run on SQLite only (tools/testing/database-free.js says why).
+  testPathIgnorePatterns: ['/node_modules/', ...databaseFreeOnPostgres(join(__dirname, 'test'))],
 };

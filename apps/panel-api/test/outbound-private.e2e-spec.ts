@@ -1,3 +1,4 @@
+// Database-free: the outbound guard refusing private addresses before any connection.
 import { LocalOpenAiServer, LocalWebDavServer, requestJson } from '@shared/testing';
 import { loginAsAdmin, RunningPanel, startPanel } from './harness';
 

@@ -1,3 +1,4 @@
+// Database-free: body size, depth and list bounds enforced before parsing, ahead of any handler.
 import { requestJson } from '@shared/testing';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';

@@ -1,3 +1,4 @@
+// Database-free: the routes Fastify registered and the answers of retired paths; no route here depends on the driver.
 import { requestJson } from '@shared/testing';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';

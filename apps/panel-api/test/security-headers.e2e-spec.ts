@@ -1,3 +1,4 @@
+// Database-free: response headers (CSP, framing, caching, HSTS) set by the HTTP layer before any handler.
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// Database-free: request, header and idle time bounds and connection caps of the HTTP server.
 import { spawn, ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -1,3 +1,4 @@
+// Database-free: the Telegram simulator itself, no service involved.
 import { TelegramIncomingMessage, TelegramSession } from '../src/app/telegram/telegram-gateway';
 import { TelegramSimulator } from './telegram-simulator';
 

@@ -1,3 +1,4 @@
+// Database-free: the web app's static files and its fallback routes.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '@shared/testing';

@@ -1,3 +1,4 @@
+// Database-free: time bounds, connection caps and headers of the HTTP server (its process case pins SQLite itself).
 import { spawn, ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';

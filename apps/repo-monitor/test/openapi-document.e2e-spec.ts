@@ -1,3 +1,4 @@
+// Database-free: the served OpenAPI document against the registered routes, and 401 before any handler.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AdminSession, loginAdmin, RunningMonitor, startMonitor, TEST_ADMIN_ENV } from './harness';
