@@ -5,13 +5,11 @@
 // component tests, e2e tests on SQLite, e2e tests again on PostgreSQL, the web apps' browser tests
 // (Chromium: panel-web, then repo-monitor-web) and the deployment tests.
 //
-// The steps run one after another. Running them in four lanes at once (checks; build, browser and
-// deploy; e2e on SQLite; e2e on PostgreSQL) was measured on the 2-core machine: 1,672 s against
-// 1,555 s one after another, with every step's CPU time up and timing failures in tests that wait
-// for the machine. One after another the steps need about 1,930 CPU seconds and keep 1.2-1.9 cores
-// busy, except the browser steps (0.5): two cores cannot finish them in under about 16 minutes
-// however they are split, so the way to 15 is less CPU, not more overlap. TEST_LANES=4 still runs
-// the lanes, to measure again.
+// The steps run three at a time (TEST_JOBS), each when the steps it needs have ended (the build
+// before the browser, deployment and e2e steps), the longest first. One at a time they kept 1.2-1.9
+// cores busy, the browser steps only 0.5, and e2e is one Jest process per service and database that
+// waits on its service much of the time; three at a time fill both cores. TEST_JOBS=1 runs them one
+// after another.
 // Each step's output is kept in tmp/test-logs/<step>.log and printed whole when the step ends. Every
 // step runs even after a failure so the final line counts everything; that line is
 // `N passed, N failed[, N skipped]`, summed from the test runners' reports in tmp/test-results/.
@@ -46,7 +44,8 @@ const env = {
 };
 const postgresUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const only = process.argv.slice(2);
-const sequential = process.env.TEST_LANES !== '4';
+// How many steps run at once (TEST_JOBS=1: one after another).
+const jobs = Math.max(1, Number(process.env.TEST_JOBS ?? 3) || 1);
 const timeBinary = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
 const projects = 'panel-api,repo-monitor,config,crypto,database,http-service,notify,outbound-http,testing,update-check,web-ui,panel-web,repo-monitor-web';
@@ -55,54 +54,67 @@ const nx = (...args) => ['npx', ['nx', ...args]];
 const node = (...args) => [process.execPath, args];
 const jest = (...args) => node('node_modules/jest/bin/jest.js', ...args);
 
-/** @type {{ name: string, lane: string, command: [string, string[]], env?: Record<string, string>, needs?: () => Promise<string | undefined> }[]} */
+/**
+ * Each step: its command, the steps it must wait for (`after`), and the seconds it took alone on a
+ * quiet 2-core machine (`expect`), which orders the queue: the longest first, so the short ones fill
+ * the gaps at the end. `heavy` steps run several processes of their own and take a slot more.
+ * @type {{ name: string, command: [string, string[]], env?: Record<string, string>, after?: string[], expect: number, needs?: () => Promise<string | undefined> }[]}
+ */
 const steps = [
   // One ESLint process for every project, each file under its project's own eslint.config.mjs (the
   // lookup `nx run <project>:lint` makes per project): half the CPU of thirteen processes.
-  { name: 'lint', lane: 'checks', command: node('node_modules/eslint/bin/eslint.js', '--flag', 'v10_config_lookup_from_file', ...lintTargets) },
-  { name: 'dependencies', lane: 'checks', command: node('tools/scripts/check-dependencies.mjs') },
-  { name: 'typecheck', lane: 'checks', command: node('tools/scripts/typecheck.mjs') },
-  { name: 'openapi', lane: 'checks', command: node('tools/scripts/openapi.mjs', '--check') },
-  { name: 'api-types', lane: 'checks', command: node('apps/panel-web/scripts/api-types.mjs', '--check') },
-  { name: 'api-types-monitor', lane: 'checks', command: node('apps/repo-monitor-web/scripts/api-types.mjs', '--check') },
+  { name: 'lint', command: node('node_modules/eslint/bin/eslint.js', '--flag', 'v10_config_lookup_from_file', ...lintTargets), expect: 20 },
+  { name: 'dependencies', command: node('tools/scripts/check-dependencies.mjs'), expect: 3 },
+  { name: 'typecheck', command: node('tools/scripts/typecheck.mjs'), expect: 45 },
+  { name: 'openapi', command: node('tools/scripts/openapi.mjs', '--check'), expect: 15 },
+  { name: 'api-types', command: node('apps/panel-web/scripts/api-types.mjs', '--check'), expect: 3 },
+  { name: 'api-types-monitor', command: node('apps/repo-monitor-web/scripts/api-types.mjs', '--check'), expect: 3 },
   {
     name: 'unit',
-    lane: 'checks',
-    command: nx('run-many', '-t', 'test', '--projects', projects, '--skip-nx-cache'),
-    env: { TEST_RESULTS_LABEL: 'unit' },
+    command: nx('run-many', '-t', 'test', '--projects', projects, '--skip-nx-cache', '--parallel', '2'),
+        expect: 130,
   },
-  // The build is made once; the browser and deployment steps use it as it is (they are not Nx
-  // targets here, so nothing rebuilds it behind their back).
-  { name: 'build', lane: 'build', command: nx('run-many', '-t', 'build', '--projects', 'panel-api,repo-monitor', '--skip-nx-cache') },
+  // The build is made once; every later step uses it as it is (none is an Nx target here, so nothing
+  // rebuilds it behind their back). Two e2e specs start the built service as a process.
+  { name: 'build', command: nx('run-many', '-t', 'build', '--projects', 'panel-api,repo-monitor', '--skip-nx-cache'), expect: 60 },
   {
     name: 'browser',
-    lane: 'build',
     command: jest('-c', 'apps/panel-web/jest.browser.config.cts', '--runInBand'),
-    env: { TEST_DATABASE_DRIVER: 'sqlite', TEST_RESULTS_LABEL: 'browser' },
+    env: { TEST_DATABASE_DRIVER: 'sqlite' },
+    after: ['build'],
+    expect: 190,
   },
   {
     name: 'browser-monitor',
-    lane: 'build',
     command: jest('-c', 'apps/repo-monitor-web/jest.browser.config.cts', '--runInBand'),
-    env: { TEST_DATABASE_DRIVER: 'sqlite', TEST_RESULTS_LABEL: 'browser-monitor' },
+    env: { TEST_DATABASE_DRIVER: 'sqlite' },
+    after: ['build'],
+    expect: 150,
   },
-  { name: 'deploy', lane: 'build', command: jest('-c', 'deploy/jest.e2e.config.cts', '--runInBand'), env: { TEST_RESULTS_LABEL: 'deploy' } },
-  {
-    name: 'e2e-sqlite',
-    lane: 'sqlite',
-    command: nx('run-many', '-t', 'e2e', '--projects', 'panel-api,repo-monitor', '--skip-nx-cache'),
-    env: { TEST_DATABASE_DRIVER: 'sqlite', TEST_RESULTS_LABEL: 'e2e-sqlite' },
-  },
-  {
-    name: 'e2e-postgres',
-    lane: 'postgres',
-    command: nx('run-many', '-t', 'e2e', '--projects', 'panel-api,repo-monitor', '--skip-nx-cache'),
-    env: { TEST_DATABASE_DRIVER: 'postgres', TEST_DATABASE_URL: postgresUrl, TEST_RESULTS_LABEL: 'e2e-postgres' },
-    needs: postgresMissing,
-  },
+  { name: 'deploy', command: jest('-c', 'deploy/jest.e2e.config.cts', '--runInBand'), after: ['build'], expect: 80 },
+  // e2e: one Jest process per service and database, each spec file in turn (--runInBand).
+  ...['panel-api', 'repo-monitor'].flatMap((app) => [
+    {
+      name: `e2e-sqlite-${app}`,
+      command: jest('-c', `apps/${app}/jest.e2e.config.cts`, '--runInBand'),
+      env: { TEST_DATABASE_DRIVER: 'sqlite' },
+      after: ['build'],
+      expect: app === 'panel-api' ? 400 : 340,
+    },
+    {
+      name: `e2e-postgres-${app}`,
+      command: jest('-c', `apps/${app}/jest.e2e.config.cts`, '--runInBand'),
+      env: { TEST_DATABASE_DRIVER: 'postgres', TEST_DATABASE_URL: postgresUrl },
+      after: ['build'],
+      expect: app === 'panel-api' ? 360 : 320,
+      needs: postgresMissing,
+    },
+  ]),
 ];
 
-const unknown = only.filter((name) => !steps.some((step) => step.name === name));
+/** A name given on the command line picks that step, or every step it is the prefix of (`e2e-sqlite`). */
+const picks = (name, step) => step.name === name || step.name.startsWith(`${name}-`);
+const unknown = only.filter((name) => !steps.some((step) => picks(name, step)));
 if (unknown.length) {
   console.log(`Unknown step ${unknown.join(', ')}; the steps are ${steps.map((step) => step.name).join(', ')}.`);
   process.exit(2);
@@ -144,7 +156,7 @@ async function runStep(step) {
   const out = openSync(logFile, 'w');
   const [file, argv] = timeBinary ? [timeBinary, ['-q', '-o', timeFile, '-f', '%U %S', command, ...args]] : [command, args];
   const status = await new Promise((resolve) => {
-    const child = spawn(file, argv, { cwd: root, stdio: ['ignore', out, out], env: { ...env, ...step.env } });
+    const child = spawn(file, argv, { cwd: root, stdio: ['ignore', out, out], env: { ...env, TEST_RESULTS_LABEL: step.name, ...step.env } });
     child.on('error', (error) => resolve(`could not start: ${error.message}`));
     child.on('exit', (code, signal) => resolve(code ?? signal));
   });
@@ -155,7 +167,7 @@ async function runStep(step) {
     const [user, system] = readFileSync(timeFile, 'utf8').trim().split('\n').pop().split(' ').map(Number);
     if (Number.isFinite(user + system)) cpu = user + system;
   }
-  timings.push({ name: step.name, lane: step.lane, seconds, cpu });
+  timings.push({ name: step.name, seconds, cpu });
   console.log(`\n=== ${step.name}: ${shown}`);
   process.stdout.write(readFileSync(logFile, 'utf8'));
   if (status !== 0) {
@@ -170,14 +182,36 @@ rmSync(resultsDir, { recursive: true, force: true });
 rmSync(logsDir, { recursive: true, force: true });
 mkdirSync(logsDir, { recursive: true });
 
-const chosen = steps.filter((step) => !only.length || only.includes(step.name));
-const lanes = new Map();
-for (const step of chosen) lanes.set(sequential ? 'one' : step.lane, [...(lanes.get(sequential ? 'one' : step.lane) ?? []), step]);
-await Promise.all(
-  [...lanes.values()].map(async (laneSteps) => {
-    for (const step of laneSteps) await runStep(step);
-  }),
-);
+const chosen = steps.filter((step) => !only.length || only.some((name) => picks(name, step)));
+await runAll(chosen, jobs);
+
+/**
+ * Runs the steps `limit` at a time: a step starts once the steps it comes after (among those
+ * chosen) have ended, the longest waiting step first.
+ */
+async function runAll(chosenSteps, limit) {
+  const names = new Set(chosenSteps.map((step) => step.name));
+  const waiting = [...chosenSteps].sort((a, b) => b.expect - a.expect);
+  const ended = new Set();
+  const running = new Set();
+  await new Promise((resolve) => {
+    const fill = () => {
+      if (!waiting.length && !running.size) return resolve();
+      while (running.size < limit) {
+        const index = waiting.findIndex((step) => (step.after ?? []).every((name) => !names.has(name) || ended.has(name)));
+        if (index === -1) break;
+        const [step] = waiting.splice(index, 1);
+        const run = runStep(step).then(() => {
+          running.delete(run);
+          ended.add(step.name);
+          fill();
+        });
+        running.add(run);
+      }
+    };
+    fill();
+  });
+}
 
 let passed = 0;
 let failed = 0;
@@ -203,19 +237,19 @@ for (const name of failures) {
 }
 
 const total = (Date.now() - started) / 1000;
-console.log(`\nSteps (${sequential ? 'one after another' : 'lanes at the same time'}; cores: CPU time over wall time):`);
+console.log(`\nSteps (${jobs === 1 ? 'one after another' : `${jobs} at a time`}; cores: CPU time over wall time):`);
 for (const timing of timings) {
   const cores = timing.cpu === undefined ? '' : `  cpu ${timing.cpu.toFixed(0).padStart(5)}s  cores ${(timing.cpu / timing.seconds).toFixed(2)}`;
-  console.log(`  ${timing.name.padEnd(18)} ${timing.lane.padEnd(9)} ${timing.seconds.toFixed(0).padStart(5)}s${cores}`);
+  console.log(`  ${timing.name.padEnd(24)} ${timing.seconds.toFixed(0).padStart(5)}s${cores}`);
 }
-console.log(`  ${'all'.padEnd(28)} ${total.toFixed(0).padStart(5)}s`);
+console.log(`  ${'all'.padEnd(24)} ${total.toFixed(0).padStart(5)}s  cpu ${timings.reduce((sum, timing) => sum + (timing.cpu ?? 0), 0).toFixed(0).padStart(5)}s`);
 console.log('\nSlowest 20 spec files:');
 for (const entry of files.sort((a, b) => b.seconds - a.seconds).slice(0, 20)) {
-  console.log(`  ${entry.seconds.toFixed(1).padStart(6)}s  ${entry.label.padEnd(16)} ${entry.file}`);
+  console.log(`  ${entry.seconds.toFixed(1).padStart(6)}s  ${entry.label.padEnd(24)} ${entry.file}`);
 }
 console.log('\nSlowest 20 tests:');
 for (const entry of tests.sort((a, b) => b.seconds - a.seconds).slice(0, 20)) {
-  console.log(`  ${entry.seconds.toFixed(1).padStart(6)}s  ${entry.label.padEnd(16)} ${entry.file}: ${entry.name}`);
+  console.log(`  ${entry.seconds.toFixed(1).padStart(6)}s  ${entry.label.padEnd(24)} ${entry.file}: ${entry.name}`);
 }
 if (failures.length) console.log(`\nFailed steps: ${failures.join(', ')}`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
