@@ -10,6 +10,8 @@ export default defineConfig({
   resolve: { alias: { '@shared/web-ui/testing': `${here}src/testing/index.tsx`, '@shared/web-ui': `${here}src/index.ts` } },
   test: {
     environment: 'jsdom',
+    // Own jsdom and modules per spec file, in a VM context of a reused worker (see tools/vite/web-app-config.mts).
+    pool: 'vmThreads',
     globals: true,
     include: ['src/**/*.spec.{ts,tsx}'],
     setupFiles: [`${here}src/testing/setup.ts`],

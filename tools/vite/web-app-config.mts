@@ -42,6 +42,10 @@ export function webAppConfig({ appRoot, name, devApiPort }: WebAppOptions): User
     },
     test: {
       environment: 'jsdom',
+      // Each spec file still gets its own jsdom and module instances, in a VM context of a reused
+      // worker thread rather than a fresh process: half the CPU of the default forks (a jsdom and
+      // React/Mantine loaded anew per file was most of it).
+      pool: 'vmThreads',
       globals: true,
       include: ['src/**/*.spec.{ts,tsx}'],
       setupFiles: [`${root}libs/web-ui/src/testing/setup.ts`],
