@@ -3,6 +3,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { ReadableStream, TextDecoderStream, TextEncoderStream, TransformStream, WritableStream } from 'node:stream/web';
 
 afterEach(() => cleanup());
 
@@ -40,3 +41,8 @@ class ResizeObserverStub {
 }
 if (!('ResizeObserver' in window)) Object.defineProperty(window, 'ResizeObserver', { writable: true, value: ResizeObserverStub });
 if (!Element.prototype.scrollIntoView) Element.prototype.scrollIntoView = () => undefined;
+// Vitest's vmThreads pool gives each spec file a jsdom window as its whole global scope; the web
+// streams of the browser (and of Node, which the default forks pool left visible) are not in it.
+for (const [name, value] of Object.entries({ ReadableStream, TextDecoderStream, TextEncoderStream, TransformStream, WritableStream })) {
+  if (!(name in globalThis)) Object.defineProperty(globalThis, name, { writable: true, configurable: true, value });
+}
