@@ -48,7 +48,7 @@ const only = process.argv.slice(2);
 const jobs = Math.max(1, Number(process.env.TEST_JOBS ?? 3) || 1);
 const timeBinary = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
-const projects = 'panel-api,repo-monitor,config,crypto,database,http-service,notify,outbound-http,testing,update-check,web-ui,panel-web,repo-monitor-web';
+const unitProjects = ['apps/panel-api', 'apps/repo-monitor', ...['config', 'crypto', 'database', 'http-service', 'notify', 'outbound-http', 'testing', 'update-check'].map((lib) => `libs/${lib}`)];
 const lintTargets = ['apps', 'libs'];
 const nx = (...args) => ['npx', ['nx', ...args]];
 const node = (...args) => [process.execPath, args];
@@ -69,11 +69,15 @@ const steps = [
   { name: 'openapi', command: node('tools/scripts/openapi.mjs', '--check'), expect: 15 },
   { name: 'api-types', command: node('apps/panel-web/scripts/api-types.mjs', '--check'), expect: 3 },
   { name: 'api-types-monitor', command: node('apps/repo-monitor-web/scripts/api-types.mjs', '--check'), expect: 3 },
-  {
-    name: 'unit',
-    command: nx('run-many', '-t', 'test', '--projects', projects, '--skip-nx-cache', '--parallel', '2'),
-        expect: 130,
-  },
+  // Unit tests of the services and libraries: one Jest process for all their projects (one per
+  // project spent its first seconds on Jest and the config each time).
+  { name: 'unit', command: jest('--projects', ...unitProjects.map((project) => `${project}/jest.config.cts`)), expect: 70 },
+  // Component tests of the web apps and libs/web-ui (Vitest, jsdom).
+  ...[
+    ['unit-web', 'apps/panel-web/vite.config.mts'],
+    ['unit-monitor-web', 'apps/repo-monitor-web/vite.config.mts'],
+    ['unit-web-ui', 'libs/web-ui/vitest.config.mts'],
+  ].map(([name, config]) => ({ name, command: node('node_modules/vitest/vitest.mjs', 'run', '--config', config), expect: name === 'unit-web-ui' ? 15 : 40 })),
   // The build is made once; every later step uses it as it is (none is an Nx target here, so nothing
   // rebuilds it behind their back). Two e2e specs start the built service as a process.
   { name: 'build', command: nx('run-many', '-t', 'build', '--projects', 'panel-api,repo-monitor', '--skip-nx-cache'), expect: 60 },

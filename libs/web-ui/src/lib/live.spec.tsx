@@ -36,7 +36,8 @@ describe('useEventStream', () => {
     expect(fetchMock).toHaveBeenCalledTimes(2);
     expect(onReconnect).toHaveBeenCalledTimes(1);
     expect(messages).toEqual(['ready:', 'sign_log:r1', 'close:r1', 'ready:', 'sign_log:r2']);
-    expect(result.current).toEqual({ state: 'live' });
+    // The message reaches the page before React has rendered the state it came with.
+    await waitFor(() => expect(result.current).toEqual({ state: 'live' }));
     unmount();
   });
 
