@@ -18,7 +18,7 @@
 // PostgreSQL is required: when it is missing the run fails.
 //
 // `npm test -- <step> [<step> ...]` runs only the named steps.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -50,37 +50,47 @@ const timeBinary = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
 const unitProjects = ['apps/panel-api', 'apps/repo-monitor', ...['config', 'crypto', 'database', 'http-service', 'notify', 'outbound-http', 'testing', 'update-check'].map((lib) => `libs/${lib}`)];
 const lintTargets = ['apps', 'libs'];
+const nativeModules = ['sqlite3', 'argon2'];
+/** `npm rebuild` when a native module does not load, else a no-op that says so. */
+function nativeBuild() {
+  const probe = spawnSync(process.execPath, ['-e', nativeModules.map((name) => `require(${JSON.stringify(name)})`).join(';')], { cwd: root });
+  if (probe.status === 0) return node('-e', `console.log(${JSON.stringify(`${nativeModules.join(' and ')} load: nothing to build`)})`);
+  return ['npm', ['rebuild', '--no-audit', '--no-fund']];
+}
 const nx = (...args) => ['npx', ['nx', ...args]];
 const node = (...args) => [process.execPath, args];
 const jest = (...args) => node('node_modules/jest/bin/jest.js', ...args);
 
 /**
  * Each step: its command, the steps it must wait for (`after`), and the seconds it took alone on a
- * quiet 2-core machine (`expect`), which orders the queue: the longest first, so the short ones fill
- * the gaps at the end. `heavy` steps run several processes of their own and take a slot more.
+ * quiet 2-core machine (`expect`), which orders the queue (see runAll).
  * @type {{ name: string, command: [string, string[]], env?: Record<string, string>, after?: string[], expect: number, needs?: () => Promise<string | undefined> }[]}
  */
 const steps = [
+  // Native modules (sqlite3 compiles SQLite: a minute of one core). `.ci/run` installs with
+  // --ignore-scripts and builds them here, beside the checks that need none; after a plain `npm ci`
+  // they are built already and the step only says so.
+  { name: 'native', command: nativeBuild(), expect: 80 },
   // One ESLint process for every project, each file under its project's own eslint.config.mjs (the
   // lookup `nx run <project>:lint` makes per project): half the CPU of thirteen processes.
   { name: 'lint', command: node('node_modules/eslint/bin/eslint.js', '--flag', 'v10_config_lookup_from_file', ...lintTargets), expect: 20 },
   { name: 'dependencies', command: node('tools/scripts/check-dependencies.mjs'), expect: 3 },
   { name: 'typecheck', command: node('tools/scripts/typecheck.mjs'), expect: 45 },
-  { name: 'openapi', command: node('tools/scripts/openapi.mjs', '--check'), expect: 15 },
+  { name: 'openapi', command: node('tools/scripts/openapi.mjs', '--check'), after: ['native'], expect: 15 },
   { name: 'api-types', command: node('apps/panel-web/scripts/api-types.mjs', '--check'), expect: 3 },
   { name: 'api-types-monitor', command: node('apps/repo-monitor-web/scripts/api-types.mjs', '--check'), expect: 3 },
   // Unit tests of the services and libraries: one Jest process for all their projects (one per
   // project spent its first seconds on Jest and the config each time).
-  { name: 'unit', command: jest('--projects', ...unitProjects.map((project) => `${project}/jest.config.cts`)), expect: 70 },
+  { name: 'unit', command: jest('--projects', ...unitProjects.map((project) => `${project}/jest.config.cts`)), after: ['native'], expect: 70 },
   // Component tests of the web apps and libs/web-ui (Vitest, jsdom).
   ...[
     ['unit-web', 'apps/panel-web/vite.config.mts'],
     ['unit-monitor-web', 'apps/repo-monitor-web/vite.config.mts'],
     ['unit-web-ui', 'libs/web-ui/vitest.config.mts'],
-  ].map(([name, config]) => ({ name, command: node('node_modules/vitest/vitest.mjs', 'run', '--config', config), expect: name === 'unit-web-ui' ? 15 : 40 })),
+  ].map(([name, config]) => ({ name, command: node('node_modules/vitest/vitest.mjs', 'run', '--config', config), after: ['native'], expect: name === 'unit-web-ui' ? 15 : 40 })),
   // The build is made once; every later step uses it as it is (none is an Nx target here, so nothing
   // rebuilds it behind their back). Two e2e specs start the built service as a process.
-  { name: 'build', command: nx('run-many', '-t', 'build', '--projects', 'panel-api,repo-monitor', '--skip-nx-cache'), expect: 60 },
+  { name: 'build', command: nx('run-many', '-t', 'build', '--projects', 'panel-api,repo-monitor', '--skip-nx-cache'), after: ['native'], expect: 60 },
   {
     name: 'browser',
     command: jest('-c', 'apps/panel-web/jest.browser.config.cts', '--runInBand'),
@@ -191,11 +201,20 @@ await runAll(chosen, jobs);
 
 /**
  * Runs the steps `limit` at a time: a step starts once the steps it comes after (among those
- * chosen) have ended, the longest waiting step first.
+ * chosen) have ended; of the steps ready, the one that starts the longest chain goes first.
  */
 async function runAll(chosenSteps, limit) {
   const names = new Set(chosenSteps.map((step) => step.name));
-  const waiting = [...chosenSteps].sort((a, b) => b.expect - a.expect);
+  // A step's rank is the longest chain of expected seconds it starts (itself and what waits for it).
+  const rank = new Map();
+  const rankOf = (step) => {
+    if (!rank.has(step.name)) {
+      const dependents = chosenSteps.filter((other) => (other.after ?? []).includes(step.name));
+      rank.set(step.name, step.expect + Math.max(0, ...dependents.map(rankOf)));
+    }
+    return rank.get(step.name);
+  };
+  const waiting = [...chosenSteps].sort((a, b) => rankOf(b) - rankOf(a));
   const ended = new Set();
   const running = new Set();
   await new Promise((resolve) => {
