@@ -1,6 +1,7 @@
 import { sign } from '@octokit/webhooks-methods';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { testDatabaseDriver } from '@shared/testing';
 import { DataSource } from 'typeorm';
 import { DeliveryProcessor } from '../src/app/processing/delivery-processor';
 import { RunningMonitor, startMonitor } from './harness';
@@ -66,15 +67,24 @@ describe('every example delivery of @octokit/webhooks-examples, signed with @oct
     expect(examples.some((example) => example.event === 'projects_v2_item')).toBe(true);
   });
 
-  it('answers 202 to each as JSON and as a form, and processes all of them with none failed', async () => {
+  // As a form the body differs only until the payload is decoded, before the database is involved:
+  // on PostgreSQL every example is sent once, as JSON (its storage and processing are what differ
+  // there); on SQLite as JSON and as a form.
+  const asForm = testDatabaseDriver() === 'sqlite';
+
+  it(`answers 202 to each ${asForm ? 'as JSON and as a form' : 'as JSON'}, and processes all of them with none failed`, async () => {
     const sends = examples.flatMap((example) => [
       { ...example, contentType: 'application/json', body: example.json, deliveryId: `json-${example.set}-${example.event}-${example.index}` },
-      {
-        ...example,
-        contentType: 'application/x-www-form-urlencoded',
-        body: `payload=${encodeURIComponent(example.json)}`,
-        deliveryId: `form-${example.set}-${example.event}-${example.index}`,
-      },
+      ...(asForm
+        ? [
+            {
+              ...example,
+              contentType: 'application/x-www-form-urlencoded',
+              body: `payload=${encodeURIComponent(example.json)}`,
+              deliveryId: `form-${example.set}-${example.event}-${example.index}`,
+            },
+          ]
+        : []),
     ]);
     const answers = await inParallel(sends, 16, async (send) => {
       const response = await fetch(`${monitor.url}/webhooks/github`, {
