@@ -1,5 +1,5 @@
 import { LocalOpenAiServer, LocalTelegramBotApi, requestJson } from '@shared/testing';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RUN_TIMINGS, RunTimings } from '../src/app/runs/run-timings';
 import { TelegramError } from '../src/app/telegram/telegram-error';
@@ -217,7 +217,7 @@ describe('panel-api sign tasks, runs, scheduler and live history (simulated Tele
       expect(refused.status).toBe(400);
       expect(String(refused.body.message)).toMatch(reason);
     }
-    expect(readdirSync(join(panel.dataDir, '.signer', 'tasks'))).toEqual([]);
+    expect((await api<{ total: number }>('/api/sign-tasks')).body.total).toBe(0);
     // Any display name is a name (its file name is derived); one with a control character is not.
     expect((await api('/api/sign-tasks/..%2Fetc')).status).toBe(404);
     expect((await api('/api/sign-tasks/bad%07name')).status).toBe(400);
@@ -227,11 +227,10 @@ describe('panel-api sign tasks, runs, scheduler and live history (simulated Tele
     expect((await api('/api/sign-tasks/x/history?limit=0')).status).toBe(400);
   });
 
-  it('creates, reads, lists with filters, replaces, clones, enables/disables and deletes tasks as JSON files', async () => {
+  it('creates, reads, lists with filters, replaces, clones, enables/disables and deletes tasks', async () => {
     const created = await create(task('daily', { sign_at: '08:30', random_seconds: 60, notify_on_success: true }));
     expect(created).toMatchObject({ name: 'daily', enabled: true, retry_count: 0, random_seconds: 60, notify_on_failure: true, last_run: null });
-    const file = join(panel.dataDir, '.signer', 'tasks', 'daily.json');
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ name: 'daily', sign_at: '08:30' });
+    expect((await api('/api/sign-tasks/daily')).body).toMatchObject({ name: 'daily', sign_at: '08:30' });
     expect(await api('/api/sign-tasks', { method: 'POST', body: task('daily') })).toMatchObject({ status: 409, body: { statusCode: 409, code: 'task_exists' } });
 
     await create(task('listen-hits', {
@@ -288,7 +287,7 @@ describe('panel-api sign tasks, runs, scheduler and live history (simulated Tele
     expect(jobs.body.jobs.some((job) => job.id.includes('listen-hits'))).toBe(false);
 
     expect((await api('/api/sign-tasks/daily%20copy', { method: 'DELETE' })).status).toBe(204);
-    expect(existsSync(join(panel.dataDir, '.signer', 'tasks', 'daily copy.json'))).toBe(false);
+    expect((await api('/api/sign-tasks/daily%20copy')).status).toBe(404);
     const after = await api<{ jobs: Array<{ id: string }> }>('/api/ops/scheduled-jobs');
     expect(after.body.jobs.some((job) => job.id === 'sign-alice-daily copy')).toBe(false);
   });

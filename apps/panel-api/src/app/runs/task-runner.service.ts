@@ -226,7 +226,7 @@ export class TaskRunner implements OnModuleInit, OnModuleDestroy {
     this.registry.log(run, { at: finishedAt, step: null, level: outcome.success ? 'info' : 'error', message: outcome.success ? 'run succeeded' : `run ${outcome.state === 'finished' ? 'failed' : outcome.state}` });
     try {
       await this.history.record(run, outcome.message);
-      this.tasks.recordLastRun(task.name, { at: finishedAt, account_name: run.account_name, success: outcome.success, message: outcome.message, failure_category: outcome.category });
+      await this.tasks.recordLastRun(task.name, { at: finishedAt, account_name: run.account_name, success: outcome.success, message: outcome.message, failure_category: outcome.category });
       await this.notify(task, run, outcome);
     } catch (error) {
       this.logger.error({ err: error }, `Finishing run ${run.run_id} of ${task.name} failed`);
