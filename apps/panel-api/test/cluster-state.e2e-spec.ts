@@ -1,7 +1,13 @@
 import { createTestPostgresDatabase, requestJson, tempDir, testDatabaseDriver, TestPostgresDatabase } from '@shared/testing';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { AccountRow } from '../src/app/accounts/entities/account-row.entity';
+import { loadPanelConfig } from '../src/app/config/panel-config';
+import { parseSessionString } from '../src/app/telegram/session-string';
+import { TELEGRAM_GATEWAY } from '../src/app/telegram/telegram-gateway';
 import { loginAsAdmin, RunningPanel, startPanel } from './harness';
+import { TelegramSimulator } from './telegram-simulator';
 
 interface TaskView {
   name: string;
@@ -19,10 +25,12 @@ const dailyTask = {
 };
 
 /**
- * Issue 31 item 1, tasks: the database holds them, so replicas with their own (empty) data
- * directories serve the same tasks, and a data directory of an earlier version is moved in once.
+ * Issue 31 item 1: the database holds tasks and accounts (sessions sealed), so replicas with their
+ * own (empty) data directories serve the same ones, and a data directory of an earlier version is
+ * moved in once.
  */
-describe('panel-api state in the database (tasks)', () => {
+describe('panel-api state in the database (tasks, accounts and sealed sessions)', () => {
+  const telegram = new TelegramSimulator();
   const dirs: Array<ReturnType<typeof tempDir>> = [];
   const panels: RunningPanel[] = [];
   let database: TestPostgresDatabase | undefined;
@@ -33,10 +41,12 @@ describe('panel-api state in the database (tasks)', () => {
     return dir.path;
   };
   const start = async (dataDir: string) => {
-    const panel = await startPanel({ reuse: { dataDir, databaseUrl: database?.url } });
+    const panel = await startPanel({ reuse: { dataDir, databaseUrl: database?.url }, overrides: [{ provide: TELEGRAM_GATEWAY, useValue: telegram }] });
     panels.push(panel);
     return panel;
   };
+
+  const onPostgres = testDatabaseDriver() === 'postgres' ? it : it.skip;
 
   beforeEach(async () => {
     if (testDatabaseDriver() === 'postgres') database = await createTestPostgresDatabase('h3_cluster_state');
@@ -74,8 +84,6 @@ describe('panel-api state in the database (tasks)', () => {
     expect(moved()).toHaveLength(1);
   });
 
-  const onPostgres = testDatabaseDriver() === 'postgres' ? it : it.skip;
-
   onPostgres('serves the same tasks from two replicas on one PostgreSQL database, each with its own empty data directory', async () => {
     const one = await start(newDir());
     const two = await start(newDir());
@@ -94,5 +102,85 @@ describe('panel-api state in the database (tasks)', () => {
     expect((await requestJson(one.url, '/api/sign-tasks/daily', { method: 'DELETE', token: oneToken })).status).toBe(204);
     expect((await requestJson(two.url, '/api/sign-tasks/daily', { token: twoToken })).status).toBe(404);
     expect((await requestJson(two.url, '/api/sign-tasks/daily', { method: 'DELETE', token: twoToken })).status).toBe(404);
+  });
+
+  it('moves the accounts of an existing sessions/ folder into the database once, sessions sealed: no session bytes readable there', async () => {
+    const dataDir = newDir();
+    const folder = join(dataDir, 'sessions');
+    mkdirSync(folder, { recursive: true });
+    const alice = telegram.createUser({ phone: '+31 600 310 001' });
+    const bob = telegram.createUser({ phone: '+31 600 310 002' });
+    const aliceSession = telegram.issueSession(alice.id);
+    const bobSession = telegram.issueSession(bob.id);
+    const aliceParts = parseSessionString(aliceSession);
+    if (!aliceParts) throw new Error('the simulator issued no GramJS session');
+    // alice as MSGR_SESSION_MODE=file wrote it, bob as string mode with a metadata file.
+    writeFileSync(
+      join(folder, 'alice.session.json'),
+      JSON.stringify({ format: 'gramjs-session/1', dc_id: aliceParts.dcId, server_address: aliceParts.serverAddress, port: aliceParts.port, auth_key: aliceParts.authKey.toString('base64') }),
+    );
+    writeFileSync(join(folder, 'bob.session'), `${bobSession}\n`);
+    writeFileSync(join(folder, 'bob.account.json'), JSON.stringify({ remark: 'second', needs_relogin: false, created_at: '2025-02-02T00:00:00.000Z' }));
+    writeFileSync(join(folder, 'carol.session'), 'not a session');
+
+    const first = await start(dataDir);
+    let token = await loginAsAdmin(first);
+    const listed = await requestJson<{ accounts: Array<{ account_name: string; remark: string | null; has_session: boolean }> }>(first.url, '/api/accounts', { token });
+    expect(listed.body.accounts.map((account) => [account.account_name, account.remark, account.has_session])).toEqual([
+      ['alice', null, true],
+      ['bob', 'second', true],
+    ]);
+    expect(readdirSync(folder)).toEqual([]);
+    const moved = () => readdirSync(dataDir).filter((name) => name.startsWith('sessions.imported-'));
+    expect(moved()).toHaveLength(1);
+    expect(readdirSync(join(dataDir, moved()[0])).sort()).toEqual(['alice.session.json', 'bob.account.json', 'bob.session', 'carol.session']);
+    // The sessions work: a status check reaches Telegram as each account.
+    const check = await requestJson<{ normal: number }>(first.url, '/api/accounts/status/check', { method: 'POST', token, body: { account_names: ['alice', 'bob'] } });
+    expect(check.body.normal).toBe(2);
+
+    // Sealed at rest: neither the session strings nor the auth keys (raw, base64 or hex) appear in any column.
+    const rows = await first.app.get(DataSource).getRepository(AccountRow).find({ order: { name: 'ASC' } });
+    expect(rows.map((row) => row.name)).toEqual(['alice', 'bob']);
+    const stored = JSON.stringify(rows);
+    for (const session of [aliceSession, bobSession]) {
+      const parts = parseSessionString(session);
+      if (!parts) throw new Error('unparsable session');
+      for (const secret of [session, parts.authKey.toString('base64'), parts.authKey.toString('hex'), parts.authKey.subarray(0, 32).toString('base64')]) expect(stored).not.toContain(secret);
+    }
+    for (const row of rows) expect(row.sealedSession).toMatch(/^v1\.[0-9a-f]{12}\.[A-Za-z0-9_-]+$/);
+    if (!database) {
+      // SQLite: the key was generated into the data directory, owner-only, and is never part of a backup.
+      expect(readFileSync(join(dataDir, '.app_encryption_key'), 'utf8').trim()).toMatch(/^[0-9a-f]{64}$/);
+      const database = readFileSync(join(dataDir, 'db.sqlite')).toString('latin1') + (existsSync(join(dataDir, 'db.sqlite-wal')) ? readFileSync(join(dataDir, 'db.sqlite-wal')).toString('latin1') : '');
+      expect(database).not.toContain(aliceSession);
+      expect(database).not.toContain(aliceParts.authKey.toString('latin1'));
+    }
+    await first.stop();
+
+    // A second start: nothing to import, the accounts as they were.
+    const second = await start(dataDir);
+    token = await loginAsAdmin(second);
+    expect(moved()).toHaveLength(1);
+    const again = await requestJson<{ accounts: Array<{ account_name: string }> }>(second.url, '/api/accounts', { token });
+    expect(again.body.accounts.map((account) => account.account_name)).toEqual(['alice', 'bob']);
+  });
+
+  onPostgres('shares accounts between replicas, and refuses to start on PostgreSQL without APP_ENCRYPTION_KEY, saying how to make one', async () => {
+    const one = await start(newDir());
+    const two = await start(newDir());
+    const oneToken = await loginAsAdmin(one);
+    const twoToken = await loginAsAdmin(two);
+    const dave = telegram.createUser({ phone: '+31 600 310 004' });
+    const imported = await requestJson(one.url, '/api/accounts/import-session', { method: 'POST', token: oneToken, body: { account_name: 'dave', session_string: telegram.issueSession(dave.id) } });
+    expect(imported.status).toBe(201);
+    expect((await requestJson(two.url, '/api/accounts/dave', { token: twoToken })).status).toBe(200);
+    // The other replica opens the session sealed by the first (one shared key).
+    const check = await requestJson<{ normal: number }>(two.url, '/api/accounts/status/check', { method: 'POST', token: twoToken, body: { account_names: ['dave'] } });
+    expect(check.body.normal).toBe(1);
+    expect((await requestJson(two.url, '/api/accounts/dave', { method: 'DELETE', token: twoToken })).status).toBe(204);
+    expect((await requestJson(one.url, '/api/accounts/dave', { token: oneToken })).status).toBe(404);
+
+    expect(() => loadPanelConfig({ APP_DATA_DIR: newDir(), APP_DATABASE_URL: database?.url })).toThrow(/APP_ENCRYPTION_KEY: is required with PostgreSQL.*openssl rand -hex 32/);
+    expect(() => loadPanelConfig({ APP_DATA_DIR: newDir(), APP_DATABASE_URL: database?.url, APP_ENCRYPTION_KEY: 'abc' })).toThrow(/APP_ENCRYPTION_KEY/);
   });
 });

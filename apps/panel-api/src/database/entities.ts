@@ -1,3 +1,4 @@
+import { AccountRow } from '../app/accounts/entities/account-row.entity';
 import { AdminUser } from '../app/auth/entities/admin-user.entity';
 import { AuthThrottle } from '../app/auth/entities/auth-throttle.entity';
 import { RevokedToken } from '../app/auth/entities/revoked-token.entity';
@@ -11,4 +12,4 @@ import { StoreRevision } from '../app/data-dir/entities/store-revision.entity';
  * Every TypeORM entity of panel-api. Feature modules own their entity files; this list is what the
  * data source (and the TypeORM CLI) loads.
  */
-export const panelEntities: Array<new () => object> = [AdminUser, AuthThrottle, KeywordHit, ListenerWatermark, RevokedToken, SignLog, SignTaskRow, StoreRevision];
+export const panelEntities: Array<new () => object> = [AccountRow, AdminUser, AuthThrottle, KeywordHit, ListenerWatermark, RevokedToken, SignLog, SignTaskRow, StoreRevision];

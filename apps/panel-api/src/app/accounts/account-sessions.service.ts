@@ -94,7 +94,7 @@ export class AccountSessionsService {
     } catch (error) {
       if (!(error instanceof TelegramError)) throw error;
       if (error.kind === 'session_invalid') {
-        this.markSessionInvalid(accountName, error.message);
+        await this.markSessionInvalid(accountName, error.message);
         throw new NeedsRelogin(accountName, error.message);
       }
       throw panelErrorFor(error);
@@ -102,10 +102,11 @@ export class AccountSessionsService {
   }
 
   /** Flags the account (status invalid, needs_relogin) and tells listeners; safe to call repeatedly. */
-  markSessionInvalid(accountName: string, message: string): void {
+  async markSessionInvalid(accountName: string, message: string): Promise<void> {
     if (!this.store.exists(accountName)) return;
-    const newlyInvalid = this.store.get(accountName)?.needs_relogin !== true;
-    this.store.updateMeta(accountName, (meta) => {
+    let newlyInvalid = false;
+    await this.store.updateMeta(accountName, (meta) => {
+      newlyInvalid = !meta.needs_relogin;
       meta.status = 'invalid';
       meta.needs_relogin = true;
     });

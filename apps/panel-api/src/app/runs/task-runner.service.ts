@@ -128,7 +128,7 @@ export class TaskRunner implements OnModuleInit, OnModuleDestroy {
       const category = interrupted ? (interrupted.reason === 'timeout' ? 'timeout' : 'none') : failureCategoryOf(error);
       const message = error instanceof Error ? error.message : String(error);
       log('error', message);
-      if (category === 'session_invalid') this.actions.markSessionInvalid(run.account_name, message);
+      if (category === 'session_invalid') await this.actions.markSessionInvalid(run.account_name, message);
       outcome = {
         success: false,
         category,

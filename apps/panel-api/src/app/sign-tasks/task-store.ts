@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { existsSync, readdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource, EntityManager } from 'typeorm';
-import { StoreRevision } from '../data-dir/entities/store-revision.entity';
+import { raiseStoreRevision, readStoreRevision, SerialQueue } from '../data-dir/store-revisions';
 import { DataDirectory } from '../data-dir/data-directory';
 import { readJsonObjectFile } from '../data-dir/json-file-store';
 import { TaskExists } from '../common/panel-error';
@@ -85,7 +85,7 @@ export class TaskStore implements OnModuleInit, OnModuleDestroy {
   private revision = -1;
   private readonly listeners = new Set<TaskDiskChangeListener>();
   private pollTimer?: NodeJS.Timeout;
-  private queue: Promise<void> = Promise.resolve();
+  private readonly queue = new SerialQueue();
   /** Rows that could not be loaded, for the runtime status. */
   readonly unreadable: Array<{ name: string; reason: string }> = [];
   /** What the import of task files at this start did (undefined when there was no folder to import). */
@@ -138,24 +138,11 @@ export class TaskStore implements OnModuleInit, OnModuleDestroy {
    * last look. Runs after this process's writes in flight (see exclusive).
    */
   refresh(): Promise<TaskDiskChange> {
-    return this.exclusive(async () => {
+    return this.queue.run(async () => {
       const change = await this.scan();
       this.announce(change);
       return change;
     });
-  }
-
-  /**
-   * One look at the table or one write at a time in this process, so a look that listed the rows
-   * just before a write committed cannot undo the write's update of memory.
-   */
-  private exclusive<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.queue.then(work);
-    this.queue = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    return result;
   }
 
   /** Writes the document and keeps it in memory; the caller has validated it. TaskExists when `mustBeNew` and the name is taken. */
@@ -225,12 +212,11 @@ export class TaskStore implements OnModuleInit, OnModuleDestroy {
 
   /** Runs `work` in a transaction that first raises the counter (which orders it after every other write); returns the new revision. */
   private write(work: (manager: EntityManager, revision: number) => Promise<void>, apply: (revision: number) => void): Promise<number> {
-    return this.exclusive(async () => {
+    return this.queue.run(async () => {
       const revision = await this.dataSource.transaction(async (manager) => {
-        await manager.increment(StoreRevision, { scope: SIGN_TASKS_SCOPE }, 'revision', 1);
-        const counter = await manager.findOneByOrFail(StoreRevision, { scope: SIGN_TASKS_SCOPE });
-        await work(manager, counter.revision);
-        return counter.revision;
+        const revision = await raiseStoreRevision(manager, SIGN_TASKS_SCOPE);
+        await work(manager, revision);
+        return revision;
       });
       apply(revision);
       return revision;
@@ -248,8 +234,7 @@ export class TaskStore implements OnModuleInit, OnModuleDestroy {
 
   private async scan(): Promise<TaskDiskChange> {
     const change: TaskDiskChange = { created: [], updated: [], deleted: [], lastRun: [] };
-    const counter = await this.dataSource.getRepository(StoreRevision).findOneBy({ scope: SIGN_TASKS_SCOPE });
-    const revision = counter?.revision ?? 0;
+    const revision = await readStoreRevision(this.dataSource, SIGN_TASKS_SCOPE);
     if (revision === this.revision) return change;
     const repository = this.dataSource.getRepository(SignTaskRow);
     const stored = await repository.find({ select: { name: true, revision: true } });

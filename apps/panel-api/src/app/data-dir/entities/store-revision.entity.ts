@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { EPOCH_MS } from '../../auth/entities/auth-throttle.entity';
+import { BIGINT_NUMBER } from './bigint-number';
 
 /**
  * A counter per stored collection (`sign_tasks`), raised in the transaction of every write to it.
@@ -12,6 +12,6 @@ export class StoreRevision {
   @PrimaryColumn({ type: 'varchar', length: 64 })
   scope!: string;
 
-  @Column({ type: 'bigint', transformer: EPOCH_MS })
+  @Column({ type: 'bigint', transformer: BIGINT_NUMBER })
   revision!: number;
 }

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { EPOCH_MS } from '../../auth/entities/auth-throttle.entity';
+import { BIGINT_NUMBER } from '../../data-dir/entities/bigint-number';
 
 /**
  * One sign or listen task: the validated document as JSON text (the shape of the former
@@ -14,9 +14,9 @@ export class SignTaskRow {
   @Column({ type: 'text' })
   document!: string;
 
-  @Column({ type: 'bigint', transformer: EPOCH_MS })
+  @Column({ type: 'bigint', transformer: BIGINT_NUMBER })
   revision!: number;
 
-  @Column({ name: 'updated_at', type: 'bigint', transformer: EPOCH_MS })
+  @Column({ name: 'updated_at', type: 'bigint', transformer: BIGINT_NUMBER })
   updatedAt!: number;
 }
