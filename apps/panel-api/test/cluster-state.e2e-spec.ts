@@ -46,8 +46,6 @@ describe('panel-api state in the database (tasks, accounts and sealed sessions)'
     return panel;
   };
 
-  const onPostgres = testDatabaseDriver() === 'postgres' ? it : it.skip;
-
   beforeEach(async () => {
     if (testDatabaseDriver() === 'postgres') database = await createTestPostgresDatabase('h3_cluster_state');
   });
@@ -84,9 +82,17 @@ describe('panel-api state in the database (tasks, accounts and sealed sessions)'
     expect(moved()).toHaveLength(1);
   });
 
-  onPostgres('serves the same tasks from two replicas on one PostgreSQL database, each with its own empty data directory', async () => {
-    const one = await start(newDir());
-    const two = await start(newDir());
+  /**
+   * Two replicas: on PostgreSQL each with its own empty data directory; on SQLite (one file, so one
+   * host) two processes on one data directory, which share the database the same way.
+   */
+  const startTwo = async () => {
+    const shared = database ? undefined : newDir();
+    return [await start(shared ?? newDir()), await start(shared ?? newDir())];
+  };
+
+  it('serves the same tasks from two replicas on one database (on PostgreSQL each with its own empty data directory)', async () => {
+    const [one, two] = await startTwo();
     const oneToken = await loginAsAdmin(one);
     const twoToken = await loginAsAdmin(two);
 
@@ -165,9 +171,8 @@ describe('panel-api state in the database (tasks, accounts and sealed sessions)'
     expect(again.body.accounts.map((account) => account.account_name)).toEqual(['alice', 'bob']);
   });
 
-  onPostgres('shares accounts between replicas, and refuses to start on PostgreSQL without APP_ENCRYPTION_KEY, saying how to make one', async () => {
-    const one = await start(newDir());
-    const two = await start(newDir());
+  it('shares accounts between replicas, and refuses to start on PostgreSQL without APP_ENCRYPTION_KEY, saying how to make one', async () => {
+    const [one, two] = await startTwo();
     const oneToken = await loginAsAdmin(one);
     const twoToken = await loginAsAdmin(two);
     const dave = telegram.createUser({ phone: '+31 600 310 004' });
@@ -180,7 +185,9 @@ describe('panel-api state in the database (tasks, accounts and sealed sessions)'
     expect((await requestJson(two.url, '/api/accounts/dave', { method: 'DELETE', token: twoToken })).status).toBe(204);
     expect((await requestJson(one.url, '/api/accounts/dave', { token: oneToken })).status).toBe(404);
 
-    expect(() => loadPanelConfig({ APP_DATA_DIR: newDir(), APP_DATABASE_URL: database?.url })).toThrow(/APP_ENCRYPTION_KEY: is required with PostgreSQL.*openssl rand -hex 32/);
-    expect(() => loadPanelConfig({ APP_DATA_DIR: newDir(), APP_DATABASE_URL: database?.url, APP_ENCRYPTION_KEY: 'abc' })).toThrow(/APP_ENCRYPTION_KEY/);
+    const postgresUrl = database?.url ?? 'postgresql://panel@127.0.0.1:5432/panel';
+    expect(() => loadPanelConfig({ APP_DATA_DIR: newDir(), APP_DATABASE_URL: postgresUrl })).toThrow(/APP_ENCRYPTION_KEY: is required with PostgreSQL.*openssl rand -hex 32/);
+    expect(() => loadPanelConfig({ APP_DATA_DIR: newDir(), APP_DATABASE_URL: postgresUrl, APP_ENCRYPTION_KEY: 'abc' })).toThrow(/APP_ENCRYPTION_KEY: must be 64 hex characters/);
+    expect(loadPanelConfig({ APP_DATA_DIR: newDir() }).auth.encryptionKey).toBeUndefined();
   });
 });
