@@ -71,7 +71,20 @@ export class AccountSessionsService {
   constructor(
     private readonly store: AccountStore,
     @Inject(TELEGRAM_GATEWAY) readonly gateway: TelegramGateway,
-  ) {}
+  ) {
+    // Another replica on the same database added, logged in or removed an account: the listeners
+    // and the scheduler here follow as they do for a change made here.
+    this.store.onExternalChange((change) => {
+      for (const accountName of change.removed) {
+        this.emit({ type: 'removed', accountName });
+        void this.gateway.disconnect(accountName);
+      }
+      for (const accountName of change.loggedIn) {
+        void this.gateway.disconnect(accountName);
+        this.emit({ type: 'logged_in', accountName });
+      }
+    });
+  }
 
   /** The session to pass to the gateway; AccountNotFound for an unknown account, NeedsRelogin when it has no usable session. */
   sessionFor(accountName: string): TelegramSession {

@@ -73,6 +73,15 @@ export interface AccountFileImport {
   unreadable: Array<{ name: string; reason: string }>;
 }
 
+/** What another replica changed in the accounts (seen by a refresh). */
+export interface AccountChange {
+  /** New accounts, and accounts whose session changed (a new login or import). */
+  loggedIn: string[];
+  removed: string[];
+}
+
+export type AccountChangeListener = (change: AccountChange) => void;
+
 interface StoredAccount {
   meta: AccountMeta;
   /** The opened session; undefined when there is none. */
@@ -104,6 +113,7 @@ export class AccountStore implements OnModuleInit, OnModuleDestroy {
   private readonly checking = new Map<string, number>();
   /** What the import of `sessions/` at this start did (undefined when there were no account files). */
   lastFileImport?: AccountFileImport;
+  private readonly listeners = new Set<AccountChangeListener>();
 
   constructor(
     private readonly dataDirectory: DataDirectory,
@@ -122,6 +132,12 @@ export class AccountStore implements OnModuleInit, OnModuleDestroy {
 
   onModuleDestroy(): void {
     if (this.pollTimer) clearInterval(this.pollTimer);
+  }
+
+  /** Told (after the refresh that found it) what another replica changed; returns the unsubscribe function. */
+  onExternalChange(listener: AccountChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   names(): string[] {
@@ -273,12 +289,15 @@ export class AccountStore implements OnModuleInit, OnModuleDestroy {
     const stored = await repository.find({ select: { name: true, revision: true } });
     const present = new Set(stored.map((row) => row.name));
     const stale = stored.filter((row) => this.accounts.get(row.name)?.revision !== row.revision).map((row) => row.name);
+    const change: AccountChange = { loggedIn: [], removed: [] };
     for (let at = 0; at < stale.length; at += 500) {
       const rows = await repository.createQueryBuilder('account').where('account.name IN (:...names)', { names: stale.slice(at, at + 500) }).getMany();
       for (const row of rows) {
         try {
           const session = row.sealedSession ? this.openSession(row.name, row.sealedSession) : undefined;
           if (session instanceof SealedSessionError) this.logger.error(session.message);
+          const previous = this.accounts.get(row.name);
+          if (!previous || (typeof session === 'string' && session !== previous.session)) change.loggedIn.push(row.name);
           this.accounts.set(row.name, {
             meta: this.metaOf(row),
             session: typeof session === 'string' ? session : undefined,
@@ -290,8 +309,28 @@ export class AccountStore implements OnModuleInit, OnModuleDestroy {
         }
       }
     }
-    for (const name of [...this.accounts.keys()]) if (!present.has(name)) this.accounts.delete(name);
+    for (const name of [...this.accounts.keys()]) {
+      if (present.has(name)) continue;
+      this.accounts.delete(name);
+      change.removed.push(name);
+    }
+    // The first look at start is not a change anyone made meanwhile.
+    const first = this.revision === -1;
     this.revision = revision;
+    if (!first && (change.loggedIn.length || change.removed.length)) this.announce(change);
+  }
+
+  /** Listeners hear about it after the current synchronous work. */
+  private announce(change: AccountChange): void {
+    queueMicrotask(() => {
+      for (const listener of this.listeners) {
+        try {
+          listener(change);
+        } catch (error) {
+          this.logger.error({ err: error }, 'An account change listener failed');
+        }
+      }
+    });
   }
 
   /**
