@@ -92,7 +92,8 @@ describe('panel-api sign tasks, runs, scheduler and live history (simulated Tele
     await eventually(async () => {
       const response = await api<RunStatus>(`/api/sign-tasks/${encodeURIComponent(name)}/run/status`);
       status = response.body.runs.find((run) => run.run_id === runId);
-      return status !== undefined && status.state !== 'running';
+      // Finished and finalized: history, last_run and notifications are written while the phase is `finalizing`.
+      return status !== undefined && status.state !== 'running' && status.phase !== 'finalizing';
     }, { timeoutMs: 15_000, intervalMs: 50 });
     return status as RunStatus;
   };
@@ -487,7 +488,8 @@ describe('panel-api sign tasks, runs, scheduler and live history (simulated Tele
   });
 
   it('fires a scheduled run from a 6-field cron a moment ahead', async () => {
-    const at = new Date(Date.now() + 2_000);
+    // Far enough ahead that the create and the scheduler's re-sync are done before it, also on a busy machine.
+    const at = new Date(Date.now() + 4_000);
     const cron = `${at.getUTCSeconds()} ${at.getUTCMinutes()} ${at.getUTCHours()} * * *`;
     await create(task('scheduled', { account_name: 'bob', sign_at: cron }));
     const jobs = await api<{ jobs: Array<{ id: string; next_run_at: string | null }> }>('/api/ops/scheduled-jobs');
