@@ -184,6 +184,9 @@ describe('Helm chart deploy/helm/selfhost', () => {
     expect(find('panelApi.replicaCount > 1 needs panelApi.database.driver=postgres')?.condition).toContain('(gt (int .Values.panelApi.replicaCount) 1)');
     expect(find('repoMonitor.replicaCount > 1 needs repoMonitor.database.driver=postgres')?.condition).toContain('(ne .Values.repoMonitor.database.driver "postgres")');
     expect(find('MONITOR_OAUTH_CLIENT_SECRET needs MONITOR_ENCRYPTION_KEY')?.condition).toContain('MONITOR_ENCRYPTION_KEY');
+    const panelKey = find('panelApi.database.driver=postgres needs APP_ENCRYPTION_KEY')?.condition;
+    expect(panelKey).toContain('(eq .Values.panelApi.database.driver "postgres")');
+    expect(panelKey).toContain('(not (index .Values.panelApi.secret.values "APP_ENCRYPTION_KEY"))');
   });
 
   // Without the ingress nothing sits in front of the Service, and any pod that reaches it could write

@@ -139,7 +139,8 @@ async function startService(dataDir: string, databaseUrl?: string): Promise<{ ur
       ADMIN_PASSWORD,
       LOG_LEVEL: 'warn',
       APP_UPDATE_CHECK: '0',
-      ...(databaseUrl ? { APP_DATABASE_URL: databaseUrl } : {}),
+      // PostgreSQL needs the key that seals sessions (any fixed key serves a bench).
+      ...(databaseUrl ? { APP_DATABASE_URL: databaseUrl, APP_ENCRYPTION_KEY: '6b'.repeat(32) } : {}),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -1,6 +1,8 @@
 import { requestJson } from '@shared/testing';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { AccountRow } from '../src/app/accounts/entities/account-row.entity';
 import { TelegramError } from '../src/app/telegram/telegram-error';
 import { TELEGRAM_GATEWAY } from '../src/app/telegram/telegram-gateway';
 import { loginAsAdmin, RunningPanel, startPanel } from './harness';
@@ -69,7 +71,10 @@ describe('panel-api accounts, logins and status checks (simulated Telegram)', ()
     expect(telegram.calls.length).toBe(callsBefore);
     expect(account).toMatchObject({ account_name: 'alice', status: null, needs_relogin: false, remark: 'main account', has_session: true });
     expect(account.proxy).toBe('socks5://bob:***@127.0.0.1:1080');
-    expect(readFileSync(join(panel.dataDir, 'sessions', 'alice.session'), 'utf8').trim()).toMatch(/^1[A-Za-z0-9+/=]+$/);
+    // In the database, sealed: no session file.
+    expect(readdirSync(join(panel.dataDir, 'sessions'))).toEqual([]);
+    const row = await panel.app.get(DataSource).getRepository(AccountRow).findOneByOrFail({ name: 'alice' });
+    expect(row.sealedSession).toMatch(/^v1\.[0-9a-f]{12}\./);
 
     const list = await api<{ accounts: Account[]; total: number }>('/api/accounts');
     expect(list.status).toBe(200);
@@ -464,12 +469,12 @@ describe('panel-api accounts, logins and status checks (simulated Telegram)', ()
     });
   });
 
-  it('deletes an account: session files gone, connection closed, listeners told', async () => {
-    const frankFiles = () => readdirSync(join(panel.dataDir, 'sessions')).filter((f) => f.startsWith('frank.'));
-    expect(frankFiles().length).toBeGreaterThan(0);
+  it('deletes an account: its row and session gone, connection closed, listeners told', async () => {
+    const frankRows = () => panel.app.get(DataSource).getRepository(AccountRow).countBy({ name: 'frank' });
+    expect(await frankRows()).toBe(1);
     const response = await api('/api/accounts/frank', { method: 'DELETE' });
     expect(response.status).toBe(204);
-    expect(frankFiles()).toEqual([]);
+    expect(await frankRows()).toBe(0);
     expect(telegram.disconnected).toContain('frank');
     expect((await api('/api/accounts/frank')).status).toBe(404);
     const list = await api<{ accounts: Account[] }>('/api/accounts');

@@ -1,7 +1,10 @@
 import { requestJson, tempDir } from '@shared/testing';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { AccountStore } from '../src/app/accounts/account-store';
+import { encodeSessionString } from '../src/app/telegram/session-string';
 import { loginAsAdmin, RunningPanel, startPanel, TEST_ADMIN_PASSWORD } from './harness';
 
 const NEW_PASSWORD = 'changed after the backup';
@@ -27,14 +30,16 @@ describe('restore by extracting a backup over the data directory', () => {
     const sqlite = panel.config.database.driver === 'sqlite';
     let token = await loginAsAdmin(panel);
     expect((await requestJson(panel.url, '/api/config/settings', { method: 'PUT', token, body: { timezone: 'Europe/Berlin' } })).status).toBe(200);
-    writeFileSync(join(panel.dataDir, 'sessions', 'alice.session'), 'alice-at-backup-time');
+    const session = encodeSessionString({ dcId: 2, serverAddress: '149.154.167.51', port: 443, authKey: randomBytes(256) });
+    const imported = await requestJson(panel.url, '/api/accounts/import-session', { method: 'POST', token, body: { account_name: 'alice', session_string: session, remark: 'at backup time' } });
+    expect(imported.status).toBe(201);
 
     const response = await fetch(`${panel.url}/api/ops/backup/export`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
     expect(response.status).toBe(200);
     const archive = join(work.path, 'backup.tar.gz');
     writeFileSync(archive, Buffer.from(await response.arrayBuffer()));
 
-    // Changes after the backup: in the database (password), a settings file and a session file.
+    // Changes after the backup: in the database (password, an account), and a settings file.
     const changed = await requestJson<{ access_token: string }>(panel.url, '/api/auth/password', {
       method: 'PUT',
       token,
@@ -43,7 +48,7 @@ describe('restore by extracting a backup over the data directory', () => {
     expect(changed.status).toBe(200);
     token = changed.body.access_token;
     expect((await requestJson(panel.url, '/api/config/settings', { method: 'PUT', token, body: { timezone: 'Asia/Tokyo' } })).status).toBe(200);
-    writeFileSync(join(panel.dataDir, 'sessions', 'alice.session'), 'alice-after-backup');
+    expect((await requestJson(panel.url, '/api/accounts/alice', { method: 'PATCH', token, body: { remark: 'after the backup' } })).status).toBe(200);
 
     // A crash leaves the write-ahead log (holding the password change) next to the database.
     const wal = join(panel.dataDir, 'db.sqlite-wal');
@@ -76,7 +81,10 @@ describe('restore by extracting a backup over the data directory', () => {
     }
     const settings = await requestJson<{ timezone: string }>(restored.url, '/api/config/settings', { token });
     expect(settings.body.timezone).toBe('Europe/Berlin');
-    expect(readFileSync(join(restored.dataDir, 'sessions', 'alice.session'), 'utf8')).toBe('alice-at-backup-time');
+    // The account (in the database) is the backup's on SQLite; its sealed session opens with the key the data directory kept.
+    const alice = await requestJson<{ remark: string; has_session: boolean }>(restored.url, '/api/accounts/alice', { token });
+    expect(alice.body).toMatchObject({ remark: sqlite ? 'at backup time' : 'after the backup', has_session: true });
+    expect(restored.app.get(AccountStore).readSession('alice')).toBe(session);
     // The restored service writes to its database normally.
     expect((await requestJson(restored.url, '/api/config/settings', { method: 'PUT', token, body: { timezone: 'UTC' } })).status).toBe(200);
     const changedAgain = await requestJson(restored.url, '/api/auth/password', {

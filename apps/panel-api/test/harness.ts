@@ -24,6 +24,9 @@ export interface RegisteredRoute {
   url: string;
 }
 
+/** The APP_ENCRYPTION_KEY startPanel gives instances on PostgreSQL (SQLite instances generate their own). */
+export const TEST_ENCRYPTION_KEY = '5e'.repeat(32);
+
 /** The password startPanel gives the first-start admin through ADMIN_PASSWORD. */
 export const TEST_ADMIN_PASSWORD = 'correct horse battery';
 
@@ -61,7 +64,8 @@ export async function startPanel(options: StartOptions = {}): Promise<RunningPan
     ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
     // The tests' WebDAV, AI and push stand-ins listen on loopback: allowed explicitly, as an operator would.
     APP_OUTBOUND_ALLOW_PRIVATE: '1',
-    ...(databaseUrl ? { APP_DATABASE_URL: databaseUrl } : {}),
+    // Every replica of one PostgreSQL database shares the key that seals the sessions (required there).
+    ...(databaseUrl ? { APP_DATABASE_URL: databaseUrl, APP_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY } : {}),
     ...(options.env ?? {}),
   });
   const app = await createPanelApp(config, { overrides: options.overrides, webRoot: options.webRoot, lifecycle: options.lifecycle });

@@ -37,12 +37,8 @@ describe('panel-api device keep-alive and file session mode (simulated Telegram)
     await panel?.close();
   });
 
-  it('stores sessions as fields in file mode and reads them back', async () => {
-    const files = readdirSync(join(panel.dataDir, 'sessions')).filter((f) => f.startsWith('one.')).sort();
-    expect(files).toEqual(['one.account.json', 'one.session.json']);
-    const stored = JSON.parse(readFileSync(join(panel.dataDir, 'sessions', 'one.session.json'), 'utf8'));
-    expect(stored).toMatchObject({ format: 'gramjs-session/1', dc_id: 2, port: 443 });
-    expect(Buffer.from(stored.auth_key, 'base64')).toHaveLength(256);
+  it('keeps imported sessions in the database (no session files) and uses them', async () => {
+    expect(readdirSync(join(panel.dataDir, 'sessions'))).toEqual([]);
     const check = await api<{ normal: number }>('/api/accounts/status/check', { method: 'POST', body: { account_names: ['one'] } });
     expect(check.body.normal).toBe(1);
   });

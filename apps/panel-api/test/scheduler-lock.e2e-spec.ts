@@ -144,12 +144,22 @@ describe('scheduler lock: two instances on one data directory', () => {
 
     // A live process elsewhere whose heartbeat stopped (a hung host) loses the lock after staleAfterMs.
     await third.stop();
-    writeFileSync(
-      join(first.dataDir, '.scheduler.lock'),
-      JSON.stringify({ instance_id: 'other-host', pid: 1, hostname: 'another-host', acquired_at: now, heartbeat_at: new Date().toISOString() }),
-    );
-    const fourth = await start({ reuse: { dataDir: first.dataDir, databaseUrl: first.databaseUrl } });
-    expect(await lockOf(fourth)).toMatchObject({ held: false });
+    // The other host beats until the fourth instance has started and seen it (a start on a busy
+    // machine can take longer than staleAfterMs), then stops.
+    const otherHostBeat = () =>
+      writeFileSync(
+        join(first.dataDir, '.scheduler.lock'),
+        JSON.stringify({ instance_id: 'other-host', pid: 1, hostname: 'another-host', acquired_at: now, heartbeat_at: new Date().toISOString() }),
+      );
+    otherHostBeat();
+    const heartbeat = setInterval(otherHostBeat, LOCK_TIMINGS.heartbeatMs);
+    let fourth: RunningPanel;
+    try {
+      fourth = await start({ reuse: { dataDir: first.dataDir, databaseUrl: first.databaseUrl } });
+      expect(await lockOf(fourth)).toMatchObject({ held: false });
+    } finally {
+      clearInterval(heartbeat);
+    }
     await eventually(async () => (await lockOf(fourth)).held, 6_000);
     expect(registered(fourth)).toEqual([...SYSTEM_JOBS, 'sign-alice-locked'].sort());
 

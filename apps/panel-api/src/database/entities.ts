@@ -1,12 +1,15 @@
+import { AccountRow } from '../app/accounts/entities/account-row.entity';
 import { AdminUser } from '../app/auth/entities/admin-user.entity';
 import { AuthThrottle } from '../app/auth/entities/auth-throttle.entity';
 import { RevokedToken } from '../app/auth/entities/revoked-token.entity';
 import { SignLog } from '../app/runs/entities/sign-log.entity';
 import { KeywordHit } from '../app/keyword-hits/entities/keyword-hit.entity';
 import { ListenerWatermark } from '../app/listeners/entities/listener-watermark.entity';
+import { SignTaskRow } from '../app/sign-tasks/entities/sign-task-row.entity';
+import { StoreRevision } from '../app/data-dir/entities/store-revision.entity';
 
 /**
  * Every TypeORM entity of panel-api. Feature modules own their entity files; this list is what the
  * data source (and the TypeORM CLI) loads.
  */
-export const panelEntities: Array<new () => object> = [AdminUser, AuthThrottle, KeywordHit, ListenerWatermark, RevokedToken, SignLog];
+export const panelEntities: Array<new () => object> = [AccountRow, AdminUser, AuthThrottle, KeywordHit, ListenerWatermark, RevokedToken, SignLog, SignTaskRow, StoreRevision];

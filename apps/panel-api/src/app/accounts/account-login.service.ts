@@ -143,8 +143,8 @@ export class AccountLoginService implements OnModuleDestroy {
 
   private async complete(accountName: string, sessionString: string, user: TelegramUser, proxy: TelegramProxy | null): Promise<AccountRecord> {
     await this.gateway.disconnect(accountName);
-    this.store.writeSession(accountName, sessionString);
-    this.store.updateMeta(accountName, (meta) => {
+    await this.store.writeSession(accountName, sessionString);
+    await this.store.updateMeta(accountName, (meta) => {
       meta.status = 'connected';
       meta.needs_relogin = false;
       meta.user = userInfoOf(user);

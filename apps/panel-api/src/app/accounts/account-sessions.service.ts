@@ -71,7 +71,20 @@ export class AccountSessionsService {
   constructor(
     private readonly store: AccountStore,
     @Inject(TELEGRAM_GATEWAY) readonly gateway: TelegramGateway,
-  ) {}
+  ) {
+    // Another replica on the same database added, logged in or removed an account: the listeners
+    // and the scheduler here follow as they do for a change made here.
+    this.store.onExternalChange((change) => {
+      for (const accountName of change.removed) {
+        this.emit({ type: 'removed', accountName });
+        void this.gateway.disconnect(accountName);
+      }
+      for (const accountName of change.loggedIn) {
+        void this.gateway.disconnect(accountName);
+        this.emit({ type: 'logged_in', accountName });
+      }
+    });
+  }
 
   /** The session to pass to the gateway; AccountNotFound for an unknown account, NeedsRelogin when it has no usable session. */
   sessionFor(accountName: string): TelegramSession {
@@ -94,7 +107,7 @@ export class AccountSessionsService {
     } catch (error) {
       if (!(error instanceof TelegramError)) throw error;
       if (error.kind === 'session_invalid') {
-        this.markSessionInvalid(accountName, error.message);
+        await this.markSessionInvalid(accountName, error.message);
         throw new NeedsRelogin(accountName, error.message);
       }
       throw panelErrorFor(error);
@@ -102,10 +115,11 @@ export class AccountSessionsService {
   }
 
   /** Flags the account (status invalid, needs_relogin) and tells listeners; safe to call repeatedly. */
-  markSessionInvalid(accountName: string, message: string): void {
+  async markSessionInvalid(accountName: string, message: string): Promise<void> {
     if (!this.store.exists(accountName)) return;
-    const newlyInvalid = this.store.get(accountName)?.needs_relogin !== true;
-    this.store.updateMeta(accountName, (meta) => {
+    let newlyInvalid = false;
+    await this.store.updateMeta(accountName, (meta) => {
+      newlyInvalid = !meta.needs_relogin;
       meta.status = 'invalid';
       meta.needs_relogin = true;
     });

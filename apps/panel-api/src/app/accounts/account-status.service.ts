@@ -112,8 +112,8 @@ export class AccountStatusService {
       const code = (error as NodeJS.ErrnoException).code;
       const outcome =
         code === 'EACCES' || code === 'EPERM'
-          ? result('STORAGE_PERMISSION_DENIED', `The session file of ${name} cannot be read (${code})`)
-          : result('CLIENT_INIT_FAILED', `The session file of ${name} cannot be used: ${(error as Error).message}`);
+          ? result('STORAGE_PERMISSION_DENIED', `The session of ${name} cannot be read (${code})`)
+          : result('CLIENT_INIT_FAILED', `The session of ${name} cannot be used: ${(error as Error).message}`);
       return this.record(outcome);
     }
     if (!sessionString) {
@@ -127,21 +127,21 @@ export class AccountStatusService {
       );
       // needs_relogin stays: as the spec says, only a completed login clears it (a session Telegram
       // once revoked is not trusted again because one call went through).
-      this.store.updateMeta(name, (meta) => {
+      await this.store.updateMeta(name, (meta) => {
         meta.user = userInfoOf(user);
       });
-      return this.record(result('OK', 'Session is valid'));
+      return await this.record(result('OK', 'Session is valid'));
     } catch (error) {
       const code = checkCodeFor(error);
       const message = error instanceof TelegramError ? error.message : `Status check failed: ${(error as Error).message}`;
-      if (code === 'ACCOUNT_SESSION_INVALID') this.sessions.markSessionInvalid(name, message);
+      if (code === 'ACCOUNT_SESSION_INVALID') await this.sessions.markSessionInvalid(name, message);
       return this.record(result(code, message, code === 'ACCOUNT_SESSION_INVALID'));
     }
   }
 
-  private record(outcome: AccountCheckResult): AccountCheckResult {
+  private async record(outcome: AccountCheckResult): Promise<AccountCheckResult> {
     if (this.store.exists(outcome.account_name)) {
-      this.store.updateMeta(outcome.account_name, (meta) => {
+      await this.store.updateMeta(outcome.account_name, (meta) => {
         meta.status = outcome.status;
         if (outcome.code === 'ACCOUNT_SESSION_INVALID') meta.needs_relogin = true;
         meta.last_check = { checked_at: outcome.checked_at, code: outcome.code, message: outcome.message };

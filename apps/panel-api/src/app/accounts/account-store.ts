@@ -1,12 +1,15 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { existsSync, readdirSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
-import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { DataSource, EntityManager } from 'typeorm';
 import { DataDirectory } from '../data-dir/data-directory';
-import { CorruptDataFileError, readJsonObjectFile, readTextFile, writeFileAtomic, writeJsonFileAtomic } from '../data-dir/json-file-store';
-import { encodeSessionString, parseSessionString } from '../telegram/session-string';
+import { raiseStoreRevision, readStoreRevision, SerialQueue } from '../data-dir/store-revisions';
+import { parseSessionString } from '../telegram/session-string';
 import { TelegramProxy } from '../telegram/telegram-gateway';
-import { assertAccountName, isAccountName } from './account-name';
+import { assertAccountName } from './account-name';
+import { AccountRow } from './entities/account-row.entity';
+import { accountMetaOf, defaultAccountMeta, LegacyAccount, legacyAccountNames, readLegacyAccount } from './legacy-account-files';
+import { SealedSessionError, SessionCipher } from './session-cipher';
 
 export type AccountStatus = 'connected' | 'invalid' | 'checking' | 'error' | 'not_found';
 
@@ -34,7 +37,7 @@ export interface AccountLastCheck {
   message: string;
 }
 
-/** What panel-api knows about an account besides its session; kept in `sessions/<name>.account.json`. */
+/** What panel-api knows about an account besides its session (the `meta` column of `accounts`). */
 export interface AccountMeta {
   account_name: string;
   remark: string | null;
@@ -52,62 +55,102 @@ export interface AccountRecord extends AccountMeta {
   has_session: boolean;
 }
 
-/** The account list is read from disk at most every 5 s; every write through this store drops the cache. */
-const LIST_CACHE_TTL_MS = 5_000;
 
-const META_SUFFIX = '.account.json';
-const FILE_SESSION_SUFFIX = '.session.json';
-const STRING_SESSION_SUFFIX = '.session';
-const FILE_SESSION_FORMAT = 'gramjs-session/1';
+/** The scope of the accounts' counter in `store_revisions`. */
+export const ACCOUNTS_SCOPE = 'accounts';
+
+/** How often a replica looks for account writes of the others when nothing asked (one primary-key read). */
+export const ACCOUNT_POLL_INTERVAL_MS = 1_000;
+
+/** What the one-time move of `sessions/` into the database did. */
+export interface AccountFileImport {
+  folder: string;
+  moved_to: string;
+  imported: string[];
+  /** Accounts the database already held: left as they are. */
+  already_stored: string[];
+  /** Accounts whose files did not parse, with the reason; the files stay in the renamed folder. */
+  unreadable: Array<{ name: string; reason: string }>;
+}
+
+/** What another replica changed in the accounts (seen by a refresh). */
+export interface AccountChange {
+  /** New accounts, and accounts whose session changed (a new login or import). */
+  loggedIn: string[];
+  removed: string[];
+}
+
+export type AccountChangeListener = (change: AccountChange) => void;
+
+interface StoredAccount {
+  meta: AccountMeta;
+  /** The opened session; undefined when there is none. */
+  session?: string;
+  /** Set when the stored session could not be opened with this key. */
+  sealedError?: SealedSessionError;
+  revision: number;
+}
 
 /**
- * Accounts live entirely under `sessions/` so that this folder alone (which backups carry on both
- * databases) restores them: `<name>.session` holds the GramJS string session (MSGR_SESSION_MODE=string),
- * `<name>.session.json` the same session as fields (MSGR_SESSION_MODE=file: dc, address, port and the
- * base64 auth key, readable without GramJS), `<name>.account.json` the remark, proxy and status.
- * Either session file is read in both modes; writing uses the configured one and removes the other.
+ * The accounts, in the database (`accounts`: the metadata as JSON and the session sealed with
+ * APP_ENCRYPTION_KEY), so every replica on one PostgreSQL database knows every account. Served from
+ * memory, re-read when the `accounts` counter moved: on `refresh()` (request handlers that need
+ * the newest state call it) and every second. Writes go to the database first (one transaction
+ * each), then to memory.
+ *
+ * At the first start on a data directory that still has account files in `sessions/` (an earlier
+ * version, or a restored backup of one), they are moved into the table once: an account the table
+ * already holds is left alone, and the folder is renamed `sessions.imported-<time>`.
  */
 @Injectable()
-export class AccountStore {
-  private cachedList?: { at: number; records: AccountRecord[] };
+export class AccountStore implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(AccountStore.name);
+  private readonly accounts = new Map<string, StoredAccount>();
+  private revision = -1;
+  private readonly queue = new SerialQueue();
+  private pollTimer?: NodeJS.Timeout;
   /** Accounts whose session check is running now, with how many checks (a job and a direct check may overlap). */
   private readonly checking = new Map<string, number>();
+  /** What the import of `sessions/` at this start did (undefined when there were no account files). */
+  lastFileImport?: AccountFileImport;
+  private readonly listeners = new Set<AccountChangeListener>();
 
   constructor(
     private readonly dataDirectory: DataDirectory,
-    @Inject(PANEL_CONFIG) private readonly config: PanelConfig,
+    private readonly cipher: SessionCipher,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
-  private path(name: string, suffix: string): string {
-    return join(this.dataDirectory.sessions, `${assertAccountName(name)}${suffix}`);
+  async onModuleInit(): Promise<void> {
+    this.lastFileImport = await this.importAccountFiles();
+    await this.refresh();
+    this.pollTimer = setInterval(() => {
+      this.refresh().catch((error: unknown) => this.logger.error({ err: error }, 'Re-reading the accounts failed'));
+    }, ACCOUNT_POLL_INTERVAL_MS);
+    this.pollTimer.unref();
+  }
+
+  onModuleDestroy(): void {
+    if (this.pollTimer) clearInterval(this.pollTimer);
+  }
+
+  /** Told (after the refresh that found it) what another replica changed; returns the unsubscribe function. */
+  onExternalChange(listener: AccountChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   names(): string[] {
-    this.dataDirectory.prepare();
-    const names = new Set<string>();
-    for (const file of readdirSync(this.dataDirectory.sessions)) {
-      if (file.startsWith('.')) continue;
-      const suffix = [META_SUFFIX, FILE_SESSION_SUFFIX, STRING_SESSION_SUFFIX].find((s) => file.endsWith(s));
-      if (!suffix) continue;
-      const name = file.slice(0, -suffix.length);
-      if (isAccountName(name)) names.add(name);
-    }
-    return [...names].sort((a, b) => a.localeCompare(b));
+    return [...this.accounts.keys()].sort((a, b) => a.localeCompare(b));
   }
 
   exists(name: string): boolean {
-    return [META_SUFFIX, FILE_SESSION_SUFFIX, STRING_SESSION_SUFFIX].some((suffix) => existsSync(this.path(name, suffix)));
+    return this.accounts.has(name);
   }
 
   get(name: string): AccountRecord | undefined {
-    const record = this.read(name);
-    return record && this.withCheckState(record);
-  }
-
-  private read(name: string): AccountRecord | undefined {
-    if (!this.exists(name)) return undefined;
-    const meta = this.readMeta(name) ?? this.defaultMeta(name);
-    return { ...meta, has_session: this.hasSession(name) };
+    const stored = this.accounts.get(name);
+    return stored && this.withCheckState(this.recordOf(stored));
   }
 
   /**
@@ -130,126 +173,220 @@ export class AccountStore {
     return this.checking.has(record.account_name) ? { ...record, status: 'checking' } : record;
   }
 
-  list(): AccountRecord[] {
-    return this.names()
-      .map((name) => this.read(name))
-      .filter((record): record is AccountRecord => record !== undefined);
+  private recordOf(stored: StoredAccount): AccountRecord {
+    return { ...structuredClone(stored.meta), has_session: stored.session !== undefined || stored.sealedError !== undefined };
   }
 
-  /** The list as served by GET /api/accounts: at most 5 s old, fresh after any change made here. */
+  list(): AccountRecord[] {
+    return this.names().map((name) => this.get(name)).filter((record): record is AccountRecord => record !== undefined);
+  }
+
+  /** The list as served by GET /api/accounts (memory, as of the last refresh or write). */
   listCached(): AccountRecord[] {
-    const now = Date.now();
-    if (!this.cachedList || now - this.cachedList.at > LIST_CACHE_TTL_MS) this.cachedList = { at: now, records: this.list() };
-    // The check state is live, not cached: a check shows as soon as it starts.
-    return this.checking.size === 0 ? this.cachedList.records : this.cachedList.records.map((record) => this.withCheckState(record));
+    return this.list();
   }
 
   hasSession(name: string): boolean {
-    return existsSync(this.path(name, STRING_SESSION_SUFFIX)) || existsSync(this.path(name, FILE_SESSION_SUFFIX));
+    const stored = this.accounts.get(name);
+    return stored !== undefined && (stored.session !== undefined || stored.sealedError !== undefined);
   }
 
-  /** The GramJS string session of the account, or undefined when it has none. */
+  /** The GramJS string session of the account, or undefined when it has none; SealedSessionError when this key cannot open it. */
   readSession(name: string): string | undefined {
-    const text = readTextFile(this.path(name, STRING_SESSION_SUFFIX));
-    if (text !== undefined && text.trim()) return text.trim();
-    const path = this.path(name, FILE_SESSION_SUFFIX);
-    const fields = readJsonObjectFile(path);
-    if (!fields) return undefined;
-    const authKey = typeof fields['auth_key'] === 'string' ? Buffer.from(fields['auth_key'], 'base64') : undefined;
-    const dcId = fields['dc_id'];
-    const serverAddress = fields['server_address'];
-    const port = fields['port'];
-    if (!authKey || authKey.length !== 256 || typeof dcId !== 'number' || typeof serverAddress !== 'string' || typeof port !== 'number') {
-      throw new CorruptDataFileError(path, 'expected dc_id, server_address, port and a 256-byte base64 auth_key');
-    }
-    return encodeSessionString({ dcId, serverAddress, port, authKey });
+    const stored = this.accounts.get(name);
+    if (stored?.sealedError) throw stored.sealedError;
+    return stored?.session;
   }
 
-  /** Stores a session in the configured mode (a session string that does not parse is refused). */
-  writeSession(name: string, sessionString: string): void {
-    const parts = parseSessionString(sessionString);
-    if (!parts) throw new Error('Not a GramJS string session');
-    this.dataDirectory.prepare();
-    this.cachedList = undefined;
-    if (this.config.telegram.sessionMode === 'string') {
-      writeFileAtomic(this.path(name, STRING_SESSION_SUFFIX), `${sessionString.trim()}\n`);
-      this.removeFile(this.path(name, FILE_SESSION_SUFFIX));
-    } else {
-      writeJsonFileAtomic(this.path(name, FILE_SESSION_SUFFIX), {
-        format: FILE_SESSION_FORMAT,
-        dc_id: parts.dcId,
-        server_address: parts.serverAddress,
-        port: parts.port,
-        auth_key: parts.authKey.toString('base64'),
-      });
-      this.removeFile(this.path(name, STRING_SESSION_SUFFIX));
-    }
+  /** Stores a session, sealed (a session string that does not parse is refused); creates the account when it is new. */
+  async writeSession(name: string, sessionString: string): Promise<void> {
+    assertAccountName(name);
+    const session = sessionString.trim();
+    if (!parseSessionString(session)) throw new Error('Not a GramJS string session');
+    const sealed = this.cipher.seal(name, session);
+    await this.write(async (manager, revision) => {
+      const row = await manager.findOneBy(AccountRow, { name });
+      const meta = row ? this.metaOf(row) : defaultAccountMeta(name);
+      await manager.upsert(AccountRow, [{ name, meta: JSON.stringify(meta), sealedSession: sealed, revision, updatedAt: Date.now() }], ['name']);
+      return { meta, session };
+    });
   }
 
   /**
-   * Read-modify-write of the metadata, synchronous on purpose: nothing else in this process can
-   * interleave between the read and the atomic write.
+   * Read-modify-write of the metadata in one transaction on the stored row (not this replica's copy),
+   * so a change made meanwhile on another replica is kept. Creates the account when it is new.
    */
-  updateMeta(name: string, change: (meta: AccountMeta) => void): AccountMeta {
-    const meta = this.readMeta(name) ?? this.defaultMeta(name);
-    change(meta);
-    meta.account_name = name;
-    meta.updated_at = new Date().toISOString();
-    this.dataDirectory.prepare();
-    this.cachedList = undefined;
-    writeJsonFileAtomic(this.path(name, META_SUFFIX), meta);
-    return meta;
+  async updateMeta(name: string, change: (meta: AccountMeta) => void): Promise<AccountMeta> {
+    assertAccountName(name);
+    let updated: AccountMeta | undefined;
+    await this.write(async (manager, revision) => {
+      const row = await manager.findOneBy(AccountRow, { name });
+      const meta = row ? this.metaOf(row) : defaultAccountMeta(name);
+      change(meta);
+      meta.account_name = name;
+      meta.updated_at = new Date().toISOString();
+      updated = meta;
+      if (row) await manager.update(AccountRow, { name }, { meta: JSON.stringify(meta), revision, updatedAt: Date.now() });
+      else await manager.insert(AccountRow, { name, meta: JSON.stringify(meta), sealedSession: null, revision, updatedAt: Date.now() });
+      return { meta, session: row?.sealedSession ? this.openSession(name, row.sealedSession) : undefined };
+    });
+    return structuredClone(updated as AccountMeta);
   }
 
-  /** Removes the session and metadata files; false when there was nothing to remove. */
-  remove(name: string): boolean {
-    this.cachedList = undefined;
+  /** Removes the account and its session; false when there was nothing to remove. */
+  async remove(name: string): Promise<boolean> {
     let removed = false;
-    for (const suffix of [STRING_SESSION_SUFFIX, FILE_SESSION_SUFFIX, META_SUFFIX]) {
-      removed = this.removeFile(this.path(name, suffix)) || removed;
-    }
+    await this.queue.run(async () => {
+      await this.dataSource.transaction(async (manager) => {
+        await raiseStoreRevision(manager, ACCOUNTS_SCOPE);
+        removed = await manager.existsBy(AccountRow, { name });
+        if (removed) await manager.delete(AccountRow, { name });
+      });
+      this.accounts.delete(name);
+    });
     return removed;
   }
 
-  private removeFile(path: string): boolean {
+  /** Brings memory in line with the table (every write committed before this call included). */
+  refresh(): Promise<void> {
+    return this.queue.run(() => this.scan());
+  }
+
+  /** A write in one transaction that first raises the counter; `work` returns what memory keeps. */
+  private async write(work: (manager: EntityManager, revision: number) => Promise<{ meta: AccountMeta; session: string | SealedSessionError | undefined }>): Promise<void> {
+    await this.queue.run(async () => {
+      const { kept, revision } = await this.dataSource.transaction(async (manager) => {
+        const revision = await raiseStoreRevision(manager, ACCOUNTS_SCOPE);
+        return { kept: await work(manager, revision), revision };
+      });
+      const name = kept.meta.account_name;
+      this.accounts.set(name, {
+        meta: kept.meta,
+        session: typeof kept.session === 'string' ? kept.session : undefined,
+        sealedError: kept.session instanceof SealedSessionError ? kept.session : undefined,
+        revision,
+      });
+    });
+  }
+
+  private metaOf(row: AccountRow): AccountMeta {
+    return accountMetaOf(JSON.parse(row.meta) as Record<string, unknown>, row.name);
+  }
+
+  private openSession(name: string, sealed: string): string | SealedSessionError {
     try {
-      unlinkSync(path);
-      return true;
+      return this.cipher.open(name, sealed);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      if (error instanceof SealedSessionError) return error;
       throw error;
     }
   }
 
-  private defaultMeta(name: string): AccountMeta {
-    const now = new Date().toISOString();
-    return {
-      account_name: name,
-      remark: null,
-      proxy: null,
-      status: null,
-      needs_relogin: false,
-      user: null,
-      last_check: null,
-      created_at: now,
-      updated_at: now,
-    };
+  private async scan(): Promise<void> {
+    const revision = await readStoreRevision(this.dataSource, ACCOUNTS_SCOPE);
+    if (revision === this.revision) return;
+    const repository = this.dataSource.getRepository(AccountRow);
+    const stored = await repository.find({ select: { name: true, revision: true } });
+    const present = new Set(stored.map((row) => row.name));
+    const stale = stored.filter((row) => this.accounts.get(row.name)?.revision !== row.revision).map((row) => row.name);
+    const change: AccountChange = { loggedIn: [], removed: [] };
+    for (let at = 0; at < stale.length; at += 500) {
+      const rows = await repository.createQueryBuilder('account').where('account.name IN (:...names)', { names: stale.slice(at, at + 500) }).getMany();
+      for (const row of rows) {
+        try {
+          const session = row.sealedSession ? this.openSession(row.name, row.sealedSession) : undefined;
+          if (session instanceof SealedSessionError) this.logger.error(session.message);
+          const previous = this.accounts.get(row.name);
+          if (!previous || (typeof session === 'string' && session !== previous.session)) change.loggedIn.push(row.name);
+          this.accounts.set(row.name, {
+            meta: this.metaOf(row),
+            session: typeof session === 'string' ? session : undefined,
+            sealedError: session instanceof SealedSessionError ? session : undefined,
+            revision: row.revision,
+          });
+        } catch (error) {
+          this.logger.error(`Stored account ${row.name} was not loaded: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+    }
+    for (const name of [...this.accounts.keys()]) {
+      if (present.has(name)) continue;
+      this.accounts.delete(name);
+      change.removed.push(name);
+    }
+    // The first look at start is not a change anyone made meanwhile.
+    const first = this.revision === -1;
+    this.revision = revision;
+    if (!first && (change.loggedIn.length || change.removed.length)) this.announce(change);
   }
 
-  private readMeta(name: string): AccountMeta | undefined {
-    const raw = readJsonObjectFile(this.path(name, META_SUFFIX));
-    if (!raw) return undefined;
-    const base = this.defaultMeta(name);
-    return {
-      ...base,
-      remark: typeof raw['remark'] === 'string' ? raw['remark'] : null,
-      proxy: raw['proxy'] && typeof raw['proxy'] === 'object' ? (raw['proxy'] as TelegramProxy) : null,
-      status: typeof raw['status'] === 'string' ? (raw['status'] as AccountStatus) : null,
-      needs_relogin: raw['needs_relogin'] === true,
-      user: raw['user'] && typeof raw['user'] === 'object' ? (raw['user'] as AccountUserInfo) : null,
-      last_check: raw['last_check'] && typeof raw['last_check'] === 'object' ? (raw['last_check'] as AccountLastCheck) : null,
-      created_at: typeof raw['created_at'] === 'string' ? raw['created_at'] : base.created_at,
-      updated_at: typeof raw['updated_at'] === 'string' ? raw['updated_at'] : base.updated_at,
-    };
+  /** Listeners hear about it after the current synchronous work. */
+  private announce(change: AccountChange): void {
+    queueMicrotask(() => {
+      for (const listener of this.listeners) {
+        try {
+          listener(change);
+        } catch (error) {
+          this.logger.error({ err: error }, 'An account change listener failed');
+        }
+      }
+    });
+  }
+
+  /**
+   * Moves the account files of `sessions/` into the table, once: an account the table already holds
+   * stays as it is, and the folder is renamed `sessions.imported-<time>` (an empty `sessions/` is
+   * made again: backups and the layout keep it).
+   */
+  private async importAccountFiles(): Promise<AccountFileImport | undefined> {
+    const folder = this.dataDirectory.sessions;
+    if (!existsSync(folder)) return undefined;
+    const names = legacyAccountNames(folder);
+    if (names.length === 0) return undefined;
+    const unreadable: AccountFileImport['unreadable'] = [];
+    const accounts: LegacyAccount[] = [];
+    for (const name of names) {
+      try {
+        accounts.push(readLegacyAccount(folder, name));
+      } catch (error) {
+        unreadable.push({ name, reason: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    const imported: string[] = [];
+    const alreadyStored: string[] = [];
+    if (accounts.length > 0) {
+      await this.dataSource.transaction(async (manager) => {
+        const revision = await raiseStoreRevision(manager, ACCOUNTS_SCOPE);
+        for (const account of accounts) {
+          if (await manager.existsBy(AccountRow, { name: account.name })) {
+            alreadyStored.push(account.name);
+            continue;
+          }
+          const meta = account.meta ?? defaultAccountMeta(account.name);
+          await manager.insert(AccountRow, {
+            name: account.name,
+            meta: JSON.stringify(meta),
+            sealedSession: account.session === undefined ? null : this.cipher.seal(account.name, account.session),
+            revision,
+            updatedAt: Date.now(),
+          });
+          imported.push(account.name);
+        }
+      });
+    }
+    const movedTo = `${folder}.imported-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    try {
+      renameSync(folder, movedTo);
+    } catch (error) {
+      // Another replica on a shared data directory moved it a moment ago.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    this.logger.log(
+      `Moved the accounts of ${folder} into the database (sessions sealed with APP_ENCRYPTION_KEY): ${imported.length} imported, ` +
+        `${alreadyStored.length} already stored and left as they are, ${unreadable.length} unreadable (kept in ${movedTo})` +
+        (unreadable.length ? `: ${unreadable.map((entry) => `${entry.name} (${entry.reason})`).join('; ')}` : ''),
+    );
+    return { folder, moved_to: movedTo, imported, already_stored: alreadyStored, unreadable };
   }
 }

@@ -27,7 +27,8 @@ export class AccountsController {
   @Get()
   @ApiOperation({ summary: 'List accounts with status, needs_relogin, remark, proxy and last check (cached up to 5 s)' })
   @ApiOkResponse({ type: AccountListDto })
-  list(): AccountListDto {
+  async list(): Promise<AccountListDto> {
+    await this.accounts.fresh();
     const accounts = this.accounts.list().map(accountView);
     return { accounts, total: accounts.length };
   }
@@ -40,8 +41,8 @@ export class AccountsController {
   @ApiCreatedResponse({ type: AccountDto })
   @ApiBadRequestResponse({ description: 'Invalid account name, session string or proxy' })
   @ApiConflictResponse({ description: 'The account exists and overwrite is not true' })
-  importSession(@Body() body: ImportSessionDto): AccountDto {
-    return accountView(this.accounts.importSession(body));
+  async importSession(@Body() body: ImportSessionDto): Promise<AccountDto> {
+    return accountView(await this.accounts.importSession(body));
   }
 
   @Get(':account_name')
@@ -50,8 +51,10 @@ export class AccountsController {
   @ApiOkResponse({ type: AccountDto })
   @ApiBadRequestResponse({ description: 'The name is not path-safe' })
   @ApiNotFoundResponse({ description: 'No such account' })
-  get(@Param('account_name') name: string): AccountDto {
-    return accountView(this.accounts.get(assertAccountName(name)));
+  async get(@Param('account_name') name: string): Promise<AccountDto> {
+    assertAccountName(name);
+    await this.accounts.fresh();
+    return accountView(this.accounts.get(name));
   }
 
   @Patch(':account_name')
@@ -60,8 +63,10 @@ export class AccountsController {
   @ApiOkResponse({ type: AccountDto })
   @ApiBadRequestResponse({ description: 'Invalid name, remark or proxy' })
   @ApiNotFoundResponse({ description: 'No such account' })
-  update(@Param('account_name') name: string, @Body() body: UpdateAccountDto): AccountDto {
-    return accountView(this.accounts.update(assertAccountName(name), body));
+  async update(@Param('account_name') name: string, @Body() body: UpdateAccountDto): Promise<AccountDto> {
+    assertAccountName(name);
+    await this.accounts.fresh();
+    return accountView(await this.accounts.update(name, body));
   }
 
   @Delete(':account_name')

@@ -1,3 +1,4 @@
+import { SessionCipher } from './session-cipher';
 import { Module } from '@nestjs/common';
 import { TelegramModule } from '../telegram/telegram.module';
 import { AccountCheckJobsService } from './account-check-jobs.service';
@@ -19,7 +20,7 @@ import { AccountsService } from './accounts.service';
   // Status and login routes are static paths under /api/accounts; they are registered before the
   // `:account_name` routes so that the router never mistakes them for an account.
   controllers: [AccountStatusController, AccountLoginController, AccountsController],
-  providers: [AccountStore, AccountSessionsService, AccountsService, AccountLoginService, AccountStatusService, AccountCheckJobsService],
+  providers: [SessionCipher, AccountStore, AccountSessionsService, AccountsService, AccountLoginService, AccountStatusService, AccountCheckJobsService],
   exports: [AccountStore, AccountSessionsService, TelegramModule],
 })
 export class AccountsModule {}

@@ -18,13 +18,18 @@ export function proxyFromInput(text: string | null | undefined): TelegramProxy |
   return proxy;
 }
 
-/** The account records: list (cached 5 s by the store), read, change, import, delete. */
+/** The account records: list, read (memory, refreshed from the database), change, import, delete. */
 @Injectable()
 export class AccountsService {
   constructor(
     private readonly store: AccountStore,
     private readonly sessions: AccountSessionsService,
   ) {}
+
+  /** Brings in every account write committed before this call, here or on another replica. */
+  async fresh(): Promise<void> {
+    await this.store.refresh();
+  }
 
   list(): AccountRecord[] {
     return this.store.listCached();
@@ -36,10 +41,10 @@ export class AccountsService {
     return record;
   }
 
-  update(name: string, change: { remark?: string | null; proxy?: string | null }): AccountRecord {
+  async update(name: string, change: { remark?: string | null; proxy?: string | null }): Promise<AccountRecord> {
     this.get(name);
     const proxy = proxyFromInput(change.proxy);
-    this.store.updateMeta(name, (meta) => {
+    await this.store.updateMeta(name, (meta) => {
       if (change.remark !== undefined) meta.remark = change.remark === null || change.remark === '' ? null : change.remark;
       if (proxy !== undefined) meta.proxy = proxy;
     });
@@ -48,24 +53,26 @@ export class AccountsService {
   }
 
   async remove(name: string): Promise<void> {
+    await this.fresh();
     this.get(name);
     // Listeners stop first, so none keeps using a session that is about to disappear.
     this.sessions.emit({ type: 'removed', accountName: name });
     await this.sessions.gateway.disconnect(name);
-    this.store.remove(name);
+    await this.store.remove(name);
   }
 
-  importSession(input: { account_name: string; session_string: string; remark?: string; proxy?: string; overwrite?: boolean }): AccountRecord {
+  async importSession(input: { account_name: string; session_string: string; remark?: string; proxy?: string; overwrite?: boolean }): Promise<AccountRecord> {
     const name = input.account_name;
     if (!parseSessionString(input.session_string)) {
       throw new ValidationFailed('session_string is not a GramJS string session (version "1" followed by base64 of data center, address, port and a 256-byte key)');
     }
     const proxy = proxyFromInput(input.proxy);
+    await this.fresh();
     if (this.store.exists(name) && !input.overwrite) {
       throw new PanelError('account_exists', `Account ${name} already exists; send overwrite: true to replace its session`);
     }
-    this.store.writeSession(name, input.session_string.trim());
-    this.store.updateMeta(name, (meta) => {
+    await this.store.writeSession(name, input.session_string.trim());
+    await this.store.updateMeta(name, (meta) => {
       meta.status = null;
       meta.needs_relogin = false;
       meta.last_check = null;

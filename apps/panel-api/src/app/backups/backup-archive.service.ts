@@ -16,7 +16,7 @@ export const BACKUP_WORK_FOLDER = '.backup_tmp';
 const PLATFORM_API_FILE = /^\.[a-z0-9]+_api\.json$/;
 
 export const RESTORE_INSTRUCTIONS =
-  'Stop the service, move the data directory contents aside (keep .backup_key), run `node main.js restore <file>` ' +
+  'Stop the service, move the data directory contents aside (keep .backup_key and .app_encryption_key, which opens the sessions in the database), run `node main.js restore <file>` ' +
   '(it checks the archive against .backup_key and refuses links, absolute and .. names), start the service and log in with the original account.';
 
 /**

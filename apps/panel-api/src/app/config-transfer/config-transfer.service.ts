@@ -108,11 +108,13 @@ export class ConfigTransferService {
   }
 
   async exportAll(): Promise<Json> {
+    await this.tasks.fresh();
     const tasks = this.tasks.list();
     return { _meta: this.meta('all', tasks), signs: this.entriesOf(tasks), monitors: {}, settings: exportSettings(this.settings) };
   }
 
   async exportSign(name: string): Promise<Json> {
+    await this.tasks.fresh();
     const task = this.tasks.get(name);
     if (!task) throw new PanelError('task_not_found', `Sign task ${name} does not exist`);
     return { _meta: this.meta('sign', [task]), signs: this.entriesOf([task]) };
@@ -161,7 +163,8 @@ export class ConfigTransferService {
     return value;
   }
 
-  private plan(document: Json, options: ImportOptions): Promise<ImportPlan> {
+  private async plan(document: Json, options: ImportOptions): Promise<ImportPlan> {
+    await this.tasks.fresh();
     return planImport(document, {
       overwrite: options.overwrite,
       defaultAccount: options.defaultAccount,
@@ -203,7 +206,7 @@ export class ConfigTransferService {
         if (!write) throw new Error(`item ${item.key} has nothing to write`);
         return write.task;
       });
-      if (taskWrites.length) undos.push(this.tasks.writeMany(taskWrites, { allowMissingPushSecrets: true, schedulesChecked: true }));
+      if (taskWrites.length) undos.push(await this.tasks.writeMany(taskWrites, { allowMissingPushSecrets: true, schedulesChecked: true }));
       if (writeSettings && plan.settings) {
         const before = currentSettingsAsPatch(this.settings);
         await this.settings.update(plan.settings.patch);

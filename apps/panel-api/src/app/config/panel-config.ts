@@ -22,6 +22,12 @@ export interface PanelConfig {
     /** ADMIN_PASSWORD_RESET=1: set the existing admin's password to bootstrapPassword once. */
     passwordReset: boolean;
     jwtSecret?: string;
+    /**
+     * APP_ENCRYPTION_KEY (64 hex characters): seals the Telegram sessions in the database. Required
+     * with PostgreSQL (every replica needs the same key); on SQLite, generated into the data
+     * directory when not set.
+     */
+    encryptionKey?: string;
     accessTokenTtlHours: number;
     loginThrottle: { maxFailures: number; windowSeconds: number; blockSeconds: number };
   };
@@ -91,6 +97,15 @@ export function loadPanelConfig(raw: RawVariables, options: { defaultDataDir?: s
   const dataDirSetting = env.APP_DATA_DIR ?? options.defaultDataDir ?? './data';
   const dataDir = isAbsolute(dataDirSetting) ? dataDirSetting : resolve(dataDirSetting);
   const databaseUrl = env.APP_DATABASE_URL ?? env.DATABASE_URL;
+  const database: DatabaseTarget = databaseUrl ? databaseFromUrl(databaseUrl, dataDir) : { driver: 'sqlite', path: join(dataDir, 'db.sqlite') };
+  if (database.driver === 'postgres' && !env.APP_ENCRYPTION_KEY) {
+    throw new ConfigValidationError([
+      {
+        variable: 'APP_ENCRYPTION_KEY',
+        rule: 'is required with PostgreSQL: it seals the Telegram sessions in the database, and every replica must use the same one. Create one with `openssl rand -hex 32`',
+      },
+    ]);
+  }
   const version = env.APP_VERSION?.trim();
   return {
     http: {
@@ -101,11 +116,12 @@ export function loadPanelConfig(raw: RawVariables, options: { defaultDataDir?: s
       limits: httpLimits.limits,
     },
     dataDir,
-    database: databaseUrl ? databaseFromUrl(databaseUrl, dataDir) : { driver: 'sqlite', path: join(dataDir, 'db.sqlite') },
+    database,
     auth: {
       bootstrapPassword: env.ADMIN_PASSWORD,
       passwordReset: env.ADMIN_PASSWORD_RESET === '1',
       jwtSecret: env.APP_JWT_SECRET,
+      encryptionKey: env.APP_ENCRYPTION_KEY?.toLowerCase(),
       accessTokenTtlHours: env.APP_ACCESS_TOKEN_EXPIRE_HOURS ?? 12,
       loginThrottle: {
         maxFailures: env.APP_LOGIN_MAX_FAILURES ?? 5,
@@ -145,7 +161,7 @@ export function loadPanelConfig(raw: RawVariables, options: { defaultDataDir?: s
 
 /** Values that must never appear in a log line or an error message. */
 export function panelSecrets(config: PanelConfig): string[] {
-  const secrets = [config.auth.bootstrapPassword, config.auth.jwtSecret, config.metrics.token];
+  const secrets = [config.auth.bootstrapPassword, config.auth.jwtSecret, config.auth.encryptionKey, config.metrics.token];
   if (config.database.driver === 'postgres') secrets.push(config.database.url);
   return secrets.filter((value): value is string => Boolean(value));
 }

@@ -35,6 +35,11 @@ export class PanelEnvironment {
   // Recovery for a lost admin password: with ADMIN_PASSWORD, sets it once at the next start (see AdminBootstrapService).
   @IsOptional() @IsIn(['0', '1']) ADMIN_PASSWORD_RESET?: string;
   @IsOptional() @EmptyAsUndefined() @IsString() @MinLength(32) APP_JWT_SECRET?: string;
+  // Seals Telegram sessions at rest (AES-256-GCM through @shared/crypto); every replica must share it.
+  @IsOptional()
+  @EmptyAsUndefined()
+  @Matches(/^[0-9a-fA-F]{64}$/, { message: 'must be 64 hex characters (32 bytes); create one with `openssl rand -hex 32`' })
+  APP_ENCRYPTION_KEY?: string;
   @IsOptional() @ToInteger() @IsInt() @Min(1) @Max(720) APP_ACCESS_TOKEN_EXPIRE_HOURS?: number;
   // Login throttling; the defaults are the documented 5 failures in 300 s blocking for 900 s.
   @IsOptional() @ToInteger() @IsInt() @Min(1) @Max(1000) APP_LOGIN_MAX_FAILURES?: number;

@@ -22,6 +22,11 @@ export class DataDirectory {
   readonly jwtSecretFile: string;
   /** The generated key of the backups' integrity check (HMAC); never part of a backup. */
   readonly backupKeyFile: string;
+  /**
+   * The generated key that seals the Telegram sessions in the database (SQLite without
+   * APP_ENCRYPTION_KEY); never part of a backup, kept by a restore like .backup_key.
+   */
+  readonly encryptionKeyFile: string;
   private prepared = false;
 
   constructor(readonly root: string) {
@@ -37,11 +42,12 @@ export class DataDirectory {
     this.adminPasswordResetFile = join(root, '.admin_password_reset');
     this.jwtSecretFile = join(root, '.jwt_secret');
     this.backupKeyFile = join(root, '.backup_key');
+    this.encryptionKeyFile = join(root, '.app_encryption_key');
   }
 
   /** Files that hold secrets of this instance rather than user data; backups leave them out. */
   get excludedFromBackup(): string[] {
-    return [this.adminBootstrapPasswordFile, this.adminPasswordResetFile, this.schedulerLockFile, this.jwtSecretFile, this.backupKeyFile];
+    return [this.adminBootstrapPasswordFile, this.adminPasswordResetFile, this.schedulerLockFile, this.jwtSecretFile, this.backupKeyFile, this.encryptionKeyFile];
   }
 
   /**

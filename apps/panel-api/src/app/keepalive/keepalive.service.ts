@@ -140,7 +140,7 @@ export class KeepaliveService implements OnModuleInit, OnModuleDestroy {
       } catch (error) {
         const code = checkCodeFor(error);
         const message = error instanceof Error ? error.message : String(error);
-        if (error instanceof TelegramError && error.kind === 'session_invalid') this.sessions.markSessionInvalid(name, message);
+        if (error instanceof TelegramError && error.kind === 'session_invalid') await this.sessions.markSessionInvalid(name, message);
         this.recordAccount(name, { last_keepalive_at: last, last_attempt_at: attemptAt, last_code: code, last_message: message });
         return { account_name: name, outcome: 'failed', code, message, last_keepalive_at: last };
       }

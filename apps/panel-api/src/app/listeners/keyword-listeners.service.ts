@@ -163,7 +163,7 @@ export class KeywordListenersService implements OnApplicationBootstrap, OnModule
   }
 
   onSessionInvalid(accountName: string, message: string): void {
-    this.sessions.markSessionInvalid(accountName, message);
+    this.sessions.markSessionInvalid(accountName, message).catch((error: unknown) => this.logger.error({ err: error }, `Flagging ${accountName} for a new login failed`));
   }
 
   async onHit(rule: CompiledListenRule, message: TelegramIncomingMessage, keyword: string): Promise<void> {

@@ -152,7 +152,7 @@ export class ActionRunner {
       const category = failureCategoryOf(error);
       const message = error instanceof Error ? error.message : String(error);
       log({ level: 'error', message }, `action ${completed + 1}`);
-      if (category === 'session_invalid') this.sessions.markSessionInvalid(accountName, message);
+      if (category === 'session_invalid') await this.sessions.markSessionInvalid(accountName, message);
       return { success: false, completed, failure_category: category, error: message, flow_log: flowLog };
     }
   }
@@ -169,8 +169,8 @@ export class ActionRunner {
   }
 
   /** Flags the account needs_relogin after Telegram rejected its session during a run. */
-  markSessionInvalid(accountName: string, message: string): void {
-    this.sessions.markSessionInvalid(accountName, message);
+  markSessionInvalid(accountName: string, message: string): Promise<void> {
+    return this.sessions.markSessionInvalid(accountName, message);
   }
 
   /** One step: its delay, then the action. Throws StepFailure, TelegramError, AiError or RunInterrupted. */

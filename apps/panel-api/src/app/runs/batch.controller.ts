@@ -22,18 +22,20 @@ export class BatchController {
   @ApiOperation({ summary: 'Enable, disable, delete or run up to 100 tasks; a result per name (unknown names reported, the rest done)' })
   @ApiOkResponse({ type: BatchResultDto })
   @ApiBadRequestResponse({ description: 'Unknown action, no names or more than 100' })
-  apply(@Body() body: BatchTasksDto): BatchResultDto {
-    const results: BatchItemResultDto[] = [...new Set(body.names)].map((name) => this.applyOne(body.action, name));
+  async apply(@Body() body: BatchTasksDto): Promise<BatchResultDto> {
+    await this.tasks.fresh();
+    const results: BatchItemResultDto[] = [];
+    for (const name of new Set(body.names)) results.push(await this.applyOne(body.action, name));
     const succeeded = results.filter((result) => result.ok).length;
     return { action: body.action, results, succeeded, failed: results.length - succeeded };
   }
 
-  private applyOne(action: BatchTasksDto['action'], name: string): BatchItemResultDto {
+  private async applyOne(action: BatchTasksDto['action'], name: string): Promise<BatchItemResultDto> {
     if (!isTaskName(name)) return { name, ok: false, result: 'invalid', message: 'not a valid task name' };
     if (!this.tasks.get(name)) return { name, ok: false, result: 'not_found' };
     try {
-      if (action === 'enable' || action === 'disable') this.tasks.setEnabled(name, action === 'enable');
-      else if (action === 'delete') this.tasks.remove(name);
+      if (action === 'enable' || action === 'disable') await this.tasks.setEnabled(name, action === 'enable');
+      else if (action === 'delete') await this.tasks.remove(name);
       else {
         const started = this.runner.start(name, 'batch');
         return { name, ok: true, result: 'done', message: `started ${started.length} run(s)` };

@@ -58,7 +58,9 @@ export class RunsController {
   @ApiAcceptedResponse({ type: RunStartedDto })
   @ApiNotFoundResponse()
   @ApiConflictResponse({ description: 'The task is already running' })
-  run(@Param('name') name: string, @Body() body: RunTaskDto): RunStartedDto {
+  async run(@Param('name') name: string, @Body() body: RunTaskDto): Promise<RunStartedDto> {
+    assertTaskName(name);
+    await this.tasks.fresh();
     const task = this.tasks.require(name);
     if (body.account_name !== undefined && !this.tasks.accountsOf(task).includes(body.account_name)) {
       throw new ValidationFailed(`Account ${body.account_name} is not one of the task's accounts`);
@@ -70,10 +72,13 @@ export class RunsController {
   @ApiOperation({ summary: 'In-memory status of the task\'s run: state, phase, failure_category and the flow log' })
   @ApiOkResponse({ type: TaskRunStatusDto })
   @ApiNotFoundResponse()
-  status(@Param('name') name: string): TaskRunStatusDto {
+  async status(@Param('name') name: string): Promise<TaskRunStatusDto> {
     assertTaskName(name);
     const runs = this.registry.ofTask(name);
-    if (runs.length === 0) this.tasks.require(name);
+    if (runs.length === 0) {
+      await this.tasks.fresh();
+      this.tasks.require(name);
+    }
     const views = runs.map((run) => this.view(run));
     const primary = views.find((run) => run.state === 'running') ?? views[0];
     return { ...(primary ?? idleStatus(name, Math.round(this.timings.runTimeoutMs / 1000))), runs: views };
@@ -84,10 +89,13 @@ export class RunsController {
   @ApiOperation({ summary: 'Ask the task\'s active runs to stop (checked between steps and during every wait)' })
   @ApiOkResponse({ type: CancelResultDto })
   @ApiNotFoundResponse()
-  cancel(@Param('name') name: string): CancelResultDto {
+  async cancel(@Param('name') name: string): Promise<CancelResultDto> {
     assertTaskName(name);
     const cancelled = this.registry.cancel(name);
-    if (cancelled === 0) this.tasks.require(name);
+    if (cancelled === 0) {
+      await this.tasks.fresh();
+      this.tasks.require(name);
+    }
     return { task_name: name, cancelled };
   }
 
@@ -96,6 +104,8 @@ export class RunsController {
   @ApiOkResponse({ type: HistoryListDto })
   @ApiNotFoundResponse()
   async taskHistory(@Param('name') name: string, @Query() query: HistoryQueryDto): Promise<HistoryListDto> {
+    assertTaskName(name);
+    await this.tasks.fresh();
     this.tasks.require(name);
     return { task_name: name, history: await this.history.list(name, { limit: query.limit ?? 50, accountName: query.account }) };
   }

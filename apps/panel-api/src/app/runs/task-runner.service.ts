@@ -128,7 +128,7 @@ export class TaskRunner implements OnModuleInit, OnModuleDestroy {
       const category = interrupted ? (interrupted.reason === 'timeout' ? 'timeout' : 'none') : failureCategoryOf(error);
       const message = error instanceof Error ? error.message : String(error);
       log('error', message);
-      if (category === 'session_invalid') this.actions.markSessionInvalid(run.account_name, message);
+      if (category === 'session_invalid') await this.actions.markSessionInvalid(run.account_name, message);
       outcome = {
         success: false,
         category,
@@ -226,7 +226,7 @@ export class TaskRunner implements OnModuleInit, OnModuleDestroy {
     this.registry.log(run, { at: finishedAt, step: null, level: outcome.success ? 'info' : 'error', message: outcome.success ? 'run succeeded' : `run ${outcome.state === 'finished' ? 'failed' : outcome.state}` });
     try {
       await this.history.record(run, outcome.message);
-      this.tasks.recordLastRun(task.name, { at: finishedAt, account_name: run.account_name, success: outcome.success, message: outcome.message, failure_category: outcome.category });
+      await this.tasks.recordLastRun(task.name, { at: finishedAt, account_name: run.account_name, success: outcome.success, message: outcome.message, failure_category: outcome.category });
       await this.notify(task, run, outcome);
     } catch (error) {
       this.logger.error({ err: error }, `Finishing run ${run.run_id} of ${task.name} failed`);

@@ -70,9 +70,12 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
         if (change.global && this.settings.getGlobal().timezone !== this.timeZone) this.sync();
       }),
       this.lock.onChange((held) => {
-        // Another instance may have changed tasks a moment ago; look before registering.
-        if (held) this.tasks.reloadFromDisk();
+        // Registers the tasks as last read (at most a second old) at once; the re-read reports what
+        // another replica changed since, and that change re-syncs.
         this.sync();
+        if (held) {
+          this.tasks.reloadFromDisk().catch((error: unknown) => this.logger.error({ err: error }, 'Re-reading the tasks for the new scheduler lock holder failed'));
+        }
       }),
       this.accounts.onEvent((event) => {
         if (event.type === 'removed' || event.type === 'logged_in') this.sync();

@@ -1,5 +1,5 @@
 /**
- * The task document as it is stored under `.signer/tasks/<name>.json` and served by the API. Field
+ * The task document as it is stored (the `sign_tasks` table; `.signer/tasks/<name>.json` before) and served by the API. Field
  * names are those of the panel users migrate from (panel-api-details.md), so its exports import here.
  */
 

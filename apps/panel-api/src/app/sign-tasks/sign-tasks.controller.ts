@@ -33,7 +33,8 @@ export class SignTasksController {
   @Get()
   @ApiOperation({ summary: 'List sign and listen tasks, filtered by account, enabled and execution mode' })
   @ApiOkResponse({ type: SignTaskListDto })
-  list(@Query() query: SignTaskListQueryDto): SignTaskListDto {
+  async list(@Query() query: SignTaskListQueryDto): Promise<SignTaskListDto> {
+    await this.tasks.fresh();
     const tasks = this.tasks.list({
       account: query.account,
       enabled: query.enabled === undefined ? undefined : query.enabled === 'true',
@@ -47,15 +48,17 @@ export class SignTasksController {
   @ApiOperation({ summary: 'Create a task' })
   @ApiCreatedResponse({ type: SignTaskDto })
   @ApiConflictResponse({ description: 'A task with this name exists' })
-  create(@Body() body: SignTaskInputDto): SignTaskDto {
-    return view(this.tasks.create(body));
+  async create(@Body() body: SignTaskInputDto): Promise<SignTaskDto> {
+    return view(await this.tasks.create(body));
   }
 
   @Get(':name')
   @ApiOperation({ summary: 'Read a task' })
   @ApiOkResponse({ type: SignTaskDto })
   @ApiNotFoundResponse()
-  get(@Param('name') name: string): SignTaskDto {
+  async get(@Param('name') name: string): Promise<SignTaskDto> {
+    assertTaskName(name);
+    await this.tasks.fresh();
     return view(this.tasks.require(name));
   }
 
@@ -64,9 +67,9 @@ export class SignTasksController {
   @ApiOperation({ summary: 'Replace a task (the whole document; last_run is kept)' })
   @ApiOkResponse({ type: SignTaskDto })
   @ApiNotFoundResponse()
-  replace(@Param('name') name: string, @Body() body: SignTaskInputDto): SignTaskDto {
+  async replace(@Param('name') name: string, @Body() body: SignTaskInputDto): Promise<SignTaskDto> {
     assertTaskName(name);
-    return view(this.tasks.replace(name, body));
+    return view(await this.tasks.replace(name, body));
   }
 
   @Delete(':name')
@@ -74,16 +77,16 @@ export class SignTasksController {
   @ApiOperation({ summary: 'Delete a task (its jobs are removed; its history stays)' })
   @ApiNoContentResponse()
   @ApiNotFoundResponse()
-  remove(@Param('name') name: string): void {
-    this.tasks.remove(name);
+  async remove(@Param('name') name: string): Promise<void> {
+    await this.tasks.remove(name);
   }
 
   @Post(':name/clone')
   @ApiOperation({ summary: 'Copy a task under a new name (without its last run)' })
   @ApiCreatedResponse({ type: SignTaskDto })
   @ApiConflictResponse({ description: 'new_name exists' })
-  clone(@Param('name') name: string, @Body() body: CloneTaskDto): SignTaskDto {
-    return view(this.tasks.clone(name, body.new_name));
+  async clone(@Param('name') name: string, @Body() body: CloneTaskDto): Promise<SignTaskDto> {
+    return view(await this.tasks.clone(name, body.new_name));
   }
 
   @Post(':name/enable')
@@ -91,8 +94,8 @@ export class SignTasksController {
   @ApiOperation({ summary: 'Enable a task (its jobs are registered)' })
   @ApiErrorResponses({ 404: 'No task of that name' })
   @ApiOkResponse({ type: SignTaskDto })
-  enable(@Param('name') name: string): SignTaskDto {
-    return view(this.tasks.setEnabled(name, true));
+  async enable(@Param('name') name: string): Promise<SignTaskDto> {
+    return view(await this.tasks.setEnabled(name, true));
   }
 
   @Post(':name/disable')
@@ -100,7 +103,7 @@ export class SignTasksController {
   @ApiOperation({ summary: 'Disable a task (its jobs are removed)' })
   @ApiErrorResponses({ 404: 'No task of that name' })
   @ApiOkResponse({ type: SignTaskDto })
-  disable(@Param('name') name: string): SignTaskDto {
-    return view(this.tasks.setEnabled(name, false));
+  async disable(@Param('name') name: string): Promise<SignTaskDto> {
+    return view(await this.tasks.setEnabled(name, false));
   }
 }

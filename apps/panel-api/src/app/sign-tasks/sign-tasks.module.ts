@@ -5,7 +5,7 @@ import { SignTasksService } from './sign-tasks.service';
 import { TaskStore } from './task-store';
 
 /**
- * Sign and listen tasks: the documents under `.signer/tasks/`, their validation and CRUD routes.
+ * Sign and listen tasks: the documents in the database (`sign_tasks`), their validation and CRUD routes.
  * Import it and inject SignTasksService to read tasks and follow their changes.
  */
 @Module({

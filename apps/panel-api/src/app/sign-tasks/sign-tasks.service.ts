@@ -33,15 +33,17 @@ export class InvalidTaskException extends ValidationFailed {
 }
 
 /**
- * Sign and listen tasks: validation on every write, the documents under `.signer/tasks/`, and a
- * change stream. The scheduler, the runner and the keyword listeners depend on this API:
+ * Sign and listen tasks: validation on every write, the documents in the database (TaskStore), and
+ * a change stream. The scheduler, the runner and the keyword listeners depend on this API:
  *
- * - `list(filter?)`, `get(name)`, `require(name)` read tasks (always the current documents, also
- *   when another instance on the same data directory wrote them);
+ * - `list(filter?)`, `get(name)`, `require(name)` read tasks from memory, as of the last refresh
+ *   (at most a second old for writes of another replica); a request handler calls `fresh()` first,
+ *   which brings in every write committed before it (one primary-key read when nothing changed);
+ * - writes are async: they refresh first, then commit, then update memory;
  * - `accountsOf(task)` resolves `account_name` / `account_names` (`"*"` = every stored account);
  * - `onTasksChanged(listener)` (or the `changes` observable) is told after every write, with the
- *   change type and the task names, including writes by another instance (seen through TaskStore's
- *   folder watch); it returns the unsubscribe function.
+ *   change type and the task names, including writes by another replica (seen by TaskStore's
+ *   refresh); it returns the unsubscribe function.
  */
 @Injectable()
 export class SignTasksService {
@@ -54,7 +56,7 @@ export class SignTasksService {
     private readonly store: TaskStore,
     private readonly accounts: AccountStore,
   ) {
-    // Another instance on the same data directory (or a hand edit) changed task files.
+    // Another replica on the same database changed tasks.
     this.store.onExternalChange((change) => {
       if (change.created.length) this.emit({ type: 'created', names: change.created });
       if (change.updated.length) this.emit({ type: 'updated', names: change.updated });
@@ -104,23 +106,30 @@ export class SignTasksService {
     return () => subscription.unsubscribe();
   }
 
-  create(input: SignTaskInput, options: WriteOptions = {}): SignTask {
+  /** Brings in every task write committed before this call, here or on another replica. */
+  async fresh(): Promise<void> {
+    await this.store.refresh();
+  }
+
+  async create(input: SignTaskInput, options: WriteOptions = {}): Promise<SignTask> {
     const checked = this.check(input, options);
+    await this.fresh();
     if (this.store.has(checked.name)) throw new TaskExists(checked.name);
     const now = new Date().toISOString();
     const task: SignTask = { ...withDefaults(checked), last_run: null, created_at: now, updated_at: now };
-    this.store.save(task);
+    await this.store.save(task, { mustBeNew: true });
     this.emit({ type: 'created', names: [task.name] });
     return task;
   }
 
   /** Replaces the whole task (PUT); the name in the body, when given, must be the path's. */
-  replace(name: string, input: SignTaskInput, options: WriteOptions = {}): SignTask {
+  async replace(name: string, input: SignTaskInput, options: WriteOptions = {}): Promise<SignTask> {
+    await this.fresh();
     const existing = this.require(name);
     if (input.name !== undefined && input.name !== name) throw new ValidationFailed('name in the body must match the task in the path (use clone to rename)');
     const checked = this.check({ ...input, name }, options);
     const task: SignTask = { ...withDefaults(checked), last_run: existing.last_run, created_at: existing.created_at, updated_at: new Date().toISOString() };
-    this.store.save(task);
+    await this.store.save(task);
     this.emit({ type: 'updated', names: [name] });
     return task;
   }
@@ -131,8 +140,9 @@ export class SignTasksService {
    * listeners re-sync once instead of once per task. A failed save puts back what was saved. Returns
    * how to undo the whole write (the caller's later step may fail).
    */
-  writeMany(inputs: SignTaskInput[], options: WriteOptions = {}): () => void {
+  async writeMany(inputs: SignTaskInput[], options: WriteOptions = {}): Promise<() => Promise<void>> {
     const checked = inputs.map((input) => this.check(input, options));
+    await this.fresh();
     const now = new Date().toISOString();
     const previous = checked.map((input) => this.store.get(input.name));
     const tasks: SignTask[] = checked.map((input, index) => {
@@ -141,56 +151,57 @@ export class SignTasksService {
         ? { ...withDefaults(input), last_run: existing.last_run, created_at: existing.created_at, updated_at: now }
         : { ...withDefaults(input), last_run: null, created_at: now, updated_at: now };
     });
-    this.store.saveMany(tasks);
+    await this.store.saveMany(tasks);
     const names = checked.map((input) => input.name);
     this.emit({ type: 'imported', names });
-    return () => {
-      this.store.saveMany(previous.filter((task): task is SignTask => task !== undefined));
-      for (const [index, name] of names.entries()) if (!previous[index]) this.store.remove(name);
+    return async () => {
+      await this.store.saveMany(previous.filter((task): task is SignTask => task !== undefined));
+      for (const [index, name] of names.entries()) if (!previous[index]) await this.store.remove(name);
       this.emit({ type: 'imported', names });
     };
   }
 
-  remove(name: string): void {
-    this.require(name);
-    this.store.remove(name);
+  async remove(name: string): Promise<void> {
+    assertTaskName(name);
+    await this.fresh();
+    if (!(await this.store.remove(name))) throw new TaskNotFound(name);
     this.emit({ type: 'deleted', names: [name] });
   }
 
-  clone(name: string, newName: string): SignTask {
+  async clone(name: string, newName: string): Promise<SignTask> {
+    await this.fresh();
     const source = this.require(name);
     if (!isTaskName(newName)) throw new InvalidTaskException([`new_name must be ${TASK_NAME_RULE}`]);
     if (this.store.has(newName)) throw new TaskExists(newName);
     const now = new Date().toISOString();
     const task: SignTask = { ...structuredClone(source), name: newName, last_run: null, created_at: now, updated_at: now };
-    this.store.save(task);
+    await this.store.save(task, { mustBeNew: true });
     this.emit({ type: 'created', names: [newName] });
     return task;
   }
 
-  setEnabled(name: string, enabled: boolean): SignTask {
+  async setEnabled(name: string, enabled: boolean): Promise<SignTask> {
+    await this.fresh();
     const existing = this.require(name);
     if (existing.enabled === enabled) return existing;
     const task: SignTask = { ...existing, enabled, updated_at: new Date().toISOString() };
-    this.store.save(task);
+    await this.store.save(task);
     this.emit({ type: enabled ? 'enabled' : 'disabled', names: [name] });
     return task;
   }
 
-  /** Records the outcome of the latest run in the document (no-op when the task is gone). */
-  recordLastRun(name: string, lastRun: TaskLastRun): void {
-    const existing = this.store.get(name);
-    if (!existing) return;
-    this.store.save({ ...existing, last_run: lastRun });
+  /** Records the outcome of the latest run in the stored document (no-op when the task is gone). */
+  async recordLastRun(name: string, lastRun: TaskLastRun): Promise<void> {
+    if (!(await this.store.updateLastRun(name, lastRun))) return;
     this.emit({ type: 'last_run', names: [name] });
   }
 
   /**
-   * Looks at the task files now (reads, a watch and a poll do so anyway), for an instance that just
-   * became the scheduler lock holder. Listeners hear about what another instance changed, if anything.
+   * Looks at the stored tasks now (a timer does so every second anyway), for an instance that just
+   * became the scheduler lock holder. Listeners hear about what another replica changed, if anything.
    */
-  reloadFromDisk(): void {
-    this.store.refresh();
+  reloadFromDisk(): Promise<void> {
+    return this.fresh();
   }
 
   private check(input: SignTaskInput, options: WriteOptions): SignTaskInput {

@@ -1,285 +1,338 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { FSWatcher, mkdirSync, readdirSync, statSync, unlinkSync, watch } from 'node:fs';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { existsSync, readdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
+import { DataSource, EntityManager } from 'typeorm';
+import { raiseStoreRevision, readStoreRevision, SerialQueue } from '../data-dir/store-revisions';
 import { DataDirectory } from '../data-dir/data-directory';
-import { CorruptDataFileError, jsonFileText, readJsonObjectFile, replaceFilesAtomically, writeJsonFileAtomic } from '../data-dir/json-file-store';
-import { SignTask } from './sign-task.types';
-import { isTaskName, parseTaskInput, taskFileStem } from './task-validation';
+import { readJsonObjectFile } from '../data-dir/json-file-store';
+import { TaskExists } from '../common/panel-error';
+import { SignTaskRow } from './entities/sign-task-row.entity';
+import { SignTask, TaskLastRun } from './sign-task.types';
+import { isTaskName, parseTaskInput } from './task-validation';
 
-const TASK_FILE_SUFFIX = '.json';
-/** fs.watch fires several events per atomic write; one re-scan covers them. */
-const WATCH_DEBOUNCE_MS = 100;
-/** Fallback where fs.watch says nothing (network file systems): a cheap folder check this often. */
-const POLL_INTERVAL_MS = 5_000;
+/** The scope of the tasks' counter in `store_revisions`. */
+export const SIGN_TASKS_SCOPE = 'sign_tasks';
 
-/** What another writer (another instance on the same data directory, a hand edit) changed on disk. */
+/** How often a replica looks for writes of the others when nothing asked (one primary-key read). */
+export const TASK_POLL_INTERVAL_MS = 1_000;
+
+/** What another writer (another replica on the same database) changed. */
 export interface TaskDiskChange {
   created: string[];
   updated: string[];
   deleted: string[];
-  /** Tasks whose only difference is last_run (another instance finished a run). */
+  /** Tasks whose only difference is last_run (another replica finished a run). */
   lastRun: string[];
 }
 
 export type TaskDiskChangeListener = (change: TaskDiskChange) => void;
 
-interface KnownFile {
-  stamp: string;
-  /** The task the file holds; undefined when it could not be loaded. */
-  name?: string;
+/** What the one-time move of `.signer/tasks/*.json` into the database did. */
+export interface TaskFileImport {
+  /** The folder the files were in, renamed to `moved_to` afterwards. */
+  folder: string;
+  moved_to: string;
+  imported: string[];
+  /** Tasks the database already held (an earlier, interrupted import or another replica): left as they are. */
+  already_stored: string[];
+  /** Files that did not hold a valid task, with the reason; they stay in the renamed folder. */
+  unreadable: Array<{ file: string; reason: string }>;
 }
 
 function isEmpty(change: TaskDiskChange): boolean {
   return !change.created.length && !change.updated.length && !change.deleted.length && !change.lastRun.length;
 }
 
-/** A file's identity as far as change detection goes: a rename-over gives a new inode, an edit a new mtime or size. */
-function stampOf(path: string): string | undefined {
-  try {
-    const stats = statSync(path, { bigint: true });
-    return `${stats.mtimeNs}:${stats.size}:${stats.ino}`;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
 function withoutLastRun(task: SignTask): string {
   return JSON.stringify({ ...task, last_run: null });
 }
 
+/** The stored document of a task (as the former task file held it), checked as a file was. */
+export function parseStoredTask(stored: Record<string, unknown>): SignTask {
+  const parsed = parseTaskInput(stored, { strict: false, checkSchedule: false });
+  if (!parsed.ok) throw new Error(parsed.problems.join('; '));
+  const now = new Date().toISOString();
+  return {
+    ...withDefaults(parsed.task),
+    last_run: (stored['last_run'] as SignTask['last_run'] | undefined) ?? null,
+    created_at: typeof stored['created_at'] === 'string' ? stored['created_at'] : now,
+    updated_at: typeof stored['updated_at'] === 'string' ? stored['updated_at'] : now,
+  };
+}
+
 /**
- * The task documents on disk: one `.signer/tasks/<name>.json` per task (a name that is not
- * path-safe gets a derived file name, see taskFileStem), each written to a temporary
- * file and renamed. They are served from memory, kept in step with the folder so that several
- * instances on one data directory agree: every read first compares the folder's mtime (one stat)
- * and re-scans when it moved, fs.watch re-scans shortly after any change, and a slow poll covers file
- * systems without watch events. A re-scan re-reads only files whose mtime, size or inode changed and
- * tells `onExternalChange` listeners what another writer changed. A file that does not hold a valid
- * task is logged and left untouched (the other tasks still load; a task already loaded keeps its last
- * good version).
+ * The task documents, in the database (`sign_tasks`, one JSON document per task) so every replica
+ * on one PostgreSQL database serves the same tasks. They are served from memory, kept in step with
+ * the table: every write raises the `sign_tasks` counter in its transaction; `refresh()` reads the
+ * counter and, when it moved, re-reads only the rows written since, and tells `onExternalChange`
+ * listeners what another replica changed. Request handlers refresh before they read (one
+ * primary-key read), and a timer does so every second for the scheduler and the listeners.
+ * A row that does not hold a valid task is logged and skipped (the others still load; a task
+ * already loaded keeps its last good version).
+ *
+ * At the first start on a data directory that still has `.signer/tasks/*.json` (an instance of an
+ * earlier version, or a restored backup of one), the files are moved into the table once: tasks the
+ * table already holds are left alone, and the folder is renamed, so a second start finds nothing.
  */
 @Injectable()
 export class TaskStore implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(TaskStore.name);
-  private tasks?: Map<string, SignTask>;
-  private readonly files = new Map<string, KnownFile>();
-  private folderStamp?: string;
+  private readonly tasks = new Map<string, SignTask>();
+  /** The revision of the row each loaded task came from. */
+  private readonly revisions = new Map<string, number>();
+  /** The `sign_tasks` counter at the last complete look at the table. */
+  private revision = -1;
   private readonly listeners = new Set<TaskDiskChangeListener>();
-  private watcher?: FSWatcher;
-  private watchTimer?: NodeJS.Timeout;
   private pollTimer?: NodeJS.Timeout;
-  /** Files that could not be loaded, for the runtime status. */
-  readonly unreadable: Array<{ file: string; reason: string }> = [];
+  private readonly queue = new SerialQueue();
+  /** Rows that could not be loaded, for the runtime status. */
+  readonly unreadable: Array<{ name: string; reason: string }> = [];
+  /** What the import of task files at this start did (undefined when there was no folder to import). */
+  lastFileImport?: TaskFileImport;
 
-  constructor(private readonly dataDirectory: DataDirectory) {}
+  constructor(
+    private readonly dataDirectory: DataDirectory,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
 
-  get folder(): string {
+  /** Where tasks were kept before they moved into the database. */
+  get legacyFolder(): string {
     return join(this.dataDirectory.signer, 'tasks');
   }
 
-  onModuleInit(): void {
-    this.loaded();
-    try {
-      this.watcher = watch(this.folder, { persistent: false }, () => this.refreshSoon());
-      this.watcher.on('error', (error) => {
-        this.logger.warn(`Watching ${this.folder} failed (${error.message}); changes by other instances are picked up on reads and every ${POLL_INTERVAL_MS / 1000} s`);
-        this.watcher?.close();
-        this.watcher = undefined;
-      });
-    } catch (error) {
-      this.logger.warn(`Cannot watch ${this.folder} (${(error as Error).message}); changes by other instances are picked up on reads and every ${POLL_INTERVAL_MS / 1000} s`);
-    }
-    this.pollTimer = setInterval(() => this.refreshIfFolderChanged(), POLL_INTERVAL_MS);
+  async onModuleInit(): Promise<void> {
+    this.lastFileImport = await this.importTaskFiles();
+    await this.refresh();
+    this.pollTimer = setInterval(() => {
+      this.refresh().catch((error: unknown) => this.logger.error({ err: error }, 'Re-reading the tasks failed'));
+    }, TASK_POLL_INTERVAL_MS);
     this.pollTimer.unref();
   }
 
   onModuleDestroy(): void {
-    this.watcher?.close();
-    this.watcher = undefined;
-    if (this.watchTimer) clearTimeout(this.watchTimer);
     if (this.pollTimer) clearInterval(this.pollTimer);
   }
 
-  /** Told (after the read or re-scan that found it) what another writer changed; returns the unsubscribe function. */
+  /** Told (after the refresh that found it) what another replica changed; returns the unsubscribe function. */
   onExternalChange(listener: TaskDiskChangeListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
+  /** The tasks as of the last refresh or own write. */
   all(): SignTask[] {
-    return [...this.fresh().values()];
+    return [...this.tasks.values()];
   }
 
   get(name: string): SignTask | undefined {
-    return this.fresh().get(name);
+    return this.tasks.get(name);
   }
 
   has(name: string): boolean {
-    return this.fresh().has(name);
+    return this.tasks.has(name);
   }
 
-  /** Re-scans the folder now and reports (also to the listeners) what changed since the last look. */
-  refresh(): TaskDiskChange {
-    if (!this.tasks) {
-      this.loaded();
-      return { created: [], updated: [], deleted: [], lastRun: [] };
-    }
-    const change = this.scan();
-    this.announce(change);
-    return change;
+  /**
+   * Brings memory in line with the table and reports (also to the listeners) what changed since the
+   * last look. Runs after this process's writes in flight (see exclusive).
+   */
+  refresh(): Promise<TaskDiskChange> {
+    return this.queue.run(async () => {
+      const change = await this.scan();
+      this.announce(change);
+      return change;
+    });
   }
 
-  /** Writes the document and keeps it in memory; the caller has validated it. */
-  save(task: SignTask): void {
-    const tasks = this.loaded();
-    const file = this.fileOf(task.name);
-    writeJsonFileAtomic(join(this.folder, file), task);
-    tasks.set(task.name, task);
-    this.noteOwnWrite(file, task.name);
+  /** Writes the document and keeps it in memory; the caller has validated it. TaskExists when `mustBeNew` and the name is taken. */
+  async save(task: SignTask, options: { mustBeNew?: boolean } = {}): Promise<void> {
+    assertStorableName(task.name);
+    await this.write(
+      async (manager, revision) => {
+        if (options.mustBeNew && (await manager.existsBy(SignTaskRow, { name: task.name }))) throw new TaskExists(task.name);
+        await manager.upsert(SignTaskRow, [this.row(task, revision)], ['name']);
+      },
+      (revision) => this.keep(task, revision),
+    );
   }
 
-  /** Writes several documents as one change (all files or none, one folder sync); the caller has validated them. */
-  saveMany(documents: SignTask[]): void {
-    const tasks = this.loaded();
-    const files = documents.map((task) => ({ task, file: this.fileOf(task.name) }));
-    replaceFilesAtomically(files.map(({ task, file }) => ({ path: join(this.folder, file), data: jsonFileText(task) })));
-    for (const { task, file } of files) {
-      tasks.set(task.name, task);
-      this.noteOwnWrite(file, task.name);
-    }
+  /** Writes several documents in one transaction (all or none); the caller has validated them. */
+  async saveMany(documents: SignTask[]): Promise<void> {
+    if (documents.length === 0) return;
+    for (const task of documents) assertStorableName(task.name);
+    await this.write(
+      async (manager, revision) => {
+        for (let at = 0; at < documents.length; at += 100) {
+          await manager.upsert(
+            SignTaskRow,
+            documents.slice(at, at + 100).map((task) => this.row(task, revision)),
+            ['name'],
+          );
+        }
+      },
+      (revision) => {
+        for (const task of documents) this.keep(task, revision);
+      },
+    );
   }
 
-  remove(name: string): boolean {
-    const tasks = this.fresh();
-    if (!tasks.has(name)) return false;
-    const file = this.fileOf(name);
-    try {
-      unlinkSync(join(this.folder, file));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-    tasks.delete(name);
-    this.noteOwnWrite(file, undefined);
-    return true;
+  /**
+   * Sets last_run in the stored document as it is now (not as this replica last saw it), so an edit
+   * made meanwhile on another replica is kept. The stored document, or undefined when the task is gone.
+   */
+  async updateLastRun(name: string, lastRun: TaskLastRun): Promise<SignTask | undefined> {
+    let updated: SignTask | undefined;
+    await this.write(
+      async (manager, revision) => {
+        const row = await manager.findOneBy(SignTaskRow, { name });
+        if (!row) return;
+        updated = { ...parseStoredTask(JSON.parse(row.document) as Record<string, unknown>), last_run: lastRun };
+        await manager.update(SignTaskRow, { name }, { document: JSON.stringify(updated), revision, updatedAt: Date.now() });
+      },
+      (revision) => {
+        if (updated) this.keep(updated, revision);
+      },
+    );
+    return updated;
   }
 
-  private fileOf(name: string): string {
-    if (!isTaskName(name)) throw new Error(`Refusing a task that has no valid name: ${JSON.stringify(name)}`);
-    return `${taskFileStem(name)}${TASK_FILE_SUFFIX}`;
+  /** Removes the task; false when the table did not hold it. */
+  async remove(name: string): Promise<boolean> {
+    let removed = false;
+    await this.write(async (manager) => {
+      removed = await manager.existsBy(SignTaskRow, { name });
+      if (removed) await manager.delete(SignTaskRow, { name });
+    }, () => {
+      this.tasks.delete(name);
+      this.revisions.delete(name);
+    });
+    return removed;
   }
 
-  /** Remembers this instance's own write so the next scan does not take it for someone else's. */
-  private noteOwnWrite(file: string, name: string | undefined): void {
-    const stamp = name === undefined ? undefined : stampOf(join(this.folder, file));
-    if (stamp === undefined) this.files.delete(file);
-    else this.files.set(file, { stamp, name });
-    // Another instance writing in the same instant is missed by the read check, not by the watch re-scan (it compares file stamps).
-    this.folderStamp = this.currentFolderStamp();
+  /** Runs `work` in a transaction that first raises the counter (which orders it after every other write); returns the new revision. */
+  private write(work: (manager: EntityManager, revision: number) => Promise<void>, apply: (revision: number) => void): Promise<number> {
+    return this.queue.run(async () => {
+      const revision = await this.dataSource.transaction(async (manager) => {
+        const revision = await raiseStoreRevision(manager, SIGN_TASKS_SCOPE);
+        await work(manager, revision);
+        return revision;
+      });
+      apply(revision);
+      return revision;
+    });
   }
 
-  private loaded(): Map<string, SignTask> {
-    if (!this.tasks) {
-      this.dataDirectory.prepare();
-      mkdirSync(this.folder, { recursive: true, mode: 0o700 });
-      this.tasks = new Map();
-      this.scan();
-    }
-    return this.tasks;
+  private row(task: SignTask, revision: number): SignTaskRow {
+    return { name: task.name, document: JSON.stringify(task), revision, updatedAt: Date.now() };
   }
 
-  private fresh(): Map<string, SignTask> {
-    const tasks = this.loaded();
-    this.refreshIfFolderChanged();
-    return tasks;
+  private keep(task: SignTask, revision: number): void {
+    this.tasks.set(task.name, task);
+    this.revisions.set(task.name, revision);
   }
 
-  private refreshIfFolderChanged(): void {
-    if (!this.tasks) return;
-    try {
-      if (this.currentFolderStamp() !== this.folderStamp) this.refresh();
-    } catch (error) {
-      this.logger.error({ err: error }, `Re-reading ${this.folder} failed`);
-    }
-  }
-
-  private refreshSoon(): void {
-    if (this.watchTimer) return;
-    this.watchTimer = setTimeout(() => {
-      this.watchTimer = undefined;
-      try {
-        this.refresh();
-      } catch (error) {
-        this.logger.error({ err: error }, `Re-reading ${this.folder} failed`);
-      }
-    }, WATCH_DEBOUNCE_MS);
-    this.watchTimer.unref();
-  }
-
-  private currentFolderStamp(): string | undefined {
-    try {
-      return String(statSync(this.folder, { bigint: true }).mtimeNs);
-    } catch {
-      return undefined;
-    }
-  }
-
-  /** Brings memory in line with the folder, re-reading only files whose stamp changed. */
-  private scan(): TaskDiskChange {
-    const tasks = this.tasks ?? new Map<string, SignTask>();
-    this.tasks = tasks;
-    // Taken before listing, so a write during the scan makes the next read look again.
-    this.folderStamp = this.currentFolderStamp();
+  private async scan(): Promise<TaskDiskChange> {
     const change: TaskDiskChange = { created: [], updated: [], deleted: [], lastRun: [] };
-    const seen = new Set<string>();
-    for (const file of readdirSync(this.folder).sort()) {
-      if (!file.endsWith(TASK_FILE_SUFFIX) || file.startsWith('.')) continue;
-      const path = join(this.folder, file);
-      const stamp = stampOf(path);
-      if (stamp === undefined) continue;
-      seen.add(file);
-      const known = this.files.get(file);
-      if (known?.stamp === stamp) continue;
-      const unreadableAt = this.unreadable.findIndex((entry) => entry.file === file);
+    const revision = await readStoreRevision(this.dataSource, SIGN_TASKS_SCOPE);
+    if (revision === this.revision) return change;
+    const repository = this.dataSource.getRepository(SignTaskRow);
+    const stored = await repository.find({ select: { name: true, revision: true } });
+    const present = new Set(stored.map((row) => row.name));
+    const stale = stored.filter((row) => this.revisions.get(row.name) !== row.revision || !this.tasks.has(row.name)).map((row) => row.name);
+    const rows = stale.length === 0 ? [] : await this.readRows(stale);
+    for (const row of rows) {
+      const unreadableAt = this.unreadable.findIndex((entry) => entry.name === row.name);
       if (unreadableAt >= 0) this.unreadable.splice(unreadableAt, 1);
       try {
-        const task = this.read(path, file);
-        const previous = tasks.get(task.name);
-        tasks.set(task.name, task);
-        this.files.set(file, { stamp, name: task.name });
+        const task = parseStoredTask(JSON.parse(row.document) as Record<string, unknown>);
+        if (task.name !== row.name) throw new Error(`its name "${task.name}" does not match the row's`);
+        const previous = this.tasks.get(task.name);
+        this.keep(task, row.revision);
         if (!previous) change.created.push(task.name);
         else if (withoutLastRun(previous) !== withoutLastRun(task)) change.updated.push(task.name);
         else if (JSON.stringify(previous.last_run) !== JSON.stringify(task.last_run)) change.lastRun.push(task.name);
       } catch (error) {
-        this.files.set(file, { stamp, name: known?.name });
+        this.revisions.set(row.name, row.revision);
         const reason = error instanceof Error ? error.message : String(error);
-        this.unreadable.push({ file, reason });
-        this.logger.error(`Task file ${path} was not loaded and is left as it is: ${reason}`);
+        this.unreadable.push({ name: row.name, reason });
+        this.logger.error(`Stored task ${JSON.stringify(row.name)} was not loaded and is left as it is: ${reason}`);
       }
     }
-    for (const [file, known] of [...this.files]) {
-      if (seen.has(file)) continue;
-      this.files.delete(file);
-      const unreadableAt = this.unreadable.findIndex((entry) => entry.file === file);
-      if (unreadableAt >= 0) this.unreadable.splice(unreadableAt, 1);
-      if (known.name !== undefined && tasks.delete(known.name)) change.deleted.push(known.name);
+    for (const name of [...this.tasks.keys()]) {
+      if (present.has(name)) continue;
+      this.tasks.delete(name);
+      this.revisions.delete(name);
+      change.deleted.push(name);
     }
+    for (let at = this.unreadable.length - 1; at >= 0; at--) if (!present.has(this.unreadable[at].name)) this.unreadable.splice(at, 1);
+    this.revision = revision;
     return change;
   }
 
-  private read(path: string, file: string): SignTask {
-    const stored = readJsonObjectFile(path);
-    if (!stored) throw new CorruptDataFileError(path, 'it disappeared while being read');
-    const parsed = parseTaskInput(stored, { strict: false, checkSchedule: false });
-    if (!parsed.ok) throw new CorruptDataFileError(path, parsed.problems.join('; '));
-    if (this.fileOf(parsed.task.name) !== file) throw new CorruptDataFileError(path, `its name "${parsed.task.name}" does not match the file name`);
-    const now = new Date().toISOString();
-    return {
-      ...withDefaults(parsed.task),
-      last_run: (stored['last_run'] as SignTask['last_run'] | undefined) ?? null,
-      created_at: typeof stored['created_at'] === 'string' ? stored['created_at'] : now,
-      updated_at: typeof stored['updated_at'] === 'string' ? stored['updated_at'] : now,
-    };
+  private async readRows(names: string[]): Promise<SignTaskRow[]> {
+    const repository = this.dataSource.getRepository(SignTaskRow);
+    const rows: SignTaskRow[] = [];
+    // Bounded IN lists: SQLite allows 999 parameters per statement.
+    for (let at = 0; at < names.length; at += 500) {
+      rows.push(...(await repository.createQueryBuilder('task').where('task.name IN (:...names)', { names: names.slice(at, at + 500) }).getMany()));
+    }
+    return rows;
+  }
+
+  /**
+   * Moves `.signer/tasks/*.json` into the table, once: a task the table already holds stays as it is
+   * (the import is repeated after a crash between the commit and the rename, and changes nothing
+   * then), and the folder is renamed `tasks.imported-<time>` so the next start finds nothing.
+   */
+  private async importTaskFiles(): Promise<TaskFileImport | undefined> {
+    const folder = this.legacyFolder;
+    if (!existsSync(folder)) return undefined;
+    const unreadable: TaskFileImport['unreadable'] = [];
+    const documents: SignTask[] = [];
+    for (const file of readdirSync(folder).sort()) {
+      if (!file.endsWith('.json') || file.startsWith('.')) continue;
+      try {
+        const stored = readJsonObjectFile(join(folder, file));
+        if (!stored) continue;
+        const task = parseStoredTask(stored);
+        if (!isStorableName(task.name)) throw new Error('its name is not a valid task name');
+        documents.push(task);
+      } catch (error) {
+        unreadable.push({ file, reason: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    const imported: string[] = [];
+    const alreadyStored: string[] = [];
+    if (documents.length > 0) {
+      await this.write(
+        async (manager, revision) => {
+          for (const task of documents) {
+            if (await manager.existsBy(SignTaskRow, { name: task.name })) alreadyStored.push(task.name);
+            else {
+              await manager.insert(SignTaskRow, this.row(task, revision));
+              imported.push(task.name);
+            }
+          }
+        },
+        // Memory is filled by the first refresh.
+        () => undefined,
+      );
+    }
+    const movedTo = join(this.dataDirectory.signer, `tasks.imported-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+    try {
+      renameSync(folder, movedTo);
+    } catch (error) {
+      // Another replica on a shared data directory moved it a moment ago.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    const report: TaskFileImport = { folder, moved_to: movedTo, imported, already_stored: alreadyStored, unreadable };
+    this.logger.log(
+      `Moved the task files of ${folder} into the database: ${imported.length} imported, ${alreadyStored.length} already stored and left as they are, ` +
+        `${unreadable.length} unreadable (kept in ${movedTo})` +
+        (unreadable.length ? `: ${unreadable.map((entry) => `${entry.file} (${entry.reason})`).join('; ')}` : ''),
+    );
+    return report;
   }
 
   /** Listeners hear about it after the current synchronous work (a read inside a re-sync must not re-enter it). */
@@ -290,11 +343,19 @@ export class TaskStore implements OnModuleInit, OnModuleDestroy {
         try {
           listener(change);
         } catch (error) {
-          this.logger.error({ err: error }, 'A task disk change listener failed');
+          this.logger.error({ err: error }, 'A task change listener failed');
         }
       }
     });
   }
+}
+
+function isStorableName(name: string): boolean {
+  return isTaskName(name);
+}
+
+function assertStorableName(name: string): void {
+  if (!isStorableName(name)) throw new Error(`Refusing a task that has no valid name: ${JSON.stringify(name)}`);
 }
 
 /** Fills the optional fields of a validated input with their defaults. */
