@@ -677,7 +677,10 @@ export interface paths {
         /** Watched repositories by name, filtered by status, source and text */
         get: operations["RepositoriesController_list"];
         put?: never;
-        /** Watch an external public repository through MONITOR_EXTERNAL_PAT (at most 20) */
+        /**
+         * Watch an external public repository through MONITOR_EXTERNAL_PAT (at most 20)
+         * @description Every refusal names its reason in details.reason: no_token, not_found, limit, unreachable, rate_limited, token_rejected, github_error.
+         */
         post: operations["ExternalRepositoriesController_addExternal"];
         delete?: never;
         options?: never;
@@ -732,6 +735,23 @@ export interface paths {
         put?: never;
         /** Keep the records but send no notifications */
         post: operations["RepositoriesController_archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repositories/external": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether external repositories can be added: MONITOR_EXTERNAL_PAT set, how many are watched, the limit */
+        get: operations["ExternalRepositoriesController_externalAccess"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1371,6 +1391,14 @@ export interface components {
             /** @description Local date YYYY-MM-DD in the configured time zone */
             date: string;
             total: number;
+        };
+        ExternalRepositoryAccessDto: {
+            /** @description External repositories watched now (not removed) */
+            count: number;
+            /** @description The most external repositories that can be watched */
+            limit: number;
+            /** @description Whether MONITOR_EXTERNAL_PAT is set; without it external repositories cannot be added */
+            token_configured: boolean;
         };
         GithubAppManifestDto: {
             callback_urls: string[];
@@ -4467,7 +4495,7 @@ export interface operations {
                     "application/json": components["schemas"]["MonitorErrorBody"];
                 };
             };
-            /** @description not_found: no public repository with that name */
+            /** @description not_found (reason not_found): no public repository with that name */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4476,7 +4504,7 @@ export interface operations {
                     "application/json": components["schemas"]["MonitorErrorBody"];
                 };
             };
-            /** @description conflict: the limit of external repositories is reached */
+            /** @description conflict: reason limit (the limit of external repositories is reached), no_token (MONITOR_EXTERNAL_PAT is not set) or token_rejected (GitHub refused it) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4494,7 +4522,24 @@ export interface operations {
                     "application/json": components["schemas"]["MonitorErrorBody"];
                 };
             };
-            503: components["responses"]["ServiceUnavailable"];
+            /** @description rate_limited (reason rate_limited): GitHub’s rate limit is reached; Retry-After when GitHub said when it resets */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description service_unavailable: reason unreachable (GitHub could not be reached) or github_error (GitHub answered with an error); or service_unavailable: the service is starting or shutting down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
         };
     };
     RepositoriesController_get: {
@@ -4786,6 +4831,36 @@ export interface operations {
             };
             /** @description not_found: no such repository */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ExternalRepositoriesController_externalAccess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExternalRepositoryAccessDto"];
+                };
+            };
+            /** @description unauthorized: no live session cookie (or agent token where one is accepted) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

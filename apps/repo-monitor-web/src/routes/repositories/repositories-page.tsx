@@ -40,20 +40,6 @@ export function RepositoriesPage() {
       ),
     placeholderData: keepPreviousData,
   });
-  // The cap counts external repositories still watched (active or archived).
-  const externalCount = useQuery({
-    queryKey: ['repositories', 'external-count'],
-    queryFn: async () => {
-      const count = (status: 'active' | 'archived') =>
-        unwrap(
-          api.GET('/api/v1/repositories', {
-            params: { query: { source: 'external', status, per_page: 1 } },
-          }),
-        );
-      const [active, archived] = await Promise.all([count('active'), count('archived')]);
-      return active.total + archived.total;
-    },
-  });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['repositories'] });
   const onError = (error: unknown) => {
     toast.error(error);
@@ -275,7 +261,7 @@ export function RepositoriesPage() {
         ]}
       />
       <Divider />
-      <AddRepositoryForm externalCount={externalCount.data} />
+      <AddRepositoryForm />
     </Page>
   );
 }
