@@ -355,6 +355,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Accepted webhook deliveries, newest first, without their payloads */
+        get: operations["DeliveriesController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/deliveries/rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Requests to POST /webhooks/github that were refused, newest first: the reason, never the body (the newest 500 are kept) */
+        get: operations["DeliveriesController_rejected"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/digests": {
         parameters: {
             query?: never;
@@ -2048,6 +2082,60 @@ export interface components {
              */
             status: "accepted" | "duplicate";
         };
+        WebhookDeliveryDto: {
+            action: string | null;
+            attempts: number;
+            /** @description X-GitHub-Delivery */
+            delivery_id: string;
+            /** @description X-GitHub-Event */
+            event: string;
+            /** @description Whether repo-monitor acts on this kind of event; other kinds are stored and ignored */
+            handled: boolean;
+            id: number;
+            /** @description Why the last processing attempt failed */
+            last_error: string | null;
+            /** Format: date-time */
+            processed_at: string | null;
+            /** Format: date-time */
+            received_at: string;
+            repository_full_name: string | null;
+            /**
+             * @description accepted: stored, not processed yet; processed; failed: given up after its attempts; duplicate: a delivery id seen before
+             * @enum {string}
+             */
+            status: "accepted" | "processed" | "failed" | "duplicate";
+        };
+        WebhookDeliveryListDto: {
+            items: components["schemas"]["WebhookDeliveryDto"][];
+            page: number;
+            per_page: number;
+            total: number;
+        };
+        WebhookRejectionDto: {
+            /** @description Content-Length as sent */
+            body_bytes: number | null;
+            delivery_id: string | null;
+            /** @description The service’s answer (never the request body) */
+            detail: string | null;
+            event: string | null;
+            http_status: number;
+            id: number;
+            /**
+             * @description no_secret: no inbound webhook secret is configured (503); bad_signature: X-Hub-Signature-256 missing or not matching (401); too_many_bad_signatures: the sender was throttled (429); too_large: body over 1 MiB (413); missing_headers / malformed_headers: X-GitHub-Delivery or X-GitHub-Event absent or malformed (400); malformed_body: not a JSON object (400); unsupported_content_type (415); unavailable: the service was stopping (503); other
+             * @enum {string}
+             */
+            reason: "no_secret" | "bad_signature" | "too_many_bad_signatures" | "too_large" | "missing_headers" | "malformed_headers" | "malformed_body" | "unsupported_content_type" | "unavailable" | "other";
+            /** Format: date-time */
+            received_at: string;
+            remote_address: string | null;
+            user_agent: string | null;
+        };
+        WebhookRejectionListDto: {
+            items: components["schemas"]["WebhookRejectionDto"][];
+            page: number;
+            per_page: number;
+            total: number;
+        };
         WeeklyReportDto: {
             /** @default false */
             enabled: boolean;
@@ -3139,6 +3227,94 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DashboardDto"];
+                };
+            };
+            /** @description unauthorized: no live session cookie (or agent token where one is accepted) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    DeliveriesController_list: {
+        parameters: {
+            query?: {
+                /** @description An event name, e.g. pull_request */
+                event?: string;
+                page?: number;
+                per_page?: number;
+                status?: "accepted" | "processed" | "failed" | "duplicate";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryListDto"];
+                };
+            };
+            /** @description validation_failed: the request is not valid; the message says what is wrong */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description unauthorized: no live session cookie (or agent token where one is accepted) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    DeliveriesController_rejected: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                reason?: "no_secret" | "bad_signature" | "too_many_bad_signatures" | "too_large" | "missing_headers" | "malformed_headers" | "malformed_body" | "unsupported_content_type" | "unavailable" | "other";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRejectionListDto"];
+                };
+            };
+            /** @description validation_failed: the request is not valid; the message says what is wrong */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
                 };
             };
             /** @description unauthorized: no live session cookie (or agent token where one is accepted) */

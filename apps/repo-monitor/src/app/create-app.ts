@@ -25,6 +25,7 @@ import { MonitorConfig } from './config/monitor-config';
 import { GithubAppSharedSettings } from './settings/github-app-shared-settings';
 import { HEALTH_PATHS, setupOpenApi } from './openapi';
 import { GITHUB_WEBHOOK_PATH, registerBodyParsers } from './webhooks/body-parsers';
+import { WebhookRejectionRecorder } from './webhooks/webhook-rejection-recorder';
 import { CONSOLE_ROUTES } from './console/console-routes';
 
 /** Largest request body: webhook deliveries over 1 MiB are refused with 413 (repo-monitor-details.md). */
@@ -102,6 +103,8 @@ async function buildMonitorApp(config: MonitorConfig, lifecycle: LifecycleServer
   app.useGlobalFilters(new AllExceptionsFilter());
   const fastify = app.getHttpAdapter().getInstance();
   logLeanRequests(fastify, () => PinoLogger.root, [GITHUB_WEBHOOK_PATH]);
+  // Every refused webhook request is kept (bounded, without its body) for the Deliveries page.
+  app.get(WebhookRejectionRecorder).listenTo(fastify);
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
     done();
