@@ -1401,6 +1401,11 @@ export interface components {
             html_url: string | null;
             id: number;
             kind: string;
+            /**
+             * @description Where its notifications stand: not_notified (none was queued); queued (waiting for its first try); failing (tried and failed, to be tried again); failed (given up: dead); sent; suppressed (held back, e.g. quiet hours); notified (queued, its entries since removed)
+             * @enum {string}
+             */
+            notification: "not_notified" | "queued" | "failing" | "failed" | "sent" | "suppressed" | "notified";
             /** @description Whether a notification was queued */
             notified: boolean;
             occurred_at: string;
@@ -4274,6 +4279,8 @@ export interface operations {
             query?: {
                 /** @description Only entries for this notification channel */
                 channel_id?: string;
+                /** @description Only entries of this event (GET /api/v1/events) */
+                event_id?: number;
                 page?: number;
                 per_page?: number;
                 state?: "pending" | "sending" | "sent" | "dead" | "suppressed";
