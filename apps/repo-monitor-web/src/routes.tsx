@@ -25,6 +25,7 @@ export const routes: RouteObject[] = withPageStrings([
       { path: '/events', lazy: async () => ({ Component: (await import('./routes/events/events-page')).EventsPage }) },
       { path: '/channels', lazy: async () => ({ Component: (await import('./routes/channels/channels-page')).ChannelsPage }) },
       { path: '/outbox', lazy: async () => ({ Component: (await import('./routes/outbox/outbox-page')).OutboxPage }) },
+      { path: '/deliveries', lazy: async () => ({ Component: (await import('./routes/deliveries/deliveries-page')).DeliveriesPage }) },
       { path: '/recovered-deliveries', lazy: async () => ({ Component: (await import('./routes/recovered-deliveries/recovered-deliveries-page')).RecoveredDeliveriesPage }) },
       { path: '/releases', lazy: async () => ({ Component: (await import('./routes/releases/releases-page')).ReleasesPage }) },
       { path: '/github-app', lazy: async () => ({ Component: (await import('./routes/github-app/github-app-page')).GithubAppPage }) },

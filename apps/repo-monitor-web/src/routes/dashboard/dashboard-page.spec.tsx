@@ -24,7 +24,7 @@ function dashboard(overrides: Record<string, unknown> = {}) {
     notifications_per_day: days.map((date) => ({ date, sent: 1, failed: 0 })),
     outbox: { pending: 0, sending: 0, dead: 2, oldest_pending_at: null, oldest_pending_age_seconds: null },
     recent_events: [
-      { id: 1, repository_id: 1, kind: 'issue_opened', category: 'issue', title: '<img src=x onerror=alert(1)> title', body_text: '', html_url: 'https://github.com/acme/api/issues/1', actor: 'a', fingerprint: 'f', notified: true, occurred_at: '2026-11-25T16:00:00Z', created_at: '2026-11-25T16:00:00Z' },
+      { id: 1, repository_id: 1, kind: 'issue_opened', category: 'issue', title: '<img src=x onerror=alert(1)> title', body_text: '', html_url: 'https://github.com/acme/api/issues/1', actor: 'a', fingerprint: 'f', notified: true, notification: 'failing', occurred_at: '2026-11-25T16:00:00Z', created_at: '2026-11-25T16:00:00Z' },
     ],
     recent_deliveries: [],
     recent_notifications: [],

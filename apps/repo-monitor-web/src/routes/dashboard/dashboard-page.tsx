@@ -212,7 +212,7 @@ function RecentEvents({ events, timeZone }: { events: Schemas['EventDto'][]; tim
                   </OutsideLink>
                   <Text size="xs" c="dimmed">
                     {formatDateTime(event.occurred_at, timeZone)}
-                    {event.notified ? ` · ${t('dashboard.notified')}` : ''}
+                    {event.notification !== 'not_notified' ? ` · ${t(`dashboard.notification.${event.notification}`)}` : ''}
                   </Text>
                 </Stack>
               </Group>

@@ -20,6 +20,7 @@ export const CONSOLE_ROUTES = [
   '/channels/:id',
   '/outbox',
   '/outbox/:id',
+  '/deliveries',
   '/recovered-deliveries',
   '/releases',
   '/github-app',
