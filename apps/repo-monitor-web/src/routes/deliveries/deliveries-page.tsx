@@ -1,9 +1,10 @@
-import { Badge, NativeSelect, Stack, Tabs, Text } from '@mantine/core';
+import { NativeSelect, Stack, Tabs, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { DataTable, EmptyState, formatDateTime, Page, useUrlParams } from '@shared/web-ui';
 import { useTranslation } from 'react-i18next';
 import { api, Schemas, unwrap } from '../../api/client';
 import { useTimeZone } from '../../components/hooks';
+import { WrappingBadge } from '../../components/wrapping-badge';
 
 const PER_PAGE = 25;
 const REFRESH_MS = 15_000;
@@ -113,9 +114,9 @@ function AcceptedDeliveries({ page, onPage }: { page: number; onPage: (page: num
           header: t('deliveries.status'),
           render: (row) => (
             <Stack gap={2}>
-              <Badge variant="light" color={STATUS_COLOR[row.status]} style={{ maxWidth: 'none' }}>
+              <WrappingBadge color={STATUS_COLOR[row.status]}>
                 {t(`deliveries.statuses.${row.status}`)}
-              </Badge>
+              </WrappingBadge>
               {!row.handled ? (
                 <Text span size="xs" c="dimmed">
                   {t('deliveries.ignored')}
@@ -170,9 +171,9 @@ function RejectedRequests({ page, reason, onPage, onReason }: { page: number; re
             key: 'reason',
             header: t('deliveries.reason'),
             render: (row) => (
-              <Badge variant="light" color="red" style={{ maxWidth: 'none' }}>
+              <WrappingBadge color="red">
                 {t(`deliveries.reasons.${row.reason}`)}
-              </Badge>
+              </WrappingBadge>
             ),
           },
           {
@@ -216,7 +217,7 @@ function RejectedRequests({ page, reason, onPage, onReason }: { page: number; re
               </Stack>
             ),
           },
-          { key: 'size', header: t('deliveries.size'), render: (row) => (row.body_bytes === null ? '—' : t('deliveries.bytes', { value: (row.body_bytes / 1024).toFixed(1) })) },
+          { key: 'size', header: t('deliveries.size'), render: (row) => (row.body_bytes === null ? '—' : row.body_bytes < 1024 ? t('deliveries.byteCount', { count: row.body_bytes }) : t('deliveries.bytes', { value: (row.body_bytes / 1024).toFixed(1) })) },
           { key: 'received', header: t('deliveries.received'), render: (row) => formatDateTime(row.received_at, timeZone) },
         ]}
       />

@@ -6,6 +6,7 @@ import { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, Schemas, unwrap } from '../../api/client';
 import { useTimeZone } from '../../components/hooks';
+import { WrappingBadge } from '../../components/wrapping-badge';
 import { EVENT_CATEGORIES, EventFilter, eventFilterFromParams, eventFilterToParams, eventQuery, EVENTS_PER_PAGE } from './event-filter';
 
 const NOTIFICATION_COLOR: Record<Schemas['EventDto']['notification'], string> = {
@@ -113,9 +114,9 @@ export function EventsPage() {
             header: t('events.columns.notified'),
             render: (row) => {
               const badge = (
-                <Badge variant="light" color={NOTIFICATION_COLOR[row.notification]} style={{ maxWidth: 'none' }}>
+                <WrappingBadge color={NOTIFICATION_COLOR[row.notification]}>
                   {t(`events.notification.${row.notification}`)}
-                </Badge>
+                </WrappingBadge>
               );
               if (row.notification === 'not_notified' || row.notification === 'notified') return badge;
               return (
