@@ -183,7 +183,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Admin actions, newest first */
+        /** Admin actions, newest first; narrowed by action (or family) and by who acted */
         get: operations["AuditLogController_list"];
         put?: never;
         post?: never;
@@ -2737,6 +2737,10 @@ export interface operations {
     AuditLogController_list: {
         parameters: {
             query?: {
+                /** @description An action (`auth.login`) or a family of actions (`auth`, `notification_channel`) */
+                action?: string;
+                /** @description Who acted: a user name, or `system` for the service itself */
+                actor?: string;
                 page?: number;
                 per_page?: number;
             };
