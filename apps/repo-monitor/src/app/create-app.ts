@@ -26,7 +26,7 @@ import { GithubAppSharedSettings } from './settings/github-app-shared-settings';
 import { HEALTH_PATHS, setupOpenApi } from './openapi';
 import { GITHUB_WEBHOOK_PATH, registerBodyParsers } from './webhooks/body-parsers';
 import { WebhookRejectionRecorder } from './webhooks/webhook-rejection-recorder';
-import { CONSOLE_ROUTES } from './console/console-routes';
+import { CONSOLE_ROUTES, SERVICE_PATHS } from './console/console-routes';
 
 /** Largest request body: webhook deliveries over 1 MiB are refused with 413 (repo-monitor-details.md). */
 const BODY_LIMIT = 1024 * 1024;
@@ -69,7 +69,7 @@ export async function createMonitorApp(config: MonitorConfig, lifecycle = monito
   try {
     const app = await buildMonitorApp(config, lifecycle);
     // The console posts the GitHub App manifest form to GitHub's web address.
-    if (await serveWebApp(app, options.webRoot, CONSOLE_ROUTES, { formActions: [new URL(config.github.webUrl).origin] })) servingConsole.add(app);
+    if (await serveWebApp(app, options.webRoot, CONSOLE_ROUTES, { formActions: [new URL(config.github.webUrl).origin] }, { pageNotFound: { servicePaths: SERVICE_PATHS } })) servingConsole.add(app);
     return app;
   } catch (error) {
     await lifecycle.close();
