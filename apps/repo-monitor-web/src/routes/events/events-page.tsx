@@ -120,7 +120,7 @@ export function EventsPage() {
               );
               if (row.notification === 'not_notified' || row.notification === 'notified') return badge;
               return (
-                <Anchor component={Link} to={`/outbox?event=${row.id}`} aria-label={t('events.notificationLink', { title: row.title, state: t(`events.notification.${row.notification}`) })}>
+                <Anchor component={Link} to={`/outbox?event=${row.id}`} aria-label={t('events.notificationLink', { id: row.id, state: t(`events.notification.${row.notification}`) })}>
                   {badge}
                 </Anchor>
               );

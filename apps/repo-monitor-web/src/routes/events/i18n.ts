@@ -26,7 +26,7 @@ export const en = {
     suppressed: 'Held back',
     notified: 'Notified',
   },
-  notificationLink: 'Notifications of “{{title}}”: {{state}}',
+  notificationLink: 'Notifications of event {{id}}: {{state}}',
   categories: { security: 'Security', actions: 'Actions', issue: 'Issues', pr: 'Pull requests', other: 'Other' },
 };
 
@@ -57,6 +57,6 @@ export const zh: typeof en = {
     suppressed: '已暂缓',
     notified: '已通知',
   },
-  notificationLink: '“{{title}}”的通知：{{state}}',
+  notificationLink: '事件 {{id}} 的通知：{{state}}',
   categories: { security: '安全', actions: 'Actions', issue: 'Issue', pr: '拉取请求', other: '其他' },
 };
