@@ -52,6 +52,7 @@ export function DashboardPage() {
                 <StackedBarChart
                   title={t('dashboard.eventsChart')}
                   dayLabel={t('dashboard.day')}
+                  noData={t('dashboard.noEvents14')}
                   days={data.events_per_day.map((day) => ({ date: day.date, values: day.by_category as Record<string, number> }))}
                   series={CATEGORIES.map((category) => ({ key: category, label: t(`dashboard.category.${category}`), color: CATEGORY_COLORS[category] }))}
                 />
@@ -60,6 +61,7 @@ export function DashboardPage() {
                 <StackedBarChart
                   title={t('dashboard.notificationsChart')}
                   dayLabel={t('dashboard.day')}
+                  noData={t('dashboard.noNotifications14')}
                   days={data.notifications_per_day.map((day) => ({ date: day.date, values: { sent: day.sent, failed: day.failed } }))}
                   series={[
                     { key: 'sent', label: t('dashboard.sent'), color: 'var(--mantine-color-green-7)' },
