@@ -19,6 +19,7 @@ export const routes: RouteObject[] = withPageStrings([
       { path: '/', element: <Navigate to="/dashboard" replace /> },
       { path: '/dashboard', lazy: async () => ({ Component: (await import('./routes/dashboard/dashboard-page')).DashboardPage }) },
       { path: '/repositories', lazy: async () => ({ Component: (await import('./routes/repositories/repositories-page')).RepositoriesPage }) },
+      { path: '/repositories/:id', lazy: async () => ({ Component: (await import('./routes/repositories/repository-page')).RepositoryPage }) },
       { path: '/work-items', lazy: async () => ({ Component: (await import('./routes/work-items/work-items-page')).WorkItemsPage }) },
       { path: '/workflow-runs', lazy: async () => ({ Component: (await import('./routes/workflow-runs/workflow-runs-page')).WorkflowRunsPage }) },
       { path: '/security-alerts', lazy: async () => ({ Component: (await import('./routes/security-alerts/security-alerts-page')).SecurityAlertsPage }) },
@@ -48,7 +49,8 @@ export const routes: RouteObject[] = withPageStrings([
  */
 function withPageStrings(list: RouteObject[]): RouteObject[] {
   return list.map((route) => {
-    const folder = route.path?.replace(/^\//, '');
+    // A page's strings are its first path segment's folder: /repositories/:id loads routes/repositories/i18n.ts.
+    const folder = route.path?.replace(/^\//, '').split('/')[0];
     const children = route.children ? withPageStrings(route.children) : undefined;
     const lazy = route.lazy;
     if (!folder || typeof lazy !== 'function' || !hasPageStrings(folder)) return children ? ({ ...route, children } as RouteObject) : route;

@@ -1,8 +1,9 @@
-import { Badge, Button, Checkbox, Divider, Group, NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, Checkbox, Divider, Group, NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { confirmAction, DataTable, EmptyState, OutsideLink, Page, toast, useUrlFilter } from '@shared/web-ui';
 import { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { api, Schemas, unwrap } from '../../api/client';
 import { AddRepositoryForm } from './add-repository-form';
 import {
@@ -185,6 +186,9 @@ export function RepositoriesPage() {
                     {t('repositories.private')}
                   </Badge>
                 ) : null}
+                <Anchor component={Link} to={`/repositories/${row.id}`} size="sm">
+                  {t('repositories.activity')}
+                </Anchor>
               </Group>
             ),
           },
