@@ -19,12 +19,14 @@ export const routes: RouteObject[] = withPageStrings([
       { path: '/', element: <Navigate to="/dashboard" replace /> },
       { path: '/dashboard', lazy: async () => ({ Component: (await import('./routes/dashboard/dashboard-page')).DashboardPage }) },
       { path: '/repositories', lazy: async () => ({ Component: (await import('./routes/repositories/repositories-page')).RepositoriesPage }) },
+      { path: '/repositories/:id', lazy: async () => ({ Component: (await import('./routes/repositories/repository-page')).RepositoryPage }) },
       { path: '/work-items', lazy: async () => ({ Component: (await import('./routes/work-items/work-items-page')).WorkItemsPage }) },
       { path: '/workflow-runs', lazy: async () => ({ Component: (await import('./routes/workflow-runs/workflow-runs-page')).WorkflowRunsPage }) },
       { path: '/security-alerts', lazy: async () => ({ Component: (await import('./routes/security-alerts/security-alerts-page')).SecurityAlertsPage }) },
       { path: '/events', lazy: async () => ({ Component: (await import('./routes/events/events-page')).EventsPage }) },
       { path: '/channels', lazy: async () => ({ Component: (await import('./routes/channels/channels-page')).ChannelsPage }) },
       { path: '/outbox', lazy: async () => ({ Component: (await import('./routes/outbox/outbox-page')).OutboxPage }) },
+      { path: '/deliveries', lazy: async () => ({ Component: (await import('./routes/deliveries/deliveries-page')).DeliveriesPage }) },
       { path: '/recovered-deliveries', lazy: async () => ({ Component: (await import('./routes/recovered-deliveries/recovered-deliveries-page')).RecoveredDeliveriesPage }) },
       { path: '/releases', lazy: async () => ({ Component: (await import('./routes/releases/releases-page')).ReleasesPage }) },
       { path: '/github-app', lazy: async () => ({ Component: (await import('./routes/github-app/github-app-page')).GithubAppPage }) },
@@ -47,7 +49,8 @@ export const routes: RouteObject[] = withPageStrings([
  */
 function withPageStrings(list: RouteObject[]): RouteObject[] {
   return list.map((route) => {
-    const folder = route.path?.replace(/^\//, '');
+    // A page's strings are its first path segment's folder: /repositories/:id loads routes/repositories/i18n.ts.
+    const folder = route.path?.replace(/^\//, '').split('/')[0];
     const children = route.children ? withPageStrings(route.children) : undefined;
     const lazy = route.lazy;
     if (!folder || typeof lazy !== 'function' || !hasPageStrings(folder)) return children ? ({ ...route, children } as RouteObject) : route;

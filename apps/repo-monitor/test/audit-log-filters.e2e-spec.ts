@@ -31,7 +31,7 @@ describe('GET /api/v1/audit-log filters', () => {
     expect(family.status).toBe(200);
     expect(family.body.items.map((item) => item.action)).toEqual(['notification_channel.seeded', 'notification_channel.deleted', 'notification_channel.created']);
     expect((await get('&action=notification_channel.created')).body.items.map((item) => item.action)).toEqual(['notification_channel.created']);
-    // A prefix that is not a whole family word matches nothing.
+    // A prefix that is not a whole family name matches nothing.
     expect((await get('&action=notification')).body.total).toBe(0);
     expect((await get('&actor=system')).body.items.map((item) => item.action)).toEqual(['notification_channel.seeded']);
     expect((await get('&action=auth&actor=mona')).body.items.map((item) => item.action)).toEqual(['auth.login_failed']);

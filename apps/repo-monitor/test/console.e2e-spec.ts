@@ -96,6 +96,22 @@ describe('console at /', () => {
       expect([path, response.status]).toEqual([path, 404]);
     }
   });
+
+  it('answers a browser that opens an unknown page with the console (its own "page not found", status 404), never under the service\u2019s paths', async () => {
+    const browser = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+    for (const path of ['/no-such-page', '/dashboard/extra', '/outbox/1/2?x=1']) {
+      const response = await fetch(`${monitor.url}${path}`, { headers: browser });
+      expect([path, response.status, response.headers.get('content-type')]).toEqual([path, 404, expect.stringMatching(/text\/html/)]);
+      expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+      expect(await response.text()).toContain('<div id="root">');
+    }
+    for (const path of ['/api/v1/nope', '/api', '/webhooks/nope', '/assets/missing.js', '/metrics/extra', '/.well-known/nope', '/oauth/nope', '/docs/nope']) {
+      const response = await fetch(`${monitor.url}${path}`, { headers: browser });
+      expect([path, response.status, response.headers.get('content-type')]).toEqual([path, 404, expect.stringMatching(/json/)]);
+    }
+    const post = await fetch(`${monitor.url}/no-such-page`, { method: 'POST', headers: browser });
+    expect(post.headers.get('content-type')).toMatch(/json/);
+  });
 });
 
 describe('API-only start (no console built)', () => {

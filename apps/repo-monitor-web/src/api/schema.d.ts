@@ -183,7 +183,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Admin actions, newest first */
+        /** Admin actions, newest first; narrowed by action (or family) and by who acted */
         get: operations["AuditLogController_list"];
         put?: never;
         post?: never;
@@ -347,6 +347,40 @@ export interface paths {
          * @description Admin session only: it shows notification deliveries, which agent tokens may not read.
          */
         get: operations["DashboardController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Accepted webhook deliveries, newest first, without their payloads */
+        get: operations["DeliveriesController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/deliveries/rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Requests to POST /webhooks/github that were refused, newest first: the reason, never the body (the newest 500 are kept) */
+        get: operations["DeliveriesController_rejected"];
         put?: never;
         post?: never;
         delete?: never;
@@ -677,7 +711,10 @@ export interface paths {
         /** Watched repositories by name, filtered by status, source and text */
         get: operations["RepositoriesController_list"];
         put?: never;
-        /** Watch an external public repository through MONITOR_EXTERNAL_PAT (at most 20) */
+        /**
+         * Watch an external public repository through MONITOR_EXTERNAL_PAT (at most 20)
+         * @description Every refusal names its reason in details.reason: no_token, not_found, limit, unreachable, rate_limited, token_rejected, github_error.
+         */
         post: operations["ExternalRepositoriesController_addExternal"];
         delete?: never;
         options?: never;
@@ -732,6 +769,23 @@ export interface paths {
         put?: never;
         /** Keep the records but send no notifications */
         post: operations["RepositoriesController_archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repositories/external": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether external repositories can be added: MONITOR_EXTERNAL_PAT set, how many are watched, the limit */
+        get: operations["ExternalRepositoriesController_externalAccess"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1347,6 +1401,11 @@ export interface components {
             html_url: string | null;
             id: number;
             kind: string;
+            /**
+             * @description Where its notifications stand: not_notified (none was queued); queued (waiting for its first try); failing (tried and failed, to be tried again); failed (given up: dead); sent; suppressed (held back, e.g. quiet hours); notified (queued, its entries since removed)
+             * @enum {string}
+             */
+            notification: "not_notified" | "queued" | "failing" | "failed" | "sent" | "suppressed" | "notified";
             /** @description Whether a notification was queued */
             notified: boolean;
             occurred_at: string;
@@ -1371,6 +1430,14 @@ export interface components {
             /** @description Local date YYYY-MM-DD in the configured time zone */
             date: string;
             total: number;
+        };
+        ExternalRepositoryAccessDto: {
+            /** @description External repositories watched now (not removed) */
+            count: number;
+            /** @description The most external repositories that can be watched */
+            limit: number;
+            /** @description Whether MONITOR_EXTERNAL_PAT is set; without it external repositories cannot be added */
+            token_configured: boolean;
         };
         GithubAppManifestDto: {
             callback_urls: string[];
@@ -2020,6 +2087,60 @@ export interface components {
              */
             status: "accepted" | "duplicate";
         };
+        WebhookDeliveryDto: {
+            action: string | null;
+            attempts: number;
+            /** @description X-GitHub-Delivery */
+            delivery_id: string;
+            /** @description X-GitHub-Event */
+            event: string;
+            /** @description Whether repo-monitor acts on this kind of event; other kinds are stored and ignored */
+            handled: boolean;
+            id: number;
+            /** @description Why the last processing attempt failed */
+            last_error: string | null;
+            /** Format: date-time */
+            processed_at: string | null;
+            /** Format: date-time */
+            received_at: string;
+            repository_full_name: string | null;
+            /**
+             * @description accepted: stored, not processed yet; processed; failed: given up after its attempts; duplicate: a delivery id seen before
+             * @enum {string}
+             */
+            status: "accepted" | "processed" | "failed" | "duplicate";
+        };
+        WebhookDeliveryListDto: {
+            items: components["schemas"]["WebhookDeliveryDto"][];
+            page: number;
+            per_page: number;
+            total: number;
+        };
+        WebhookRejectionDto: {
+            /** @description Content-Length as sent */
+            body_bytes: number | null;
+            delivery_id: string | null;
+            /** @description The service’s answer (never the request body) */
+            detail: string | null;
+            event: string | null;
+            http_status: number;
+            id: number;
+            /**
+             * @description no_secret: no inbound webhook secret is configured (503); bad_signature: X-Hub-Signature-256 missing or not matching (401); too_many_bad_signatures: the sender was throttled (429); too_large: body over 1 MiB (413); missing_headers / malformed_headers: X-GitHub-Delivery or X-GitHub-Event absent or malformed (400); malformed_body: not a JSON object (400); unsupported_content_type (415); unavailable: the service was stopping (503); other
+             * @enum {string}
+             */
+            reason: "no_secret" | "bad_signature" | "too_many_bad_signatures" | "too_large" | "missing_headers" | "malformed_headers" | "malformed_body" | "unsupported_content_type" | "unavailable" | "other";
+            /** Format: date-time */
+            received_at: string;
+            remote_address: string | null;
+            user_agent: string | null;
+        };
+        WebhookRejectionListDto: {
+            items: components["schemas"]["WebhookRejectionDto"][];
+            page: number;
+            per_page: number;
+            total: number;
+        };
         WeeklyReportDto: {
             /** @default false */
             enabled: boolean;
@@ -2616,6 +2737,10 @@ export interface operations {
     AuditLogController_list: {
         parameters: {
             query?: {
+                /** @description An action (`auth.login`) or a family of actions (`auth`, `notification_channel`) */
+                action?: string;
+                /** @description Who acted: a user name, or `system` for the service itself */
+                actor?: string;
                 page?: number;
                 per_page?: number;
             };
@@ -3111,6 +3236,94 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DashboardDto"];
+                };
+            };
+            /** @description unauthorized: no live session cookie (or agent token where one is accepted) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    DeliveriesController_list: {
+        parameters: {
+            query?: {
+                /** @description An event name, e.g. pull_request */
+                event?: string;
+                page?: number;
+                per_page?: number;
+                status?: "accepted" | "processed" | "failed" | "duplicate";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryListDto"];
+                };
+            };
+            /** @description validation_failed: the request is not valid; the message says what is wrong */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description unauthorized: no live session cookie (or agent token where one is accepted) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    DeliveriesController_rejected: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                reason?: "no_secret" | "bad_signature" | "too_many_bad_signatures" | "too_large" | "missing_headers" | "malformed_headers" | "malformed_body" | "unsupported_content_type" | "unavailable" | "other";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRejectionListDto"];
+                };
+            };
+            /** @description validation_failed: the request is not valid; the message says what is wrong */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
                 };
             };
             /** @description unauthorized: no live session cookie (or agent token where one is accepted) */
@@ -4070,6 +4283,8 @@ export interface operations {
             query?: {
                 /** @description Only entries for this notification channel */
                 channel_id?: string;
+                /** @description Only entries of this event (GET /api/v1/events) */
+                event_id?: number;
                 page?: number;
                 per_page?: number;
                 state?: "pending" | "sending" | "sent" | "dead" | "suppressed";
@@ -4467,7 +4682,7 @@ export interface operations {
                     "application/json": components["schemas"]["MonitorErrorBody"];
                 };
             };
-            /** @description not_found: no public repository with that name */
+            /** @description not_found (reason not_found): no public repository with that name */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4476,7 +4691,7 @@ export interface operations {
                     "application/json": components["schemas"]["MonitorErrorBody"];
                 };
             };
-            /** @description conflict: the limit of external repositories is reached */
+            /** @description conflict: reason limit (the limit of external repositories is reached), no_token (MONITOR_EXTERNAL_PAT is not set) or token_rejected (GitHub refused it) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4494,7 +4709,24 @@ export interface operations {
                     "application/json": components["schemas"]["MonitorErrorBody"];
                 };
             };
-            503: components["responses"]["ServiceUnavailable"];
+            /** @description rate_limited (reason rate_limited): GitHub’s rate limit is reached; Retry-After when GitHub said when it resets */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description service_unavailable: reason unreachable (GitHub could not be reached) or github_error (GitHub answered with an error); or service_unavailable: the service is starting or shutting down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
         };
     };
     RepositoriesController_get: {
@@ -4786,6 +5018,36 @@ export interface operations {
             };
             /** @description not_found: no such repository */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ExternalRepositoriesController_externalAccess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExternalRepositoryAccessDto"];
+                };
+            };
+            /** @description unauthorized: no live session cookie (or agent token where one is accepted) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,5 +1,5 @@
 import { Button, Text } from '@mantine/core';
-import { IconActivity, IconBell, IconBrandGithub, IconChartBar, IconChartLine, IconGitBranch, IconGitPullRequest, IconInbox, IconInfoCircle, IconKey, IconListDetails, IconPlayerPlay, IconRefreshAlert, IconRobot, IconSettings, IconShieldExclamation, IconStar, IconUser } from '@tabler/icons-react';
+import { IconActivity, IconBell, IconBrandGithub, IconChartBar, IconChartLine, IconGitBranch, IconGitPullRequest, IconInbox, IconInfoCircle, IconKey, IconListDetails, IconPlayerPlay, IconRefreshAlert, IconRobot, IconSettings, IconShieldExclamation, IconStar, IconUser, IconWebhook } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ColorSchemePicker, LanguagePicker, LoadingState, Shell, toast } from '@shared/web-ui';
 import { Suspense } from 'react';
@@ -32,25 +32,31 @@ export function AuthenticatedLayout() {
     return <Navigate to={`/login?${params.toString()}`} replace />;
   }
   const icon = { size: 18, stroke: 1.6, 'aria-hidden': true } as const;
+  // The navigation, grouped: what happened, how it reaches people, what it is connected to, the admin's own pages.
+  const activity = t('nav.groups.activity');
+  const delivery = t('nav.groups.delivery');
+  const integrations = t('nav.groups.integrations');
+  const admin = t('nav.groups.admin');
   const nav = [
     { to: '/dashboard', label: t('nav.dashboard'), icon: <IconChartBar {...icon} /> },
-    { to: '/repositories', label: t('nav.repositories'), icon: <IconGitBranch {...icon} /> },
-    { to: '/work-items', label: t('nav.workItems'), icon: <IconGitPullRequest {...icon} /> },
-    { to: '/workflow-runs', label: t('nav.workflowRuns'), icon: <IconPlayerPlay {...icon} /> },
-    { to: '/security-alerts', label: t('nav.securityAlerts'), icon: <IconShieldExclamation {...icon} /> },
-    { to: '/events', label: t('nav.events'), icon: <IconActivity {...icon} /> },
-    { to: '/channels', label: t('nav.channels'), icon: <IconBell {...icon} /> },
-    { to: '/outbox', label: t('nav.outbox'), icon: <IconInbox {...icon} /> },
-    { to: '/recovered-deliveries', label: t('nav.recoveredDeliveries'), icon: <IconRefreshAlert {...icon} /> },
-    { to: '/releases', label: t('nav.releases'), icon: <IconStar {...icon} /> },
-    { to: '/github-app', label: t('nav.githubApp'), icon: <IconBrandGithub {...icon} /> },
-    { to: '/ai', label: t('nav.ai'), icon: <IconRobot {...icon} /> },
-    { to: '/settings', label: t('nav.settings'), icon: <IconSettings {...icon} /> },
-    { to: '/agent-access', label: t('nav.agentAccess'), icon: <IconKey {...icon} /> },
-    { to: '/prometheus', label: t('nav.prometheus'), icon: <IconChartLine {...icon} /> },
-    { to: '/audit-log', label: t('nav.auditLog'), icon: <IconListDetails {...icon} /> },
-    { to: '/account', label: t('nav.account'), icon: <IconUser {...icon} /> },
-    { to: '/about', label: t('nav.about'), icon: <IconInfoCircle {...icon} /> },
+    { to: '/events', label: t('nav.events'), icon: <IconActivity {...icon} />, group: activity },
+    { to: '/repositories', label: t('nav.repositories'), icon: <IconGitBranch {...icon} />, group: activity },
+    { to: '/work-items', label: t('nav.workItems'), icon: <IconGitPullRequest {...icon} />, group: activity },
+    { to: '/workflow-runs', label: t('nav.workflowRuns'), icon: <IconPlayerPlay {...icon} />, group: activity },
+    { to: '/security-alerts', label: t('nav.securityAlerts'), icon: <IconShieldExclamation {...icon} />, group: activity },
+    { to: '/releases', label: t('nav.releases'), icon: <IconStar {...icon} />, group: activity },
+    { to: '/deliveries', label: t('nav.deliveries'), icon: <IconWebhook {...icon} />, group: delivery },
+    { to: '/recovered-deliveries', label: t('nav.recoveredDeliveries'), icon: <IconRefreshAlert {...icon} />, group: delivery },
+    { to: '/channels', label: t('nav.channels'), icon: <IconBell {...icon} />, group: delivery },
+    { to: '/outbox', label: t('nav.outbox'), icon: <IconInbox {...icon} />, group: delivery },
+    { to: '/github-app', label: t('nav.githubApp'), icon: <IconBrandGithub {...icon} />, group: integrations },
+    { to: '/ai', label: t('nav.ai'), icon: <IconRobot {...icon} />, group: integrations },
+    { to: '/agent-access', label: t('nav.agentAccess'), icon: <IconKey {...icon} />, group: integrations },
+    { to: '/prometheus', label: t('nav.prometheus'), icon: <IconChartLine {...icon} />, group: integrations },
+    { to: '/settings', label: t('nav.settings'), icon: <IconSettings {...icon} />, group: admin },
+    { to: '/audit-log', label: t('nav.auditLog'), icon: <IconListDetails {...icon} />, group: admin },
+    { to: '/account', label: t('nav.account'), icon: <IconUser {...icon} />, group: admin },
+    { to: '/about', label: t('nav.about'), icon: <IconInfoCircle {...icon} />, group: admin },
   ];
   return (
     <Shell

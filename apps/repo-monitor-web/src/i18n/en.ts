@@ -28,6 +28,8 @@ export const en = {
     channels: 'Notification channels',
     outbox: 'Outbox',
     releases: 'Starred releases',
+    deliveries: 'Webhook deliveries',
+    groups: { activity: 'Activity', delivery: 'Delivery', integrations: 'Integrations', admin: 'Admin' },
     recoveredDeliveries: 'Recovered deliveries',
     githubApp: 'GitHub App',
     ai: 'AI',

@@ -30,6 +30,8 @@ export const zh: typeof en = {
     channels: '通知渠道',
     outbox: '发件箱',
     releases: '星标仓库发布',
+    deliveries: 'Webhook 投递',
+    groups: { activity: '动态', delivery: '投递', integrations: '集成', admin: '管理' },
     recoveredDeliveries: '补收的投递',
     githubApp: 'GitHub App',
     ai: 'AI',

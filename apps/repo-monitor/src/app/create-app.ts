@@ -25,7 +25,8 @@ import { MonitorConfig } from './config/monitor-config';
 import { GithubAppSharedSettings } from './settings/github-app-shared-settings';
 import { HEALTH_PATHS, setupOpenApi } from './openapi';
 import { GITHUB_WEBHOOK_PATH, registerBodyParsers } from './webhooks/body-parsers';
-import { CONSOLE_ROUTES } from './console/console-routes';
+import { WebhookRejectionRecorder } from './webhooks/webhook-rejection-recorder';
+import { CONSOLE_ROUTES, SERVICE_PATHS } from './console/console-routes';
 
 /** Largest request body: webhook deliveries over 1 MiB are refused with 413 (repo-monitor-details.md). */
 const BODY_LIMIT = 1024 * 1024;
@@ -68,7 +69,7 @@ export async function createMonitorApp(config: MonitorConfig, lifecycle = monito
   try {
     const app = await buildMonitorApp(config, lifecycle);
     // The console posts the GitHub App manifest form to GitHub's web address.
-    if (await serveWebApp(app, options.webRoot, CONSOLE_ROUTES, { formActions: [new URL(config.github.webUrl).origin] })) servingConsole.add(app);
+    if (await serveWebApp(app, options.webRoot, CONSOLE_ROUTES, { formActions: [new URL(config.github.webUrl).origin] }, { pageNotFound: { servicePaths: SERVICE_PATHS } })) servingConsole.add(app);
     return app;
   } catch (error) {
     await lifecycle.close();
@@ -102,6 +103,8 @@ async function buildMonitorApp(config: MonitorConfig, lifecycle: LifecycleServer
   app.useGlobalFilters(new AllExceptionsFilter());
   const fastify = app.getHttpAdapter().getInstance();
   logLeanRequests(fastify, () => PinoLogger.root, [GITHUB_WEBHOOK_PATH]);
+  // Every refused webhook request is kept (bounded, without its body) for the Deliveries page.
+  app.get(WebhookRejectionRecorder).listenTo(fastify);
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
     done();

@@ -15,6 +15,7 @@ import { WorkflowRunEntity } from '../app/workflow-runs/workflow-run.entity';
 import { DigestEntity } from '../app/ai/digest.entity';
 import { PrReviewEntity } from '../app/ai/pr-review.entity';
 import { RecoveredDeliveryEntity } from '../app/redelivery/recovered-delivery.entity';
+import { WebhookRejectionEntity } from '../app/deliveries/webhook-rejection.entity';
 
 /**
  * Every TypeORM entity of repo-monitor. Feature modules own their entity files; this list is what
@@ -38,4 +39,5 @@ export const monitorEntities: Array<new () => object> = [
   PrReviewEntity,
   DigestEntity,
   RecoveredDeliveryEntity,
+  WebhookRejectionEntity,
 ];

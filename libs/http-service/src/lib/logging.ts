@@ -62,6 +62,11 @@ export function noteAnsweredError(res: ServerResponse, error: AnsweredError): vo
   answeredErrors.set(res, error);
 }
 
+/** What the error filter noted for this response, if anything (read by hooks that record refusals). */
+export function answeredError(res: ServerResponse): AnsweredError | undefined {
+  return answeredErrors.get(res);
+}
+
 /** Nest's start-up listing (every module and route, ~250 lines): kept for LOG_LEVEL=debug. */
 const START_UP_CHATTER = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory']);
 const INFO = 30;

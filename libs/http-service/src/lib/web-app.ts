@@ -4,6 +4,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { webAppContentSecurityPolicy, WebAppPolicyOptions } from './security-headers';
 
+export interface WebAppServeOptions {
+  /**
+   * Answer a GET for an unknown path from a browser (Accept: text/html) with the app's page and
+   * status 404, so the app shows its own "page not found"; never under `servicePaths` (`/api`,
+   * `/webhooks`...), whose unknown paths keep the service's JSON 404.
+   */
+  pageNotFound?: { servicePaths: readonly string[] };
+}
+
 /** Immutable for Vite's content-hashed files, revalidate for everything else (index.html, sw.js, manifest). */
 export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
 export const REVALIDATE_CACHE = 'no-cache';
@@ -24,6 +33,7 @@ export async function serveWebApp(
   root: string | undefined,
   routes: readonly string[],
   policy: WebAppPolicyOptions = {},
+  options: WebAppServeOptions = {},
 ): Promise<boolean> {
   if (!root || !existsSync(join(root, 'index.html'))) return false;
   const contentSecurityPolicy = webAppContentSecurityPolicy(readFileSync(join(root, 'index.html'), 'utf8'), policy);
@@ -47,6 +57,18 @@ export async function serveWebApp(
   const fastify = app.getHttpAdapter().getInstance();
   for (const url of routes) {
     fastify.get(url, (_request, reply) => reply.header('cache-control', REVALIDATE_CACHE).header('content-security-policy', contentSecurityPolicy).sendFile('index.html'));
+  }
+  const servicePaths = options.pageNotFound?.servicePaths;
+  if (servicePaths) {
+    // A browser that opens an unknown page gets the app's own "page not found" (status 404), not the API's JSON.
+    fastify.addHook('onRequest', (request, reply, done) => {
+      const path = request.url.split('?')[0] ?? '';
+      const unmatched = request.routeOptions.url === undefined;
+      const wantsPage = (request.headers.accept ?? '').includes('text/html');
+      const servicePath = servicePaths.some((prefix) => path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`));
+      if (request.method !== 'GET' || !unmatched || !wantsPage || servicePath) return done();
+      void reply.code(404).header('cache-control', REVALIDATE_CACHE).header('content-security-policy', contentSecurityPolicy).sendFile('index.html');
+    });
   }
   return true;
 }

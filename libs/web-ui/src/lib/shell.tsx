@@ -1,4 +1,4 @@
-import { Anchor, AppShell, Burger, Group, NavLink as MantineNavLink, Stack, Title } from '@mantine/core';
+import { Anchor, AppShell, Burger, Group, NavLink as MantineNavLink, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,19 @@ export interface NavItem {
   to: string;
   label: string;
   icon?: ReactNode;
+  /** A heading the item is listed under; consecutive items with the same group share it. */
+  group?: string;
+}
+
+/** Consecutive items of the same group (or of none) together, in order. */
+function navGroups(nav: readonly NavItem[]): Array<{ group: string | undefined; items: NavItem[] }> {
+  const groups: Array<{ group: string | undefined; items: NavItem[] }> = [];
+  for (const item of nav) {
+    const last = groups[groups.length - 1];
+    if (last && last.group === item.group) last.items.push(item);
+    else groups.push({ group: item.group, items: [item] });
+  }
+  return groups;
 }
 
 export interface ShellProps {
@@ -51,9 +64,21 @@ export function Shell({ title, nav, headerRight, navFooter, children }: ShellPro
         {/* The browser's own scrolling: Mantine's ScrollArea would add ~4 KB gzip to every page for a short list. */}
         <AppShell.Section grow style={{ overflowY: 'auto' }}>
           <nav>
-            {nav.map((item) => (
-              <MantineNavLink key={item.to} component={NavLink} to={item.to} onClick={close} label={item.label} leftSection={item.icon} active={location.pathname === item.to || location.pathname.startsWith(`${item.to}/`)} />
-            ))}
+            {navGroups(nav).map(({ group, items }, index) => {
+              const links = items.map((item) => (
+                <MantineNavLink key={item.to} component={NavLink} to={item.to} onClick={close} label={item.label} leftSection={item.icon} active={location.pathname === item.to || location.pathname.startsWith(`${item.to}/`)} />
+              ));
+              if (!group) return <div key={`ungrouped-${index}`}>{links}</div>;
+              const id = `nav-group-${index}`;
+              return (
+                <div key={id} role="group" aria-labelledby={id}>
+                  <Text id={id} size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt="sm" pb={4}>
+                    {group}
+                  </Text>
+                  {links}
+                </div>
+              );
+            })}
           </nav>
         </AppShell.Section>
         <AppShell.Section>

@@ -19,7 +19,8 @@ export function AiPage() {
   const tab: Tab = (TABS as readonly string[]).includes(params.get('tab') ?? '') ? (params.get('tab') as Tab) : 'settings';
   return (
     <Page title={t('ai.title')}>
-      <Tabs value={tab} onChange={(next) => setParams(next && next !== 'settings' ? { tab: next } : {}, { replace: true })} keepMounted={false}>
+      {/* Every tab stays mounted (hidden when not shown), so an edit in one is still there after a look at another. */}
+      <Tabs value={tab} onChange={(next) => setParams(next && next !== 'settings' ? { tab: next } : {}, { replace: true })}>
         <Tabs.List>
           {TABS.map((name) => (
             <Tabs.Tab key={name} value={name}>

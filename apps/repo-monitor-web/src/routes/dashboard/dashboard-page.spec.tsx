@@ -24,7 +24,7 @@ function dashboard(overrides: Record<string, unknown> = {}) {
     notifications_per_day: days.map((date) => ({ date, sent: 1, failed: 0 })),
     outbox: { pending: 0, sending: 0, dead: 2, oldest_pending_at: null, oldest_pending_age_seconds: null },
     recent_events: [
-      { id: 1, repository_id: 1, kind: 'issue_opened', category: 'issue', title: '<img src=x onerror=alert(1)> title', body_text: '', html_url: 'https://github.com/acme/api/issues/1', actor: 'a', fingerprint: 'f', notified: true, occurred_at: '2026-11-25T16:00:00Z', created_at: '2026-11-25T16:00:00Z' },
+      { id: 1, repository_id: 1, kind: 'issue_opened', category: 'issue', title: '<img src=x onerror=alert(1)> title', body_text: '', html_url: 'https://github.com/acme/api/issues/1', actor: 'a', fingerprint: 'f', notified: true, notification: 'failing', occurred_at: '2026-11-25T16:00:00Z', created_at: '2026-11-25T16:00:00Z' },
     ],
     recent_deliveries: [],
     recent_notifications: [],
@@ -63,10 +63,28 @@ describe('DashboardPage', () => {
     expect(screen.queryByText('Getting started')).toBeNull();
   });
 
+  it('says "no data" for a chart whose 14 days are all zero, and gives a chart with data its value axis', async () => {
+    const days = Array.from({ length: 14 }, (_, index) => `2026-11-${String(12 + index).padStart(2, '0')}`);
+    fetchMock.mockResolvedValue(jsonResponse(dashboard({ setup_complete: true, checklist: [], notifications_per_day: days.map((date) => ({ date, sent: 0, failed: 0 })), events_per_day: days.map((date, index) => ({ date, total: index, by_category: { issue: index } })) })));
+    renderWithProviders(<DashboardPage />, { resources, path: '/dashboard' });
+    expect(await screen.findByText('No notifications in these 14 days')).toBeInTheDocument();
+    expect(screen.queryByText('No events in these 14 days')).toBeNull();
+    // The busiest day has 13 events: the axis tops at 20, halved at 10.
+    expect(screen.getByText('20')).toBeInTheDocument();
+    expect(screen.getAllByText('10')).toHaveLength(2); // the axis, and day 10 in the screen reader's table
+  });
+
   it('shows the service error with a retry', async () => {
     fetchMock.mockResolvedValue(jsonResponse({ error_code: 'internal', message: 'database unavailable' }, 500));
     renderWithProviders(<DashboardPage />, { resources, path: '/dashboard' });
     expect(await screen.findByText('database unavailable')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+  });
+});
+
+describe('niceCeiling', () => {
+  it('rounds the axis up to 2, 4 or 10 times a power of ten, whose half is whole', async () => {
+    const { niceCeiling } = await import('./bar-chart');
+    expect([0, 1, 2, 3, 5, 10, 11, 23, 99, 101].map(niceCeiling)).toEqual([2, 2, 2, 4, 10, 10, 20, 40, 100, 200]);
   });
 });

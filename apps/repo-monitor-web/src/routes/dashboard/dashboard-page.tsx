@@ -52,6 +52,7 @@ export function DashboardPage() {
                 <StackedBarChart
                   title={t('dashboard.eventsChart')}
                   dayLabel={t('dashboard.day')}
+                  noData={t('dashboard.noEvents14')}
                   days={data.events_per_day.map((day) => ({ date: day.date, values: day.by_category as Record<string, number> }))}
                   series={CATEGORIES.map((category) => ({ key: category, label: t(`dashboard.category.${category}`), color: CATEGORY_COLORS[category] }))}
                 />
@@ -60,6 +61,7 @@ export function DashboardPage() {
                 <StackedBarChart
                   title={t('dashboard.notificationsChart')}
                   dayLabel={t('dashboard.day')}
+                  noData={t('dashboard.noNotifications14')}
                   days={data.notifications_per_day.map((day) => ({ date: day.date, values: { sent: day.sent, failed: day.failed } }))}
                   series={[
                     { key: 'sent', label: t('dashboard.sent'), color: 'var(--mantine-color-green-7)' },
@@ -212,7 +214,7 @@ function RecentEvents({ events, timeZone }: { events: Schemas['EventDto'][]; tim
                   </OutsideLink>
                   <Text size="xs" c="dimmed">
                     {formatDateTime(event.occurred_at, timeZone)}
-                    {event.notified ? ` · ${t('dashboard.notified')}` : ''}
+                    {event.notification !== 'not_notified' ? ` · ${t(`dashboard.notification.${event.notification}`)}` : ''}
                   </Text>
                 </Stack>
               </Group>

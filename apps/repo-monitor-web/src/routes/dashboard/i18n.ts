@@ -45,6 +45,9 @@ export const en = {
   noDeliveries: 'No deliveries from GitHub yet.',
   deliveryStatus: { accepted: 'Accepted', processed: 'Processed', failed: 'Failed', duplicate: 'Duplicate' },
   notified: 'Notified',
+  noEvents14: 'No events in these 14 days',
+  noNotifications14: 'No notifications in these 14 days',
+  notification: { queued: 'notification queued', failing: 'notification failing, will retry', failed: 'notification failed', sent: 'notified', suppressed: 'notification held back', notified: 'notified' },
   openOnGithub: 'Open on GitHub',
 };
 
@@ -94,5 +97,8 @@ export const zh: typeof en = {
   noDeliveries: '还没有收到 GitHub 的推送。',
   deliveryStatus: { accepted: '已接收', processed: '已处理', failed: '失败', duplicate: '重复' },
   notified: '已通知',
+  noEvents14: '这 14 天没有事件',
+  noNotifications14: '这 14 天没有通知',
+  notification: { queued: '通知排队中', failing: '通知失败，将重试', failed: '通知失败', sent: '已通知', suppressed: '通知已暂缓', notified: '已通知' },
   openOnGithub: '在 GitHub 上打开',
 };

@@ -1,11 +1,23 @@
-import { Badge, Button, Group, NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, Group, NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Link } from 'react-router';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { DataTable, EmptyState, formatDateTime, OutsideLink, Page, useUrlFilter } from '@shared/web-ui';
 import { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, Schemas, unwrap } from '../../api/client';
 import { useTimeZone } from '../../components/hooks';
+import { WrappingBadge } from '../../components/wrapping-badge';
 import { EVENT_CATEGORIES, EventFilter, eventFilterFromParams, eventFilterToParams, eventQuery, EVENTS_PER_PAGE } from './event-filter';
+
+const NOTIFICATION_COLOR: Record<Schemas['EventDto']['notification'], string> = {
+  not_notified: 'gray',
+  queued: 'blue',
+  failing: 'orange',
+  failed: 'red',
+  sent: 'teal',
+  suppressed: 'gray',
+  notified: 'teal',
+};
 
 /** The list refreshes itself this often while open; the page, filters and scroll position stay. */
 export const EVENTS_REFRESH_MS = 15_000;
@@ -97,7 +109,23 @@ export function EventsPage() {
           },
           { key: 'repository', header: t('events.columns.repository'), render: (row) => (row.repository_id ? (repositoryName.get(row.repository_id) ?? `#${row.repository_id}`) : '—') },
           { key: 'actor', header: t('events.columns.actor'), render: (row) => row.actor ?? '—' },
-          { key: 'notified', header: t('events.columns.notified'), render: (row) => (row.notified ? t('events.yes') : t('events.no')) },
+          {
+            key: 'notified',
+            header: t('events.columns.notified'),
+            render: (row) => {
+              const badge = (
+                <WrappingBadge color={NOTIFICATION_COLOR[row.notification]}>
+                  {t(`events.notification.${row.notification}`)}
+                </WrappingBadge>
+              );
+              if (row.notification === 'not_notified' || row.notification === 'notified') return badge;
+              return (
+                <Anchor component={Link} to={`/outbox?event=${row.id}`} aria-label={t('events.notificationLink', { id: row.id, state: t(`events.notification.${row.notification}`) })}>
+                  {badge}
+                </Anchor>
+              );
+            },
+          },
         ]}
       />
     </Page>

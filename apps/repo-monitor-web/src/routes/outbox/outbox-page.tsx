@@ -30,7 +30,13 @@ export function OutboxPage() {
   });
   const channelName = useMemo(() => new Map((channels.data?.items ?? []).map((channel) => [channel.id, channel.name])), [channels.data]);
 
-  const query = { page: filters.page, per_page: PER_PAGE, ...(filters.state ? { state: filters.state } : {}), ...(filters.channel ? { channel_id: filters.channel } : {}) };
+  const query = {
+    page: filters.page,
+    per_page: PER_PAGE,
+    ...(filters.state ? { state: filters.state } : {}),
+    ...(filters.channel ? { channel_id: filters.channel } : {}),
+    ...(filters.event ? { event_id: filters.event } : {}),
+  };
   const outbox = useQuery({
     queryKey: ['outbox', query],
     queryFn: () => unwrap(api.GET('/api/v1/notifications/outbox', { params: { query } })),
@@ -96,6 +102,14 @@ export function OutboxPage() {
         <Select label={t('outbox.filterState')} data={stateOptions} value={filters.state ?? ''} onChange={(value) => update({ state: (value || undefined) as OutboxFilters['state'] })} allowDeselect={false} w={{ base: '100%', xs: 200 }} />
         <Select label={t('outbox.filterChannel')} data={channelOptions} value={filters.channel ?? ''} onChange={(value) => update({ channel: value || undefined })} allowDeselect={false} w={{ base: '100%', xs: 240 }} searchable />
       </Group>
+      {filters.event ? (
+        <Group gap="xs">
+          <Text size="sm">{t('outbox.ofEvent', { id: filters.event })}</Text>
+          <Button size="xs" variant="subtle" onClick={() => update({ event: undefined })}>
+            {t('outbox.allEvents')}
+          </Button>
+        </Group>
+      ) : null}
       <DataTable<Entry>
         caption={t('outbox.caption')}
         rows={outbox.data?.items}
@@ -104,7 +118,7 @@ export function OutboxPage() {
         error={outbox.isError && !outbox.data ? outbox.error : undefined}
         onRetry={() => void outbox.refetch()}
         titleColumn="title"
-        empty={<EmptyState title={filters.state || filters.channel ? t('outbox.emptyFiltered') : t('outbox.empty')} description={t('outbox.emptyText')} />}
+        empty={<EmptyState title={filters.state || filters.channel || filters.event ? t('outbox.emptyFiltered') : t('outbox.empty')} description={t('outbox.emptyText')} />}
         paging={outbox.data ? { kind: 'pages', page: filters.page, pageSize: PER_PAGE, total: outbox.data.total, onPage: (page) => update({ page }) } : undefined}
         columns={[
           {

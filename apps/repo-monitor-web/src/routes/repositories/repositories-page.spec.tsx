@@ -36,11 +36,12 @@ interface Call {
   body: unknown;
 }
 
-/** A stand-in API: lists, the external count (`external` still watched), and whatever `write` answers to writes. */
+/** A stand-in API: lists, external access (`external` still watched, `tokenConfigured`), and whatever `write` answers to writes. */
 function stubApi(
   fetchMock: ReturnType<typeof vi.fn<typeof fetch>>,
   options: {
     external?: number;
+    tokenConfigured?: boolean;
     items?: unknown[];
     write?: (call: Call) => Response;
   } = {},
@@ -57,14 +58,10 @@ function stubApi(
     };
     calls.push(call);
     if (url.pathname === '/api/v1/system/settings') return jsonResponse({ time_zone: 'UTC' });
+    if (request.method === 'GET' && url.pathname === '/api/v1/repositories/external') {
+      return jsonResponse({ token_configured: options.tokenConfigured ?? true, count: options.external ?? 0, limit: 20 });
+    }
     if (request.method === 'GET' && url.pathname === '/api/v1/repositories') {
-      if (url.searchParams.get('per_page') === '1')
-        return jsonResponse({
-          page: 1,
-          per_page: 1,
-          total: url.searchParams.get('status') === 'active' ? (options.external ?? 0) : 0,
-          items: [],
-        });
       const items = options.items ?? [repository()];
       return jsonResponse({
         page: Number(url.searchParams.get('page') ?? 1),
@@ -224,26 +221,44 @@ describe('RepositoriesPage', () => {
     await vi.waitFor(() => expect(input).toHaveValue(''));
   });
 
-  it("shows the API's refusal under the field", async () => {
+  it('says under the field why GitHub refused, in plain words for each reason', async () => {
+    const refusals: Array<[Record<string, unknown>, number, Record<string, string>, string]> = [
+      [{ error_code: 'not_found', message: 'no public repository with that name', details: { reason: 'not_found' } }, 404, {}, 'GitHub has no public repository octocat/nope. Check the owner and the name.'],
+      [{ error_code: 'service_unavailable', message: 'GitHub could not be reached', details: { reason: 'unreachable' } }, 503, {}, 'GitHub could not be reached from the server. Check its network connection or HTTPS_PROXY, then try again.'],
+      [{ error_code: 'rate_limited', message: 'rate limit', details: { reason: 'rate_limited' } }, 429, { 'retry-after': '61' }, 'GitHub\u2019s rate limit for the token is reached. Try again in 2 minutes.'],
+      [{ error_code: 'conflict', message: 'refused', details: { reason: 'token_rejected' } }, 409, {}, 'GitHub refused the token in MONITOR_EXTERNAL_PAT: it may be expired or revoked. Set a new one and restart repo-monitor.'],
+    ];
+    let next = 0;
     stubApi(fetchMock, {
-      write: () =>
-        jsonResponse(
-          {
-            error_code: 'validation_failed',
-            message: 'octocat/nope is not a public repository',
-          },
-          400,
-        ),
+      write: () => {
+        const [body, status, headers] = refusals[next++] as (typeof refusals)[number];
+        return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+      },
     });
     renderWithProviders(<RepositoriesPage />, {
       resources,
       path: '/repositories',
     });
-    fireEvent.change(await screen.findByRole('textbox', { name: 'Repository (owner/name)' }), { target: { value: 'octocat/nope' } });
-    await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: 'Add' }));
+    const input = await screen.findByRole('textbox', { name: 'Repository (owner/name)' });
+    for (const [, , , sentence] of refusals) {
+      fireEvent.change(input, { target: { value: 'octocat/nope' } });
+      await act(async () => {
+        fireEvent.click(screen.getByRole('button', { name: 'Add' }));
+      });
+      expect(await screen.findByText(sentence)).toBeInTheDocument();
+    }
+  });
+
+  it('explains MONITOR_EXTERNAL_PAT instead of offering the form while it is unset', async () => {
+    stubApi(fetchMock, { tokenConfigured: false });
+    renderWithProviders(<RepositoriesPage />, {
+      resources,
+      path: '/repositories',
     });
-    expect(await screen.findByText('octocat/nope is not a public repository')).toBeInTheDocument();
+    expect(await screen.findByText('Adding public repositories needs a GitHub token')).toBeInTheDocument();
+    expect(screen.getByText('MONITOR_EXTERNAL_PAT')).toBeInTheDocument();
+    expect(screen.queryByRole('textbox', { name: 'Repository (owner/name)' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Add' })).toBeNull();
   });
 
   it('disables adding at 20 external repositories', async () => {

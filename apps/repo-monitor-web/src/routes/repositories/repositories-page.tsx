@@ -1,8 +1,9 @@
-import { Badge, Button, Checkbox, Divider, Group, NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, Checkbox, Divider, Group, NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { confirmAction, DataTable, EmptyState, OutsideLink, Page, toast, useUrlFilter } from '@shared/web-ui';
 import { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { api, Schemas, unwrap } from '../../api/client';
 import { AddRepositoryForm } from './add-repository-form';
 import {
@@ -39,20 +40,6 @@ export function RepositoriesPage() {
         }),
       ),
     placeholderData: keepPreviousData,
-  });
-  // The cap counts external repositories still watched (active or archived).
-  const externalCount = useQuery({
-    queryKey: ['repositories', 'external-count'],
-    queryFn: async () => {
-      const count = (status: 'active' | 'archived') =>
-        unwrap(
-          api.GET('/api/v1/repositories', {
-            params: { query: { source: 'external', status, per_page: 1 } },
-          }),
-        );
-      const [active, archived] = await Promise.all([count('active'), count('archived')]);
-      return active.total + archived.total;
-    },
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['repositories'] });
   const onError = (error: unknown) => {
@@ -199,6 +186,9 @@ export function RepositoriesPage() {
                     {t('repositories.private')}
                   </Badge>
                 ) : null}
+                <Anchor component={Link} to={`/repositories/${row.id}`} size="sm">
+                  {t('repositories.activity')}
+                </Anchor>
               </Group>
             ),
           },
@@ -275,7 +265,7 @@ export function RepositoriesPage() {
         ]}
       />
       <Divider />
-      <AddRepositoryForm externalCount={externalCount.data} />
+      <AddRepositoryForm />
     </Page>
   );
 }

@@ -10,7 +10,7 @@ export const en = {
   digests: 'Digests and reports',
   digestsHelp: 'A daily digest is sent at the time below; weekly and monthly reports on the chosen day',
   digestTime: 'Daily digest at',
-  digestTimeHelp: 'HH:MM in the time zone above',
+  digestTimeHelp: '24-hour time (HH:MM) in the time zone above, e.g. 08:00 or 18:30',
   weekly: 'Weekly report',
   weekday: 'On',
   monthly: 'Monthly report',
@@ -33,7 +33,7 @@ export const en = {
   discard: 'Discard changes',
   unsaved: 'Unsaved changes',
   weekdays: { monday: 'Monday', tuesday: 'Tuesday', wednesday: 'Wednesday', thursday: 'Thursday', friday: 'Friday', saturday: 'Saturday', sunday: 'Sunday' },
-  errors: { digestTime: 'HH:MM, from 00:00 to 23:59', starredUser: 'A GitHub user name: letters, digits and -, at most 39' },
+  errors: { digestTime: 'Enter a 24-hour time such as 08:00 (from 00:00 to 23:59).', starredUser: 'A GitHub user name: letters, digits and -, at most 39' },
 };
 
 export const zh: typeof en = {
@@ -47,7 +47,7 @@ export const zh: typeof en = {
   digests: '摘要和报告',
   digestsHelp: '每日摘要在下面的时间发送；周报和月报在所选日期发送',
   digestTime: '每日摘要时间',
-  digestTimeHelp: '上面时区中的 HH:MM',
+  digestTimeHelp: '上面时区中的 24 小时制时间（HH:MM），如 08:00 或 18:30',
   weekly: '周报',
   weekday: '发送日',
   monthly: '月报',
@@ -70,5 +70,5 @@ export const zh: typeof en = {
   discard: '放弃更改',
   unsaved: '有未保存的更改',
   weekdays: { monday: '星期一', tuesday: '星期二', wednesday: '星期三', thursday: '星期四', friday: '星期五', saturday: '星期六', sunday: '星期日' },
-  errors: { digestTime: 'HH:MM，从 00:00 到 23:59', starredUser: 'GitHub 用户名：字母、数字和 -，最多 39 个字符' },
+  errors: { digestTime: '请输入 24 小时制时间，如 08:00（00:00 到 23:59）。', starredUser: 'GitHub 用户名：字母、数字和 -，最多 39 个字符' },
 };

@@ -90,7 +90,10 @@ function SettingsForm({ saved }: { saved: SystemSettings }) {
             <TextInput
               label={t('settings.digestTime')}
               description={t('settings.digestTimeHelp')}
-              type="time"
+              // A text field, not type="time": the browser's time field shows AM/PM in some locales; the console is 24-hour everywhere.
+              placeholder="08:00"
+              inputMode="numeric"
+              maxLength={5}
               value={values.digest_time}
               error={shownError('digest_time')}
               onChange={(event) => setValues({ ...values, digest_time: event.currentTarget.value })}

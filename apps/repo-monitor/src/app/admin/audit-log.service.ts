@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AuditLogEntity } from './audit-log.entity';
-import { AuditLogRepository } from './audit-log.repository';
+import { AuditLogRepository, AuditLogFilter } from './audit-log.repository';
 
 export interface AuditEntry {
   actor: string;
@@ -36,8 +36,8 @@ export class AuditLogService {
     );
   }
 
-  async list(page: number, perPage: number): Promise<AuditPage> {
-    const { rows, total } = await this.records.find({ page, perPage, skip: (page - 1) * perPage });
+  async list(page: number, perPage: number, filter: AuditLogFilter = {}): Promise<AuditPage> {
+    const { rows, total } = await this.records.find({ page, perPage, skip: (page - 1) * perPage }, filter);
     return { items: rows, total };
   }
 }

@@ -20,6 +20,7 @@ export const CONSOLE_ROUTES = [
   '/channels/:id',
   '/outbox',
   '/outbox/:id',
+  '/deliveries',
   '/recovered-deliveries',
   '/releases',
   '/github-app',
@@ -33,3 +34,9 @@ export const CONSOLE_ROUTES = [
   '/account',
   '/about',
 ] as const;
+
+/**
+ * The service's own paths: an unknown path under these is the JSON 404 even for a browser; any
+ * other unknown path a browser opens shows the console's "page not found" (status 404).
+ */
+export const SERVICE_PATHS = ['/api', '/webhooks', '/oauth', '/.well-known', '/mcp', '/metrics', '/docs', '/openapi.json', '/openapi.yaml', '/healthz', '/readyz', '/assets'] as const;

@@ -79,7 +79,7 @@ export class DashboardService {
       events_per_day: await this.eventsPerDay(window.days, window.start, timeZone),
       notifications_per_day: await this.notificationsPerDay(window.days, window.start, timeZone),
       outbox: await this.outboxHealth(now),
-      recent_events: (await this.eventRecords.latest(RECENT)).map(EventDto.of),
+      recent_events: await this.recentEvents(),
       recent_deliveries: recentDeliveries.map(
         (row): DeliverySummaryDto => ({
           id: row.id,
@@ -125,6 +125,13 @@ export class DashboardService {
       }
     }
     return days.map((date) => perDay.get(date) as NotificationsPerDayDto);
+  }
+
+  /** The newest events, each with where its notifications stand. */
+  private async recentEvents(): Promise<EventDto[]> {
+    const rows = await this.eventRecords.latest(RECENT);
+    const entries = await this.outboxRecords.stateOfEvents(rows.map((row) => row.id));
+    return rows.map((row) => EventDto.of(row, entries.get(row.id)));
   }
 
   private async outboxHealth(now: Date): Promise<OutboxHealthDto> {

@@ -188,6 +188,18 @@ export class WebhookDeliveryRepository {
     }));
   }
 
+  /** A page of stored deliveries, newest first, without payloads; `status` and `event` narrow it. */
+  async page(filter: { status?: DeliveryStatus; event?: string }, window: { skip: number; perPage: number }): Promise<{ rows: Array<DeliverySummary & { attempts: number }>; total: number }> {
+    const [rows, total] = await this.database.dataSource.getRepository(WebhookDeliveryEntity).findAndCount({
+      select: { id: true, deliveryId: true, event: true, action: true, repositoryFullName: true, status: true, attempts: true, lastError: true, receivedAt: true, processedAt: true },
+      where: { ...(filter.status ? { status: filter.status } : {}), ...(filter.event ? { event: filter.event } : {}) },
+      order: { id: 'DESC' },
+      skip: window.skip,
+      take: window.perPage,
+    });
+    return { rows, total };
+  }
+
   /** How many deliveries are stored in each status (statuses without one are absent). */
   async countByStatus(): Promise<Partial<Record<DeliveryStatus, number>>> {
     const rows = await this.database.rows<{ key: DeliveryStatus; count: number | string }>(

@@ -6,9 +6,25 @@ import { QueryDateTime, SearchText } from '../common/list-filters';
 import { ListPage, ListPageDto, listPage, PageQueryDto, pageWindow, MAX_ROW_ID, QueryInteger } from '../common/list-page';
 import { MonitorError } from '../common/monitor-error';
 import { AGENT_SCHEME, COOKIE_SCHEME } from '../openapi';
+import { OutboxState } from '../outbox/outbox-entry.entity';
+import { OutboxRepository } from '../outbox/outbox.repository';
 import { EventEntity } from './event.entity';
 import { EventRepository } from './event.repository';
 import { EVENT_CATEGORIES, EventCategory } from '../common/event-category';
+
+export const NOTIFICATION_STANDINGS = ['not_notified', 'queued', 'failing', 'failed', 'sent', 'suppressed', 'notified'] as const;
+export type NotificationStanding = (typeof NOTIFICATION_STANDINGS)[number];
+
+/** One word for an event's notifications, from its outbox entries: the worst that is true of any of them. */
+export function notificationStanding(notified: boolean, entries: ReadonlyArray<{ state: OutboxState; attempts: number }>): NotificationStanding {
+  if (entries.length === 0) return notified ? 'notified' : 'not_notified';
+  if (entries.some((entry) => entry.state === 'dead')) return 'failed';
+  const open = entries.filter((entry) => entry.state === 'pending' || entry.state === 'sending');
+  if (open.some((entry) => entry.attempts > 0)) return 'failing';
+  if (open.length > 0) return 'queued';
+  if (entries.some((entry) => entry.state === 'sent')) return 'sent';
+  return 'suppressed';
+}
 
 export class EventDto {
   @ApiProperty() id!: number;
@@ -21,10 +37,17 @@ export class EventDto {
   @ApiProperty({ nullable: true, type: String }) actor!: string | null;
   @ApiProperty({ description: 'Dedupe fingerprint (SHA-256 of the event identity)' }) fingerprint!: string;
   @ApiProperty({ description: 'Whether a notification was queued' }) notified!: boolean;
+  @ApiProperty({
+    enum: NOTIFICATION_STANDINGS,
+    description:
+      'Where its notifications stand: not_notified (none was queued); queued (waiting for its first try); failing (tried and failed, ' +
+      'to be tried again); failed (given up: dead); sent; suppressed (held back, e.g. quiet hours); notified (queued, its entries since removed)',
+  })
+  notification!: NotificationStanding;
   @ApiProperty() occurred_at!: string;
   @ApiProperty() created_at!: string;
 
-  static of(row: EventEntity): EventDto {
+  static of(row: EventEntity, entries: ReadonlyArray<{ state: OutboxState; attempts: number }> = []): EventDto {
     return {
       id: row.id,
       repository_id: row.repositoryId,
@@ -36,6 +59,7 @@ export class EventDto {
       actor: row.actor,
       fingerprint: row.fingerprint,
       notified: row.notified,
+      notification: notificationStanding(row.notified, entries),
       occurred_at: row.occurredAt.toISOString(),
       created_at: row.createdAt.toISOString(),
     };
@@ -70,7 +94,10 @@ export class EventQueryDto extends PageQueryDto {
 @ApiSecurity(AGENT_SCHEME)
 @Controller('api/v1/events')
 export class EventsController {
-  constructor(private readonly events: EventRepository) {}
+  constructor(
+    private readonly events: EventRepository,
+    private readonly outbox: OutboxRepository,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'Recorded events, newest first, filtered by repository, category, kind, time and text' })
@@ -87,6 +114,11 @@ export class EventsController {
       { repositoryId: query.repository_id, category: query.category, kind: query.kind, since, until, text: query.q },
       window,
     );
-    return listPage(found.rows.map(EventDto.of), found.total, window);
+    const entries = await this.outbox.stateOfEvents(found.rows.map((row) => row.id));
+    return listPage(
+      found.rows.map((row) => EventDto.of(row, entries.get(row.id))),
+      found.total,
+      window,
+    );
   }
 }

@@ -27,3 +27,22 @@ export abstract class GitHubClient {
   /** A repository's latest release, with If-None-Match; value null when it has none. */
   abstract latestRelease(fullName: string, etag: string | null): Promise<Conditional<GitHubObject | null>>;
 }
+
+/** Why a call to GitHub failed, as far as a person can act on it. */
+export type GitHubFailureReason = 'unreachable' | 'rate_limited' | 'token_rejected' | 'github_error';
+
+/** A call to GitHub that failed for a reason other than "no such thing" (which the methods answer as null). */
+export class GitHubCallError extends Error {
+  constructor(
+    readonly reason: GitHubFailureReason,
+    message: string,
+    /** Seconds until GitHub takes calls again (rate_limited only), when GitHub said. */
+    readonly retryAfterSeconds?: number,
+    /** GitHub's HTTP status, when it answered at all. */
+    readonly status?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'GitHubCallError';
+  }
+}

@@ -121,8 +121,22 @@ export class GitHubSyncService implements OnApplicationBootstrap, BeforeApplicat
     await this.pollStarredReleases();
   }
 
-  /** Adds a public repository watched through MONITOR_EXTERNAL_PAT (at most 20 external ones). */
-  async addExternalRepository(fullName: string): Promise<RepositoryEntity | 'limit' | 'not_found'> {
+  /** Whether MONITOR_EXTERNAL_PAT is set, without which external repositories cannot be added. */
+  externalTokenConfigured(): boolean {
+    return Boolean(this.config.github.externalPat);
+  }
+
+  /** How many external repositories are watched (not removed). */
+  externalCount(): Promise<number> {
+    return this.repositories.countExternal(this.database.dataSource.manager);
+  }
+
+  /**
+   * Adds a public repository watched through MONITOR_EXTERNAL_PAT (at most 20 external ones).
+   * A failed call to GitHub throws GitHubCallError (unreachable, rate limited, token refused...).
+   */
+  async addExternalRepository(fullName: string): Promise<RepositoryEntity | 'limit' | 'not_found' | 'no_token'> {
+    if (!this.externalTokenConfigured()) return 'no_token';
     const found = await this.github.getPublicRepository(fullName);
     if (!found) return 'not_found';
     const repository = await this.database.transaction(async (manager) => {

@@ -1,13 +1,42 @@
 import { Injectable } from '@nestjs/common';
-import { Conditional, GitHubClient, GitHubObject } from './github-client';
+import { Conditional, GitHubCallError, GitHubClient, GitHubObject } from './github-client';
 import { GitHubOctokits } from './github-octokits';
 
 interface RequestFailure {
   status?: number;
+  message?: string;
+  /** Set when GitHub answered; octokit reports a failed connection as status 500 without a response. */
+  response?: { status?: number; headers?: Record<string, string | undefined> };
 }
 
 function statusOf(error: unknown): number | undefined {
   return typeof error === 'object' && error !== null ? (error as RequestFailure).status : undefined;
+}
+
+/**
+ * Names the reason of a failed GitHub call: no answer at all (DNS, refused, reset, timeout), the rate
+ * limit (403 or 429 with `x-ratelimit-remaining: 0` or `retry-after`), a refused token (401, or a 403
+ * that is not the rate limit), or GitHub's own error (5xx).
+ */
+export function classifyGitHubFailure(error: unknown, now: Date = new Date()): GitHubCallError {
+  const failure = (typeof error === 'object' && error !== null ? error : {}) as RequestFailure;
+  const response = failure.response;
+  if (!response || typeof response.status !== 'number') {
+    return new GitHubCallError('unreachable', 'GitHub could not be reached', undefined, undefined, { cause: error });
+  }
+  const status = response.status;
+  const headers = response.headers ?? {};
+  const retryAfter = headers['retry-after'];
+  const remaining = headers['x-ratelimit-remaining'];
+  const reset = Number(headers['x-ratelimit-reset']);
+  if (status === 429 || (status === 403 && (remaining === '0' || retryAfter !== undefined || /rate limit/i.test(failure.message ?? '')))) {
+    let seconds: number | undefined;
+    if (retryAfter !== undefined && /^\d+$/.test(retryAfter)) seconds = Number(retryAfter);
+    else if (Number.isFinite(reset) && reset > 0) seconds = Math.max(1, Math.ceil(reset - now.getTime() / 1000));
+    return new GitHubCallError('rate_limited', 'GitHub\u2019s rate limit is reached', seconds, status, { cause: error });
+  }
+  if (status === 401 || status === 403) return new GitHubCallError('token_rejected', 'GitHub refused the token', undefined, status, { cause: error });
+  return new GitHubCallError('github_error', `GitHub answered HTTP ${status}`, undefined, status, { cause: error });
 }
 
 /** GitHubClient over the process's GitHub App (installation tokens) and the PAT (see GitHubOctokits). */
@@ -62,8 +91,8 @@ export class OctokitGitHubClient extends GitHubClient {
       const data = response.data as unknown as GitHubObject;
       return data['private'] === true ? null : data;
     } catch (error) {
-      if (statusOf(error) === 404) return null;
-      throw error;
+      if (statusOf(error) === 404 && (error as RequestFailure).response) return null;
+      throw classifyGitHubFailure(error);
     }
   }
 

@@ -2,7 +2,7 @@ import { ApiErrorResponses } from '@shared/http-service';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
-import { ListPage, ListPageDto, listPage, PageQueryDto, pageWindow, RowIdPipe } from '../common/list-page';
+import { ListPage, ListPageDto, listPage, MAX_ROW_ID, PageQueryDto, pageWindow, QueryInteger, RowIdPipe } from '../common/list-page';
 import { MonitorError } from '../common/monitor-error';
 import { AGENT_SCHEME, COOKIE_SCHEME, CSRF_SCHEME } from '../openapi';
 import { NotificationChannelRepository } from '../notification-channels/notification-channel.repository';
@@ -90,6 +90,7 @@ export class OutboxQueryDto extends PageQueryDto {
   @IsString()
   @Matches(CHANNEL_ID_RULE, { message: 'channel_id must be a channel id' })
   channel_id?: string;
+  @QueryInteger({ min: 1, max: MAX_ROW_ID, description: 'Only entries of this event (GET /api/v1/events)' }) event_id?: number;
 }
 
 export class RetryDeadDto {
@@ -139,7 +140,7 @@ export class NotificationsController {
   @ApiOkResponse({ type: OutboxListDto })
   async list(@Query() query: OutboxQueryDto): Promise<ListPage<OutboxEntryDto>> {
     const window = pageWindow(query);
-    const found = await this.entries.find({ state: query.state, channelId: query.channel_id }, window);
+    const found = await this.entries.find({ state: query.state, channelId: query.channel_id, eventId: query.event_id }, window);
     return listPage(found.rows.map(OutboxEntryDto.of), found.total, window);
   }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DeepPartial, EntityManager } from 'typeorm';
 import { BucketCount, DatabaseWork } from '../../database/database-work';
-import { Sql, sql, storedTime } from '../../database/sql';
+import { joinSql, Sql, sql, storedTime } from '../../database/sql';
 import { FoundRows, PageWindow } from '../common/list-page';
 import { OutboxEntryEntity, OutboxRole, OutboxState } from './outbox-entry.entity';
 
@@ -159,10 +159,31 @@ export class OutboxRepository {
     return rows.map((row) => ({ bucket: Number(row.bucket), count: Number(row.count) }));
   }
 
+  /**
+   * Where the notifications of each event stand: per event id, the state and attempts of each of its
+   * entries, read through the entry it was merged into (an aggregated member is settled by its leader).
+   */
+  async stateOfEvents(eventIds: readonly number[]): Promise<Map<number, Array<{ state: OutboxState; attempts: number }>>> {
+    const result = new Map<number, Array<{ state: OutboxState; attempts: number }>>();
+    if (eventIds.length === 0) return result;
+    const rows = await this.database.rows<{ event_id: number | string; state: OutboxState; attempts: number | string }>(
+      sql`SELECT "entry"."event_id" AS "event_id", COALESCE("leader"."state", "entry"."state") AS "state", COALESCE("leader"."attempts", "entry"."attempts") AS "attempts"
+           FROM "notification_outbox" "entry" LEFT JOIN "notification_outbox" "leader" ON "leader"."id" = "entry"."aggregated_into"
+           WHERE "entry"."event_id" IN (${joinSql(eventIds.map((id) => sql`${id}`), ', ')})`,
+    );
+    for (const row of rows) {
+      const id = Number(row.event_id);
+      const list = result.get(id) ?? [];
+      list.push({ state: row.state, attempts: Number(row.attempts) });
+      result.set(id, list);
+    }
+    return result;
+  }
+
   /** Newest first. */
-  async find(filter: { state?: OutboxState; channelId?: string }, window: PageWindow): Promise<FoundRows<OutboxEntryEntity>> {
+  async find(filter: { state?: OutboxState; channelId?: string; eventId?: number }, window: PageWindow): Promise<FoundRows<OutboxEntryEntity>> {
     const [rows, total] = await this.store().findAndCount({
-      where: { ...(filter.state ? { state: filter.state } : {}), ...(filter.channelId ? { channelId: filter.channelId } : {}) },
+      where: { ...(filter.state ? { state: filter.state } : {}), ...(filter.channelId ? { channelId: filter.channelId } : {}), ...(filter.eventId ? { eventId: filter.eventId } : {}) },
       order: { id: 'DESC' },
       skip: window.skip,
       take: window.perPage,

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EmitterWebhookEventName } from '@octokit/webhooks';
 import { EntityManager } from 'typeorm';
 import { EventDraft, EventRecorder } from '../events/event-recorder';
 import { EventCategory } from '../common/event-category';
@@ -9,6 +8,7 @@ import { RepositoryEntity } from '../repositories/repository.entity';
 import { SecurityAlertKind } from '../security-alerts/security-alert.entity';
 import { SecurityAlertRepository } from '../security-alerts/security-alert.repository';
 import { WebhookDeliveryEntity } from '../deliveries/webhook-delivery.entity';
+import { AppliedEvent, isAppliedEvent } from '../deliveries/handled-events';
 import { WorkItemKind } from '../work-items/work-item.entity';
 import { WorkItemRepository } from '../work-items/work-item.repository';
 import { WorkflowRunRepository } from '../workflow-runs/workflow-run.repository';
@@ -19,32 +19,9 @@ import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
 
 const NOTIFYING_ISSUE_ACTIONS = new Set(['opened', 'reopened', 'closed']);
 const NOTIFYING_PR_ACTIONS = new Set(['opened', 'reopened', 'closed', 'ready_for_review']);
-/**
- * The GitHub events the applier records, checked against @octokit/webhooks' event names (a
- * misspelt or retired name fails the typecheck). Payloads are read with PayloadReader rather than
- * cast to octokit's payload types: the JSON comes from the network, and a type would promise a
- * shape that nothing checked.
- */
-const APPLIED_EVENTS = [
-  'installation',
-  'installation_repositories',
-  'repository',
-  'star',
-  'watch',
-  'issues',
-  'pull_request',
-  'workflow_run',
-  'release',
-  'dependabot_alert',
-  'code_scanning_alert',
-  'secret_scanning_alert',
-] as const satisfies readonly EmitterWebhookEventName[];
-type AppliedEvent = (typeof APPLIED_EVENTS)[number];
-const APPLIED: ReadonlySet<string> = new Set(APPLIED_EVENTS);
-
-function isAppliedEvent(event: string): event is AppliedEvent {
-  return APPLIED.has(event);
-}
+// The GitHub events the applier records are APPLIED_EVENTS (deliveries/handled-events), checked against
+// @octokit/webhooks' event names. Payloads are read with PayloadReader rather than cast to octokit's
+// payload types: the JSON comes from the network, and a type would promise a shape that nothing checked.
 
 const ALERT_KIND_OF_EVENT: Record<Extract<AppliedEvent, `${string}_alert`>, SecurityAlertKind> = {
   dependabot_alert: 'dependabot',

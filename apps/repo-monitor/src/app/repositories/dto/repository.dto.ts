@@ -76,3 +76,10 @@ export class AddExternalRepositoryDto {
   @Matches(/^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9._-]{1,100}$/, { message: 'full_name must be owner/name' })
   full_name!: string;
 }
+
+/** Whether the console can offer "Add external repository" (MONITOR_EXTERNAL_PAT set) and how many are watched. */
+export class ExternalRepositoryAccessDto {
+  @ApiProperty({ description: 'Whether MONITOR_EXTERNAL_PAT is set; without it external repositories cannot be added' }) token_configured!: boolean;
+  @ApiProperty({ description: 'External repositories watched now (not removed)' }) count!: number;
+  @ApiProperty({ description: 'The most external repositories that can be watched' }) limit!: number;
+}
