@@ -15,6 +15,8 @@ import { WorkflowRunEntity } from '../app/workflow-runs/workflow-run.entity';
 import { DigestEntity } from '../app/ai/digest.entity';
 import { PrReviewEntity } from '../app/ai/pr-review.entity';
 import { RecoveredDeliveryEntity } from '../app/redelivery/recovered-delivery.entity';
+import { NotificationRuleEntity } from '../app/notification-rules/notification-rule.entity';
+import { EventRoutingEntity } from '../app/notification-rules/event-routing.entity';
 
 /**
  * Every TypeORM entity of repo-monitor. Feature modules own their entity files; this list is what
@@ -38,4 +40,6 @@ export const monitorEntities: Array<new () => object> = [
   PrReviewEntity,
   DigestEntity,
   RecoveredDeliveryEntity,
+  NotificationRuleEntity,
+  EventRoutingEntity,
 ];

@@ -11,6 +11,8 @@ export interface ChannelTestTarget {
   kind: ChannelKind;
   name: string;
   chatId?: string;
+  /** telegram: the default forum topic, where the test goes too. */
+  messageThreadId?: number;
   url?: string;
   secret: string;
   allowPrivate: boolean;
@@ -52,6 +54,7 @@ export class NotifyChannelTestSender implements ChannelTestSender {
       });
       const result = await sender.sendMessage({
         chatId: target.chatId ?? '',
+        messageThreadId: target.messageThreadId,
         text: `<b>${title}</b>\nThe channel “${escapeTelegramHtml(target.name)}” works.`,
         disableLinkPreview: true,
         overflow: 'truncate',

@@ -26,6 +26,8 @@ import { generateStandardWebhookSecret, isStandardWebhookSecret, WHSEC_FORMAT_HI
 
 interface ChannelConfig {
   chat_id?: string;
+  /** telegram: the default forum topic. */
+  message_thread_id?: number;
   url?: string;
 }
 
@@ -35,6 +37,8 @@ export interface DeliverableChannel {
   kind: ChannelKind;
   name: string;
   chatId?: string;
+  /** telegram: the default forum topic. */
+  messageThreadId?: number;
   url?: string;
   secret: string;
   allowPrivate: boolean;
@@ -105,7 +109,7 @@ export class NotificationChannelsService implements OnModuleInit {
    * answered once in `secret` (it is never shown again).
    */
   async create(body: CreateNotificationChannelDto, actor: string, clientIp: string): Promise<CreatedNotificationChannelDto> {
-    const config = this.configFor(body.kind, body);
+    const config = this.configFor(body.kind, { chat_id: body.chat_id, url: body.url, message_thread_id: body.message_thread_id ?? undefined });
     if (!body.secret && body.kind === 'telegram') {
       throw new MonitorError('validation_failed', 'secret (the bot token) is required', { field: 'secret' });
     }
@@ -161,7 +165,12 @@ export class NotificationChannelsService implements OnModuleInit {
   async update(id: string, body: UpdateNotificationChannelDto, actor: string, clientIp: string): Promise<NotificationChannelDto> {
     const existing = await this.find(id);
     const current = JSON.parse(existing.config) as ChannelConfig;
-    const config = this.configFor(existing.kind, { chat_id: body.chat_id ?? current.chat_id, url: body.url ?? current.url });
+    const config = this.configFor(existing.kind, {
+      chat_id: body.chat_id ?? current.chat_id,
+      url: body.url ?? current.url,
+      // null clears the default topic; left out keeps it.
+      message_thread_id: body.message_thread_id === null ? undefined : (body.message_thread_id ?? current.message_thread_id),
+    });
     const allowPrivate = body.allow_private ?? existing.allowPrivate;
     this.checkTarget(existing.kind, config, allowPrivate);
     if (body.secret !== undefined) await this.checkSecret(existing.kind, body.secret);
@@ -235,6 +244,7 @@ export class NotificationChannelsService implements OnModuleInit {
       kind: row.kind,
       name: row.name,
       chatId: config.chat_id,
+      messageThreadId: config.message_thread_id,
       url: config.url,
       secret: this.cipher.open(row.secret, channelSecretAssociatedData(row.id)),
       allowPrivate: row.allowPrivate,
@@ -277,10 +287,13 @@ export class NotificationChannelsService implements OnModuleInit {
     });
   }
 
-  private configFor(kind: ChannelKind, fields: { chat_id?: string; url?: string }): ChannelConfig {
+  private configFor(kind: ChannelKind, fields: ChannelConfig): ChannelConfig {
     if (kind === 'telegram') {
       if (!fields.chat_id) throw new MonitorError('validation_failed', 'chat_id is required for a telegram channel', { field: 'chat_id' });
-      return { chat_id: fields.chat_id };
+      return fields.message_thread_id === undefined ? { chat_id: fields.chat_id } : { chat_id: fields.chat_id, message_thread_id: fields.message_thread_id };
+    }
+    if (fields.message_thread_id !== undefined) {
+      throw new MonitorError('validation_failed', 'message_thread_id (a Telegram forum topic) applies only to telegram channels', { field: 'message_thread_id' });
     }
     if (!fields.url) throw new MonitorError('validation_failed', 'url is required for an http_webhook channel', { field: 'url' });
     return { url: fields.url };
@@ -339,6 +352,7 @@ export class NotificationChannelsService implements OnModuleInit {
       name: row.name,
       enabled: row.enabled,
       chat_id: config.chat_id ?? null,
+      message_thread_id: config.message_thread_id ?? null,
       url: config.url ?? null,
       secret_set: row.secret !== null,
       allow_private: row.allowPrivate,

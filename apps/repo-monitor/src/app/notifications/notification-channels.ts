@@ -4,6 +4,7 @@ import { SettingsChanges } from '../settings/settings-changes';
 import { NotificationChannelsService } from '../notification-channels/notification-channels.service';
 import { DatabaseWork } from '../../database/database-work';
 import { ShortCache } from '../common/short-cache';
+import { kindFilterWants } from '../notification-rules/rule-matcher';
 
 export type ChannelKind = 'telegram' | 'http_webhook';
 
@@ -18,6 +19,8 @@ export interface ChannelDescriptor {
   allowPrivate: boolean;
   /** Event kinds (`issues.opened`, `issues`, `security`…) this channel wants; empty: all. */
   eventKinds: string[];
+  /** telegram: the forum topic messages go to unless a rule names another; null: the chat itself. */
+  threadId: number | null;
 }
 
 /** Where the enabled channels come from. */
@@ -28,9 +31,7 @@ export abstract class NotificationChannelSource {
 
 /** Whether a channel's event-kind filter lets an event through (exact kind, its family, or its category). */
 export function channelWants(channel: ChannelDescriptor, kind: string, category: string): boolean {
-  if (channel.eventKinds.length === 0) return true;
-  const family = kind.split('.')[0];
-  return channel.eventKinds.some((wanted) => wanted === kind || wanted === family || wanted === category || wanted === '*');
+  return kindFilterWants(channel.eventKinds, kind, category);
 }
 
 /** The console's enabled channels (secrets decrypted), as the outbox worker needs them. */
@@ -49,6 +50,7 @@ export class ConsoleChannelSource extends NotificationChannelSource {
           target: (channel.kind === 'telegram' ? channel.chatId : channel.url) ?? '',
           allowPrivate: channel.allowPrivate,
           eventKinds: channel.eventKinds,
+          threadId: channel.messageThreadId ?? null,
         }))
         .filter((channel) => channel.target !== ''),
       config.settings.refreshMs,

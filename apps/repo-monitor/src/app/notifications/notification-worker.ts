@@ -179,6 +179,7 @@ export class NotificationWorker implements OnApplicationBootstrap, BeforeApplica
       });
       const result = await sender.sendMessage({
         chatId: channel.target,
+        messageThreadId: entry.messageThreadId ?? undefined,
         text: message.bodyHtml,
         parseMode: 'HTML',
         disableLinkPreview: true,

@@ -1,5 +1,8 @@
 import { Module } from '@nestjs/common';
 import { NotificationChannelsModule } from '../notification-channels/notification-channels.module';
+import { NotificationRulesModule } from '../notification-rules/notification-rules.module';
+import { NotificationRouter } from './notification-router';
+import { EventRoutingController, NotificationRulesDryRunController } from './event-routing.controller';
 import { OutboxModule } from '../outbox/outbox.module';
 import { SystemSettingsModule } from '../system-settings/system-settings.module';
 import { ConsoleChannelSource, NotificationChannelSource } from './notification-channels';
@@ -8,9 +11,9 @@ import { NotificationWorker } from './notification-worker';
 import { NotificationsController } from './notifications.controller';
 
 @Module({
-  imports: [NotificationChannelsModule, OutboxModule, SystemSettingsModule],
-  controllers: [NotificationsController],
-  providers: [{ provide: NotificationChannelSource, useClass: ConsoleChannelSource }, NotificationOutboxService, NotificationWorker],
+  imports: [NotificationChannelsModule, NotificationRulesModule, OutboxModule, SystemSettingsModule],
+  controllers: [NotificationsController, EventRoutingController, NotificationRulesDryRunController],
+  providers: [{ provide: NotificationChannelSource, useClass: ConsoleChannelSource }, NotificationOutboxService, NotificationWorker, NotificationRouter],
   exports: [NotificationOutboxService, NotificationWorker, NotificationChannelSource],
 })
 export class NotificationsModule {}

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsString, IsUrl, Matches, MaxLength, MinLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { NOTIFICATION_EVENT_KINDS } from '../event-kinds';
 import { CHANNEL_KINDS, ChannelKind } from '../notification-channel.entity';
 import { OptionalNotNull } from '../../common/optional-not-null';
@@ -24,6 +24,18 @@ class ChannelFieldsDto {
   @OptionalNotNull()
   @Matches(CHAT_ID, { message: 'chat_id must be a numeric chat id or @channel' })
   chat_id?: string;
+
+  @ApiPropertyOptional({
+    nullable: true,
+    type: Number,
+    description: 'telegram: the forum topic (message_thread_id) messages go to unless a routing rule names another; null clears it',
+    example: 42,
+  })
+  @IsOptional()
+  @IsInt({ message: 'message_thread_id must be a whole number' })
+  @Min(1)
+  @Max(2147483647)
+  message_thread_id?: number | null;
 
   @ApiPropertyOptional({ description: 'http_webhook: the receiver URL', example: 'https://hooks.example.com/monitor' })
   @OptionalNotNull()
@@ -95,6 +107,7 @@ export class NotificationChannelDto {
   @ApiProperty() name!: string;
   @ApiProperty() enabled!: boolean;
   @ApiProperty({ nullable: true, type: String }) chat_id!: string | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'telegram: the default forum topic' }) message_thread_id!: number | null;
   @ApiProperty({ nullable: true, type: String }) url!: string | null;
   @ApiProperty() secret_set!: boolean;
   @ApiProperty() allow_private!: boolean;
