@@ -54,14 +54,14 @@ export class RuleMatchDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(NOTIFICATION_EVENT_KINDS.length)
-  @IsIn(NOTIFICATION_EVENT_KINDS, { each: true, message: `each event must be one of ${NOTIFICATION_EVENT_KINDS.join(', ')}` })
+  @IsIn(NOTIFICATION_EVENT_KINDS, { each: true, message: `each entry of events must be one of ${NOTIFICATION_EVENT_KINDS.join(', ')}` })
   events?: string[];
 
   @ApiPropertyOptional({ type: [String], description: 'The part of the kind after the family: opened, closed, merged, ready_for_review, failure, recovered, published, created…' })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(RULE_LIMITS.listItems)
-  @Matches(ACTION, { each: true, message: 'each action must be lower-case letters and underscores, like opened or ready_for_review' })
+  @Matches(ACTION, { each: true, message: 'each entry of actions must be lower-case letters and underscores, like opened or ready_for_review' })
   actions?: string[];
 
   @PatternList('The event carries at least one of these labels (issues and pull requests)') labels_any?: string[];
@@ -82,14 +82,14 @@ export class RuleMatchDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(WORKFLOW_CONCLUSIONS.length)
-  @IsIn(WORKFLOW_CONCLUSIONS, { each: true, message: `each conclusion must be one of ${WORKFLOW_CONCLUSIONS.join(', ')}` })
+  @IsIn(WORKFLOW_CONCLUSIONS, { each: true, message: `each entry of conclusions must be one of ${WORKFLOW_CONCLUSIONS.join(', ')}` })
   conclusions?: string[];
 
   @ApiPropertyOptional({ enum: ALERT_SEVERITIES, isArray: true, description: 'Security alert severities' })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(ALERT_SEVERITIES.length)
-  @IsIn(ALERT_SEVERITIES, { each: true, message: `each severity must be one of ${ALERT_SEVERITIES.join(', ')}` })
+  @IsIn(ALERT_SEVERITIES, { each: true, message: `each entry of severities must be one of ${ALERT_SEVERITIES.join(', ')}` })
   severities?: string[];
 
   @ApiPropertyOptional({ description: 'Only draft (true) or only ready (false) pull requests; other events never match when set' })
@@ -140,15 +140,11 @@ export class RuleRouteDto {
   quiet_hours?: QuietHoursDto | null;
 }
 
+/**
+ * The fields both a new rule and a change have. name and route are declared in each subclass: a
+ * ValidateIf here (OptionalNotNull) would skip the subclass's required checks too.
+ */
 class RuleFieldsDto {
-  @ApiPropertyOptional({ maxLength: 100, example: 'Mute Dependabot' })
-  @OptionalNotNull()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(100)
-  @Matches(PATTERN, { message: 'name must be printable text' })
-  name?: string;
-
   @ApiPropertyOptional({ default: true })
   @OptionalNotNull()
   @IsBoolean()
@@ -160,13 +156,6 @@ class RuleFieldsDto {
   @ValidateNested()
   @Type(() => RuleMatchDto)
   match?: RuleMatchDto;
-
-  @ApiPropertyOptional({ type: RuleRouteDto })
-  @OptionalNotNull()
-  @IsObject({ message: 'route must be an object' })
-  @ValidateNested()
-  @Type(() => RuleRouteDto)
-  route?: RuleRouteDto;
 
   @ApiPropertyOptional({ default: false, description: 'When the rule matches, consult no later rule' })
   @OptionalNotNull()
@@ -180,17 +169,32 @@ export class CreateNotificationRuleDto extends RuleFieldsDto {
   @MinLength(1)
   @MaxLength(100)
   @Matches(PATTERN, { message: 'name must be printable text' })
-  declare name: string;
+  name!: string;
 
   @ApiProperty({ type: RuleRouteDto })
   @IsObject({ message: 'route must be an object' })
   @ValidateNested()
   @Type(() => RuleRouteDto)
-  declare route: RuleRouteDto;
+  route!: RuleRouteDto;
 }
 
 /** Fields left out stay as they are; `match` and `route` are replaced whole. */
-export class UpdateNotificationRuleDto extends RuleFieldsDto {}
+export class UpdateNotificationRuleDto extends RuleFieldsDto {
+  @ApiPropertyOptional({ maxLength: 100, example: 'Mute Dependabot' })
+  @OptionalNotNull()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  @Matches(PATTERN, { message: 'name must be printable text' })
+  name?: string;
+
+  @ApiPropertyOptional({ type: RuleRouteDto })
+  @OptionalNotNull()
+  @IsObject({ message: 'route must be an object' })
+  @ValidateNested()
+  @Type(() => RuleRouteDto)
+  route?: RuleRouteDto;
+}
 
 export class ReorderNotificationRulesDto {
   @ApiProperty({ type: [String], description: 'Every rule id, in the new order' })
