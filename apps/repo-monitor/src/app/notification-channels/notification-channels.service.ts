@@ -230,6 +230,20 @@ export class NotificationChannelsService implements OnModuleInit {
     return { ok: outcome.ok, elapsed_ms: elapsed, status: outcome.status, error_code: outcome.errorCode, message: outcome.message };
   }
 
+  /** Enabled channels as routing sees them (no secret opened): kind filter and default topic, for a dry run. */
+  async routableChannels(): Promise<Array<{ id: string; kind: ChannelKind; enabled: boolean; eventKinds: string[]; defaultThreadId: number | null }>> {
+    const rows = await this.records.enabled();
+    return rows
+      .filter((row) => row.secret)
+      .map((row) => ({
+        id: row.id,
+        kind: row.kind,
+        enabled: true,
+        eventKinds: JSON.parse(row.eventKinds) as string[],
+        defaultThreadId: (JSON.parse(row.config) as ChannelConfig).message_thread_id ?? null,
+      }));
+  }
+
   /** Enabled channels with secrets decrypted, for the notification sender. */
   async deliverableChannels(): Promise<DeliverableChannel[]> {
     const rows = await this.records.enabled();

@@ -1,9 +1,45 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { DatabaseWork } from '../../database/database-work';
-import { sql } from '../../database/sql';
+import { sql, storedBoolean, storedTime } from '../../database/sql';
 import { EventRoutingEntity } from './event-routing.entity';
 import { NotificationRuleEntity } from './notification-rule.entity';
+
+interface RoutedEventRow {
+  id: number | string;
+  kind: string;
+  category: string;
+  title: string;
+  notified: boolean | number | string;
+  occurred_at: string | Date;
+  facts: string | null;
+  decision: string | null;
+  routed_at: string | Date | null;
+}
+
+/** An event as its routing explanation needs it. */
+export interface RoutedEvent {
+  id: number;
+  kind: string;
+  category: string;
+  title: string;
+  notified: boolean;
+  occurredAt: Date;
+  /** null when no routing was recorded for the event. */
+  routing: { facts: string; decision: string; routedAt: Date } | null;
+}
+
+function routedEvent(row: RoutedEventRow): RoutedEvent {
+  return {
+    id: Number(row.id),
+    kind: row.kind,
+    category: row.category,
+    title: row.title,
+    notified: storedBoolean(row.notified),
+    occurredAt: storedTime(row.occurred_at) ?? new Date(0),
+    routing: row.facts !== null && row.decision !== null ? { facts: row.facts, decision: row.decision, routedAt: storedTime(row.routed_at) ?? new Date(0) } : null,
+  };
+}
 
 /** Rules in the order they are consulted, and the routing recorded for each notifying event. */
 @Injectable()
@@ -51,12 +87,21 @@ export class NotificationRuleRepository {
     await manager.insert(EventRoutingEntity, row);
   }
 
-  routingOf(eventId: number): Promise<EventRoutingEntity | null> {
-    return this.manager().findOne(EventRoutingEntity, { where: { eventId } });
+  /** An event and the routing recorded for it (null: recorded before routing was, or not notifying). */
+  async routingOf(eventId: number): Promise<RoutedEvent | undefined> {
+    const rows = await this.database.rows<RoutedEventRow>(
+      sql`SELECT e."id", e."kind", e."category", e."title", e."notified", e."occurred_at", r."facts", r."decision", r."created_at" AS "routed_at"
+          FROM "events" e LEFT JOIN "event_routing" r ON r."event_id" = e."id" WHERE e."id" = ${eventId}`,
+    );
+    return rows[0] ? routedEvent(rows[0]) : undefined;
   }
 
-  /** The routing recorded for the newest `limit` notifying events (the dry run's sample), newest first. */
-  recentRoutings(limit: number): Promise<EventRoutingEntity[]> {
-    return this.manager().find(EventRoutingEntity, { order: { eventId: 'DESC' }, take: limit });
+  /** The newest `limit` events with recorded routing (the dry run's sample), newest first. */
+  async recentRoutings(limit: number): Promise<RoutedEvent[]> {
+    const rows = await this.database.rows<RoutedEventRow>(
+      sql`SELECT e."id", e."kind", e."category", e."title", e."notified", e."occurred_at", r."facts", r."decision", r."created_at" AS "routed_at"
+          FROM "event_routing" r JOIN "events" e ON e."id" = r."event_id" ORDER BY r."event_id" DESC LIMIT ${limit}`,
+    );
+    return rows.map(routedEvent);
   }
 }

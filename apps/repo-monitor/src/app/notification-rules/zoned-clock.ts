@@ -1,4 +1,4 @@
-import { localDate, zonedInstant } from '../ai/digest-schedule';
+import { localDate, zonedInstant } from '../common/zoned-time';
 import type { ZonedClock } from './rule-matcher';
 
 /** The wall clock of an IANA time zone (the general settings' time zone), for quiet hours. */

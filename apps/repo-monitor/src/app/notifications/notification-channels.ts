@@ -4,7 +4,7 @@ import { SettingsChanges } from '../settings/settings-changes';
 import { NotificationChannelsService } from '../notification-channels/notification-channels.service';
 import { DatabaseWork } from '../../database/database-work';
 import { ShortCache } from '../common/short-cache';
-import { kindFilterWants } from '../notification-rules/rule-matcher';
+import { kindFilterWants, RoutableChannel } from '../notification-rules/rule-matcher';
 
 export type ChannelKind = 'telegram' | 'http_webhook';
 
@@ -32,6 +32,10 @@ export abstract class NotificationChannelSource {
 /** Whether a channel's event-kind filter lets an event through (exact kind, its family, or its category). */
 export function channelWants(channel: ChannelDescriptor, kind: string, category: string): boolean {
   return kindFilterWants(channel.eventKinds, kind, category);
+}
+
+export function routableChannel(channel: ChannelDescriptor): RoutableChannel {
+  return { id: channel.id, kind: channel.kind, enabled: true, eventKinds: channel.eventKinds, defaultThreadId: channel.threadId };
 }
 
 /** The console's enabled channels (secrets decrypted), as the outbox worker needs them. */

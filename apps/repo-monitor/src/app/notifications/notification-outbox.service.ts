@@ -6,8 +6,8 @@ import { DatabaseWork } from '../../database/database-work';
 import { ShortCache } from '../common/short-cache';
 import { SettingsChanges } from '../settings/settings-changes';
 import { SystemSettingsService } from '../system-settings/system-settings.service';
-import { ChannelDescriptor, NotificationChannelSource } from './notification-channels';
-import { NotificationRouter } from './notification-router';
+import { ChannelDescriptor, NotificationChannelSource, routableChannel } from './notification-channels';
+import { NotificationRouter } from '../notification-rules/notification-router';
 import { eventFacts } from '../notification-rules/event-facts';
 import { NotificationRuleRepository } from '../notification-rules/notification-rule.repository';
 import { EventForMessage, messageForEvent, NotificationMessage } from './notification-message';
@@ -98,8 +98,9 @@ export class NotificationOutboxService {
    */
   async enqueue(manager: EntityManager, event: EventForMessage, now: Date): Promise<number> {
     const facts = eventFacts(event);
-    const decision = await this.router.route(event, facts, now);
-    const channels = new Map((await this.channels.enabledChannels()).map((channel) => [channel.id, channel]));
+    const enabled = await this.channels.enabledChannels();
+    const decision = await this.router.route(event, facts, now, enabled.map(routableChannel));
+    const channels = new Map(enabled.map((channel) => [channel.id, channel]));
     const message = messageForEvent(event);
     let queued = 0;
     for (const delivery of decision.deliveries) {

@@ -3,12 +3,10 @@ import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCookieAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsOptional, IsUUID, ValidateNested } from 'class-validator';
-import { In } from 'typeorm';
-import { DatabaseWork } from '../../database/database-work';
 import { RowIdPipe } from '../common/list-page';
 import { MonitorError } from '../common/monitor-error';
-import { EventEntity } from '../events/event.entity';
 import { NotificationChannelRepository } from '../notification-channels/notification-channel.repository';
+import { NotificationChannelsService } from '../notification-channels/notification-channels.service';
 import {
   CreateNotificationRuleDto,
   EventRoutingDto,
@@ -16,9 +14,9 @@ import {
   RoutedDeliveryDto,
   RULE_LIMITS,
   RuleVerdictDto,
-} from '../notification-rules/dto/notification-rule.dto';
-import { NotificationRuleRepository } from '../notification-rules/notification-rule.repository';
-import { EventFacts, RoutedDelivery, RoutingDecision, RoutingRule } from '../notification-rules/rule-matcher';
+} from './dto/notification-rule.dto';
+import { NotificationRuleRepository } from './notification-rule.repository';
+import { EventFacts, RoutedDelivery, RoutingDecision, RoutingRule } from './rule-matcher';
 import { COOKIE_SCHEME, CSRF_SCHEME } from '../openapi';
 import { OutboxEntryEntity } from '../outbox/outbox-entry.entity';
 import { OutboxRepository } from '../outbox/outbox.repository';
@@ -106,7 +104,6 @@ function deliveryDto(delivery: RoutedDelivery, channelName: string | null, entry
 @Controller('api/v1/events')
 export class EventRoutingController {
   constructor(
-    private readonly database: DatabaseWork,
     private readonly routings: NotificationRuleRepository,
     private readonly outbox: OutboxRepository,
     private readonly channels: NotificationChannelRepository,
@@ -117,11 +114,11 @@ export class EventRoutingController {
   @ApiErrorResponses({ 404: 'not_found: no such event' })
   @ApiOkResponse({ type: EventRoutingDto })
   async routing(@Param('id', new RowIdPipe()) id: number): Promise<EventRoutingDto> {
-    const event = await this.database.dataSource.manager.findOne(EventEntity, { where: { id } });
+    const event = await this.routings.routingOf(id);
     if (!event) throw new MonitorError('not_found', 'no such event');
     const entries = await this.outbox.ofEvent(id);
     const names = channelNames(this.channels);
-    const stored = await this.routings.routingOf(id);
+    const stored = event.routing;
     if (!stored) {
       await names.load(entries.map((entry) => entry.channelId));
       const deliveries = entries.map((entry) =>
@@ -151,7 +148,7 @@ export class EventRoutingController {
       kind: event.kind,
       routed_by: decision.mode,
       summary: routingSummary(decision, names.name),
-      routed_at: stored.createdAt.toISOString(),
+      routed_at: stored.routedAt.toISOString(),
       facts: JSON.parse(stored.facts) as EventFacts,
       rules: decision.rules,
       deliveries: decision.deliveries.map((delivery) => deliveryDto(delivery, names.known(delivery.channel_id), entryFor(delivery))),
@@ -164,10 +161,10 @@ export class EventRoutingController {
 @Controller('api/v1/notification-rules')
 export class NotificationRulesDryRunController {
   constructor(
-    private readonly database: DatabaseWork,
     private readonly routings: NotificationRuleRepository,
     private readonly router: NotificationRouter,
     private readonly channels: NotificationChannelRepository,
+    private readonly channelSettings: NotificationChannelsService,
   ) {}
 
   @Post('dry-run')
@@ -193,17 +190,15 @@ export class NotificationRulesDryRunController {
       stop: rule.stop ?? false,
     }));
     const sample = await this.routings.recentRoutings(DRY_RUN_SAMPLE);
-    const events = sample.length === 0 ? [] : await this.database.dataSource.manager.find(EventEntity, { where: { id: In(sample.map((row) => row.eventId)) } });
-    const byId = new Map(events.map((event) => [event.id, event]));
+    const channels = await this.channelSettings.routableChannels();
     const names = channelNames(this.channels);
     const now = new Date();
     const items: DryRunEventDto[] = [];
-    for (const row of sample) {
-      const event = byId.get(row.eventId);
-      if (!event) continue;
-      const facts = JSON.parse(row.facts) as EventFacts;
-      const decision = await this.router.route({ kind: event.kind, category: event.category }, facts, now, rules);
-      const recorded = JSON.parse(row.decision) as RoutingDecision;
+    for (const event of sample) {
+      if (!event.routing) continue;
+      const facts = JSON.parse(event.routing.facts) as EventFacts;
+      const decision = await this.router.route({ kind: event.kind, category: event.category }, facts, now, channels, rules);
+      const recorded = JSON.parse(event.routing.decision) as RoutingDecision;
       await names.load([...decision.deliveries, ...recorded.deliveries].map((delivery) => delivery.channel_id));
       items.push({
         event_id: event.id,
