@@ -220,6 +220,14 @@ describe('notification routing rules: a stream of signed deliveries reaches exac
     expect((await call('GET', `/api/v1/notification-rules/${randomUUID()}`)).status).toBe(404);
     expect((await call('PATCH', `/api/v1/notification-rules/${randomUUID()}`, { enabled: false })).status).toBe(404);
     expect((await call<{ total: number }>('GET', '/api/v1/notification-rules')).body.total).toBe(0);
+    // A forum topic belongs to a Telegram channel only, and is a positive whole number.
+    const topicOnHook = await call<{ details?: { field?: string } }>('PATCH', `/api/v1/notification-channels/${hook}`, { message_thread_id: 7 });
+    expect([topicOnHook.status, topicOnHook.body.details?.field]).toEqual([400, 'message_thread_id']);
+    expect((await call('PATCH', `/api/v1/notification-channels/${ops}`, { message_thread_id: 0 })).status).toBe(400);
+    expect((await call('PATCH', `/api/v1/notification-channels/${ops}`, { message_thread_id: 'five' })).status).toBe(400);
+    const cleared = await call<{ message_thread_id: number | null }>('PATCH', `/api/v1/notification-channels/${team}`, { message_thread_id: null });
+    expect([cleared.status, cleared.body.message_thread_id]).toEqual([200, null]);
+    expect((await call<{ message_thread_id: number | null }>('GET', `/api/v1/notification-channels/${ops}`)).body.message_thread_id).toBe(5);
   });
 
   it('sends by the channels\' kind filters while no rule exists, into the channel\'s default topic', async () => {

@@ -20,7 +20,7 @@ export function eventFacts(event: FactSource): EventFacts {
   const [family, ...rest] = event.kind.split('.');
   const details = event.details;
   const labels = Array.isArray(details['labels'])
-    ? details['labels'].filter((label): label is string => typeof label === 'string').slice(0, MAX_LABELS).map((label) => label.slice(0, 255))
+    ? details['labels'].filter((label): label is string => typeof label === 'string' && label !== '').slice(0, MAX_LABELS).map((label) => label.slice(0, 255))
     : [];
   return {
     repository: event.repository,
