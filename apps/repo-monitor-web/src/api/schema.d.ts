@@ -496,7 +496,7 @@ export interface paths {
         get: operations["NotificationChannelsController_list"];
         put?: never;
         /**
-         * Create a telegram or http_webhook channel
+         * Create a channel: telegram, http_webhook, discord, slack, teams, ntfy, bark, gotify or email
          * @description A webhook channel without a secret gets a generated Standard Webhooks secret (whsec_…), answered once in secret.
          */
         post: operations["NotificationChannelsController_create"];
@@ -1344,11 +1344,13 @@ export interface components {
             chat_id: string | null;
             /** Format: date-time */
             created_at: string;
+            email_from: string | null;
+            email_to: string[] | null;
             enabled: boolean;
             event_kinds: ("issues" | "pull_request" | "workflow_run" | "release" | "star" | "watch" | "dependabot_alert" | "code_scanning_alert" | "secret_scanning_alert" | "pr_review" | "digest" | "report")[];
             id: string;
             /** @enum {string} */
-            kind: "telegram" | "http_webhook";
+            kind: "telegram" | "http_webhook" | "discord" | "slack" | "teams" | "ntfy" | "bark" | "gotify" | "email";
             /** @description The last test sent through the channel; null when never tested since its target or secret changed */
             last_test: components["schemas"]["ChannelLastTestDto"] | null;
             /** @description telegram: the default forum topic */
@@ -1357,8 +1359,14 @@ export interface components {
             /** @description The generated whsec_ signing secret; present only when it was generated, and never shown again */
             secret?: string;
             secret_set: boolean;
+            smtp_host: string | null;
+            smtp_port: number | null;
+            /** @enum {string|null} */
+            smtp_security: "tls" | "starttls" | "none" | null;
+            smtp_username: string | null;
             /** Format: date-time */
             updated_at: string;
+            /** @description For discord, slack, teams and bark only the origin (the URL carries the token) */
             url: string | null;
         };
         CreateNotificationChannelDto: {
@@ -1372,12 +1380,19 @@ export interface components {
              * @example -1001234567890
              */
             chat_id?: string;
+            /**
+             * @description email: the sender, an address or "Name <address>"
+             * @example repo-monitor <monitor@example.com>
+             */
+            email_from?: string;
+            /** @description email: the recipients */
+            email_to?: string[];
             /** @default true */
             enabled: boolean;
             /** @description Only these kinds; empty means all */
             event_kinds?: ("issues" | "pull_request" | "workflow_run" | "release" | "star" | "watch" | "dependabot_alert" | "code_scanning_alert" | "secret_scanning_alert" | "pr_review" | "digest" | "report")[];
             /** @enum {string} */
-            kind: "telegram" | "http_webhook";
+            kind: "telegram" | "http_webhook" | "discord" | "slack" | "teams" | "ntfy" | "bark" | "gotify" | "email";
             /**
              * @description telegram: the forum topic (message_thread_id) messages go to unless a routing rule names another; null clears it
              * @example 42
@@ -1386,12 +1401,30 @@ export interface components {
             /** @example Team chat */
             name?: string;
             /**
-             * @description telegram: the bot token (required); http_webhook: the signing secret, a Standard Webhooks secret (whsec_ + base64 of 24-64 random bytes) that signs webhook-signature and X-Host-Monitor-Signature-256. Left out on a new webhook channel, one is generated and answered once. Stored encrypted, never returned otherwise.
+             * @description telegram: the bot token (required); gotify: the application token (required); ntfy: an access token tk_… (optional); email: the SMTP password (optional); http_webhook: the signing secret, a Standard Webhooks secret (whsec_ + base64 of 24-64 random bytes) that signs webhook-signature and X-Host-Monitor-Signature-256. Left out on a new webhook channel, one is generated and answered once. Stored encrypted, never returned otherwise.
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwXkVYhkj8Qx0=
              */
             secret?: string;
             /**
-             * @description http_webhook: the receiver URL
+             * @description email: the SMTP server host name
+             * @example smtp.example.com
+             */
+            smtp_host?: string;
+            /**
+             * @description email: the SMTP port
+             * @default 587
+             */
+            smtp_port: number;
+            /**
+             * @description email: tls (implicit, port 465), starttls (required), none (local servers only)
+             * @default starttls
+             * @enum {string}
+             */
+            smtp_security: "tls" | "starttls" | "none";
+            /** @description email: the SMTP user name (the password goes in secret) */
+            smtp_username?: string;
+            /**
+             * @description http_webhook: the receiver URL; ntfy: the topic URL; gotify: the server URL; discord, slack, teams (a Workflows webhook), bark (the device URL): the webhook URL, stored encrypted because it carries the token, and shown only as its origin
              * @example https://hooks.example.com/monitor
              */
             url?: string;
@@ -1707,19 +1740,27 @@ export interface components {
             chat_id: string | null;
             /** Format: date-time */
             created_at: string;
+            email_from: string | null;
+            email_to: string[] | null;
             enabled: boolean;
             event_kinds: ("issues" | "pull_request" | "workflow_run" | "release" | "star" | "watch" | "dependabot_alert" | "code_scanning_alert" | "secret_scanning_alert" | "pr_review" | "digest" | "report")[];
             id: string;
             /** @enum {string} */
-            kind: "telegram" | "http_webhook";
+            kind: "telegram" | "http_webhook" | "discord" | "slack" | "teams" | "ntfy" | "bark" | "gotify" | "email";
             /** @description The last test sent through the channel; null when never tested since its target or secret changed */
             last_test: components["schemas"]["ChannelLastTestDto"] | null;
             /** @description telegram: the default forum topic */
             message_thread_id: number | null;
             name: string;
             secret_set: boolean;
+            smtp_host: string | null;
+            smtp_port: number | null;
+            /** @enum {string|null} */
+            smtp_security: "tls" | "starttls" | "none" | null;
+            smtp_username: string | null;
             /** Format: date-time */
             updated_at: string;
+            /** @description For discord, slack, teams and bark only the origin (the URL carries the token) */
             url: string | null;
         };
         NotificationChannelPageDto: {
@@ -1777,7 +1818,7 @@ export interface components {
             attempts: number;
             channel_id: string;
             /** @enum {string} */
-            channel_kind: "telegram" | "http_webhook";
+            channel_kind: "telegram" | "http_webhook" | "discord" | "slack" | "teams" | "ntfy" | "bark" | "gotify" | "email";
             /** @description The channel name; null when the channel was deleted */
             channel_name: string | null;
             created_at: string;
@@ -1806,7 +1847,7 @@ export interface components {
             attempts: number;
             channel_id: string;
             /** @enum {string} */
-            channel_kind: "telegram" | "http_webhook";
+            channel_kind: "telegram" | "http_webhook" | "discord" | "slack" | "teams" | "ntfy" | "bark" | "gotify" | "email";
             created_at: string;
             event_id: number | null;
             id: number;
@@ -2292,6 +2333,13 @@ export interface components {
              * @example -1001234567890
              */
             chat_id?: string;
+            /**
+             * @description email: the sender, an address or "Name <address>"
+             * @example repo-monitor <monitor@example.com>
+             */
+            email_from?: string;
+            /** @description email: the recipients */
+            email_to?: string[];
             /** @default true */
             enabled: boolean;
             /** @description Only these kinds; empty means all */
@@ -2304,12 +2352,30 @@ export interface components {
             /** @example Team chat */
             name?: string;
             /**
-             * @description telegram: the bot token (required); http_webhook: the signing secret, a Standard Webhooks secret (whsec_ + base64 of 24-64 random bytes) that signs webhook-signature and X-Host-Monitor-Signature-256. Left out on a new webhook channel, one is generated and answered once. Stored encrypted, never returned otherwise.
+             * @description telegram: the bot token (required); gotify: the application token (required); ntfy: an access token tk_… (optional); email: the SMTP password (optional); http_webhook: the signing secret, a Standard Webhooks secret (whsec_ + base64 of 24-64 random bytes) that signs webhook-signature and X-Host-Monitor-Signature-256. Left out on a new webhook channel, one is generated and answered once. Stored encrypted, never returned otherwise.
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwXkVYhkj8Qx0=
              */
             secret?: string;
             /**
-             * @description http_webhook: the receiver URL
+             * @description email: the SMTP server host name
+             * @example smtp.example.com
+             */
+            smtp_host?: string;
+            /**
+             * @description email: the SMTP port
+             * @default 587
+             */
+            smtp_port: number;
+            /**
+             * @description email: tls (implicit, port 465), starttls (required), none (local servers only)
+             * @default starttls
+             * @enum {string}
+             */
+            smtp_security: "tls" | "starttls" | "none";
+            /** @description email: the SMTP user name (the password goes in secret) */
+            smtp_username?: string;
+            /**
+             * @description http_webhook: the receiver URL; ntfy: the topic URL; gotify: the server URL; discord, slack, teams (a Workflows webhook), bark (the device URL): the webhook URL, stored encrypted because it carries the token, and shown only as its origin
              * @example https://hooks.example.com/monitor
              */
             url?: string;

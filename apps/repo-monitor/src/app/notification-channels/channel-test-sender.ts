@@ -5,6 +5,7 @@ import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
 import { OUTBOUND_DISPATCHER, outboundProxy } from '../outbound/outbound-dispatcher';
 import { ChannelKind } from './notification-channel.entity';
 import { plainHttpRule } from './plain-http';
+import { ChannelConfig, pushSenderFor } from './channel-senders';
 
 /** A channel with its secret decrypted, ready to send through. */
 export interface ChannelTestTarget {
@@ -16,6 +17,7 @@ export interface ChannelTestTarget {
   url?: string;
   secret: string;
   allowPrivate: boolean;
+  config: ChannelConfig;
 }
 
 export interface ChannelTestOutcome {
@@ -60,6 +62,11 @@ export class NotifyChannelTestSender implements ChannelTestSender {
         overflow: 'truncate',
       });
       return { ok: result.ok, status: result.status, errorCode: result.errorCode, message: result.description };
+    }
+    const push = pushSenderFor(target, { timeoutMs: TEST_TIMEOUT_MS, dispatcher: this.dispatcher });
+    if (push) {
+      const result = await push.send({ title, body: `The channel “${target.name}” works.` });
+      return { ok: result.outcome === 'sent', status: result.status, errorCode: result.errorCode, message: result.message };
     }
     // The same proxy settings as the outbox worker, so a test proves the path real notifications take.
     const webhookSender = new SignedWebhookSender({ timeoutMs: TEST_TIMEOUT_MS, proxy: outboundProxy(this.config.proxy) });
