@@ -1410,17 +1410,13 @@ export interface components {
              * @example smtp.example.com
              */
             smtp_host?: string;
+            /** @description email: the SMTP port (left out: 587) */
+            smtp_port?: number;
             /**
-             * @description email: the SMTP port
-             * @default 587
-             */
-            smtp_port: number;
-            /**
-             * @description email: tls (implicit, port 465), starttls (required), none (local servers only)
-             * @default starttls
+             * @description email: tls (implicit, port 465), starttls (required; the default), none (local servers only)
              * @enum {string}
              */
-            smtp_security: "tls" | "starttls" | "none";
+            smtp_security?: "tls" | "starttls" | "none";
             /** @description email: the SMTP user name (the password goes in secret) */
             smtp_username?: string;
             /**
@@ -2361,17 +2357,13 @@ export interface components {
              * @example smtp.example.com
              */
             smtp_host?: string;
+            /** @description email: the SMTP port (left out: 587) */
+            smtp_port?: number;
             /**
-             * @description email: the SMTP port
-             * @default 587
-             */
-            smtp_port: number;
-            /**
-             * @description email: tls (implicit, port 465), starttls (required), none (local servers only)
-             * @default starttls
+             * @description email: tls (implicit, port 465), starttls (required; the default), none (local servers only)
              * @enum {string}
              */
-            smtp_security: "tls" | "starttls" | "none";
+            smtp_security?: "tls" | "starttls" | "none";
             /** @description email: the SMTP user name (the password goes in secret) */
             smtp_username?: string;
             /**

@@ -75,14 +75,14 @@ class ChannelFieldsDto {
   @Matches(HOST_NAME, { message: 'smtp_host must be a host name or an IP address' })
   smtp_host?: string;
 
-  @ApiPropertyOptional({ description: 'email: the SMTP port', default: 587 })
+  @ApiPropertyOptional({ description: 'email: the SMTP port (left out: 587)' })
   @OptionalNotNull()
   @IsInt({ message: 'smtp_port must be a whole number' })
   @Min(1)
   @Max(65535)
   smtp_port?: number;
 
-  @ApiPropertyOptional({ enum: SMTP_SECURITY, default: 'starttls', description: 'email: tls (implicit, port 465), starttls (required), none (local servers only)' })
+  @ApiPropertyOptional({ enum: SMTP_SECURITY, description: 'email: tls (implicit, port 465), starttls (required; the default), none (local servers only)' })
   @OptionalNotNull()
   @IsIn(SMTP_SECURITY, { message: 'smtp_security must be tls, starttls or none' })
   smtp_security?: SmtpSecurity;
