@@ -1426,18 +1426,15 @@ export interface components {
             url?: string;
         };
         CreateNotificationRuleDto: {
-            /** @default true */
-            enabled: boolean;
+            /** @description Left out on a new rule: true */
+            enabled?: boolean;
             /** @description Every field optional: an absent field matches all */
             match?: components["schemas"]["RuleMatchDto"];
             /** @example Mute Dependabot */
             name: string;
             route: components["schemas"]["RuleRouteDto"];
-            /**
-             * @description When the rule matches, consult no later rule
-             * @default false
-             */
-            stop: boolean;
+            /** @description When the rule matches, consult no later rule (left out on a new rule: false) */
+            stop?: boolean;
         };
         DashboardDto: {
             /** @description Onboarding steps in order, read from the current state */
@@ -1526,8 +1523,8 @@ export interface components {
             title: string;
         };
         DryRunRuleDto: {
-            /** @default true */
-            enabled: boolean;
+            /** @description Left out on a new rule: true */
+            enabled?: boolean;
             /** @description The stored rule this one stands for (its verdicts carry this id) */
             id?: string;
             /** @description Every field optional: an absent field matches all */
@@ -1535,11 +1532,8 @@ export interface components {
             /** @example Mute Dependabot */
             name: string;
             route: components["schemas"]["RuleRouteDto"];
-            /**
-             * @description When the rule matches, consult no later rule
-             * @default false
-             */
-            stop: boolean;
+            /** @description When the rule matches, consult no later rule (left out on a new rule: false) */
+            stop?: boolean;
         };
         EventDto: {
             actor: string | null;
@@ -2107,11 +2101,10 @@ export interface components {
             /** @description Telegram forum topic; null: the channel's default topic */
             message_thread_id?: number | null;
             /**
-             * @description now: send (subject to aggregation); digest: leave it to the daily digest
-             * @default now
+             * @description now (left out): send, subject to aggregation; digest: leave it to the daily digest
              * @enum {string}
              */
-            mode: "now" | "digest";
+            mode?: "now" | "digest";
             quiet_hours?: components["schemas"]["QuietHoursDto"] | null;
         };
         RuleRouteViewDto: {
@@ -2373,18 +2366,15 @@ export interface components {
             url?: string;
         };
         UpdateNotificationRuleDto: {
-            /** @default true */
-            enabled: boolean;
+            /** @description Left out on a new rule: true */
+            enabled?: boolean;
             /** @description Every field optional: an absent field matches all */
             match?: components["schemas"]["RuleMatchDto"];
             /** @example Mute Dependabot */
             name?: string;
             route?: components["schemas"]["RuleRouteDto"];
-            /**
-             * @description When the rule matches, consult no later rule
-             * @default false
-             */
-            stop: boolean;
+            /** @description When the rule matches, consult no later rule (left out on a new rule: false) */
+            stop?: boolean;
         };
         UpdateRepositoryTogglesDto: {
             issues?: boolean;

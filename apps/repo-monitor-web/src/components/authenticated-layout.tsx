@@ -1,5 +1,5 @@
 import { Button, Text } from '@mantine/core';
-import { IconActivity, IconBell, IconBrandGithub, IconChartBar, IconChartLine, IconGitBranch, IconGitPullRequest, IconInbox, IconInfoCircle, IconKey, IconListDetails, IconPlayerPlay, IconRefreshAlert, IconRobot, IconSettings, IconShieldExclamation, IconStar, IconUser } from '@tabler/icons-react';
+import { IconActivity, IconBell, IconBrandGithub, IconChartBar, IconChartLine, IconGitBranch, IconGitPullRequest, IconInbox, IconInfoCircle, IconKey, IconListDetails, IconPlayerPlay, IconRefreshAlert, IconRobot, IconRoute, IconSettings, IconShieldExclamation, IconStar, IconUser } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ColorSchemePicker, LanguagePicker, LoadingState, Shell, toast } from '@shared/web-ui';
 import { Suspense } from 'react';
@@ -40,6 +40,7 @@ export function AuthenticatedLayout() {
     { to: '/security-alerts', label: t('nav.securityAlerts'), icon: <IconShieldExclamation {...icon} /> },
     { to: '/events', label: t('nav.events'), icon: <IconActivity {...icon} /> },
     { to: '/channels', label: t('nav.channels'), icon: <IconBell {...icon} /> },
+    { to: '/rules', label: t('nav.rules'), icon: <IconRoute {...icon} /> },
     { to: '/outbox', label: t('nav.outbox'), icon: <IconInbox {...icon} /> },
     { to: '/recovered-deliveries', label: t('nav.recoveredDeliveries'), icon: <IconRefreshAlert {...icon} /> },
     { to: '/releases', label: t('nav.releases'), icon: <IconStar {...icon} /> },

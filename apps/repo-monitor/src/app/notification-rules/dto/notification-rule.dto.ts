@@ -127,7 +127,7 @@ export class RuleRouteDto {
   @Max(2147483647)
   message_thread_id?: number | null;
 
-  @ApiPropertyOptional({ enum: ROUTE_MODES, default: 'now', description: 'now: send (subject to aggregation); digest: leave it to the daily digest' })
+  @ApiPropertyOptional({ enum: ROUTE_MODES, description: 'now (left out): send, subject to aggregation; digest: leave it to the daily digest' })
   @IsOptional()
   @IsIn(ROUTE_MODES, { message: 'mode must be now or digest' })
   mode?: RouteMode;
@@ -145,7 +145,7 @@ export class RuleRouteDto {
  * ValidateIf here (OptionalNotNull) would skip the subclass's required checks too.
  */
 class RuleFieldsDto {
-  @ApiPropertyOptional({ default: true })
+  @ApiPropertyOptional({ description: 'Left out on a new rule: true' })
   @OptionalNotNull()
   @IsBoolean()
   enabled?: boolean;
@@ -157,7 +157,7 @@ class RuleFieldsDto {
   @Type(() => RuleMatchDto)
   match?: RuleMatchDto;
 
-  @ApiPropertyOptional({ default: false, description: 'When the rule matches, consult no later rule' })
+  @ApiPropertyOptional({ description: 'When the rule matches, consult no later rule (left out on a new rule: false)' })
   @OptionalNotNull()
   @IsBoolean()
   stop?: boolean;
