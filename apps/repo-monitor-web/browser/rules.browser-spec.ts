@@ -6,7 +6,8 @@ import { DESKTOP, newPage, PHONE, scrollsSideways, sendDelivery, seriousAxeViola
 
 /**
  * The Rules page against the real repo-monitor: rules made from templates (a dry run on the routed
- * events first), reordered and switched off, axe-clean at 1280 and 390 px.
+ * events first), reordered and switched off, axe-clean at 1280 and 390 px; the events page explains
+ * where an event went.
  */
 describe('repo-monitor console: routing rules', () => {
   let web: WebMonitor;
@@ -79,6 +80,21 @@ describe('repo-monitor console: routing rules', () => {
     await page.locator('.mantine-Notification-root').first().waitFor({ state: 'detached', timeout: 15_000 }).catch(() => undefined);
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.screenshot({ path: '/tmp/h4-rules-1280.png' });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('explains on the events page where an event went', async () => {
+    const { page, context, errors } = await newPage(web, DESKTOP);
+    await signIn(page, { path: '/login?next=%2Fevents' });
+    await page.getByRole('button', { name: 'Where it went: Issue #5 opened: Bump lodash from 4.17.20 to 4.17.21' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Where “Issue #5 opened: Bump lodash from 4.17.20 to 4.17.21” went' });
+    await dialog.getByText("By the channels' kind filters (no rule is enabled): sent to Telegram (from environment).").waitFor();
+    const row = dialog.getByRole('row', { name: /Telegram \(from environment\)/ });
+    await row.getByText('Sent', { exact: true }).waitFor();
+    await row.getByText('Delivered', { exact: true }).waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.screenshot({ path: '/tmp/h4-event-routing-1280.png' });
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -1,10 +1,11 @@
 import { Badge, Button, Group, NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { DataTable, EmptyState, formatDateTime, OutsideLink, Page, useUrlFilter } from '@shared/web-ui';
-import { FormEvent } from 'react';
+import { FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, Schemas, unwrap } from '../../api/client';
 import { useTimeZone } from '../../components/hooks';
+import { EventRoutingModal } from './event-routing';
 import { EVENT_CATEGORIES, EventFilter, eventFilterFromParams, eventFilterToParams, eventQuery, EVENTS_PER_PAGE } from './event-filter';
 
 /** The list refreshes itself this often while open; the page, filters and scroll position stay. */
@@ -27,6 +28,7 @@ export function EventsPage() {
     event.preventDefault();
     go({ ...draft, q: draft.q.trim(), kind: draft.kind.trim(), page: 1 });
   };
+  const [explained, setExplained] = useState<{ id: number; title: string } | null>(null);
   const filtered = Boolean(filter.q || filter.category || filter.kind || filter.repositoryId || filter.from || filter.to);
 
   return (
@@ -98,8 +100,18 @@ export function EventsPage() {
           { key: 'repository', header: t('events.columns.repository'), render: (row) => (row.repository_id ? (repositoryName.get(row.repository_id) ?? `#${row.repository_id}`) : '—') },
           { key: 'actor', header: t('events.columns.actor'), render: (row) => row.actor ?? '—' },
           { key: 'notified', header: t('events.columns.notified'), render: (row) => (row.notified ? t('events.yes') : t('events.no')) },
+          {
+            key: 'routing',
+            header: t('events.routing.show'),
+            render: (row) => (
+              <Button variant="subtle" size="compact-sm" aria-label={t('events.routing.showLabel', { title: row.title })} onClick={() => setExplained({ id: row.id, title: row.title })}>
+                {t('events.routing.show')}
+              </Button>
+            ),
+          },
         ]}
       />
+      <EventRoutingModal event={explained} onClose={() => setExplained(null)} />
     </Page>
   );
 }
