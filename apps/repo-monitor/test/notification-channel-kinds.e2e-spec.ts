@@ -61,6 +61,7 @@ describe('channel kinds discord, slack, teams, ntfy, bark, gotify and email: val
       [{ kind: 'email', name: 'e', smtp_host: 'smtp.example.com', smtp_security: 'none', email_from: 'monitor@example.com', email_to: ['ops@example.com'] }, 'smtp_security'],
       [{ kind: 'email', name: 'e', smtp_host: 'smtp.example.com', smtp_port: 70000, email_from: 'monitor@example.com', email_to: ['ops@example.com'] }, 'smtp_port'],
       [{ kind: 'pager', name: 'p' }, 'kind'],
+      [{ kind: 'slack', url: 'https://hooks.slack.com/services/T/B/X' }, 'name'],
       [{ kind: 'slack', name: 's', url: 'https://hooks.slack.com/services/T/B/X', message_thread_id: 4 }, 'message_thread_id'],
     ];
     for (const [body, field] of bad) {

@@ -1399,7 +1399,7 @@ export interface components {
              */
             message_thread_id?: number | null;
             /** @example Team chat */
-            name?: string;
+            name: string;
             /**
              * @description telegram: the bot token (required); gotify: the application token (required); ntfy: an access token tk_… (optional); email: the SMTP password (optional); http_webhook: the signing secret, a Standard Webhooks secret (whsec_ + base64 of 24-64 random bytes) that signs webhook-signature and X-Host-Monitor-Signature-256. Left out on a new webhook channel, one is generated and answered once. Stored encrypted, never returned otherwise.
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwXkVYhkj8Qx0=

@@ -12,14 +12,8 @@ const EMAIL_ADDRESS = /^[^\s@<>"(),;:]{1,64}@[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-
 /** A sender as "Name <address>" or a bare address. */
 const EMAIL_FROM = /^([^\r\n<>"]{1,100} <[^\s@<>"(),;:]{1,64}@[A-Za-z0-9.-]{1,253}>|[^\s@<>"(),;:]{1,64}@[A-Za-z0-9.-]{1,253})$/;
 
+/** name is declared in each subclass: a ValidateIf here (OptionalNotNull) would skip the create's required check too (a missing name was a 500). */
 class ChannelFieldsDto {
-  @ApiPropertyOptional({ example: 'Team chat', maxLength: 100 })
-  @OptionalNotNull()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(100)
-  name?: string;
-
   @ApiPropertyOptional({ default: true })
   @OptionalNotNull()
   @IsBoolean()
@@ -132,7 +126,7 @@ export class CreateNotificationChannelDto extends ChannelFieldsDto {
   @IsString()
   @MinLength(1)
   @MaxLength(100)
-  declare name: string;
+  name!: string;
 }
 
 /**
@@ -140,7 +134,14 @@ export class CreateNotificationChannelDto extends ChannelFieldsDto {
  * channel needs its bot token and a webhook channel its signing secret, so there is no cleared state
  * (replace the secret with a new one, or delete the channel).
  */
-export class UpdateNotificationChannelDto extends ChannelFieldsDto {}
+export class UpdateNotificationChannelDto extends ChannelFieldsDto {
+  @ApiPropertyOptional({ example: 'Team chat', maxLength: 100 })
+  @OptionalNotNull()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  name?: string;
+}
 
 export class ToggleNotificationChannelDto {
   @ApiProperty()
