@@ -95,6 +95,9 @@ describe('channel kinds discord, slack, teams, ntfy, bark, gotify and email: val
       email_to: ['ops@example.test'],
     });
     expect(channels['discord'].url).toBe(`${receiver.url}/…`);
+    // Sending back the shortened URL the console shows would replace the real one: refused.
+    const shortened = await call<{ details?: { field?: string } }>('PATCH', `/api/v1/notification-channels/${channels['discord'].id}`, { url: channels['discord'].url });
+    expect([shortened.status, shortened.body.details?.field]).toEqual([400, 'url']);
     expect(JSON.stringify(await call('GET', `/api/v1/notification-channels/${channels['slack'].id}`))).not.toContain('slack-secret');
     expect(channels['email']).toMatchObject({ smtp_port: smtp.listeningPort, smtp_security: 'none', email_to: ['ops@example.test'], secret_set: true });
 

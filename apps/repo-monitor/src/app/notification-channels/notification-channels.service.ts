@@ -373,6 +373,9 @@ export class NotificationChannelsService implements OnModuleInit {
     }
     const raw = secretUrl ?? config.url;
     if (kind === 'telegram' || !raw) return;
+    if (SECRET_URL_KINDS.includes(kind) && /…|%E2%80%A6/i.test(raw)) {
+      throw new MonitorError('validation_failed', 'url is the shortened form the console shows; paste the whole webhook URL', { field: 'url' });
+    }
     const url = requireHttpUrl(raw, 'url');
     if (url.protocol === 'http:' && !allowPrivate && !this.config.notifications.webhookAllowInsecure) {
       throw new MonitorError(
