@@ -31,6 +31,8 @@ export interface StartOptions {
   beforeListen?: () => Promise<void>;
   /** A built console to serve at `/` (dist/apps/repo-monitor-web, or a stand-in folder). */
   webRoot?: string;
+  /** Name prefix of the PostgreSQL database created for this instance (default `monitor`). */
+  databasePrefix?: string;
 }
 
 /**
@@ -46,7 +48,7 @@ export async function startMonitor(options: StartOptions = {}): Promise<RunningM
   } else {
     const databaseEnv: RawVariables =
       testDatabaseDriver() === 'postgres'
-        ? ((database = await createTestPostgresDatabase('monitor')),
+        ? ((database = await createTestPostgresDatabase(options.databasePrefix ?? 'monitor')),
           { MONITOR_DATABASE_DRIVER: 'postgres', MONITOR_DATABASE_URL: database.url })
         : { MONITOR_DATABASE_DRIVER: 'sqlite', MONITOR_DATABASE_URL: `file:${join(dir.path, 'repo-monitor.db')}` };
     env = { MONITOR_HTTP_ADDR: '127.0.0.1:0', MONITOR_LOG_LEVEL: 'warn', ...databaseEnv, ...(options.env ?? {}) };

@@ -7,3 +7,4 @@ export * from './lib/address-guard';
 export * from './lib/standard-webhooks';
 export * from './lib/signed-webhook-sender';
 export * from './lib/redirect-refusal';
+export * from './lib/email-sender';

@@ -17,3 +17,4 @@ export * from './lib/browser';
 export * from './lib/folder-cycles';
 export * from './lib/slow-clients';
 export * from './lib/raw-http';
+export * from './lib/stand-ins/local-smtp-server';

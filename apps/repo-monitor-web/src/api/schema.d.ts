@@ -424,6 +424,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/events/{id}/routing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Which rules matched the event and where it went, or why it was not sent */
+        get: operations["EventRoutingController_routing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/github/app": {
         parameters: {
             query?: never;
@@ -513,7 +530,7 @@ export interface paths {
         get: operations["NotificationChannelsController_list"];
         put?: never;
         /**
-         * Create a telegram or http_webhook channel
+         * Create a channel: telegram, http_webhook, discord, slack, teams, ntfy, bark, gotify or email
          * @description A webhook channel without a secret gets a generated Standard Webhooks secret (whsec_…), answered once in secret.
          */
         post: operations["NotificationChannelsController_create"];
@@ -590,6 +607,114 @@ export interface paths {
         put?: never;
         /** Enable or disable a channel */
         post: operations["NotificationChannelsController_toggle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notification-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Routing rules, in the order they are consulted
+         * @description With no enabled rule every channel's kind filter decides; once one is enabled, an event goes only where rules send it.
+         */
+        get: operations["NotificationRulesController_list"];
+        put?: never;
+        /** Add a rule at the end of the order */
+        post: operations["NotificationRulesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notification-rules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One rule */
+        get: operations["NotificationRulesController_get"];
+        put?: never;
+        post?: never;
+        /** Delete a rule */
+        delete: operations["NotificationRulesController_remove"];
+        options?: never;
+        head?: never;
+        /** Change a rule; fields left out stay as they are, match and route are replaced whole */
+        patch: operations["NotificationRulesController_update"];
+        trace?: never;
+    };
+    "/api/v1/notification-rules/dry-run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replay the latest 50 routed events through the given (or the stored) rules; sends and changes nothing */
+        post: operations["NotificationRulesDryRunController_dryRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notification-rules/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every rule, in order, as a document POST /import takes back */
+        get: operations["NotificationRulesController_exportRules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notification-rules/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace every rule with the given ones, in their order (all or nothing) */
+        post: operations["NotificationRulesController_importRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notification-rules/reorder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Put the rules in a new order (every rule id, once) */
+        post: operations["NotificationRulesController_reorder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1273,19 +1398,29 @@ export interface components {
             chat_id: string | null;
             /** Format: date-time */
             created_at: string;
+            email_from: string | null;
+            email_to: string[] | null;
             enabled: boolean;
             event_kinds: ("issues" | "pull_request" | "workflow_run" | "release" | "star" | "watch" | "dependabot_alert" | "code_scanning_alert" | "secret_scanning_alert" | "pr_review" | "digest" | "report")[];
             id: string;
             /** @enum {string} */
-            kind: "telegram" | "http_webhook";
+            kind: "telegram" | "http_webhook" | "discord" | "slack" | "teams" | "ntfy" | "bark" | "gotify" | "email";
             /** @description The last test sent through the channel; null when never tested since its target or secret changed */
             last_test: components["schemas"]["ChannelLastTestDto"] | null;
+            /** @description telegram: the default forum topic */
+            message_thread_id: number | null;
             name: string;
             /** @description The generated whsec_ signing secret; present only when it was generated, and never shown again */
             secret?: string;
             secret_set: boolean;
+            smtp_host: string | null;
+            smtp_port: number | null;
+            /** @enum {string|null} */
+            smtp_security: "tls" | "starttls" | "none" | null;
+            smtp_username: string | null;
             /** Format: date-time */
             updated_at: string;
+            /** @description For discord, slack, teams and bark only the origin (the URL carries the token) */
             url: string | null;
         };
         CreateNotificationChannelDto: {
@@ -1299,24 +1434,61 @@ export interface components {
              * @example -1001234567890
              */
             chat_id?: string;
+            /**
+             * @description email: the sender, an address or "Name <address>"
+             * @example repo-monitor <monitor@example.com>
+             */
+            email_from?: string;
+            /** @description email: the recipients */
+            email_to?: string[];
             /** @default true */
             enabled: boolean;
             /** @description Only these kinds; empty means all */
             event_kinds?: ("issues" | "pull_request" | "workflow_run" | "release" | "star" | "watch" | "dependabot_alert" | "code_scanning_alert" | "secret_scanning_alert" | "pr_review" | "digest" | "report")[];
             /** @enum {string} */
-            kind: "telegram" | "http_webhook";
-            /** @example Team chat */
-            name?: string;
+            kind: "telegram" | "http_webhook" | "discord" | "slack" | "teams" | "ntfy" | "bark" | "gotify" | "email";
             /**
-             * @description telegram: the bot token (required); http_webhook: the signing secret, a Standard Webhooks secret (whsec_ + base64 of 24-64 random bytes) that signs webhook-signature and X-Host-Monitor-Signature-256. Left out on a new webhook channel, one is generated and answered once. Stored encrypted, never returned otherwise.
+             * @description telegram: the forum topic (message_thread_id) messages go to unless a routing rule names another; null clears it
+             * @example 42
+             */
+            message_thread_id?: number | null;
+            /** @example Team chat */
+            name: string;
+            /**
+             * @description telegram: the bot token (required); gotify: the application token (required); ntfy: an access token tk_… (optional); email: the SMTP password (optional); http_webhook: the signing secret, a Standard Webhooks secret (whsec_ + base64 of 24-64 random bytes) that signs webhook-signature and X-Host-Monitor-Signature-256. Left out on a new webhook channel, one is generated and answered once. Stored encrypted, never returned otherwise.
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwXkVYhkj8Qx0=
              */
             secret?: string;
             /**
-             * @description http_webhook: the receiver URL
+             * @description email: the SMTP server host name
+             * @example smtp.example.com
+             */
+            smtp_host?: string;
+            /** @description email: the SMTP port (left out: 587) */
+            smtp_port?: number;
+            /**
+             * @description email: tls (implicit, port 465), starttls (required; the default), none (local servers only)
+             * @enum {string}
+             */
+            smtp_security?: "tls" | "starttls" | "none";
+            /** @description email: the SMTP user name (the password goes in secret) */
+            smtp_username?: string;
+            /**
+             * @description http_webhook: the receiver URL; ntfy: the topic URL; gotify: the server URL; discord, slack, teams (a Workflows webhook), bark (the device URL): the webhook URL, stored encrypted because it carries the token, and shown only as its origin
              * @example https://hooks.example.com/monitor
              */
             url?: string;
+        };
+        CreateNotificationRuleDto: {
+            /** @description Left out on a new rule: true */
+            enabled?: boolean;
+            /** @description Every field optional: an absent field matches all */
+            match?: components["schemas"]["RuleMatchDto"];
+            /** @example Mute Dependabot */
+            name: string;
+            route: components["schemas"]["RuleRouteDto"];
+            /** @description When the rule matches, consult no later rule (left out on a new rule: false) */
+            stop?: boolean;
         };
         DashboardDto: {
             /** @description Onboarding steps in order, read from the current state */
@@ -1390,6 +1562,33 @@ export interface components {
             per_page: number;
             total: number;
         };
+        DryRunEventDto: {
+            /** @description Where it would go now (outbox fields are null) */
+            deliveries: components["schemas"]["RoutedDeliveryDto"][];
+            event_id: number;
+            facts: components["schemas"]["EventRoutingFactsDto"];
+            kind: string;
+            occurred_at: string;
+            /** @description Where it went when it was recorded, in one sentence */
+            recorded_summary: string;
+            rules: components["schemas"]["RuleVerdictDto"][];
+            /** @description Where it would go, in one sentence */
+            summary: string;
+            title: string;
+        };
+        DryRunRuleDto: {
+            /** @description Left out on a new rule: true */
+            enabled?: boolean;
+            /** @description The stored rule this one stands for (its verdicts carry this id) */
+            id?: string;
+            /** @description Every field optional: an absent field matches all */
+            match?: components["schemas"]["RuleMatchDto"];
+            /** @example Mute Dependabot */
+            name: string;
+            route: components["schemas"]["RuleRouteDto"];
+            /** @description When the rule matches, consult no later rule (left out on a new rule: false) */
+            stop?: boolean;
+        };
         EventDto: {
             actor: string | null;
             body_text: string;
@@ -1418,6 +1617,35 @@ export interface components {
             per_page: number;
             total: number;
         };
+        EventRoutingDto: {
+            deliveries: components["schemas"]["RoutedDeliveryDto"][];
+            event_id: number;
+            /** @description What the rules were matched against */
+            facts: components["schemas"]["EventRoutingFactsDto"] | null;
+            kind: string;
+            routed_at: string | null;
+            /**
+             * @description rules: routing rules decided; channel_filters: no rule was enabled, each channel's kind filter decided; not_notifying: the kind or the repository's toggles do not notify; not_recorded: the event was recorded before routing was explained
+             * @enum {string}
+             */
+            routed_by: "rules" | "channel_filters" | "not_notifying" | "not_recorded";
+            rules: components["schemas"]["RuleVerdictDto"][];
+            /** @description One sentence: where it went, or why not */
+            summary: string;
+        };
+        EventRoutingFactsDto: {
+            action: string;
+            author: string | null;
+            branch: string | null;
+            conclusion: string | null;
+            draft: boolean | null;
+            event: string;
+            labels: string[];
+            repository: string | null;
+            sender: string | null;
+            severity: string | null;
+            workflow: string | null;
+        };
         EventsPerDayDto: {
             /** @description Events of the day per category */
             by_category?: {
@@ -1430,6 +1658,13 @@ export interface components {
             /** @description Local date YYYY-MM-DD in the configured time zone */
             date: string;
             total: number;
+        };
+        ExportedNotificationRuleDto: {
+            enabled: boolean;
+            match: components["schemas"]["RuleMatchDto"];
+            name: string;
+            route: components["schemas"]["RuleRouteViewDto"];
+            stop: boolean;
         };
         ExternalRepositoryAccessDto: {
             /** @description External repositories watched now (not removed) */
@@ -1470,6 +1705,10 @@ export interface components {
             private_key_set: boolean;
             public_base_url: string | null;
             webhook_secret_set: boolean;
+        };
+        ImportNotificationRulesDto: {
+            /** @description Replaces every rule, in this order */
+            rules: components["schemas"]["CreateNotificationRuleDto"][];
         };
         InstallationDto: {
             account_login: string;
@@ -1558,17 +1797,27 @@ export interface components {
             chat_id: string | null;
             /** Format: date-time */
             created_at: string;
+            email_from: string | null;
+            email_to: string[] | null;
             enabled: boolean;
             event_kinds: ("issues" | "pull_request" | "workflow_run" | "release" | "star" | "watch" | "dependabot_alert" | "code_scanning_alert" | "secret_scanning_alert" | "pr_review" | "digest" | "report")[];
             id: string;
             /** @enum {string} */
-            kind: "telegram" | "http_webhook";
+            kind: "telegram" | "http_webhook" | "discord" | "slack" | "teams" | "ntfy" | "bark" | "gotify" | "email";
             /** @description The last test sent through the channel; null when never tested since its target or secret changed */
             last_test: components["schemas"]["ChannelLastTestDto"] | null;
+            /** @description telegram: the default forum topic */
+            message_thread_id: number | null;
             name: string;
             secret_set: boolean;
+            smtp_host: string | null;
+            smtp_port: number | null;
+            /** @enum {string|null} */
+            smtp_security: "tls" | "starttls" | "none" | null;
+            smtp_username: string | null;
             /** Format: date-time */
             updated_at: string;
+            /** @description For discord, slack, teams and bark only the origin (the URL carries the token) */
             url: string | null;
         };
         NotificationChannelPageDto: {
@@ -1576,6 +1825,41 @@ export interface components {
             page: number;
             per_page: number;
             total: number;
+        };
+        NotificationRuleDto: {
+            /** Format: date-time */
+            created_at: string;
+            enabled: boolean;
+            id: string;
+            match: components["schemas"]["RuleMatchDto"];
+            name: string;
+            /** @description Rules are consulted in ascending position */
+            position: number;
+            route: components["schemas"]["RuleRouteViewDto"];
+            stop: boolean;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        NotificationRuleListDto: {
+            items: components["schemas"]["NotificationRuleDto"][];
+            total: number;
+        };
+        NotificationRulesDryRunDto: {
+            /** @description Rules to try, in order; left out: the stored rules */
+            rules?: components["schemas"]["DryRunRuleDto"][];
+        };
+        NotificationRulesDryRunResultDto: {
+            /** @description The latest 50 routed events, newest first */
+            items: components["schemas"]["DryRunEventDto"][];
+        };
+        NotificationRulesExportDto: {
+            /** Format: date-time */
+            exported_at: string;
+            /** @example repo-monitor.notification-rules */
+            format: string;
+            rules: components["schemas"]["ExportedNotificationRuleDto"][];
+            /** @example 1 */
+            version: number;
         };
         NotificationsPerDayDto: {
             /** @description Local date YYYY-MM-DD in the configured time zone */
@@ -1591,7 +1875,7 @@ export interface components {
             attempts: number;
             channel_id: string;
             /** @enum {string} */
-            channel_kind: "telegram" | "http_webhook";
+            channel_kind: "telegram" | "http_webhook" | "discord" | "slack" | "teams" | "ntfy" | "bark" | "gotify" | "email";
             /** @description The channel name; null when the channel was deleted */
             channel_name: string | null;
             created_at: string;
@@ -1620,7 +1904,7 @@ export interface components {
             attempts: number;
             channel_id: string;
             /** @enum {string} */
-            channel_kind: "telegram" | "http_webhook";
+            channel_kind: "telegram" | "http_webhook" | "discord" | "slack" | "teams" | "ntfy" | "bark" | "gotify" | "email";
             created_at: string;
             event_id: number | null;
             id: number;
@@ -1708,6 +1992,23 @@ export interface components {
             per_page: number;
             total: number;
         };
+        QuietHoursDto: {
+            /**
+             * @description hold: send when the quiet hours end; drop: do not send
+             * @enum {string}
+             */
+            action: "hold" | "drop";
+            /**
+             * @description Local time, HH:MM; before start: the window spans midnight
+             * @example 07:00
+             */
+            end: string;
+            /**
+             * @description Local time (general settings' time zone), HH:MM
+             * @example 22:00
+             */
+            start: string;
+        };
         RecoveredDeliveryDto: {
             action: string | null;
             /** @example issues */
@@ -1767,6 +2068,10 @@ export interface components {
             /** Format: date-time */
             started_at: string;
         };
+        ReorderNotificationRulesDto: {
+            /** @description Every rule id, in the new order */
+            ids: string[];
+        };
         RepositoryDto: {
             baseline_imported_at: string | null;
             created_at: string;
@@ -1810,6 +2115,80 @@ export interface components {
         ReviewSettingsDto: {
             /** @description Keep one AI review comment on each reviewed PR, edited in place on new commits */
             post_comment: boolean;
+        };
+        RoutedDeliveryDto: {
+            channel_id: string;
+            /** @description null when the channel no longer exists */
+            channel_name: string | null;
+            message_thread_id: number | null;
+            /** @description The outbox entry, when one was queued */
+            outbox_id: number | null;
+            /** @description The outbox entry's state now (pending, sending, sent, dead, suppressed: merged into a summary) */
+            outbox_state: string | null;
+            /** @enum {string} */
+            outcome: "queued" | "held" | "digest" | "dropped_quiet_hours" | "channel_unavailable" | "duplicate";
+            /** @description The rule that routed it; null when the channels' kind filters decided */
+            rule_id: string | null;
+            /** @description held: when it is sent */
+            send_after: string | null;
+        };
+        RuleMatchDto: {
+            /** @description The part of the kind after the family: opened, closed, merged, ready_for_review, failure, recovered, published, created… */
+            actions?: string[];
+            /** @description The author or the sender is one of these logins */
+            authors?: string[];
+            /** @description Neither the author nor the sender is one of these logins */
+            authors_exclude?: string[];
+            /** @description Branch globs: the workflow run's head branch, the pull request's base branch */
+            branches?: string[];
+            /** @description Workflow run conclusions (a recovered run concluded success) */
+            conclusions?: ("success" | "failure" | "neutral" | "cancelled" | "skipped" | "timed_out" | "action_required" | "stale" | "startup_failure")[];
+            /** @description Only draft (true) or only ready (false) pull requests; other events never match when set */
+            draft?: boolean;
+            /** @description Event families */
+            events?: ("issues" | "pull_request" | "workflow_run" | "release" | "star" | "watch" | "dependabot_alert" | "code_scanning_alert" | "secret_scanning_alert" | "pr_review" | "digest" | "report")[];
+            /** @description Skip events whose author or sender is a bot (a login ending in [bot], or a well-known automation account) */
+            ignore_bots?: boolean;
+            /** @description The event carries every one of these labels */
+            labels_all?: string[];
+            /** @description The event carries at least one of these labels (issues and pull requests) */
+            labels_any?: string[];
+            /** @description The event carries none of these labels */
+            labels_none?: string[];
+            /** @description Exact `owner/name`, `owner/*` or a glob (`*` within a segment, `**` across, `?` one character), ignoring case */
+            repositories?: string[];
+            /** @description Security alert severities */
+            severities?: ("critical" | "high" | "medium" | "moderate" | "low" | "warning" | "note" | "error")[];
+            /** @description Workflow name globs */
+            workflows?: string[];
+        };
+        RuleRouteDto: {
+            /** @description Notification channel ids; empty (with stop) mutes what the rule matches */
+            channel_ids: string[];
+            /** @description Telegram forum topic; null: the channel's default topic */
+            message_thread_id?: number | null;
+            /**
+             * @description now (left out): send, subject to aggregation; digest: leave it to the daily digest
+             * @enum {string}
+             */
+            mode?: "now" | "digest";
+            quiet_hours?: components["schemas"]["QuietHoursDto"] | null;
+        };
+        RuleRouteViewDto: {
+            channel_ids: string[];
+            message_thread_id: number | null;
+            /** @enum {string} */
+            mode: "now" | "digest";
+            quiet_hours: components["schemas"]["QuietHoursDto"] | null;
+        };
+        RuleVerdictDto: {
+            matched: boolean;
+            name: string;
+            /** @description Why it did not match (the first field that failed), or disabled */
+            reason: string | null;
+            rule_id: string;
+            /** @description It matched and has stop: the rules after it were not consulted */
+            stopped: boolean;
         };
         SecurityAlertDto: {
             html_url: string;
@@ -2010,22 +2389,59 @@ export interface components {
              * @example -1001234567890
              */
             chat_id?: string;
+            /**
+             * @description email: the sender, an address or "Name <address>"
+             * @example repo-monitor <monitor@example.com>
+             */
+            email_from?: string;
+            /** @description email: the recipients */
+            email_to?: string[];
             /** @default true */
             enabled: boolean;
             /** @description Only these kinds; empty means all */
             event_kinds?: ("issues" | "pull_request" | "workflow_run" | "release" | "star" | "watch" | "dependabot_alert" | "code_scanning_alert" | "secret_scanning_alert" | "pr_review" | "digest" | "report")[];
+            /**
+             * @description telegram: the forum topic (message_thread_id) messages go to unless a routing rule names another; null clears it
+             * @example 42
+             */
+            message_thread_id?: number | null;
             /** @example Team chat */
             name?: string;
             /**
-             * @description telegram: the bot token (required); http_webhook: the signing secret, a Standard Webhooks secret (whsec_ + base64 of 24-64 random bytes) that signs webhook-signature and X-Host-Monitor-Signature-256. Left out on a new webhook channel, one is generated and answered once. Stored encrypted, never returned otherwise.
+             * @description telegram: the bot token (required); gotify: the application token (required); ntfy: an access token tk_… (optional); email: the SMTP password (optional); http_webhook: the signing secret, a Standard Webhooks secret (whsec_ + base64 of 24-64 random bytes) that signs webhook-signature and X-Host-Monitor-Signature-256. Left out on a new webhook channel, one is generated and answered once. Stored encrypted, never returned otherwise.
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwXkVYhkj8Qx0=
              */
             secret?: string;
             /**
-             * @description http_webhook: the receiver URL
+             * @description email: the SMTP server host name
+             * @example smtp.example.com
+             */
+            smtp_host?: string;
+            /** @description email: the SMTP port (left out: 587) */
+            smtp_port?: number;
+            /**
+             * @description email: tls (implicit, port 465), starttls (required; the default), none (local servers only)
+             * @enum {string}
+             */
+            smtp_security?: "tls" | "starttls" | "none";
+            /** @description email: the SMTP user name (the password goes in secret) */
+            smtp_username?: string;
+            /**
+             * @description http_webhook: the receiver URL; ntfy: the topic URL; gotify: the server URL; discord, slack, teams (a Workflows webhook), bark (the device URL): the webhook URL, stored encrypted because it carries the token, and shown only as its origin
              * @example https://hooks.example.com/monitor
              */
             url?: string;
+        };
+        UpdateNotificationRuleDto: {
+            /** @description Left out on a new rule: true */
+            enabled?: boolean;
+            /** @description Every field optional: an absent field matches all */
+            match?: components["schemas"]["RuleMatchDto"];
+            /** @example Mute Dependabot */
+            name?: string;
+            route?: components["schemas"]["RuleRouteDto"];
+            /** @description When the rule matches, consult no later rule (left out on a new rule: false) */
+            stop?: boolean;
         };
         UpdateRepositoryTogglesDto: {
             issues?: boolean;
@@ -3503,6 +3919,56 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    EventRoutingController_routing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventRoutingDto"];
+                };
+            };
+            /** @description validation_failed: the request is not valid; the message says what is wrong */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description unauthorized: no live session cookie (or agent token where one is accepted) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description not_found: no such event */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     GithubAppSettingsController_get: {
         parameters: {
             query?: never;
@@ -4259,6 +4725,507 @@ export interface operations {
             };
             /** @description not_found: no such notification channel */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description validation_failed: the request body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    NotificationRulesController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationRuleListDto"];
+                };
+            };
+            /** @description unauthorized: no live session cookie (or agent token where one is accepted) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    NotificationRulesController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateNotificationRuleDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationRuleDto"];
+                };
+            };
+            /** @description validation_failed: a field is malformed, a channel does not exist, or there are 100 rules already */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description unauthorized: no live session cookie (or agent token where one is accepted) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description csrf_failed: missing or wrong X-CSRF-Token; forbidden: agent tokens are read-only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description conflict: the name is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description validation_failed: the request body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    NotificationRulesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationRuleDto"];
+                };
+            };
+            /** @description validation_failed: the request is not valid; the message says what is wrong */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description unauthorized: no live session cookie (or agent token where one is accepted) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description not_found: no such notification rule */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    NotificationRulesController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed: the request is not valid; the message says what is wrong */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description unauthorized: no live session cookie (or agent token where one is accepted) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description csrf_failed: missing or wrong X-CSRF-Token; forbidden: agent tokens are read-only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description not_found: no such notification rule */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    NotificationRulesController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateNotificationRuleDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationRuleDto"];
+                };
+            };
+            /** @description validation_failed: the request is not valid; the message says what is wrong */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description unauthorized: no live session cookie (or agent token where one is accepted) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description csrf_failed: missing or wrong X-CSRF-Token; forbidden: agent tokens are read-only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description not_found: no such notification rule */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description conflict: the name is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description validation_failed: the request body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    NotificationRulesDryRunController_dryRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationRulesDryRunDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationRulesDryRunResultDto"];
+                };
+            };
+            /** @description validation_failed: a rule is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description unauthorized: no live session cookie (or agent token where one is accepted) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description csrf_failed: missing or wrong X-CSRF-Token; forbidden: agent tokens are read-only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description validation_failed: the request body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    NotificationRulesController_exportRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationRulesExportDto"];
+                };
+            };
+            /** @description unauthorized: no live session cookie (or agent token where one is accepted) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    NotificationRulesController_importRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportNotificationRulesDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationRuleListDto"];
+                };
+            };
+            /** @description validation_failed: a rule is malformed, names a channel that does not exist, or repeats a name */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description unauthorized: no live session cookie (or agent token where one is accepted) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description csrf_failed: missing or wrong X-CSRF-Token; forbidden: agent tokens are read-only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description validation_failed: the request body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    NotificationRulesController_reorder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReorderNotificationRulesDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationRuleListDto"];
+                };
+            };
+            /** @description validation_failed: ids does not list every rule exactly once */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description unauthorized: no live session cookie (or agent token where one is accepted) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description csrf_failed: missing or wrong X-CSRF-Token; forbidden: agent tokens are read-only */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -26,6 +26,7 @@ export const en = {
     securityAlerts: 'Security alerts',
     events: 'Events',
     channels: 'Notification channels',
+    rules: 'Routing rules',
     outbox: 'Outbox',
     releases: 'Starred releases',
     deliveries: 'Webhook deliveries',

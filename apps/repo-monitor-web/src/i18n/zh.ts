@@ -28,6 +28,7 @@ export const zh: typeof en = {
     securityAlerts: '安全警报',
     events: '事件',
     channels: '通知渠道',
+    rules: '路由规则',
     outbox: '发件箱',
     releases: '星标仓库发布',
     deliveries: 'Webhook 投递',

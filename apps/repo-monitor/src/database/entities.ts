@@ -16,6 +16,8 @@ import { DigestEntity } from '../app/ai/digest.entity';
 import { PrReviewEntity } from '../app/ai/pr-review.entity';
 import { RecoveredDeliveryEntity } from '../app/redelivery/recovered-delivery.entity';
 import { WebhookRejectionEntity } from '../app/deliveries/webhook-rejection.entity';
+import { NotificationRuleEntity } from '../app/notification-rules/notification-rule.entity';
+import { EventRoutingEntity } from '../app/notification-rules/event-routing.entity';
 
 /**
  * Every TypeORM entity of repo-monitor. Feature modules own their entity files; this list is what
@@ -40,4 +42,6 @@ export const monitorEntities: Array<new () => object> = [
   DigestEntity,
   RecoveredDeliveryEntity,
   WebhookRejectionEntity,
+  NotificationRuleEntity,
+  EventRoutingEntity,
 ];

@@ -33,7 +33,7 @@ export interface PushSenderOptions {
   addressGuard?: { allowPrivate: boolean; resolver?: HostResolver };
 }
 
-export type PushChannelKind = 'bark' | 'server_chan' | 'ntfy' | 'custom_webhook';
+export type PushChannelKind = 'bark' | 'server_chan' | 'ntfy' | 'custom_webhook' | 'discord' | 'slack' | 'teams' | 'gotify' | 'email';
 
 export interface PushResult extends DeliveryResult {
   channel: PushChannelKind;
@@ -296,5 +296,156 @@ export class CustomWebhookSender implements PushSender {
       { attempts: 3, initialDelayMs: 1000, ...this.options.retry },
     );
     return { ...finish(this.channel, result, attempts, started), deliveryId };
+  }
+}
+
+/** Cuts `text` to `max` characters, marking the cut with an ellipsis. */
+export function clipText(text: string, max: number): string {
+  const chars = [...text];
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+
+/** Discord's limit on a message's `content`. */
+export const DISCORD_CONTENT_LIMIT = 2000;
+
+/** Text as Discord shows it literally: markdown and mention characters escaped. */
+export function escapeDiscordMarkdown(text: string): string {
+  return text.replace(/[\\*_~`|>#\-[\]()@<]/g, (char) => `\\${char}`);
+}
+
+/**
+ * Discord incoming webhook (https://discord.com/developers/docs/resources/webhook#execute-webhook):
+ * POST `{content, allowed_mentions: {parse: []}}` (no @everyone or role pings from GitHub text);
+ * 204 when accepted.
+ */
+export class DiscordWebhookSender implements PushSender {
+  readonly channel = 'discord' as const;
+
+  constructor(
+    private readonly webhookUrl: string,
+    private readonly options: PushSenderOptions & { username?: string } = {},
+  ) {}
+
+  body(message: PushMessage): Record<string, unknown> {
+    const link = message.url ? `\n<${message.url}>` : '';
+    const head = `**${escapeDiscordMarkdown(message.title)}**\n`;
+    const room = DISCORD_CONTENT_LIMIT - head.length - link.length;
+    const content = `${head}${clipText(escapeDiscordMarkdown(message.body), Math.max(room, 1))}${link}`;
+    const payload: Record<string, unknown> = { content: clipText(content, DISCORD_CONTENT_LIMIT), allowed_mentions: { parse: [] } };
+    if (this.options.username) payload['username'] = this.options.username;
+    return payload;
+  }
+
+  async send(message: PushMessage): Promise<PushResult> {
+    const started = Date.now();
+    const invalid = invalidUrlResult(this.webhookUrl);
+    if (invalid) return { ...invalid, channel: this.channel };
+    const attempt = await attemptRequest(this.webhookUrl, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(this.body(message)) }, this.options);
+    return finish(this.channel, attempt, 1, started);
+  }
+}
+
+/** Slack's `text` is best kept under this (Slack truncates longer messages). */
+export const SLACK_TEXT_LIMIT = 3000;
+
+/** Slack mrkdwn control characters escaped (https://api.slack.com/reference/surfaces/formatting#escaping). */
+export function escapeSlackText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * Slack incoming webhook (https://api.slack.com/messaging/webhooks): POST `{text, unfurl_links:
+ * false}`; Slack answers 200 `ok`, or 4xx with a reason (`invalid_payload`, `no_service`…).
+ */
+export class SlackWebhookSender implements PushSender {
+  readonly channel = 'slack' as const;
+
+  constructor(
+    private readonly webhookUrl: string,
+    private readonly options: PushSenderOptions = {},
+  ) {}
+
+  body(message: PushMessage): Record<string, unknown> {
+    const link = message.url ? `\n<${message.url.replace(/[<>|]/g, encodeURIComponent)}|View on GitHub>` : '';
+    const head = `*${escapeSlackText(message.title)}*\n`;
+    const text = `${head}${clipText(escapeSlackText(message.body), Math.max(SLACK_TEXT_LIMIT - head.length - link.length, 1))}${link}`;
+    return { text, unfurl_links: false, unfurl_media: false };
+  }
+
+  async send(message: PushMessage): Promise<PushResult> {
+    const started = Date.now();
+    const invalid = invalidUrlResult(this.webhookUrl);
+    if (invalid) return { ...invalid, channel: this.channel };
+    const attempt = await attemptRequest(this.webhookUrl, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(this.body(message)) }, this.options);
+    return finish(this.channel, attempt, 1, started);
+  }
+}
+
+/** Text blocks of an Adaptive Card are kept under this. */
+export const TEAMS_TEXT_LIMIT = 10_000;
+
+/**
+ * Microsoft Teams through a Workflows (Power Automate) "when a Teams webhook request is received"
+ * URL: POST a `message` with one Adaptive Card attachment; 202 when accepted.
+ */
+export class TeamsWorkflowSender implements PushSender {
+  readonly channel = 'teams' as const;
+
+  constructor(
+    private readonly workflowUrl: string,
+    private readonly options: PushSenderOptions = {},
+  ) {}
+
+  body(message: PushMessage): Record<string, unknown> {
+    const card: Record<string, unknown> = {
+      $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
+      type: 'AdaptiveCard',
+      version: '1.4',
+      body: [
+        { type: 'TextBlock', text: clipText(message.title, 500), weight: 'Bolder', size: 'Medium', wrap: true },
+        { type: 'TextBlock', text: clipText(message.body, TEAMS_TEXT_LIMIT), wrap: true },
+      ],
+    };
+    if (message.url) card['actions'] = [{ type: 'Action.OpenUrl', title: 'View on GitHub', url: message.url }];
+    return { type: 'message', attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive', contentUrl: null, content: card }] };
+  }
+
+  async send(message: PushMessage): Promise<PushResult> {
+    const started = Date.now();
+    const invalid = invalidUrlResult(this.workflowUrl);
+    if (invalid) return { ...invalid, channel: this.channel };
+    const attempt = await attemptRequest(this.workflowUrl, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(this.body(message)) }, this.options);
+    return finish(this.channel, attempt, 1, started);
+  }
+}
+
+/**
+ * Gotify (https://gotify.net/docs/pushmsg): POST `<server>/message` with the application token in
+ * `X-Gotify-Key` and `{title, message, priority, extras}`; a link opens on click.
+ */
+export class GotifySender implements PushSender {
+  readonly channel = 'gotify' as const;
+
+  constructor(
+    private readonly serverUrl: string,
+    private readonly appToken: string,
+    private readonly options: PushSenderOptions & { priority?: number } = {},
+  ) {}
+
+  body(message: PushMessage): Record<string, unknown> {
+    const payload: Record<string, unknown> = { title: message.title, message: message.body, priority: this.options.priority ?? 5 };
+    if (message.url) payload['extras'] = { 'client::notification': { click: { url: message.url } } };
+    return payload;
+  }
+
+  async send(message: PushMessage): Promise<PushResult> {
+    const started = Date.now();
+    const invalid = invalidUrlResult(this.serverUrl);
+    if (invalid) return { ...invalid, channel: this.channel };
+    const url = `${this.serverUrl.replace(/\/+$/, '')}/message`;
+    const attempt = await attemptRequest(url, { method: 'POST', headers: { ...JSON_HEADERS, 'x-gotify-key': this.appToken }, body: JSON.stringify(this.body(message)) }, this.options);
+    return finish(this.channel, attempt, 1, started);
   }
 }

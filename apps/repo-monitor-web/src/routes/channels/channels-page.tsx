@@ -191,7 +191,7 @@ function ChannelCard({ channel, result, testing, toggling, onTest, onToggle, onE
         </Group>
         <dl style={{ margin: 0, display: 'grid', gridTemplateColumns: 'minmax(0, auto) minmax(0, 1fr)', gap: '2px 12px', fontSize: 'var(--mantine-font-size-sm)' }}>
           <dt style={{ color: 'var(--mantine-color-dimmed)' }}>{channel.kind === 'telegram' ? t('channels.form.chatId') : t('channels.form.url')}</dt>
-          <dd style={{ margin: 0, overflowWrap: 'anywhere' }}>{channel.kind === 'telegram' ? channel.chat_id : channel.url}</dd>
+          <dd style={{ margin: 0, overflowWrap: 'anywhere' }}>{channel.kind === 'telegram' ? channel.chat_id : channel.kind === 'email' ? (channel.email_to ?? []).join(', ') : channel.url}</dd>
           <dt style={{ color: 'var(--mantine-color-dimmed)' }}>{t('channels.form.eventKinds')}</dt>
           <dd style={{ margin: 0 }}>{channel.event_kinds.length === 0 ? t('channels.allKinds') : channel.event_kinds.map((kind) => t(`channels.eventKind.${kind}`)).join(', ')}</dd>
           {channel.kind === 'http_webhook' && channel.allow_private ? (
@@ -203,6 +203,11 @@ function ChannelCard({ channel, result, testing, toggling, onTest, onToggle, onE
           <dt style={{ color: 'var(--mantine-color-dimmed)' }}>{t('channels.updated')}</dt>
           <dd style={{ margin: 0 }}>{formatDateTime(channel.updated_at, timeZone, false)}</dd>
         </dl>
+        {channel.kind !== 'telegram' && channel.kind !== 'http_webhook' ? (
+          <Text size="xs" c="dimmed">
+            {t('channels.editThroughApi')}
+          </Text>
+        ) : null}
         {result ? (
           <TestResultNote result={result} />
         ) : channel.last_test ? (
@@ -220,9 +225,12 @@ function ChannelCard({ channel, result, testing, toggling, onTest, onToggle, onE
           <Button size="xs" variant="light" loading={testing} onClick={onTest}>
             {t('channels.test.send')}
           </Button>
-          <Button size="xs" variant="default" onClick={onEdit}>
-            {t('common.edit')}
-          </Button>
+          {/* The form knows the fields of Telegram and webhook channels only; editing another kind there would overwrite its settings. */}
+          {channel.kind === 'telegram' || channel.kind === 'http_webhook' ? (
+            <Button size="xs" variant="default" onClick={onEdit}>
+              {t('common.edit')}
+            </Button>
+          ) : null}
           {channel.kind === 'http_webhook' ? (
             <Button size="xs" variant="default" onClick={onRotate}>
               {t('channels.rotate')}

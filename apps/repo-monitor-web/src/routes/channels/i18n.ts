@@ -33,7 +33,8 @@ export const en = {
   rotateMessage: 'A new secret is generated for {{name}} and the old one stops working at once. Your receiver needs the new one.',
   deleteTitle: 'Delete this channel?',
   deleteMessage: '{{name}} gets no more notifications. Entries waiting in the outbox for it are dropped.',
-  kind: { telegram: 'Telegram', http_webhook: 'Signed webhook' },
+  kind: { telegram: 'Telegram', http_webhook: 'Signed webhook', discord: 'Discord', slack: 'Slack', teams: 'Microsoft Teams', ntfy: 'ntfy', bark: 'Bark', gotify: 'Gotify', email: 'Email' },
+  editThroughApi: 'Channels of this kind are changed through the API for now.',
   eventKind: {
     issues: 'Issues',
     pull_request: 'Pull requests',
@@ -133,7 +134,8 @@ export const zh: typeof en = {
   rotateMessage: '将为 {{name}} 生成新密钥，旧密钥立即失效。接收端需要换用新密钥。',
   deleteTitle: '删除这个渠道？',
   deleteMessage: '{{name}} 将不再收到通知，发件箱中等待发给它的条目会被丢弃。',
-  kind: { telegram: 'Telegram', http_webhook: '签名 Webhook' },
+  kind: { telegram: 'Telegram', http_webhook: '签名 Webhook', discord: 'Discord', slack: 'Slack', teams: 'Microsoft Teams', ntfy: 'ntfy', bark: 'Bark', gotify: 'Gotify', email: '电子邮件' },
+  editThroughApi: '此类渠道目前通过 API 修改。',
   eventKind: {
     issues: 'Issue',
     pull_request: '拉取请求',

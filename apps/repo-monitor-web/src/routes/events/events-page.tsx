@@ -2,11 +2,12 @@ import { Anchor, Badge, Button, Group, NativeSelect, SimpleGrid, Stack, TextInpu
 import { Link } from 'react-router';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { DataTable, EmptyState, formatDateTime, OutsideLink, Page, useUrlFilter } from '@shared/web-ui';
-import { FormEvent } from 'react';
+import { FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, Schemas, unwrap } from '../../api/client';
 import { useTimeZone } from '../../components/hooks';
 import { WrappingBadge } from '../../components/wrapping-badge';
+import { EventRoutingModal } from './event-routing';
 import { EVENT_CATEGORIES, EventFilter, eventFilterFromParams, eventFilterToParams, eventQuery, EVENTS_PER_PAGE } from './event-filter';
 
 const NOTIFICATION_COLOR: Record<Schemas['EventDto']['notification'], string> = {
@@ -39,6 +40,7 @@ export function EventsPage() {
     event.preventDefault();
     go({ ...draft, q: draft.q.trim(), kind: draft.kind.trim(), page: 1 });
   };
+  const [explained, setExplained] = useState<{ id: number; title: string } | null>(null);
   const filtered = Boolean(filter.q || filter.category || filter.kind || filter.repositoryId || filter.from || filter.to);
 
   return (
@@ -126,8 +128,18 @@ export function EventsPage() {
               );
             },
           },
+          {
+            key: 'routing',
+            header: t('events.routing.show'),
+            render: (row) => (
+              <Button variant="subtle" size="compact-sm" aria-label={t('events.routing.showLabel', { title: row.title })} onClick={() => setExplained({ id: row.id, title: row.title })}>
+                {t('events.routing.show')}
+              </Button>
+            ),
+          },
         ]}
       />
+      <EventRoutingModal event={explained} onClose={() => setExplained(null)} />
     </Page>
   );
 }

@@ -18,5 +18,7 @@ describe('agentMayRead', () => {
     '/api/v1/auth/session',
     '/api/v1/repositories-secret',
     '/api/v1/eventsx',
+    '/api/v1/events/12/routing',
+    '/api/v1/notification-rules',
   ])('keeps agents out of %s', (url) => expect(agentMayRead(url)).toBe(false));
 });

@@ -17,8 +17,12 @@ export const AGENT_READABLE_PREFIXES: readonly string[] = [
   '/api/v1/system/version',
 ];
 
+/** Under a readable prefix but about administration: an event's routing names rules and channels. */
+const AGENT_UNREADABLE_PATHS: readonly RegExp[] = [/^\/api\/v1\/events\/[^/]+\/routing$/];
+
 /** Whether an agent token may read the given request URL (query ignored). */
 export function agentMayRead(url: string): boolean {
   const path = url.split('?')[0].replace(/\/+$/, '');
+  if (AGENT_UNREADABLE_PATHS.some((pattern) => pattern.test(path))) return false;
   return AGENT_READABLE_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 }

@@ -18,6 +18,7 @@ export const CONSOLE_ROUTES = [
   '/events',
   '/channels',
   '/channels/:id',
+  '/rules',
   '/outbox',
   '/outbox/:id',
   '/deliveries',

@@ -5,15 +5,19 @@ import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
 import { OUTBOUND_DISPATCHER, outboundProxy } from '../outbound/outbound-dispatcher';
 import { ChannelKind } from './notification-channel.entity';
 import { plainHttpRule } from './plain-http';
+import { ChannelConfig, pushSenderFor } from './channel-senders';
 
 /** A channel with its secret decrypted, ready to send through. */
 export interface ChannelTestTarget {
   kind: ChannelKind;
   name: string;
   chatId?: string;
+  /** telegram: the default forum topic, where the test goes too. */
+  messageThreadId?: number;
   url?: string;
   secret: string;
   allowPrivate: boolean;
+  config: ChannelConfig;
 }
 
 export interface ChannelTestOutcome {
@@ -52,11 +56,17 @@ export class NotifyChannelTestSender implements ChannelTestSender {
       });
       const result = await sender.sendMessage({
         chatId: target.chatId ?? '',
+        messageThreadId: target.messageThreadId,
         text: `<b>${title}</b>\nThe channel “${escapeTelegramHtml(target.name)}” works.`,
         disableLinkPreview: true,
         overflow: 'truncate',
       });
       return { ok: result.ok, status: result.status, errorCode: result.errorCode, message: result.description };
+    }
+    const push = pushSenderFor(target, { timeoutMs: TEST_TIMEOUT_MS, dispatcher: this.dispatcher });
+    if (push) {
+      const result = await push.send({ title, body: `The channel “${target.name}” works.` });
+      return { ok: result.outcome === 'sent', status: result.status, errorCode: result.errorCode, message: result.message };
     }
     // The same proxy settings as the outbox worker, so a test proves the path real notifications take.
     const webhookSender = new SignedWebhookSender({ timeoutMs: TEST_TIMEOUT_MS, proxy: outboundProxy(this.config.proxy) });

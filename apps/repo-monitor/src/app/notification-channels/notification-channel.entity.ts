@@ -1,9 +1,12 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-export const CHANNEL_KINDS = ['telegram', 'http_webhook'] as const;
+export const CHANNEL_KINDS = ['telegram', 'http_webhook', 'discord', 'slack', 'teams', 'ntfy', 'bark', 'gotify', 'email'] as const;
 export type ChannelKind = (typeof CHANNEL_KINDS)[number];
 
-/** A notification target. `config` is JSON ({chat_id} or {url}); `secret` is an envelope (bot token or signing secret). */
+/**
+ * A notification target. `config` is JSON (ChannelConfig: chat id, URL, SMTP settings); `secret` is an
+ * envelope (bot token, signing secret, a webhook URL that carries its token, an app token, a password).
+ */
 @Entity({ name: 'notification_channels' })
 export class NotificationChannelEntity {
   @PrimaryColumn({ type: 'varchar', length: 36 })

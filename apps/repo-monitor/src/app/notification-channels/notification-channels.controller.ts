@@ -56,7 +56,7 @@ export class NotificationChannelsController {
   @Post()
   @ApiSecurity(CSRF_SCHEME)
   @ApiOperation({
-    summary: 'Create a telegram or http_webhook channel',
+    summary: 'Create a channel: telegram, http_webhook, discord, slack, teams, ntfy, bark, gotify or email',
     description: 'A webhook channel without a secret gets a generated Standard Webhooks secret (whsec_…), answered once in secret.',
   })
   @ApiCreatedResponse({ type: CreatedNotificationChannelDto })

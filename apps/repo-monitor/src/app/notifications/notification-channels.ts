@@ -4,20 +4,28 @@ import { SettingsChanges } from '../settings/settings-changes';
 import { NotificationChannelsService } from '../notification-channels/notification-channels.service';
 import { DatabaseWork } from '../../database/database-work';
 import { ShortCache } from '../common/short-cache';
+import { SECRET_URL_KINDS } from '../notification-channels/channel-senders';
+import { kindFilterWants, RoutableChannel } from '../notification-rules/rule-matcher';
 
-export type ChannelKind = 'telegram' | 'http_webhook';
+export type { ChannelKind } from '../notification-channels/notification-channel.entity';
+import type { ChannelKind } from '../notification-channels/notification-channel.entity';
+import type { ChannelConfig } from '../notification-channels/channel-senders';
 
 /** An enabled notification channel with its secret in clear, as the outbox worker needs it. */
 export interface ChannelDescriptor {
   id: string;
   kind: ChannelKind;
-  /** telegram: bot token; http_webhook: signing secret. */
+  /** telegram: bot token; http_webhook: signing secret; discord, slack, teams, bark: the webhook URL; gotify, ntfy: token; email: password. */
   secret: string;
-  /** telegram: chat id; http_webhook: target URL. */
+  /** telegram: chat id; http_webhook: target URL; others: what identifies the target (empty: not deliverable). */
   target: string;
+  /** The kind's settings (ntfy/gotify URL, SMTP settings). */
+  config: ChannelConfig;
   allowPrivate: boolean;
   /** Event kinds (`issues.opened`, `issues`, `security`…) this channel wants; empty: all. */
   eventKinds: string[];
+  /** telegram: the forum topic messages go to unless a rule names another; null: the chat itself. */
+  threadId: number | null;
 }
 
 /** Where the enabled channels come from. */
@@ -28,9 +36,18 @@ export abstract class NotificationChannelSource {
 
 /** Whether a channel's event-kind filter lets an event through (exact kind, its family, or its category). */
 export function channelWants(channel: ChannelDescriptor, kind: string, category: string): boolean {
-  if (channel.eventKinds.length === 0) return true;
-  const family = kind.split('.')[0];
-  return channel.eventKinds.some((wanted) => wanted === kind || wanted === family || wanted === category || wanted === '*');
+  return kindFilterWants(channel.eventKinds, kind, category);
+}
+
+export function routableChannel(channel: ChannelDescriptor): RoutableChannel {
+  return { id: channel.id, kind: channel.kind, enabled: true, eventKinds: channel.eventKinds, defaultThreadId: channel.threadId };
+}
+
+function targetOf(channel: { kind: ChannelKind; chatId?: string; url?: string; secret: string; config: ChannelConfig }): string {
+  if (channel.kind === 'telegram') return channel.chatId ?? '';
+  if (channel.kind === 'email') return channel.config.smtp_host ?? '';
+  if (SECRET_URL_KINDS.includes(channel.kind)) return channel.secret;
+  return channel.url ?? '';
 }
 
 /** The console's enabled channels (secrets decrypted), as the outbox worker needs them. */
@@ -46,9 +63,11 @@ export class ConsoleChannelSource extends NotificationChannelSource {
           id: channel.id,
           kind: channel.kind,
           secret: channel.secret,
-          target: (channel.kind === 'telegram' ? channel.chatId : channel.url) ?? '',
+          target: targetOf(channel),
+          config: channel.config,
           allowPrivate: channel.allowPrivate,
           eventKinds: channel.eventKinds,
+          threadId: channel.messageThreadId ?? null,
         }))
         .filter((channel) => channel.target !== ''),
       config.settings.refreshMs,

@@ -6,7 +6,10 @@ import { DatabaseWork } from '../../database/database-work';
 import { ShortCache } from '../common/short-cache';
 import { SettingsChanges } from '../settings/settings-changes';
 import { SystemSettingsService } from '../system-settings/system-settings.service';
-import { ChannelDescriptor, channelWants, NotificationChannelSource } from './notification-channels';
+import { ChannelDescriptor, NotificationChannelSource, routableChannel } from './notification-channels';
+import { NotificationRouter } from '../notification-rules/notification-router';
+import { eventFacts } from '../notification-rules/event-facts';
+import { NotificationRuleRepository } from '../notification-rules/notification-rule.repository';
 import { EventForMessage, messageForEvent, NotificationMessage } from './notification-message';
 import { OutboxEntryEntity, OutboxRole } from '../outbox/outbox-entry.entity';
 import { OutboxRepository } from '../outbox/outbox.repository';
@@ -57,6 +60,8 @@ export class NotificationOutboxService {
     private readonly channels: NotificationChannelSource,
     private readonly database: DatabaseWork,
     private readonly entries: OutboxRepository,
+    private readonly router: NotificationRouter,
+    private readonly rules: NotificationRuleRepository,
     changes: SettingsChanges,
     @Optional() systemSettings?: SystemSettingsService,
   ) {
@@ -86,24 +91,43 @@ export class NotificationOutboxService {
     for (const listener of this.listeners) listener();
   }
 
-  /** Adds the event's notification for every enabled channel that wants it; answers how many rows. */
+  /**
+   * Routes the event (rules, or each channel's kind filter when no rule is enabled), adds its
+   * notification for every channel and topic it goes to now or after quiet hours, and records the
+   * facts and the decision for the event's routing explanation; answers how many rows it queued.
+   */
   async enqueue(manager: EntityManager, event: EventForMessage, now: Date): Promise<number> {
-    const channels = (await this.channels.enabledChannels()).filter((channel) => channelWants(channel, event.kind, event.category));
+    const facts = eventFacts(event);
+    const enabled = await this.channels.enabledChannels();
+    const decision = await this.router.route(event, facts, now, enabled.map(routableChannel));
+    const channels = new Map(enabled.map((channel) => [channel.id, channel]));
     const message = messageForEvent(event);
-    for (const channel of channels) await this.enqueueForChannel(manager, channel, event, message, now);
-    return channels.length;
+    let queued = 0;
+    for (const delivery of decision.deliveries) {
+      if (delivery.outcome !== 'queued' && delivery.outcome !== 'held') continue;
+      const channel = channels.get(delivery.channel_id);
+      if (!channel) continue;
+      const holdUntil = delivery.send_after ? new Date(delivery.send_after) : undefined;
+      if (await this.enqueueForChannel(manager, channel, event, message, now, delivery.message_thread_id, holdUntil)) queued++;
+    }
+    await this.rules.recordRouting(manager, { eventId: event.id, facts: JSON.stringify(facts), decision: JSON.stringify(decision), createdAt: now });
+    return queued;
   }
 
+  /** Answers whether a row was written (false: this event already has one for the channel and topic). */
   private async enqueueForChannel(
     manager: EntityManager,
     channel: ChannelDescriptor,
     event: EventForMessage,
     message: NotificationMessage,
     now: Date,
-  ): Promise<void> {
-    const groupKey = `${channel.id}|${event.repository ?? '-'}|${event.category}`;
-    const idempotencyKey = `${event.fingerprint}:${channel.id}`;
-    if (await this.entries.idempotencyKeyTaken(manager, idempotencyKey)) return;
+    threadId: number | null,
+    holdUntil: Date | undefined,
+  ): Promise<boolean> {
+    const topic = threadId === null ? '' : `#${threadId}`;
+    const groupKey = `${channel.id}${topic}|${event.repository ?? '-'}|${event.category}`;
+    const idempotencyKey = `${event.fingerprint}:${channel.id}${topic}`;
+    if (await this.entries.idempotencyKeyTaken(manager, idempotencyKey)) return false;
     const entry = this.entries.create({
       idempotencyKey,
       eventId: event.id,
@@ -114,9 +138,10 @@ export class NotificationOutboxService {
       aggregatedInto: null,
       itemCount: 1,
       message: JSON.stringify(message),
+      messageThreadId: threadId,
       state: 'pending',
       attempts: 0,
-      nextAttemptAt: now,
+      nextAttemptAt: holdUntil ?? now,
       leaseUntil: null,
       lastErrorCode: null,
       lastError: null,
@@ -124,6 +149,11 @@ export class NotificationOutboxService {
       createdAt: now,
       updatedAt: now,
     });
+    // Held through quiet hours: sent on its own when they end, outside the aggregation of live traffic.
+    if (holdUntil) {
+      await this.entries.save(manager, entry);
+      return true;
+    }
     const { windowMs, burstThreshold, burstWindowMs } = await this.aggregation.get();
 
     if (burstThreshold > 0 && burstWindowMs > 0) {
@@ -132,24 +162,25 @@ export class NotificationOutboxService {
       const burstAt = burstSendAt({ burstThreshold, burstWindowMs }, recent.count, recent.oldest, now);
       if (burstAt) {
         await this.join(manager, entry, 'burst', groupKey, burstAt);
-        return;
+        return true;
       }
     }
     if (windowMs > 0) {
       const pendingAggregate = await this.entries.pendingLeader(manager, groupKey, 'aggregate');
       if (pendingAggregate) {
         await this.join(manager, entry, 'aggregate', groupKey, pendingAggregate.nextAttemptAt, pendingAggregate);
-        return;
+        return true;
       }
       const since = new Date(now.getTime() - windowMs);
       const latest = await this.entries.latestSentAlone(manager, groupKey, since);
       const mergeAt = windowSendAt({ windowMs }, latest?.createdAt, now);
       if (mergeAt) {
         await this.join(manager, entry, 'aggregate', groupKey, mergeAt);
-        return;
+        return true;
       }
     }
     await this.entries.save(manager, entry);
+    return true;
   }
 
   /** Saves `entry` as a member of the pending leader of its group (created when there is none). */

@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { plainHttpRule } from '../notification-channels/plain-http';
+import { pushMessageOf, pushSenderFor } from '../notification-channels/channel-senders';
 import { nextOutboxAttemptAt, SignedWebhookSender, TelegramBotSender } from '@shared/notify';
 import { createHash } from 'node:crypto';
 import type { Dispatcher } from 'undici';
@@ -179,6 +180,7 @@ export class NotificationWorker implements OnApplicationBootstrap, BeforeApplica
       });
       const result = await sender.sendMessage({
         chatId: channel.target,
+        messageThreadId: entry.messageThreadId ?? undefined,
         text: message.bodyHtml,
         parseMode: 'HTML',
         disableLinkPreview: true,
@@ -187,6 +189,11 @@ export class NotificationWorker implements OnApplicationBootstrap, BeforeApplica
         maxLength: 4000,
       });
       return { outcome: result.outcome, errorCode: result.errorCode, message: result.description, retryAfterSeconds: result.retryAfterSeconds };
+    }
+    const push = pushSenderFor(channel, { timeoutMs: SEND_TIMEOUT_MS, dispatcher: this.dispatcher });
+    if (push) {
+      const pushed = await push.send(pushMessageOf(message));
+      return { outcome: pushed.outcome, errorCode: pushed.errorCode, message: pushed.message, retryAfterSeconds: pushed.retryAfterSeconds };
     }
     const result = await this.webhookSender.send(
       {

@@ -6,6 +6,7 @@ import { ListPage, ListPageDto, listPage, MAX_ROW_ID, PageQueryDto, pageWindow, 
 import { MonitorError } from '../common/monitor-error';
 import { AGENT_SCHEME, COOKIE_SCHEME, CSRF_SCHEME } from '../openapi';
 import { NotificationChannelRepository } from '../notification-channels/notification-channel.repository';
+import { CHANNEL_KINDS } from '../notification-channels/notification-channel.entity';
 import { NotificationMessage } from './notification-message';
 import { NotificationOutboxService } from './notification-outbox.service';
 import { OUTBOX_STATES, OutboxEntryEntity, OutboxState } from '../outbox/outbox-entry.entity';
@@ -16,7 +17,7 @@ export class OutboxEntryDto {
   @ApiProperty() idempotency_key!: string;
   @ApiProperty({ nullable: true, type: Number }) event_id!: number | null;
   @ApiProperty() channel_id!: string;
-  @ApiProperty({ enum: ['telegram', 'http_webhook'] }) channel_kind!: string;
+  @ApiProperty({ enum: CHANNEL_KINDS }) channel_kind!: string;
   @ApiProperty({ enum: ['single', 'aggregate', 'burst'] }) role!: string;
   @ApiProperty({ nullable: true, type: Number, description: 'The merged entry this one went out with' }) aggregated_into!: number | null;
   @ApiProperty() item_count!: number;

@@ -18,6 +18,8 @@ export class OutboxEntryEntity {
   @Column({ name: 'aggregated_into', type: 'integer', nullable: true }) aggregatedInto!: number | null;
   @Column({ name: 'item_count', type: 'integer', default: 1 }) itemCount!: number;
   @Column({ type: 'text' }) message!: string;
+  /** Telegram forum topic the message goes to (a rule's or the channel's default); null: the chat itself. */
+  @Column({ name: 'message_thread_id', type: 'integer', nullable: true }) messageThreadId!: number | null;
   @Column({ type: 'varchar', length: 16 }) state!: OutboxState;
   @Column({ type: 'integer', default: 0 }) attempts!: number;
   @Column({ name: 'next_attempt_at', type: Date }) nextAttemptAt!: Date;

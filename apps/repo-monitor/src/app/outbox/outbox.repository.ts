@@ -195,6 +195,11 @@ export class OutboxRepository {
     return this.store().findOne({ where: { id } });
   }
 
+  /** The entries written for one event (one per channel and topic), oldest first. */
+  ofEvent(eventId: number): Promise<OutboxEntryEntity[]> {
+    return this.store().find({ where: { eventId }, order: { id: 'ASC' }, take: 100 });
+  }
+
   /** The ids of the first `limit` members merged into a leader. */
   async memberIds(leaderId: number, limit: number): Promise<number[]> {
     const rows = await this.store().find({ where: { aggregatedInto: leaderId }, select: { id: true }, order: { id: 'ASC' }, take: limit });

@@ -219,7 +219,17 @@ export class DeliveryApplier {
       identity: `${family}:${repository.fullName}:${number}:${effectiveAction}:${item.get('updated_at').string() ?? delivery.deliveryId}`,
       occurredAt: updatedAt ?? now,
       notify: true,
-      details: { number, state: row.state, merged, draft: row.draft, action: effectiveAction },
+      details: {
+        number,
+        state: row.state,
+        merged,
+        draft: row.draft,
+        action: effectiveAction,
+        // What routing rules match on: labels, the author, and a pull request's base branch.
+        labels: labelNames(item),
+        author: row.author,
+        ...(kind === 'pull_request' && { branch: item.path('base', 'ref').string() ?? null }),
+      },
     });
   }
 
@@ -374,6 +384,17 @@ interface DeliveryContext {
   now: Date;
   action: string;
   followUps: FollowUps;
+}
+
+/** The names of an issue's or pull request's labels (at most 100). */
+function labelNames(item: PayloadReader): string[] {
+  const labels = item.get('labels').value;
+  if (!Array.isArray(labels)) return [];
+  return labels
+    .slice(0, 100)
+    .map((label) => PayloadReader.of(label).get('name').string())
+    .filter((name): name is string => typeof name === 'string' && name !== '')
+    .map((name) => clip(name, 255));
 }
 
 /** One identity for a release, whether a webhook or starred-release polling saw it. */

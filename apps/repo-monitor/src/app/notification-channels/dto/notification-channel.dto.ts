@@ -1,20 +1,19 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsString, IsUrl, Matches, MaxLength, MinLength } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { NOTIFICATION_EVENT_KINDS } from '../event-kinds';
 import { CHANNEL_KINDS, ChannelKind } from '../notification-channel.entity';
+import { SMTP_SECURITY, SmtpSecurity } from '../channel-senders';
 import { OptionalNotNull } from '../../common/optional-not-null';
 import { ParsesAsHttpUrl } from '../../common/http-url';
 
 const CHAT_ID = /^(-?\d{1,20}|@[A-Za-z0-9_]{5,32})$/;
+const HOST_NAME = /^([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^\d{1,3}(\.\d{1,3}){3}$|^[0-9A-Fa-f:]{2,39}$/;
+const EMAIL_ADDRESS = /^[^\s@<>"(),;:]{1,64}@[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$/;
+/** A sender as "Name <address>" or a bare address. */
+const EMAIL_FROM = /^([^\r\n<>"]{1,100} <[^\s@<>"(),;:]{1,64}@[A-Za-z0-9.-]{1,253}>|[^\s@<>"(),;:]{1,64}@[A-Za-z0-9.-]{1,253})$/;
 
+/** name is declared in each subclass: a ValidateIf here (OptionalNotNull) would skip the create's required check too (a missing name was a 500). */
 class ChannelFieldsDto {
-  @ApiPropertyOptional({ example: 'Team chat', maxLength: 100 })
-  @OptionalNotNull()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(100)
-  name?: string;
-
   @ApiPropertyOptional({ default: true })
   @OptionalNotNull()
   @IsBoolean()
@@ -25,7 +24,24 @@ class ChannelFieldsDto {
   @Matches(CHAT_ID, { message: 'chat_id must be a numeric chat id or @channel' })
   chat_id?: string;
 
-  @ApiPropertyOptional({ description: 'http_webhook: the receiver URL', example: 'https://hooks.example.com/monitor' })
+  @ApiPropertyOptional({
+    nullable: true,
+    type: Number,
+    description: 'telegram: the forum topic (message_thread_id) messages go to unless a routing rule names another; null clears it',
+    example: 42,
+  })
+  @IsOptional()
+  @IsInt({ message: 'message_thread_id must be a whole number' })
+  @Min(1)
+  @Max(2147483647)
+  message_thread_id?: number | null;
+
+  @ApiPropertyOptional({
+    description:
+      'http_webhook: the receiver URL; ntfy: the topic URL; gotify: the server URL; discord, slack, teams (a Workflows webhook), bark (the device URL): ' +
+      'the webhook URL, stored encrypted because it carries the token, and shown only as its origin',
+    example: 'https://hooks.example.com/monitor',
+  })
   @OptionalNotNull()
   @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'url must be an http(s) URL' })
   @ParsesAsHttpUrl('url')
@@ -34,16 +50,59 @@ class ChannelFieldsDto {
 
   @ApiPropertyOptional({
     description:
-      'telegram: the bot token (required); http_webhook: the signing secret, a Standard Webhooks secret (whsec_ + base64 of 24-64 random bytes) ' +
+      'telegram: the bot token (required); gotify: the application token (required); ntfy: an access token tk_… (optional); ' +
+      'email: the SMTP password (optional); http_webhook: the signing secret, a Standard Webhooks secret (whsec_ + base64 of 24-64 random bytes) ' +
       'that signs webhook-signature and X-Host-Monitor-Signature-256. Left out on a new webhook channel, one is generated and answered once. ' +
       'Stored encrypted, never returned otherwise.',
     example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwXkVYhkj8Qx0=',
   })
   @OptionalNotNull()
   @IsString()
-  @MinLength(16)
+  @MinLength(1)
   @MaxLength(512)
   secret?: string;
+
+  @ApiPropertyOptional({ description: 'email: the SMTP server host name', example: 'smtp.example.com', maxLength: 253 })
+  @OptionalNotNull()
+  @IsString()
+  @MaxLength(253)
+  @Matches(HOST_NAME, { message: 'smtp_host must be a host name or an IP address' })
+  smtp_host?: string;
+
+  @ApiPropertyOptional({ description: 'email: the SMTP port (left out: 587)' })
+  @OptionalNotNull()
+  @IsInt({ message: 'smtp_port must be a whole number' })
+  @Min(1)
+  @Max(65535)
+  smtp_port?: number;
+
+  @ApiPropertyOptional({ enum: SMTP_SECURITY, description: 'email: tls (implicit, port 465), starttls (required; the default), none (local servers only)' })
+  @OptionalNotNull()
+  @IsIn(SMTP_SECURITY, { message: 'smtp_security must be tls, starttls or none' })
+  smtp_security?: SmtpSecurity;
+
+  @ApiPropertyOptional({ description: 'email: the SMTP user name (the password goes in secret)', maxLength: 254 })
+  @OptionalNotNull()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(254)
+  @Matches(/^[^\s]+$/, { message: 'smtp_username must not contain spaces' })
+  smtp_username?: string;
+
+  @ApiPropertyOptional({ description: 'email: the sender, an address or "Name <address>"', example: 'repo-monitor <monitor@example.com>', maxLength: 320 })
+  @OptionalNotNull()
+  @IsString()
+  @MaxLength(320)
+  @Matches(EMAIL_FROM, { message: 'email_from must be an address like monitor@example.com or "Name <monitor@example.com>"' })
+  email_from?: string;
+
+  @ApiPropertyOptional({ type: [String], maxItems: 20, description: 'email: the recipients' })
+  @OptionalNotNull()
+  @IsArray()
+  @ArrayMinSize(1, { message: 'email_to needs at least one address' })
+  @ArrayMaxSize(20)
+  @Matches(EMAIL_ADDRESS, { each: true, message: 'each entry of email_to must be an address like ops@example.com' })
+  email_to?: string[];
 
   @ApiPropertyOptional({ default: false, description: 'http_webhook: allow private, loopback and link-local targets' })
   @OptionalNotNull()
@@ -60,14 +119,14 @@ class ChannelFieldsDto {
 
 export class CreateNotificationChannelDto extends ChannelFieldsDto {
   @ApiProperty({ enum: CHANNEL_KINDS })
-  @IsIn(CHANNEL_KINDS, { message: 'kind must be telegram or http_webhook' })
+  @IsIn(CHANNEL_KINDS, { message: `kind must be one of ${CHANNEL_KINDS.join(', ')}` })
   kind!: ChannelKind;
 
   @ApiProperty({ example: 'Team chat', maxLength: 100 })
   @IsString()
   @MinLength(1)
   @MaxLength(100)
-  declare name: string;
+  name!: string;
 }
 
 /**
@@ -75,7 +134,14 @@ export class CreateNotificationChannelDto extends ChannelFieldsDto {
  * channel needs its bot token and a webhook channel its signing secret, so there is no cleared state
  * (replace the secret with a new one, or delete the channel).
  */
-export class UpdateNotificationChannelDto extends ChannelFieldsDto {}
+export class UpdateNotificationChannelDto extends ChannelFieldsDto {
+  @ApiPropertyOptional({ example: 'Team chat', maxLength: 100 })
+  @OptionalNotNull()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  name?: string;
+}
 
 export class ToggleNotificationChannelDto {
   @ApiProperty()
@@ -95,7 +161,14 @@ export class NotificationChannelDto {
   @ApiProperty() name!: string;
   @ApiProperty() enabled!: boolean;
   @ApiProperty({ nullable: true, type: String }) chat_id!: string | null;
-  @ApiProperty({ nullable: true, type: String }) url!: string | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'telegram: the default forum topic' }) message_thread_id!: number | null;
+  @ApiProperty({ nullable: true, type: String, description: 'For discord, slack, teams and bark only the origin (the URL carries the token)' }) url!: string | null;
+  @ApiProperty({ nullable: true, type: String }) smtp_host!: string | null;
+  @ApiProperty({ nullable: true, type: Number }) smtp_port!: number | null;
+  @ApiProperty({ nullable: true, enum: SMTP_SECURITY }) smtp_security!: SmtpSecurity | null;
+  @ApiProperty({ nullable: true, type: String }) smtp_username!: string | null;
+  @ApiProperty({ nullable: true, type: String }) email_from!: string | null;
+  @ApiProperty({ nullable: true, type: [String] }) email_to!: string[] | null;
   @ApiProperty() secret_set!: boolean;
   @ApiProperty() allow_private!: boolean;
   @ApiProperty({ enum: NOTIFICATION_EVENT_KINDS, isArray: true }) event_kinds!: string[];
