@@ -4,9 +4,10 @@ import { RevokedToken } from '../app/auth/entities/revoked-token.entity';
 import { SignLog } from '../app/runs/entities/sign-log.entity';
 import { KeywordHit } from '../app/keyword-hits/entities/keyword-hit.entity';
 import { ListenerWatermark } from '../app/listeners/entities/listener-watermark.entity';
+import { ChannelTest } from '../app/notifications/entities/channel-test.entity';
 
 /**
  * Every TypeORM entity of panel-api. Feature modules own their entity files; this list is what the
  * data source (and the TypeORM CLI) loads.
  */
-export const panelEntities: Array<new () => object> = [AdminUser, AuthThrottle, KeywordHit, ListenerWatermark, RevokedToken, SignLog];
+export const panelEntities: Array<new () => object> = [AdminUser, AuthThrottle, ChannelTest, KeywordHit, ListenerWatermark, RevokedToken, SignLog];

@@ -111,6 +111,7 @@ export const en = {
     task_busy: 'This task is already running.',
     task_not_runnable: 'This task cannot be run by hand: it is a listen task or has no account.',
     bot_not_configured: 'Save the bot token and chat id in the settings first.',
+    channel_not_configured: 'Set this channel up in the settings and save before testing it.',
     ai_not_configured: 'Save the AI model and API key in the settings first.',
     webdav_not_configured: 'Save a WebDAV address in the settings first.',
     webdav_target_required: 'Save a WebDAV address in the settings first.',

@@ -109,6 +109,7 @@ export const zh: typeof en = {
     task_busy: '该任务正在运行。',
     task_not_runnable: '该任务不能手动运行：它是监听任务，或没有账号。',
     bot_not_configured: '请先在设置中保存机器人令牌和聊天 ID。',
+    channel_not_configured: '请先在设置中配置并保存该渠道，再进行测试。',
     ai_not_configured: '请先在设置中保存 AI 模型和 API 密钥。',
     webdav_not_configured: '请先在设置中保存 WebDAV 地址。',
     webdav_target_required: '请先在设置中保存 WebDAV 地址。',
