@@ -81,6 +81,36 @@ export const en = {
     allHistory: 'All history',
     liveEmpty: 'No runs since you opened this page',
     liveEmptyHint: 'Finished runs appear here as they happen.',
+    setup: {
+      title: 'Getting started',
+      progress: '{{done}} of {{total}} done',
+      hide: 'Hide steps',
+      show: 'Show steps',
+      done: 'done',
+      todo: 'to do',
+      steps: {
+        credentials: {
+          title: 'Enter your Telegram API credentials',
+          hint: 'Create an application at my.telegram.org (API development tools) and enter its api_id and api_hash. Accounts cannot log in without them.',
+          action: 'Open the Telegram API settings',
+        },
+        account: {
+          title: 'Add your first Telegram account',
+          hint: 'Log in with a phone code, a QR code or a session string.',
+          action: 'Add an account',
+        },
+        task: {
+          title: 'Create your first task',
+          hint: 'A sign-in task runs on a schedule; a listen task watches chats for keywords.',
+          action: 'Create a task',
+        },
+        notification: {
+          title: 'Test a notification channel',
+          hint: 'Set up the Telegram bot, Bark, ServerChan, ntfy or a webhook, save, and send a test from its card.',
+          action: 'Open the notification settings',
+        },
+      },
+    },
   },
   // texts for the API's error codes (docs/panel-api-errors.md); other codes show the service's message
   serverError: {

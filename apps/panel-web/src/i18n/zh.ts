@@ -79,6 +79,36 @@ export const zh: typeof en = {
     allHistory: '全部历史',
     liveEmpty: '打开本页后还没有运行',
     liveEmptyHint: '运行结束后会即时显示在这里。',
+    setup: {
+      title: '快速上手',
+      progress: '已完成 {{done}}/{{total}}',
+      hide: '收起步骤',
+      show: '展开步骤',
+      done: '已完成',
+      todo: '待完成',
+      steps: {
+        credentials: {
+          title: '填写 Telegram API 凭据',
+          hint: '在 my.telegram.org（API development tools）创建一个应用，然后填写它的 api_id 和 api_hash。没有它们，账号无法登录。',
+          action: '打开 Telegram API 设置',
+        },
+        account: {
+          title: '添加第一个 Telegram 账号',
+          hint: '通过手机验证码、二维码或会话字符串登录。',
+          action: '添加账号',
+        },
+        task: {
+          title: '创建第一个任务',
+          hint: '签到任务按计划运行；监听任务在聊天中监视关键词。',
+          action: '创建任务',
+        },
+        notification: {
+          title: '测试一个通知渠道',
+          hint: '配置 Telegram 机器人、Bark、Server酱、ntfy 或 Webhook，保存后在其卡片上发送测试。',
+          action: '打开通知设置',
+        },
+      },
+    },
   },
   // codes the API answers with, shown translated on every page
   serverError: {
