@@ -7,7 +7,7 @@ import { Link, useNavigate } from 'react-router';
 import { useTimeZone } from '../../components/hooks';
 import { Page } from '../../components/page';
 import { RunDrawer } from './run-drawer';
-import { BatchAction, Task, TaskFilter, useActiveRunsQuery, useAccountNamesQuery, useBatch, useCancelRun, useCloneTask, useDeleteTask, useSetEnabled, useTasksQuery } from './tasks-api';
+import { BatchAction, Task, TaskFilter, useActiveRunsQuery, useAccountNamesQuery, useBatch, useCancelRun, useCloneTask, useDeleteTask, useRunTask, useSetEnabled, useTasksQuery } from './tasks-api';
 
 /** The filter as kept in the URL (so a reload or a shared link shows the same list). */
 export function taskFilter(params: URLSearchParams): { filter: TaskFilter; search: string } {
@@ -31,6 +31,17 @@ export function matchesSearch(task: Task, search: string): boolean {
   return haystack.some((value) => value.toLowerCase().includes(needle));
 }
 
+/**
+ * Why a task cannot be started by hand, or undefined when it can: a listen task runs through its
+ * listener while enabled, and a task needs an account (every account, `*`, needs at least one to exist).
+ */
+export function notRunnableReason(task: Task, accountCount: number | undefined): 'listen' | 'noAccount' | undefined {
+  if (task.execution_mode === 'listen') return 'listen';
+  const names = task.account_names ?? (task.account_name ? [task.account_name] : []);
+  if (names.includes('*') ? accountCount === 0 : names.length === 0) return 'noAccount';
+  return undefined;
+}
+
 /** Sign and listen tasks: search and filters, bulk actions, run with the live log, clone, delete. */
 export function TasksPage() {
   const { t } = useTranslation();
@@ -45,6 +56,9 @@ export function TasksPage() {
   const setEnabled = useSetEnabled();
   const remove = useDeleteTask();
   const cancel = useCancelRun();
+  const run = useRunTask();
+  /** The task whose run this page just started: its drawer follows the run from the first step. */
+  const [started, setStarted] = useState<string | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [cloning, setCloning] = useState<Task | null>(null);
   const logOf = params.get('log');
@@ -127,6 +141,18 @@ export function TasksPage() {
     }
   };
 
+  // One click starts the run (every account of the task) and opens its live log.
+  const runNow = async (name: string) => {
+    try {
+      const result = await run.mutateAsync({ name });
+      toast.info(t('tasks.started', { count: result.runs.length }));
+      setStarted(name);
+      update({ log: name });
+    } catch (error) {
+      toast.error(error);
+    }
+  };
+
   const scheduleOf = (task: Task) => {
     if (task.execution_mode === 'listen') return t('tasks.listening');
     if (task.execution_mode === 'range') return t('tasks.rangeSchedule', { start: task.range_start ?? '', end: task.range_end ?? '' });
@@ -198,7 +224,7 @@ export function TasksPage() {
                   size="xs"
                   variant={action === 'delete' ? 'light' : 'default'}
                   color={action === 'delete' ? 'red' : undefined}
-                  disabled={shownSelected.size === 0}
+                  disabled={shownSelected.size === 0 || (action === 'run' && !rows.some((row) => shownSelected.has(row.name) && !notRunnableReason(row, accounts.data?.length)))}
                   loading={batch.isPending && batch.variables?.action === action}
                   onClick={() => void runBatch(action)}
                 >
@@ -309,8 +335,19 @@ export function TasksPage() {
                   <Button size="xs" color="orange" variant="light" onClick={() => void cancelRun(row.name)}>
                     {t('tasks.cancelRun')}
                   </Button>
+                ) : notRunnableReason(row, accounts.data?.length) ? (
+                  <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                    {t(`tasks.notRunnable.${notRunnableReason(row, accounts.data?.length)}`)}
+                  </Text>
                 ) : (
-                  <Button size="xs" variant="light" leftSection={<IconPlayerPlay size={14} aria-hidden />} aria-label={t('tasks.runTask', { name: row.name })} onClick={() => update({ log: row.name })}>
+                  <Button
+                    size="xs"
+                    variant="light"
+                    leftSection={<IconPlayerPlay size={14} aria-hidden />}
+                    aria-label={t('tasks.runTask', { name: row.name })}
+                    loading={run.isPending && run.variables?.name === row.name}
+                    onClick={() => void runNow(row.name)}
+                  >
                     {t('tasks.runNow')}
                   </Button>
                 )}
@@ -336,7 +373,17 @@ export function TasksPage() {
           },
         ]}
       />
-      {logOf ? <RunDrawer name={logOf} onClose={() => update({ log: undefined })} /> : null}
+      {logOf ? (
+        <RunDrawer
+          key={logOf}
+          name={logOf}
+          justStarted={started === logOf}
+          onClose={() => {
+            setStarted(null);
+            update({ log: undefined });
+          }}
+        />
+      ) : null}
       {cloning ? <CloneDialog key={cloning.name} task={cloning} onClose={() => setCloning(null)} /> : null}
     </Page>
   );
