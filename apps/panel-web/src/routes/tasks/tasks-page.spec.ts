@@ -47,10 +47,10 @@ describe('tasks list', () => {
   it('offers "Run now" only where the service would start a run', () => {
     expect(notRunnableReason(task(), 1)).toBeUndefined();
     expect(notRunnableReason(task({ execution_mode: 'listen' }), 1)).toBe('listen');
-    expect(notRunnableReason(task({ account_name: null, account_names: [] }), 3)).toBe('noAccount');
-    expect(notRunnableReason(task({ account_name: null, account_names: ['*'] }), 0)).toBe('noAccount');
-    expect(notRunnableReason(task({ account_name: null, account_names: ['*'] }), 2)).toBeUndefined();
+    expect(notRunnableReason(task({ account_name: undefined, account_names: [] }), 3)).toBe('noAccount');
+    expect(notRunnableReason(task({ account_name: undefined, account_names: ['*'] }), 0)).toBe('noAccount');
+    expect(notRunnableReason(task({ account_name: undefined, account_names: ['*'] }), 2)).toBeUndefined();
     // While the accounts are loading, a task for every account is not held back.
-    expect(notRunnableReason(task({ account_name: null, account_names: ['*'] }), undefined)).toBeUndefined();
+    expect(notRunnableReason(task({ account_name: undefined, account_names: ['*'] }), undefined)).toBeUndefined();
   });
 });
