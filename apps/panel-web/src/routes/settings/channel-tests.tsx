@@ -51,7 +51,7 @@ export function ChannelTestControls({ channel, label, dirty, configured }: { cha
         disabled={!configured}
         onClick={() => test.mutate(channel, { onError: (error) => toast.error(error) })}
       />
-      {!configured ? (
+      {!configured && !dirty ? (
         <Text size="xs" c="dimmed">
           {t('settings.channelTest.notConfigured')}
         </Text>
