@@ -1,7 +1,7 @@
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { LocalTelegramBotApi } from '@shared/testing';
 import { Page } from 'playwright-core';
-import { DESKTOP, logIn, newPage, screenshot, scrollsSideways, seriousAxeViolations, startWebPanel, WebPanel } from './support';
+import { DESKTOP, logIn, newPage, PHONE, screenshot, scrollsSideways, seriousAxeViolations, startWebPanel, WebPanel } from './support';
 
 const BOT_TOKEN = '424242:first-hour-bot';
 const BOT_CHAT = '880088';
@@ -62,6 +62,13 @@ describe('panel-web: a person\'s first hour', () => {
     await page.getByText('0 of 4 done').first().waitFor();
     await expectPlain(page, 'dashboard, new install');
     await screenshot(page, 'first-hour-checklist');
+    const phone = await newPage(web, PHONE);
+    await logIn(phone.page);
+    await phone.page.getByText('0 of 4 done').first().waitFor();
+    await expectPlain(phone.page, 'dashboard, new install, phone');
+    await screenshot(phone.page, 'first-hour-checklist-phone');
+    expect(phone.errors).toEqual([]);
+    await phone.context.close();
 
     // The first account attempt explains the missing credentials instead of failing.
     await page.getByRole('link', { name: 'Accounts' }).first().click();

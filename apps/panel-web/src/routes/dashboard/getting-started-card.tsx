@@ -56,7 +56,7 @@ export function GettingStartedCard() {
               <div style={{ minWidth: 0 }}>
                 <Text size="sm" fw={600} td={step.done ? 'line-through' : undefined}>
                   {t(`dashboard.setup.steps.${step.id}.title`)}
-                  <Text span size="xs" c="dimmed" fw={400}>
+                  <Text span size="xs" c="dimmed" fw={400} style={{ whiteSpace: 'nowrap' }}>
                     {' '}
                     ({step.done ? t('dashboard.setup.done') : t('dashboard.setup.todo')})
                   </Text>
