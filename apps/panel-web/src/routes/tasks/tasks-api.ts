@@ -136,3 +136,17 @@ export function useSchedulePreviewQuery(input: PreviewInput | undefined) {
     queryFn: () => unwrap(api.POST('/api/sign-tasks/schedule-preview', { body: { random_seconds: 0, ...(input as PreviewInput), count: 5 } })),
   });
 }
+
+/** The scheduler's jobs (the dashboard's ['scheduled-jobs'] query): a sign job's id is `sign-{account}-{task}`. */
+export function useScheduledJobsQuery() {
+  return useQuery({ queryKey: ['scheduled-jobs'], queryFn: () => unwrap(api.GET('/api/ops/scheduled-jobs')), refetchInterval: 60_000 });
+}
+
+/** A task's next scheduled run: the earliest of its accounts' sign jobs, or null when none is scheduled. */
+export function nextRunOf(task: Pick<Task, 'name' | 'account_name' | 'account_names'>, jobs: ReadonlyArray<{ id: string; type: string; next_run_at: string | null }>, allAccounts: readonly string[]): string | null {
+  const names = task.account_names ?? (task.account_name ? [task.account_name] : []);
+  const accounts = names.includes('*') ? allAccounts : names;
+  const ids = new Set(accounts.map((account) => `sign-${account}-${task.name}`));
+  const times = jobs.filter((job) => job.type === 'sign' && job.next_run_at && ids.has(job.id)).map((job) => job.next_run_at as string);
+  return times.sort()[0] ?? null;
+}

@@ -7,7 +7,8 @@ import { Link, useNavigate } from 'react-router';
 import { useTimeZone } from '../../components/hooks';
 import { Page } from '../../components/page';
 import { RunDrawer } from './run-drawer';
-import { BatchAction, Task, TaskFilter, useActiveRunsQuery, useAccountNamesQuery, useBatch, useCancelRun, useCloneTask, useDeleteTask, useRunTask, useSetEnabled, useTasksQuery } from './tasks-api';
+import { BatchAction, Task, TaskFilter, useActiveRunsQuery, useAccountNamesQuery, useBatch, useCancelRun, useCloneTask, useDeleteTask, useRunTask, useScheduledJobsQuery, useSetEnabled, useTasksQuery, nextRunOf } from './tasks-api';
+import { describeSchedule } from './schedule-text';
 
 /** The filter as kept in the URL (so a reload or a shared link shows the same list). */
 export function taskFilter(params: URLSearchParams): { filter: TaskFilter; search: string } {
@@ -57,6 +58,7 @@ export function TasksPage() {
   const remove = useDeleteTask();
   const cancel = useCancelRun();
   const run = useRunTask();
+  const jobs = useScheduledJobsQuery();
   /** The task whose run this page just started: its drawer follows the run from the first step. */
   const [started, setStarted] = useState<string | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -153,11 +155,6 @@ export function TasksPage() {
     }
   };
 
-  const scheduleOf = (task: Task) => {
-    if (task.execution_mode === 'listen') return t('tasks.listening');
-    if (task.execution_mode === 'range') return t('tasks.rangeSchedule', { start: task.range_start ?? '', end: task.range_end ?? '' });
-    return task.sign_at ?? '';
-  };
 
   return (
     <Page
@@ -282,11 +279,27 @@ export function TasksPage() {
                 <Badge variant="light" color={row.execution_mode === 'listen' ? 'grape' : 'blue'} style={{ alignSelf: 'flex-start' }}>
                   {t(`tasks.mode.${row.execution_mode}`)}
                 </Badge>
-                <Text size="xs" ff="monospace">
-                  {scheduleOf(row)}
-                </Text>
+                <Text size="sm">{describeSchedule(t, row)}</Text>
+                {row.execution_mode === 'fixed' && row.sign_at && describeSchedule(t, row) !== row.sign_at ? (
+                  <Text size="xs" c="dimmed" ff="monospace">
+                    {row.sign_at}
+                  </Text>
+                ) : null}
               </Stack>
             ),
+          },
+          {
+            key: 'nextRun',
+            header: t('tasks.nextRun'),
+            render: (row) => {
+              if (row.execution_mode === 'listen') return <Text size="xs" c="dimmed">—</Text>;
+              const next = row.enabled && jobs.data ? nextRunOf(row, jobs.data.jobs, accounts.data ?? []) : null;
+              return (
+                <Text size="xs" c={next ? undefined : 'dimmed'} style={{ whiteSpace: 'nowrap' }}>
+                  {next ? formatDateTime(next, timeZone, false) : t('tasks.noNextRun')}
+                </Text>
+              );
+            },
           },
           {
             key: 'accounts',
