@@ -158,7 +158,7 @@ describe('panel-web: tasks', () => {
     // Bulk delete asks first; cancelling keeps the task.
     await page.getByRole('checkbox', { name: 'Select daily check-in' }).uncheck();
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
-    const confirm = page.getByRole('dialog', { name: 'Delete 1 task(s)?' });
+    const confirm = page.getByRole('dialog', { name: 'Delete 1 task?' });
     await confirm.waitFor();
     await page.waitForTimeout(400); // the dialog's open transition (colours are mid-fade before)
     expect(await seriousAxeViolations(page)).toEqual([]);
@@ -166,7 +166,7 @@ describe('panel-web: tasks', () => {
     await confirm.waitFor({ state: 'detached' });
     await page.getByRole('link', { name: 'weekly' }).waitFor();
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
-    await page.getByRole('dialog', { name: 'Delete 1 task(s)?' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: 'Delete 1 task?' }).getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('link', { name: 'weekly' }).waitFor({ state: 'detached' });
     await page.getByText('Delete: 1 done, 0 failed').waitFor();
     const left = (await api('/api/sign-tasks')) as { tasks: Array<{ name: string }> };

@@ -45,4 +45,12 @@ describe('a schedule as a sentence', () => {
     expect(nextRunOf({ name: 'daily', account_names: ['*'] }, jobs, ['alice', 'bob'])).toBe('2026-12-01T07:00:00.000Z');
     expect(nextRunOf({ name: 'weekly', account_names: ['alice'] }, jobs, ['alice'])).toBeNull();
   });
+
+  it('counts in real plurals', () => {
+    const t = translator('en');
+    expect(t('tasks.started', { count: 1 })).toBe('Started 1 run');
+    expect(t('tasks.started', { count: 2 })).toBe('Started 2 runs');
+    expect(t('tasks.chatsCount', { count: 1 })).toBe('1 chat');
+    expect(translator('zh')('tasks.chatsCount', { count: 3 })).toBe('3 个聊天');
+  });
 });
