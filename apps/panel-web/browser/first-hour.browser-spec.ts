@@ -145,6 +145,11 @@ describe('panel-web: a person\'s first hour', () => {
     await page.getByRole('heading', { name: 'Live sign history' }).waitFor();
     expect(await page.getByRole('heading', { name: 'Getting started' }).count()).toBe(0);
     await expectPlain(page, 'dashboard, set up');
+
+    // A mistyped address opens the app's own "page not found", not the service's JSON.
+    await page.goto('/dashbaord');
+    await page.getByText('Page not found').first().waitFor();
+    await expectPlain(page, 'page not found');
     expect(errors).toEqual([]);
     await context.close();
   });
