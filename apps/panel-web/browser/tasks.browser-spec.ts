@@ -136,6 +136,9 @@ describe('panel-web: tasks', () => {
     // A listen task is not offered a run the service would refuse; its row says why.
     await page.getByText('Runs by itself while enabled').waitFor();
     expect(await page.getByRole('button', { name: 'Run now: deals listener' }).count()).toBe(0);
+    // Its row shows the listener's health; the scheduled ones their next run.
+    await page.getByText(/^(Listening|Starting|Not listening|Listener failing)$/).first().waitFor();
+    await page.getByText('Weekdays at 07:30').first().waitFor();
 
     // Search and filter.
     await page.getByLabel('Search tasks').fill('deal');

@@ -2,7 +2,7 @@ import { createInstance } from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { en, zh } from '../../i18n/all';
 import { describeSchedule, scheduleShape } from './schedule-text';
-import { nextRunOf } from './tasks-api';
+import { listenerHealthOf, nextRunOf } from './tasks-api';
 
 function translator(language: 'en' | 'zh') {
   const i18n = createInstance();
@@ -52,5 +52,20 @@ describe('a schedule as a sentence', () => {
     expect(t('tasks.started', { count: 2 })).toBe('Started 2 runs');
     expect(t('tasks.chatsCount', { count: 1 })).toBe('1 chat');
     expect(translator('zh')('tasks.chatsCount', { count: 3 })).toBe('3 个聊天');
+  });
+
+  it('reads a listen task\'s listener health from the runtime status', () => {
+    const details = {
+      accounts: {
+        alice: { state: 'listening', tasks: ['deals', 'news'] },
+        bob: { state: 'needs_relogin', tasks: ['news'] },
+        carol: { state: 'starting', tasks: ['jobs'] },
+      },
+    };
+    expect(listenerHealthOf('deals', details)).toEqual({ health: 'listening', accounts: ['alice'] });
+    expect(listenerHealthOf('news', details)).toEqual({ health: 'failing', accounts: ['bob'] });
+    expect(listenerHealthOf('jobs', details)).toEqual({ health: 'starting', accounts: ['carol'] });
+    expect(listenerHealthOf('other', details)).toEqual({ health: 'not_listening', accounts: [] });
+    expect(listenerHealthOf('deals', undefined)).toEqual({ health: 'not_listening', accounts: [] });
   });
 });

@@ -150,3 +150,25 @@ export function nextRunOf(task: Pick<Task, 'name' | 'account_name' | 'account_na
   const times = jobs.filter((job) => job.type === 'sign' && job.next_run_at && ids.has(job.id)).map((job) => job.next_run_at as string);
   return times.sort()[0] ?? null;
 }
+
+/** The service's running parts (the About page's query): the listeners' state per account is in it. */
+export function useRuntimeStatusQuery() {
+  return useQuery({ queryKey: ['ops', 'runtime'], queryFn: () => unwrap(api.GET('/api/ops/runtime-status')), refetchInterval: 15_000 });
+}
+
+export type ListenerHealth = 'listening' | 'starting' | 'failing' | 'not_listening';
+
+/**
+ * How a listen task's listeners are doing, from the listeners' details of the runtime status
+ * (`accounts: {<account>: {state, tasks}}`): failing when any account's listener failed or needs a
+ * login, listening when every one listens, not listening when none runs for the task.
+ */
+export function listenerHealthOf(taskName: string, details: Record<string, unknown> | undefined): { health: ListenerHealth; accounts: string[] } {
+  const accounts = (details?.['accounts'] ?? {}) as Record<string, { state?: unknown; tasks?: unknown }>;
+  const mine = Object.entries(accounts).filter(([, status]) => Array.isArray(status.tasks) && status.tasks.includes(taskName));
+  const failing = mine.filter(([, status]) => status.state === 'error' || status.state === 'needs_relogin').map(([account]) => account);
+  if (failing.length) return { health: 'failing', accounts: failing };
+  if (mine.length && mine.every(([, status]) => status.state === 'listening')) return { health: 'listening', accounts: mine.map(([account]) => account) };
+  if (mine.some(([, status]) => status.state === 'starting')) return { health: 'starting', accounts: mine.map(([account]) => account) };
+  return { health: 'not_listening', accounts: [] };
+}

@@ -7,7 +7,7 @@ import { Link, useNavigate } from 'react-router';
 import { useTimeZone } from '../../components/hooks';
 import { Page } from '../../components/page';
 import { RunDrawer } from './run-drawer';
-import { BatchAction, Task, TaskFilter, useActiveRunsQuery, useAccountNamesQuery, useBatch, useCancelRun, useCloneTask, useDeleteTask, useRunTask, useScheduledJobsQuery, useSetEnabled, useTasksQuery, nextRunOf } from './tasks-api';
+import { BatchAction, Task, TaskFilter, useActiveRunsQuery, useAccountNamesQuery, useBatch, useCancelRun, useCloneTask, useDeleteTask, useRunTask, useRuntimeStatusQuery, useScheduledJobsQuery, useSetEnabled, useTasksQuery, listenerHealthOf, nextRunOf } from './tasks-api';
 import { describeSchedule } from './schedule-text';
 
 /** The filter as kept in the URL (so a reload or a shared link shows the same list). */
@@ -59,6 +59,7 @@ export function TasksPage() {
   const cancel = useCancelRun();
   const run = useRunTask();
   const jobs = useScheduledJobsQuery();
+  const runtime = useRuntimeStatusQuery();
   /** The task whose run this page just started: its drawer follows the run from the first step. */
   const [started, setStarted] = useState<string | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -290,9 +291,25 @@ export function TasksPage() {
           },
           {
             key: 'nextRun',
-            header: t('tasks.nextRun'),
+            header: t('tasks.nextRunColumn'),
             render: (row) => {
-              if (row.execution_mode === 'listen') return <Text size="xs" c="dimmed">—</Text>;
+              if (row.execution_mode === 'listen') {
+                if (!row.enabled || !runtime.data) return <Text size="xs" c="dimmed">—</Text>;
+                const { health, accounts: affected } = listenerHealthOf(row.name, runtime.data.components['listeners']?.details);
+                const color = health === 'listening' ? 'teal' : health === 'failing' ? 'red' : health === 'starting' ? 'blue' : 'gray';
+                return (
+                  <Stack gap={2}>
+                    <Badge color={color} variant="dot" style={{ alignSelf: 'flex-start' }}>
+                      {t(`tasks.listener.${health}`)}
+                    </Badge>
+                    {health === 'failing' ? (
+                      <Text size="xs" c="red" style={{ overflowWrap: 'anywhere' }}>
+                        {t('tasks.listener.failingHint', { accounts: affected.join(', ') })}
+                      </Text>
+                    ) : null}
+                  </Stack>
+                );
+              }
               const next = row.enabled && jobs.data ? nextRunOf(row, jobs.data.jobs, accounts.data ?? []) : null;
               return (
                 <Text size="xs" c={next ? undefined : 'dimmed'} style={{ whiteSpace: 'nowrap' }}>
