@@ -20,5 +20,7 @@ describe('why a channel test failed, in a sentence', () => {
     expect(testFailureText(t, { channel: 'bot', error_code: 'http_error', status: 401, detail: 'Unauthorized' })).toMatch(/bot token/);
     expect(testFailureText(t, { channel: 'bot', error_code: 'http_error', status: 400, detail: 'Bad Request: chat not found' })).toMatch(/check the chat id/);
     expect(testFailureText(t, { channel: 'bot', error_code: 'http_error', status: 403, detail: 'Forbidden: bot was blocked by the user' })).toMatch(/blocked/);
+    // A DNS failure is not Telegram refusing the message.
+    expect(testFailureText(t, { channel: 'bot', error_code: 'dns_failed', status: null, detail: null })).toMatch(/could not reach Telegram's Bot API from this server.*Telegram did not refuse/);
   });
 });

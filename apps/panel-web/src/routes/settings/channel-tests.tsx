@@ -17,6 +17,8 @@ export type TestableChannel = ChannelTest['channel'];
 export function testFailureText(t: TFunction, test: Pick<ChannelTest, 'channel' | 'error_code' | 'status' | 'detail'>): string {
   const detail = test.detail?.trim();
   if (test.channel === 'bot') {
+    // The Bot API's address is the service's, not one a person typed: say what is really wrong.
+    if (test.error_code === 'dns_failed' || test.error_code === 'network_error' || test.error_code === 'timeout') return t('settings.channelTest.reasons.botUnreachable');
     if (test.status === 401 || test.status === 404) return t('settings.channelTest.reasons.botToken');
     if (detail && /chat not found/i.test(detail)) return t('settings.channelTest.reasons.botChat');
     if (detail && /blocked by the user|bot was kicked|not a member/i.test(detail)) return t('settings.channelTest.reasons.botBlocked');

@@ -135,6 +135,7 @@ export const en = {
         botToken: 'Telegram does not know this bot token; copy it again from @BotFather.',
         botChat: 'Telegram does not know this chat for the bot; check the chat id and send /start to the bot first.',
         botBlocked: 'The bot may not write to this chat (blocked, removed or not a member); add it again or unblock it.',
+        botUnreachable: 'The panel could not reach Telegram\'s Bot API from this server (no network, no DNS or a blocked connection); Telegram did not refuse anything. Check the server\'s network or proxy.',
       },
     },
     webdav: {
@@ -380,6 +381,7 @@ export const zh: typeof en = {
         botToken: 'Telegram 不认识这个机器人令牌，请从 @BotFather 重新复制。',
         botChat: 'Telegram 找不到该机器人对应的聊天，请检查聊天 ID，并先向机器人发送 /start。',
         botBlocked: '机器人无法向该聊天发消息（被屏蔽、被移除或不是成员），请重新添加或解除屏蔽。',
+        botUnreachable: '面板无法从本服务器连接到 Telegram Bot API（没有网络、无法解析域名或连接被阻断），并不是 Telegram 拒绝了消息。请检查服务器的网络或代理。',
       },
     },
     webdav: {
