@@ -7,25 +7,34 @@
 // HOST/PORT (panel-api) and MONITOR_HTTP_ADDR (repo-monitor) move them. The services log readable
 // lines at `warn` here (LOG_LEVEL=info npm start for every request); once both answer /readyz, one
 // block says where to open them and where the passwords are.
+// Stopping the process that was started (Ctrl-C, SIGTERM, SIGHUP; also `kill` of npm, whose `sh -c` may
+// not pass the signal on) stops both services: this script stops them when it is re-parented, and each
+// service (started with exit-with-parent.cjs) stops itself when this script is gone, even after kill -9.
+// START_BUILD=0 runs what dist/ already holds; START_DATA_DIR moves ./data (deploy/test/npm-start uses both).
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const data = join(root, 'data');
+const data = process.env.START_DATA_DIR ? resolve(process.env.START_DATA_DIR) : join(root, 'data');
 const panelData = join(data, 'panel-api');
 const monitorData = join(data, 'repo-monitor');
 const env = { ...process.env, NX_NO_CLOUD: 'true', NX_DAEMON: 'false', NX_TUI: 'false' };
 
-const build = spawnSync('npx', ['nx', 'run-many', '-t', 'build', '--projects', 'panel-api,repo-monitor'], {
-  cwd: root,
-  stdio: 'inherit',
-  env,
-});
-if (build.status !== 0) process.exit(build.status ?? 1);
+// The process that started this one (npm, its `sh -c`, a terminal, a process manager).
+const startedBy = process.ppid;
+
+if (process.env.START_BUILD !== '0') {
+  const build = spawnSync('npx', ['nx', 'run-many', '-t', 'build', '--projects', 'panel-api,repo-monitor'], {
+    cwd: root,
+    stdio: 'inherit',
+    env,
+  });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
 
 /** Reads a generated secret, creating it (0600) on first use. */
 function secretFile(path, make) {
@@ -58,15 +67,18 @@ const monitorPortAt = monitorAddr.lastIndexOf(':');
 const panelUrl = browserUrl(panelHost, panelPort);
 const monitorUrl = browserUrl(monitorAddr.slice(0, monitorPortAt), monitorAddr.slice(monitorPortAt + 1));
 
+// Each service stops itself (as on SIGTERM) once this script is gone, however it went.
+const exitWithParent = ['--require', join(root, 'tools/scripts/exit-with-parent.cjs')];
+
 const services = [
   {
     name: 'panel-api',
-    args: [join(root, 'dist/apps/panel-api/main.js')],
+    args: [...exitWithParent, join(root, 'dist/apps/panel-api/main.js')],
     env: { APP_DATA_DIR: panelData, HOST: panelHost, PORT: panelPort, LOG_FORMAT: process.env.LOG_FORMAT ?? 'text', LOG_LEVEL: logLevel },
   },
   {
     name: 'repo-monitor',
-    args: [join(root, 'dist/apps/repo-monitor/main.js'), 'serve'],
+    args: [...exitWithParent, join(root, 'dist/apps/repo-monitor/main.js'), 'serve'],
     env: {
       MONITOR_HTTP_ADDR: monitorAddr,
       MONITOR_DATABASE_DRIVER: 'sqlite',
@@ -145,6 +157,17 @@ function shutdown(code) {
 }
 process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
+// The terminal closed.
+process.on('SIGHUP', () => shutdown(0));
+// npm (or a process manager) was killed and its `sh -c` did not pass the signal on: this script now
+// belongs to init (or a subreaper), so nobody will ask it to stop; it stops by itself.
+const parentWatch = setInterval(() => {
+  if (process.ppid === startedBy) return;
+  clearInterval(parentWatch);
+  console.log('The process that started `npm start` is gone: stopping both services.');
+  shutdown(0);
+}, 500);
+parentWatch.unref();
 // Should this script itself be killed, the services do not outlive it.
 process.on('exit', () => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

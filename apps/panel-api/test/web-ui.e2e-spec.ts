@@ -61,6 +61,22 @@ describe('web app at /', () => {
     for (const path of ['/no-such-page', '/assets/missing.js', '/dashboard/extra', '/index.html']) {
       const response = await fetch(`${panel.url}${path}`);
       expect([path, response.status]).toEqual([path, 404]);
+      expect([path, response.headers.get('content-type')]).toEqual([path, expect.stringMatching(/application\/json/)]);
+    }
+  });
+
+  it('answers a browser that opens a path that is no page with the app (status 404), which says "page not found", not JSON', async () => {
+    const html = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+    for (const path of ['/no-such-page', '/dashboard/extra', '/settings/x?tab=1']) {
+      const response = await fetch(`${panel.url}${path}`, { headers: html });
+      expect([path, response.status, response.headers.get('content-type')]).toEqual([path, 404, expect.stringMatching(/text\/html/)]);
+      expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+      expect(await response.text()).toContain('<div id="root">');
+    }
+    // The API, the service's documents and missing files stay JSON for a browser too.
+    for (const path of ['/api/no-such-thing', '/assets/missing.js', '/metrics/x', '/missing.png']) {
+      const response = await fetch(`${panel.url}${path}`, { headers: html });
+      expect([path, response.status, response.headers.get('content-type')]).toEqual([path, 404, expect.stringMatching(/application\/json/)]);
     }
   });
 });

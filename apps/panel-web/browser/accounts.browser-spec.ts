@@ -1,3 +1,5 @@
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { loginAsAdmin } from '../../panel-api/test/harness';
 import { Page } from 'playwright-core';
 import { DESKTOP, logIn, newPage, PHONE, screenshot, scrollsSideways, seriousAxeViolations, startWebPanel, waitInPage, WebPanel } from './support';
 
@@ -11,6 +13,14 @@ describe('panel-web: accounts', () => {
 
   beforeAll(async () => {
     web = await startWebPanel();
+    // The add dialog asks for the Telegram API credentials first (the simulator needs none, a real login does).
+    const token = await loginAsAdmin(web.panel);
+    const saved = await fetch(`${web.panel.url}/api/config/settings`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ telegram_api_id: 12345, telegram_api_hash: '0123456789abcdef0123456789abcdef' }),
+    });
+    expect(saved.status).toBe(200);
   });
 
   afterAll(async () => {

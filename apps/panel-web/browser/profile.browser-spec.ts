@@ -28,7 +28,7 @@ describe('panel-web: profile', () => {
     await page.getByLabel('Six-digit code').fill(freshTotpCode(secret));
     await page.getByRole('button', { name: 'Turn on' }).click();
     await page.getByText('Two-factor authentication is on').first().waitFor();
-    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/login/);
     await logIn(page, { totpSecret: secret, path: '/login?next=%2Fprofile' });
     await page.waitForURL(/\/profile$/);

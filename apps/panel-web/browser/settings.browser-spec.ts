@@ -1,6 +1,6 @@
 // The browser test uses the same local stand-ins (Bot API, OpenAI-compatible server, WebDAV) as panel-api's e2e tests.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { LocalOpenAiServer, LocalTelegramBotApi, LocalWebDavServer } from '@shared/testing';
+import { LocalOpenAiServer, LocalTelegramBotApi, LocalWebDavServer, LocalWebhookReceiver } from '@shared/testing';
 import { readFileSync } from 'node:fs';
 import { Page } from 'playwright-core';
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -34,15 +34,16 @@ describe('panel-web: settings', () => {
   const bot = new LocalTelegramBotApi({ token: BOT_TOKEN, knownChatIds: [BOT_CHAT] });
   const openai = new LocalOpenAiServer({ apiKey: 'sk-local', reply: () => 'OK' });
   const webdav = new LocalWebDavServer();
+  const receiver = new LocalWebhookReceiver();
 
   beforeAll(async () => {
-    await Promise.all([bot.start(), openai.start(), webdav.start()]);
+    await Promise.all([bot.start(), openai.start(), webdav.start(), receiver.start()]);
     web = await startWebPanel({ APP_BOT_API_BASE_URL: bot.apiBaseUrl });
   });
 
   afterAll(async () => {
     await web?.close();
-    await Promise.all([bot.close(), openai.close(), webdav.close()]);
+    await Promise.all([bot.close(), openai.close(), webdav.close(), receiver.close()]);
   });
 
   it('saves settings that persist after a reload, tests the bot and the AI model, and passes axe on every tab', async () => {
@@ -65,7 +66,8 @@ describe('panel-web: settings', () => {
     expect(await page.getByRole('button', { name: 'Send a test message' }).isDisabled()).toBe(true);
     await page.getByRole('textbox', { name: 'Bot token' }).fill(BOT_TOKEN);
     await page.getByLabel('Chat id').fill(BOT_CHAT);
-    await page.getByText('Save your changes first: the test uses the saved settings.').waitFor();
+    // Every channel's test says so while anything is unsaved.
+    await page.getByText('Save your changes first: the test uses the saved settings.').first().waitFor();
     await save(page);
 
     await page.reload();
@@ -76,8 +78,28 @@ describe('panel-web: settings', () => {
     await page.getByRole('checkbox', { name: 'Clear the saved Bot token' }).waitFor();
     expect(await page.getByLabel('Chat id').inputValue()).toBe(BOT_CHAT);
     await page.getByRole('button', { name: 'Send a test message' }).click();
-    await page.getByText(`The test message reached chat ${BOT_CHAT}`).waitFor();
+    await page.getByText('Last test delivered').waitFor();
     expect(bot.messagesTo(BOT_CHAT).length).toBe(1);
+
+    // Every channel has its own test and keeps its last result (issue 33 item 7): Bark reaches a local
+    // receiver, ntfy points at a port where nothing listens and says so in a sentence, no errno.
+    await page.getByRole('textbox', { name: 'Bark URL' }).fill(receiver.urlFor('/bark/device-key'));
+    await page.getByLabel('ntfy topic URL').fill('http://127.0.0.1:9/panel-topic');
+    await save(page);
+    const card = (title: string) => page.locator('.mantine-Card-root', { has: page.getByRole('heading', { name: title, exact: true }) });
+    await card('Bark URL').getByRole('button', { name: 'Send a test' }).click();
+    await card('Bark URL').getByText('Last test delivered').waitFor();
+    expect(receiver.requestsTo('/bark/device-key')).toHaveLength(1);
+    await card('ntfy').getByRole('button', { name: 'Send a test' }).click();
+    await card('ntfy').getByText('Last test failed').waitFor();
+    await card('ntfy').getByText(/Nothing answered at that address/).waitFor();
+    expect(await card('ServerChan').getByRole('button', { name: 'Send a test' }).isDisabled()).toBe(true);
+    await page.reload();
+    await card('ntfy').getByText('Last test failed').waitFor();
+    await card('Bark URL').getByText('Last test delivered').waitFor();
+    await card('Bot notifications').getByText('Last test delivered').waitFor();
+    expect(await page.locator('main').innerText()).not.toMatch(/ECONN|ENOTFOUND|EAI_AGAIN|network_error|push_ntfy_url/);
+    expect(await seriousAxeViolations(page)).toEqual([]);
     await screenshot(page, 'settings-notifications');
     await openTab(page, 'General');
     expect(await page.getByLabel('Days between keep-alives').inputValue()).toBe('45');

@@ -85,12 +85,12 @@ export async function logIn(page: Page, options: { password?: string; totpSecret
   await page.goto(options.path ?? '/login');
   await page.getByLabel('Username').fill('admin');
   await page.getByLabel(/^Password/).fill(options.password ?? TEST_ADMIN_PASSWORD);
-  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('button', { name: 'Sign in' }).click();
   if (options.totpSecret) {
     const code = page.getByLabel('Authenticator code');
     await code.waitFor();
     await code.fill(freshTotpCode(options.totpSecret));
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).click();
   }
   await page.waitForURL((url) => !url.pathname.startsWith('/login'));
 }

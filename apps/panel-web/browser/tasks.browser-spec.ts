@@ -81,10 +81,9 @@ describe('panel-web: tasks', () => {
 
   /** Run now from the list: the step log arrives while the run is going, then the run finishes. */
   async function runAndWatch(page: Page, name: string, shot: string | undefined): Promise<void> {
+    // One click starts the run and opens its live log (issue 33 item 2).
     await page.getByRole('button', { name: `Run now: ${name}` }).click();
     const drawer = page.getByRole('dialog', { name: `Run: ${name}` });
-    await drawer.getByText('No run in memory').waitFor();
-    await drawer.getByRole('button', { name: 'Run now' }).click();
     const liveLog = drawer.getByRole('list', { name: 'Step log' });
     await liveLog.getByText('reply: Checked in! +10 points').waitFor({ timeout: 30_000 });
     // Still running (the second step waits 5 s): the line came in live, not with the finished run.
@@ -121,7 +120,6 @@ describe('panel-web: tasks', () => {
     await page.getByRole('link', { name: 'early check-in' }).waitFor();
     await page.getByRole('button', { name: 'Run now: early check-in' }).click();
     const drawer = page.getByRole('dialog', { name: 'Run: early check-in' });
-    await drawer.getByRole('button', { name: 'Run now' }).click();
     await drawer.getByRole('list', { name: 'Step log' }).getByText('reply: Checked in! +10 points').waitFor({ timeout: 30_000 });
     await drawer.getByRole('button', { name: 'Cancel run' }).click();
     await page.getByRole('dialog', { name: 'Cancel the run of “early check-in”?' }).getByRole('button', { name: 'Cancel run' }).click();
@@ -135,6 +133,12 @@ describe('panel-web: tasks', () => {
     await page.reload();
     await page.getByRole('link', { name: 'weekly' }).waitFor();
     await expectClean(page, 'tasks-desktop');
+    // A listen task is not offered a run the service would refuse; its row says why.
+    await page.getByText('Runs by itself while enabled').waitFor();
+    expect(await page.getByRole('button', { name: 'Run now: deals listener' }).count()).toBe(0);
+    // Its row shows the listener's health; the scheduled ones their next run.
+    await page.getByText(/^(Listening|Starting|Not listening|Listener failing)$/).first().waitFor();
+    await page.getByText('Weekdays at 07:30').first().waitFor();
 
     // Search and filter.
     await page.getByLabel('Search tasks').fill('deal');
@@ -157,7 +161,7 @@ describe('panel-web: tasks', () => {
     // Bulk delete asks first; cancelling keeps the task.
     await page.getByRole('checkbox', { name: 'Select daily check-in' }).uncheck();
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
-    const confirm = page.getByRole('dialog', { name: 'Delete 1 task(s)?' });
+    const confirm = page.getByRole('dialog', { name: 'Delete 1 task?' });
     await confirm.waitFor();
     await page.waitForTimeout(400); // the dialog's open transition (colours are mid-fade before)
     expect(await seriousAxeViolations(page)).toEqual([]);
@@ -165,7 +169,7 @@ describe('panel-web: tasks', () => {
     await confirm.waitFor({ state: 'detached' });
     await page.getByRole('link', { name: 'weekly' }).waitFor();
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
-    await page.getByRole('dialog', { name: 'Delete 1 task(s)?' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: 'Delete 1 task?' }).getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('link', { name: 'weekly' }).waitFor({ state: 'detached' });
     await page.getByText('Delete: 1 done, 0 failed').waitFor();
     const left = (await api('/api/sign-tasks')) as { tasks: Array<{ name: string }> };

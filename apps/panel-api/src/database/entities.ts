@@ -7,9 +7,10 @@ import { KeywordHit } from '../app/keyword-hits/entities/keyword-hit.entity';
 import { ListenerWatermark } from '../app/listeners/entities/listener-watermark.entity';
 import { SignTaskRow } from '../app/sign-tasks/entities/sign-task-row.entity';
 import { StoreRevision } from '../app/data-dir/entities/store-revision.entity';
+import { ChannelTest } from '../app/notifications/entities/channel-test.entity';
 
 /**
  * Every TypeORM entity of panel-api. Feature modules own their entity files; this list is what the
  * data source (and the TypeORM CLI) loads.
  */
-export const panelEntities: Array<new () => object> = [AccountRow, AdminUser, AuthThrottle, KeywordHit, ListenerWatermark, RevokedToken, SignLog, SignTaskRow, StoreRevision];
+export const panelEntities: Array<new () => object> = [AccountRow, AdminUser, AuthThrottle, ChannelTest, KeywordHit, ListenerWatermark, RevokedToken, SignLog, SignTaskRow, StoreRevision];

@@ -487,7 +487,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test message with the saved bot settings and report the Bot API answer
-         * @description Sent whatever the notification switches say. A refusal by Telegram answers 200 with ok=false and its description.
+         * @description Sent whatever the notification switches say. A refusal by Telegram answers 200 with ok=false and its description. Kept as the bot's last test.
          */
         post: operations["NotificationsController_test"];
         delete?: never;
@@ -578,6 +578,43 @@ export interface paths {
         put?: never;
         /** Import one sign task (its document, or an export holding exactly one) */
         post: operations["ConfigTransferController_importSign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/config/notifications/{channel}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test message through one channel with the saved settings and keep the result as its last test
+         * @description Sent whatever the notification switches say, in one attempt. A refusal or an unreachable receiver answers 200 with ok=false and error_code.
+         */
+        post: operations["NotificationsController_testChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/config/notifications/tests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The last test of every notification channel tested so far (bot, bark, server_chan, ntfy, custom_webhook) */
+        get: operations["NotificationsController_lastTests"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1312,7 +1349,7 @@ export interface components {
              * @example task_not_found
              * @enum {string}
              */
-            code: "validation_failed" | "invalid_json" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "request_refused" | "internal_error" | "service_unavailable" | "invalid_credentials" | "totp_required" | "totp_invalid" | "wrong_current_password" | "wrong_totp_code" | "username_taken" | "totp_already_enabled" | "totp_not_set_up" | "totp_not_enabled" | "admin_not_found" | "account_not_found" | "account_exists" | "needs_relogin" | "login_not_found" | "login_code_invalid" | "check_job_not_found" | "check_job_running" | "check_job_not_running" | "device_not_found" | "current_session" | "flood_wait" | "telegram_target_not_found" | "telegram_unreachable" | "telegram_failed" | "telegram_unavailable" | "telegram_timeout" | "task_not_found" | "task_exists" | "task_busy" | "task_not_runnable" | "run_not_found" | "bot_not_configured" | "ai_not_configured" | "webdav_not_configured" | "webdav_target_required" | "backup_busy" | "backup_not_found" | "webdav_failed" | "keepalive_busy";
+            code: "validation_failed" | "invalid_json" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "request_refused" | "internal_error" | "service_unavailable" | "invalid_credentials" | "totp_required" | "totp_invalid" | "wrong_current_password" | "wrong_totp_code" | "username_taken" | "totp_already_enabled" | "totp_not_set_up" | "totp_not_enabled" | "admin_not_found" | "account_not_found" | "account_exists" | "needs_relogin" | "login_not_found" | "login_code_invalid" | "check_job_not_found" | "check_job_running" | "check_job_not_running" | "device_not_found" | "current_session" | "flood_wait" | "telegram_target_not_found" | "telegram_unreachable" | "telegram_failed" | "telegram_unavailable" | "telegram_timeout" | "task_not_found" | "task_exists" | "task_busy" | "task_not_runnable" | "run_not_found" | "bot_not_configured" | "channel_not_configured" | "ai_not_configured" | "webdav_not_configured" | "webdav_target_required" | "backup_busy" | "backup_not_found" | "webdav_failed" | "keepalive_busy";
             /**
              * @description The status text
              * @example Not Found
@@ -1424,6 +1461,27 @@ export interface components {
              * @example owner
              */
             new_username: string;
+        };
+        ChannelTestDto: {
+            /** @enum {string} */
+            channel: "bot" | "bark" | "server_chan" | "ntfy" | "custom_webhook";
+            /** @description What the receiver said when it refused (never a network error) */
+            detail?: string | null;
+            /**
+             * @description Why it failed (a stable code the web app explains)
+             * @enum {string|null}
+             */
+            error_code?: "http_error" | "rate_limited" | "timeout" | "network_error" | "invalid_url" | "private_target_refused" | "redirect_refused" | "dns_failed" | "rejected_by_receiver" | null;
+            /** @description true when the receiver accepted the test message */
+            ok: boolean;
+            /** @description The receiver's HTTP status, when it answered */
+            status?: number | null;
+            /** @description When the test ran (ISO 8601, UTC) */
+            tested_at: string;
+        };
+        ChannelTestListDto: {
+            /** @description The last test of every channel tested so far */
+            tests: components["schemas"]["ChannelTestDto"][];
         };
         CheckJobDto: {
             account_names: string[];
@@ -4499,6 +4557,78 @@ export interface operations {
             };
             /** @description Body larger than 4194304 bytes */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    NotificationsController_testChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The channel to test */
+                channel: "bot" | "bark" | "server_chan" | "ntfy" | "custom_webhook";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChannelTestDto"];
+                };
+            };
+            /** @description An unknown channel, or the channel is not configured (channel_not_configured) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    NotificationsController_lastTests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChannelTestListDto"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -39,3 +39,10 @@ export type MutationCallbacks<TCall extends (...args: never[]) => Promise<unknow
   UseMutationOptions<Awaited<ReturnType<TCall>>, Error, Parameters<TCall> extends [] ? void : Parameters<TCall>[0]>,
   'onSuccess' | 'onError'
 >;
+
+export const CHANNEL_TESTS_KEY = ['notification-tests'] as const;
+
+/** The last test of every notification channel (the settings' cards and the dashboard's checklist). */
+export function useChannelTestsQuery() {
+  return useQuery({ queryKey: CHANNEL_TESTS_KEY, queryFn: () => unwrap(api.GET('/api/config/notifications/tests')) });
+}

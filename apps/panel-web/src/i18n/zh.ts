@@ -71,7 +71,8 @@ export const zh: typeof en = {
     cancel: '取消运行',
     cancelTitle: '取消这次运行？',
     cancelMessage: '“{{task}}”的运行会在下一步停止。',
-    cancelled: '已请求停止 {{count}} 个运行',
+    cancelled_one: '已请求停止 {{count}} 个运行',
+    cancelled_other: '已请求停止 {{count}} 个运行',
     nextJobs: '即将执行的计划任务',
     noJobs: '没有计划任务。',
     noLock: '调度锁由另一个实例持有',
@@ -79,6 +80,36 @@ export const zh: typeof en = {
     allHistory: '全部历史',
     liveEmpty: '打开本页后还没有运行',
     liveEmptyHint: '运行结束后会即时显示在这里。',
+    setup: {
+      title: '快速上手',
+      progress: '已完成 {{done}}/{{total}}',
+      hide: '收起步骤',
+      show: '展开步骤',
+      done: '已完成',
+      todo: '待完成',
+      steps: {
+        credentials: {
+          title: '填写 Telegram API 凭据',
+          hint: '在 my.telegram.org（API development tools）创建一个应用，然后填写它的 api_id 和 api_hash。没有它们，账号无法登录。',
+          action: '打开 Telegram API 设置',
+        },
+        account: {
+          title: '添加第一个 Telegram 账号',
+          hint: '通过手机验证码、二维码或会话字符串登录。',
+          action: '添加账号',
+        },
+        task: {
+          title: '创建第一个任务',
+          hint: '签到任务按计划运行；监听任务在聊天中监视关键词。',
+          action: '创建任务',
+        },
+        notification: {
+          title: '测试一个通知渠道',
+          hint: '配置 Telegram 机器人、Bark、Server酱、ntfy 或 Webhook，保存后在其卡片上发送测试。',
+          action: '打开通知设置',
+        },
+      },
+    },
   },
   // codes the API answers with, shown translated on every page
   serverError: {
@@ -109,6 +140,7 @@ export const zh: typeof en = {
     task_busy: '该任务正在运行。',
     task_not_runnable: '该任务不能手动运行：它是监听任务，或没有账号。',
     bot_not_configured: '请先在设置中保存机器人令牌和聊天 ID。',
+    channel_not_configured: '请先在设置中配置并保存该渠道，再进行测试。',
     ai_not_configured: '请先在设置中保存 AI 模型和 API 密钥。',
     webdav_not_configured: '请先在设置中保存 WebDAV 地址。',
     webdav_target_required: '请先在设置中保存 WebDAV 地址。',

@@ -44,7 +44,8 @@ export function parseProxyUrl(text: string): TelegramProxy | null {
     return { type: 'mtproxy', host, port: proxyPort, secret: secret.toLowerCase() };
   }
   const type = SCHEMES[scheme];
-  const proxyPort = port(url.port);
+  // The URL parser drops a scheme's default port (http://host:80 has port ''): read it from the text.
+  const proxyPort = port(url.port || (/^[a-z0-9]+:\/\/[^/?#]*:(\d{1,5})\/?$/i.exec(text.trim())?.[1] ?? null));
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (!type || !host || !proxyPort || (url.pathname !== '' && url.pathname !== '/') || url.search) return null;
   if (type === 'mtproxy') {
@@ -68,4 +69,30 @@ export function describeProxy(proxy: TelegramProxy | undefined): string | null {
   if (proxy.type === 'mtproxy') return `mtproxy://***@${host}:${proxy.port}`;
   const credentials = proxy.username ? `${encodeURIComponent(proxy.username)}${proxy.password ? ':***' : ''}@` : '';
   return `${proxy.type}://${credentials}${host}:${proxy.port}`;
+}
+
+/**
+ * Why `text` is not a proxy this panel can use, as a sentence naming what to fix (for a text
+ * parseProxyUrl refused).
+ */
+export function proxyProblem(text: string): string {
+  const example = 'socks5://127.0.0.1:1080 (also socks4://, http://, mtproxy://<secret>@host:port or a tg://proxy link)';
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    const written = /^[a-z0-9]+:\/\/[^/?#]*:(\d+)\/?$/i.exec(text.trim())?.[1];
+    if (written !== undefined && !port(written)) return 'The proxy port must be a number from 1 to 65535.';
+    return `The proxy is not an address: write it as ${example}.`;
+  }
+  const scheme = url.protocol.replace(/:$/, '').toLowerCase();
+  if (scheme === 'tg' || url.hostname === 't.me') return 'The proxy link needs a server, a port and a secret of at least 32 hexadecimal characters.';
+  if (!SCHEMES[scheme]) return `The proxy type "${scheme}" is not supported: write it as ${example}.`;
+  if (!url.hostname) return `The proxy has no host: write it as ${example}.`;
+  if (!port(url.port) && !parseProxyUrl(text)) {
+    return url.port === '' ? `The proxy has no port: add it after the host, as in ${scheme}://${url.hostname}:1080.` : 'The proxy port must be a number from 1 to 65535.';
+  }
+  if ((url.pathname !== '' && url.pathname !== '/') || url.search) return 'The proxy address must end after the port (no path or query).';
+  if (SCHEMES[scheme] === 'mtproxy') return 'The MTProxy secret (before the @) must be at least 32 hexadecimal characters.';
+  return 'The proxy user name or password holds a broken %-escape: write a literal % as %25.';
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TelegramProxy } from '../telegram/telegram-gateway';
 import { parseSessionString } from '../telegram/session-string';
-import { parseProxyUrl } from './account-proxy';
+import { parseProxyUrl, proxyProblem } from './account-proxy';
 import { AccountSessionsService } from './account-sessions.service';
 import { AccountRecord, AccountStore } from './account-store';
 import { AccountNotFound, PanelError, ValidationFailed } from '../common/panel-error';
@@ -11,9 +11,7 @@ export function proxyFromInput(text: string | null | undefined): TelegramProxy |
   if (text === null || text === '') return null;
   const proxy = parseProxyUrl(text);
   if (!proxy) {
-    throw new ValidationFailed(
-      'proxy must be socks5://[user:pass@]host:port, socks4://…, http://…, mtproxy://<hex secret>@host:port or tg://proxy?server=…&port=…&secret=…',
-    );
+    throw new ValidationFailed(proxyProblem(text));
   }
   return proxy;
 }

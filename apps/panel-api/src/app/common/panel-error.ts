@@ -55,6 +55,7 @@ export const ERROR_STATUS = {
   run_not_found: 404,
   // Settings, notifications, AI, backups, keep-alive
   bot_not_configured: 400,
+  channel_not_configured: 400,
   ai_not_configured: 400,
   webdav_not_configured: 400,
   webdav_target_required: 409,

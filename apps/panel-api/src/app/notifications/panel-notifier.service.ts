@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   BarkSender,
   CustomWebhookSender,
+  DeliveryErrorCode,
   escapeTelegramHtml,
   NtfySender,
   PushChannelKind,
@@ -59,6 +60,24 @@ export interface NotificationOutcome {
 
 const PUSH_TIMEOUT_MS = 10_000;
 
+/** Every channel a person can test from its card in the settings. */
+export const TESTABLE_CHANNELS = ['bot', 'bark', 'server_chan', 'ntfy', 'custom_webhook'] as const;
+export type TestableChannel = (typeof TESTABLE_CHANNELS)[number];
+
+/** What one test delivery came to. `detail` is the receiver's own words, never a network error's text. */
+export interface ChannelTestOutcome {
+  ok: boolean;
+  errorCode?: DeliveryErrorCode;
+  status?: number;
+  detail?: string;
+}
+
+/** Keeps the receiver's words (a refusal it explained) and drops our own diagnostics (errno codes, URLs). */
+function receiverDetail(errorCode: DeliveryErrorCode | undefined, text: string | undefined): string | undefined {
+  if (!text || (errorCode !== 'rejected_by_receiver' && errorCode !== 'http_error' && errorCode !== 'rate_limited')) return undefined;
+  return text.slice(0, 300);
+}
+
 /**
  * The panel's outbound notices: to the Telegram bot and to every push channel (Bark, ServerChan,
  * ntfy) and the signed custom webhook configured in the settings, each under the switch of the
@@ -88,6 +107,37 @@ export class PanelNotifier {
     const target = this.botTarget();
     if (!target) return undefined;
     return this.sender(target.token).sendMessage({ chatId: target.chatId, text: html, disableLinkPreview: true });
+  }
+
+  /**
+   * Sends a test message through one channel with the saved settings, whatever the switches say;
+   * undefined when that channel is not configured. One attempt, so the answer comes quickly.
+   */
+  async testChannel(channel: TestableChannel): Promise<ChannelTestOutcome | undefined> {
+    const settings = this.settings.getGlobal();
+    const title = 'Test notification';
+    const body = `The panel can reach this channel. Sent at ${new Date().toISOString()}`;
+    if (channel === 'bot') {
+      const target = this.botTarget(settings);
+      if (!target) return undefined;
+      const result = await this.sender(target.token).sendMessage({ chatId: target.chatId, text: PanelNotifier.format(title, [body]), disableLinkPreview: true });
+      if (result.ok) return { ok: true, status: result.status };
+      const errorCode = result.errorCode ?? 'rejected_by_receiver';
+      return { ok: false, errorCode, status: result.status, detail: receiverDetail(errorCode, result.description) };
+    }
+    let result: PushResult;
+    if (channel === 'custom_webhook') {
+      if (!settings.webhook_url || !settings.webhook_secret) return undefined;
+      const sender = new CustomWebhookSender(settings.webhook_url, { secret: settings.webhook_secret, timeoutMs: PUSH_TIMEOUT_MS, retry: { attempts: 1 }, addressGuard: this.addressGuard });
+      result = await sender.send({ title, body }, { event: 'panel.test', kind: 'test', lines: [body] });
+    } else {
+      const sender = this.pushSenders(settings).find((candidate) => candidate.channel === channel);
+      if (!sender) return undefined;
+      result = await sender.send({ title, body });
+    }
+    if (result.outcome === 'sent') return { ok: true, status: result.status };
+    const errorCode = result.errorCode ?? 'http_error';
+    return { ok: false, errorCode, status: result.status, detail: receiverDetail(errorCode, result.responseSnippet ?? result.message) };
   }
 
   /** Sends the notice to every configured channel whose switch for its kind is on, all at once. */

@@ -3,6 +3,7 @@ import { IconChevronDown } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { confirmAction, EmptyState, formatDateTime, QueryState, toast } from '@shared/web-ui';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useTimeZone } from '../../components/hooks';
 import { Page } from '../../components/page';
@@ -19,7 +20,12 @@ export function AccountsPage() {
   const accounts = useAccounts();
   const refreshAccounts = useRefreshAccounts();
   const checkCode = useCheckCode();
-  const [adding, setAdding] = useState<{ method: LoginMethod; relogin?: string } | null>(null);
+  const [params, setParams] = useSearchParams();
+  // `?add=phone|qr|session` (the dashboard's checklist links here) opens the add dialog at once.
+  const [adding, setAdding] = useState<{ method: LoginMethod; relogin?: string } | null>(() => {
+    const method = params.get('add');
+    return method === 'phone' || method === 'qr' || method === 'session' ? { method } : null;
+  });
   const [editing, setEditing] = useState<Account | null>(null);
   const [devicesOf, setDevicesOf] = useState<string | null>(null);
   const [jobId, setJobId] = useState<string | null>(null);
@@ -131,7 +137,10 @@ export function AccountsPage() {
           method={adding.method}
           relogin={adding.relogin}
           onMethod={(method) => setAdding({ ...adding, method })}
-          onClose={() => setAdding(null)}
+          onClose={() => {
+            setAdding(null);
+            if (params.has('add')) setParams({}, { replace: true });
+          }}
         />
       ) : null}
       <EditAccountDialog account={editing} onClose={() => setEditing(null)} />

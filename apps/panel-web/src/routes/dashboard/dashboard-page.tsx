@@ -29,6 +29,7 @@ import { categoryLabel, jobLabel } from '../../components/codes';
 import { useAccountListQuery, useActiveRunsQuery, useTaskListQuery, useTimeZone } from '../../components/hooks';
 import { Page } from '../../components/page';
 import { useCancelRun, useDashboardStatsQuery, useRefreshAfterLiveLog, useScheduledJobsQuery } from './dashboard-api';
+import { GettingStartedCard } from './getting-started-card';
 import { SignChart } from './sign-chart';
 
 
@@ -121,6 +122,7 @@ export function DashboardPage() {
 
   return (
     <Page title={t('dashboard.title')} actions={<LiveBadge status={status} />}>
+      <GettingStartedCard />
       {/* While loading, hold the space the figures and the chart take (no layout shift). */}
       {stats.isPending ? (
         <Skeleton height={560} radius="md" />

@@ -27,12 +27,12 @@ describe('LoginPage', () => {
     const { router } = renderWithProviders(<LoginPage />, { resources, path: '/login', url: '/login?next=%2Fhits%3Fq%3Dx', routes: [{ path: '/hits', element: <p>hits page</p> }] });
     await userEvent.type(screen.getByLabelText(/Username/), 'admin');
     await userEvent.type(screen.getByLabelText(/^Password/), 'secret-pass');
-    await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     const code = await screen.findByLabelText(/Authenticator code/);
     expect(screen.getByRole('alert')).toHaveTextContent('Enter the code from your authenticator app.');
     await waitFor(() => expect(code).toHaveFocus());
     await userEvent.type(code, '123456');
-    await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     await screen.findByText('hits page');
     expect(router.state.location.pathname + router.state.location.search).toBe('/hits?q=x');
     expect(session.token).toBe('tok');
@@ -45,11 +45,11 @@ describe('LoginPage', () => {
     renderWithProviders(<LoginPage />, { resources, path: '/login' });
     await userEvent.type(screen.getByLabelText(/Username/), 'admin');
     await userEvent.type(screen.getByLabelText(/^Password/), 'x');
-    await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByText('Too many failed attempts. Try again in 2 s.')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Log in' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeDisabled();
     await screen.findByText('Too many failed attempts. Try again in 1 s.', undefined, { timeout: 2000 });
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Log in' })).toBeEnabled(), { timeout: 2500 });
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Sign in' })).toBeEnabled(), { timeout: 2500 });
   });
 
   it('never sends the person to another site after login', async () => {
@@ -57,7 +57,7 @@ describe('LoginPage', () => {
     const { router } = renderWithProviders(<LoginPage />, { resources, path: '/login', url: '/login?next=%2F%2Fevil.example', routes: [{ path: '/dashboard', element: <p>dash</p> }] });
     await userEvent.type(screen.getByLabelText(/Username/), 'admin');
     await userEvent.type(screen.getByLabelText(/^Password/), 'x');
-    await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     await screen.findByText('dash');
     expect(router.state.location.pathname).toBe('/dashboard');
   });

@@ -34,13 +34,6 @@ export function useTestAi(callbacks: MutationCallbacks<typeof testAi> = {}) {
   return useMutation({ mutationFn: testAi, ...callbacks });
 }
 
-const testBot = () => unwrap(api.POST('/api/config/bot/test'));
-
-/** Sends a test message with the saved bot settings. */
-export function useTestBot(callbacks: MutationCallbacks<typeof testBot> = {}) {
-  return useMutation({ mutationFn: testBot, ...callbacks });
-}
-
 // Backups
 
 export function useBackupStatusQuery() {

@@ -8,7 +8,8 @@ import { useSettingsQuery } from '../../components/hooks';
 import { Page } from '../../components/page';
 import { BackupsPanel } from './backups-panel';
 import { ConfigTransferPanel } from './config-transfer-panel';
-import { useRunDeviceKeepalive, useSaveSettings, useTestAi, useTestBot } from './settings-api';
+import { ChannelTestControls } from './channel-tests';
+import { useRunDeviceKeepalive, useSaveSettings, useTestAi } from './settings-api';
 import { Section, TestButton, TestResult } from './settings-parts';
 import { FormBinding, IntegerField, SecretSetting, SwitchField, TextField } from './form-binding';
 import { formProblems, formValuesOf, secretsNeededAgain, SettingsFormValues, settingsPatch, SettingsView } from './settings-form';
@@ -232,13 +233,13 @@ const NOTICES = ['task_failure', 'task_success', 'session_invalid', 'backup_fail
 
 function NotificationsTab({ form, dirty }: { form: FormBinding; dirty: boolean }) {
   const { t } = useTranslation();
-  const test = useTestBot({ onError: (error) => toast.error(error) });
+  const view = form.view;
   return (
     <>
       <Section
         title={t('settings.bot.title')}
         intro={t('settings.bot.intro')}
-        actions={<TestButton label={t('settings.bot.test')} dirty={dirty} loading={test.isPending} onClick={() => test.mutate()} disabled={!form.view.bot_token_set || !form.view.bot_chat_id} />}
+        actions={<ChannelTestControls channel="bot" label={t('settings.bot.test')} dirty={dirty} configured={view.bot_token_set && !!view.bot_chat_id} />}
       >
         <SecretSetting form={form} name="bot_token" label={t('settings.bot.token')} description={t('settings.bot.tokenHint')} />
         <TextField form={form} name="bot_chat_id" label={t('settings.bot.chatId')} description={t('settings.bot.chatIdHint')} />
@@ -248,22 +249,30 @@ function NotificationsTab({ form, dirty }: { form: FormBinding; dirty: boolean }
             <SwitchField key={notice} form={form} name={`bot_notify_${notice}`} label={t(`settings.notices.${notice}`)} />
           ))}
         </SimpleGrid>
-        {test.data ? (
-          <TestResult ok={test.data.ok} title={test.data.ok ? t('settings.bot.ok', { chat: test.data.chat_id }) : t('settings.bot.failed')}>
-            {test.data.ok ? null : [test.data.telegram_error_code ?? test.data.status, test.data.description].filter((part) => part !== undefined).join(' · ')}
-          </TestResult>
-        ) : null}
       </Section>
-      <Section title={t('settings.push.title')} intro={t('settings.push.intro')}>
+      <Section title={t('settings.push.bark')} intro={t('settings.push.barkIntro')} actions={<ChannelTestControls channel="bark" label={t('settings.channelTest.send')} dirty={dirty} configured={view.push_bark_url_set} />}>
         <SecretSetting form={form} name="push_bark_url" label={t('settings.push.bark')} description={t('settings.push.barkHint')} />
+      </Section>
+      <Section
+        title={t('settings.push.serverChanTitle')}
+        intro={t('settings.push.serverChanIntro')}
+        actions={<ChannelTestControls channel="server_chan" label={t('settings.channelTest.send')} dirty={dirty} configured={view.push_server_chan_key_set} />}
+      >
         <SecretSetting form={form} name="push_server_chan_key" label={t('settings.push.serverChan')} />
+      </Section>
+      <Section title={t('settings.push.ntfyTitle')} intro={t('settings.push.ntfyIntro')} actions={<ChannelTestControls channel="ntfy" label={t('settings.channelTest.send')} dirty={dirty} configured={!!view.push_ntfy_url} />}>
         <TextField form={form} name="push_ntfy_url" label={t('settings.push.ntfyUrl')} placeholder="https://ntfy.sh/my-topic" inputMode="url" />
         <SecretSetting form={form} name="push_ntfy_token" label={t('settings.push.ntfyToken')} />
+      </Section>
+      <Section
+        title={t('settings.push.webhookTitle')}
+        intro={t('settings.push.webhookIntro')}
+        actions={<ChannelTestControls channel="custom_webhook" label={t('settings.channelTest.send')} dirty={dirty} configured={!!view.webhook_url && view.webhook_secret_set} />}
+      >
         <TextField form={form} name="webhook_url" label={t('settings.push.webhookUrl')} inputMode="url" />
         <SecretSetting form={form} name="webhook_secret" label={t('settings.push.webhookSecret')} description={t('settings.push.webhookSecretHint')} />
-        <Text size="sm" fw={600}>
-          {t('settings.push.which')}
-        </Text>
+      </Section>
+      <Section title={t('settings.push.which')} intro={t('settings.push.intro')}>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
           {NOTICES.map((notice) => (
             <SwitchField key={notice} form={form} name={`push_notify_${notice}`} label={t(`settings.notices.${notice}`)} />

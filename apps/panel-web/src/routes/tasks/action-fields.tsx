@@ -6,6 +6,16 @@ import { ActionForm, ActionNumber, emptyAction, LIMITS, MATCH_MODES, PUSH_CHANNE
 
 type Context = 'sign' | 'listen' | 'follow_up';
 
+/** The animated emoji Telegram's sendDice accepts (any other is refused). */
+export const TELEGRAM_DICE = [
+  { emoji: '🎲', name: 'dice' },
+  { emoji: '🎯', name: 'darts' },
+  { emoji: '🏀', name: 'basketball' },
+  { emoji: '⚽', name: 'football' },
+  { emoji: '🎳', name: 'bowling' },
+  { emoji: '🎰', name: 'slots' },
+] as const;
+
 /** Reads a nested list of the form by its path (`chats.0.actions`, `chats.0.actions.1.continue_actions`). */
 function listAt(form: TaskFormApi, path: string): ActionForm[] {
   let value: unknown = form.values;
@@ -122,7 +132,18 @@ function ActionFields({ form, path, action, context, kinds, followUpKinds }: { f
           ) : null}
         </>
       ) : null}
-      {action.action === 2 ? <TextInput label={t('tasks.editor.dice')} maxLength={16} w={140} {...field('dice')} /> : null}
+      {action.action === 2 ? (
+        <NativeSelect
+          label={t('tasks.editor.dice')}
+          description={t('tasks.editor.diceHint')}
+          w={{ base: '100%', sm: 260 }}
+          data={[
+            ...(TELEGRAM_DICE.some((entry) => entry.emoji === action.dice) || !action.dice ? [] : [{ value: action.dice, label: action.dice }]),
+            ...TELEGRAM_DICE.map((entry) => ({ value: entry.emoji, label: `${entry.emoji} ${t(`tasks.editor.diceNames.${entry.name}`)}` })),
+          ]}
+          {...field('dice')}
+        />
+      ) : null}
       {action.action === 3 ? <TextInput label={t('tasks.editor.buttonText')} {...field('text')} /> : null}
       {action.action >= 4 && action.action <= 7 ? <Textarea label={t('tasks.editor.aiPrompt')} autosize minRows={1} maxRows={6} {...field('ai_prompt')} /> : null}
       {action.action === 9 ? (

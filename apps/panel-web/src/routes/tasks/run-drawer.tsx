@@ -19,20 +19,20 @@ export function isRunning(status: RunStatus | undefined): boolean {
  * Run a task now and watch it: the in-memory run status is read every second while a run goes, so
  * each step of the flow log appears as it happens; cancel; the task's recent finished runs.
  */
-export function RunDrawer({ name, onClose }: { name: string; onClose: () => void }) {
+export function RunDrawer({ name, justStarted = false, onClose }: { name: string; /** The page has just started a run: follow it from its first step. */ justStarted?: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const timeZone = useTimeZone();
   const queryClient = useQueryClient();
   const task = useTaskQuery(name);
   const allAccounts = useAccountNamesQuery();
-  const [watching, setWatching] = useState(false);
+  const [watching, setWatching] = useState(justStarted);
   const status = useRunStatusQuery(name, watching);
   const history = useTaskHistoryQuery(name);
   const run = useRunTask();
   const cancel = useCancelRun();
   const [account, setAccount] = useState('');
   const running = isRunning(status.data);
-  const wasRunning = useRef(false);
+  const wasRunning = useRef(justStarted);
 
   useEffect(() => {
     if (running) wasRunning.current = true;
@@ -45,6 +45,7 @@ export function RunDrawer({ name, onClose }: { name: string; onClose: () => void
     }
   }, [running, status.data, name, queryClient]);
 
+  const listens = task.data?.execution_mode === 'listen';
   const taskAccounts = task.data ? (task.data.account_names?.includes('*') ? (allAccounts.data ?? []) : (task.data.account_names ?? [task.data.account_name ?? ''])) : [];
 
   const start = async () => {
@@ -76,7 +77,7 @@ export function RunDrawer({ name, onClose }: { name: string; onClose: () => void
     <Drawer opened onClose={onClose} position="right" size="lg" title={t('tasks.run.title', { name })}>
       <Stack gap="md">
         <Group align="flex-end" gap="xs">
-          {taskAccounts.length > 1 ? (
+          {taskAccounts.length > 1 && !listens ? (
             <NativeSelect
               label={t('tasks.run.account')}
               value={account}
@@ -85,7 +86,11 @@ export function RunDrawer({ name, onClose }: { name: string; onClose: () => void
               style={{ flex: 1, minWidth: 0 }}
             />
           ) : null}
-          {running ? (
+          {listens ? (
+            <Text size="sm" c="dimmed">
+              {t('tasks.run.listenExplained')}
+            </Text>
+          ) : running ? (
             <Button color="orange" variant="light" onClick={() => void stop()} loading={cancel.isPending}>
               {t('tasks.cancelRun')}
             </Button>

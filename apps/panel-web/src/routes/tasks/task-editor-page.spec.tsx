@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { jsonResponse, renderWithProviders } from '@shared/web-ui/testing';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { en, zh } from '../../i18n/all';
-import { TaskEditorPage } from './task-editor-page';
+import { TaskEditor, TaskEditorPage } from './task-editor-page';
+import { emptyAction, emptyChat, emptyTask } from './task-form';
 
 const resources = { en, zh };
 
@@ -33,6 +34,7 @@ describe('TaskEditorPage', () => {
         const text = request.method === 'GET' ? '' : await request.text();
         calls.push({ method: request.method, path: url.pathname, body: text ? JSON.parse(text) : undefined });
         if (url.pathname === '/api/accounts') return jsonResponse({ accounts: [], total: 0 });
+        if (url.pathname === '/api/config/settings') return jsonResponse({ timezone: 'UTC', ai_model: null, ai_api_key_set: false });
         if (url.pathname === '/api/sign-tasks/schedule-preview')
           return jsonResponse({
             time_zone: 'Asia/Shanghai',
@@ -137,4 +139,25 @@ describe('TaskEditorPage', () => {
     expect(await screen.findByText('Leave without saving?')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/tasks/new');
   });
+
+  it('keeps a saved task\'s name, reviews chats, actions and next runs, and warns of AI actions without a model', async () => {
+    const user = userEvent.setup();
+    const initial = {
+      ...emptyTask(),
+      name: 'daily',
+      all_accounts: true,
+      sign_at: '07:30',
+      chats: [{ ...emptyChat('fixed'), chat_id: '@checkin_bot', actions: [{ ...emptyAction(1), text: '/checkin' }, { ...emptyAction(5), ai_prompt: 'solve it' }] }],
+    };
+    renderWithProviders(<TaskEditor initial={initial} original="daily" />, { resources, path: '/tasks/:name', url: '/tasks/daily' });
+    const name = await screen.findByLabelText(/^Name/);
+    expect(name).toHaveAttribute('readonly');
+    expect(screen.getByText(/to rename it, clone it in the task list/)).toBeInTheDocument();
+    for (let step = 0; step < 3; step++) await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText(/This task uses AI actions, but no AI model is set up/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Open the AI settings' })).toHaveAttribute('href', '/settings?tab=ai');
+    expect(screen.getByText('Send text → AI: answer a calculation', { exact: false })).toBeInTheDocument();
+    expect(await screen.findByText('Next runs (Asia/Shanghai)')).toBeInTheDocument();
+    expect(screen.getByText(/Every day at 07:30/)).toBeInTheDocument();
+  }, WALK_TIMEOUT_MS);
 });

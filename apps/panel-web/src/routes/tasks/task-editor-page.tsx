@@ -1,4 +1,4 @@
-import { Alert, Button, Checkbox, Group, List, MultiSelect, NumberInput, Paper, Radio, SimpleGrid, Stack, Stepper, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Checkbox, Group, List, MultiSelect, NumberInput, Paper, Radio, SimpleGrid, Stack, Stepper, Text, TextInput, Title } from '@mantine/core';
 import { useForm, UseFormReturnType } from '@mantine/form';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
@@ -6,9 +6,12 @@ import { ApiError, EmptyState, ErrorState, formatDateTime, LoadingState, toast, 
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
+import { useSettingsQuery } from '../../components/hooks';
 import { Page } from '../../components/page';
+import { describeSchedule } from './schedule-text';
 import { ActionList } from './action-fields';
 import {
+  ActionForm,
   apiFieldErrors,
   emptyChat,
   emptyTask,
@@ -155,7 +158,7 @@ export function TaskEditor({ initial, original }: { initial: TaskForm; original?
             {phone ? `${t('tasks.editor.stepOf', { step: step + 1, count: STEPS.length })}: ` : ''}
             {stepLabels[step]}
           </Title>
-          {step === 0 ? <BasicsStep form={form} onMode={changeMode} /> : null}
+          {step === 0 ? <BasicsStep form={form} onMode={changeMode} editing={original !== undefined} /> : null}
           {step === 1 ? <ScheduleStep form={form} /> : null}
           {step === 2 ? <ChatsStep form={form} /> : null}
           {step === 3 ? <ReviewStep form={form} /> : null}
@@ -194,14 +197,14 @@ export function TaskEditor({ initial, original }: { initial: TaskForm; original?
   );
 }
 
-function BasicsStep({ form, onMode }: { form: TaskFormApi; onMode: (mode: ExecutionMode) => void }) {
+function BasicsStep({ form, onMode, editing }: { form: TaskFormApi; onMode: (mode: ExecutionMode) => void; editing: boolean }) {
   const { t } = useTranslation();
   const accounts = useAccountNamesQuery();
   const values = form.values;
   const options = useMemo(() => [...new Set([...(accounts.data ?? []), ...values.accounts])], [accounts.data, values.accounts]);
   return (
     <Stack gap="sm">
-      <TextInput label={t('tasks.editor.name')} description={t('tasks.editor.nameHint')} required maxLength={64} {...form.getInputProps('name')} />
+      <TextInput label={t('tasks.editor.name')} description={editing ? t('tasks.editor.nameFixed') : t('tasks.editor.nameHint')} required maxLength={64} readOnly={editing} {...form.getInputProps('name')} />
       <Stack gap={6}>
         <MultiSelect
           label={t('tasks.editor.accounts')}
@@ -353,9 +356,41 @@ function ReviewStep({ form }: { form: TaskFormApi }) {
   const { t } = useTranslation();
   const values = form.values;
   const accounts = values.all_accounts ? t('tasks.allAccounts') : values.accounts.join(', ') || '—';
-  const schedule = values.execution_mode === 'fixed' ? values.sign_at : values.execution_mode === 'range' ? `${values.range_start}–${values.range_end}` : t('tasks.listening');
+  const schedule = describeSchedule(t, values);
+  const settings = useSettingsQuery();
+  const usesAi = values.chats.some((chat) => chat.actions.some(function ai(action: ActionForm): boolean {
+    return (action.action >= 4 && action.action <= 7) || (action.action === 1 && action.ai_reply) || action.continue_actions.some(ai);
+  }));
+  const aiMissing = usesAi && settings.data !== undefined && (!settings.data.ai_model || !settings.data.ai_api_key_set);
   return (
     <Stack gap="sm">
+      {aiMissing ? (
+        <Alert color="yellow" role="alert">
+          <Text size="sm">{t('tasks.editor.aiWithoutModel')}</Text>
+          <Anchor component={Link} to="/settings?tab=ai" size="sm">
+            {t('tasks.editor.aiSettings')}
+          </Anchor>
+        </Alert>
+      ) : null}
+      <Paper withBorder p="sm">
+        <Text size="sm" fw={600} mb={4}>
+          {t('tasks.editor.reviewChats')}
+        </Text>
+        <Stack gap={4} component="ul" style={{ paddingLeft: 20, margin: 0 }}>
+          {values.chats.map((chat, index) => (
+            <li key={index}>
+              <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                <Text span fw={600}>
+                  {chat.name ? `${chat.name} (${chat.chat_id || '—'})` : chat.chat_id || '—'}
+                </Text>
+                {': '}
+                {chat.actions.map((action) => t(`tasks.editor.actionTypes.${action.action}`)).join(' → ')}
+              </Text>
+            </li>
+          ))}
+        </Stack>
+      </Paper>
+      {values.execution_mode !== 'listen' ? <SchedulePreview form={form} /> : null}
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" verticalSpacing="xs">
         <NumberInput label={t('tasks.editor.retryCount')} min={0} max={99} allowDecimal={false} allowNegative={false} {...form.getInputProps('retry_count')} />
         <NumberInput label={t('tasks.editor.signInterval')} min={0} max={3600} allowDecimal={false} allowNegative={false} {...form.getInputProps('sign_interval')} />

@@ -136,3 +136,39 @@ export function useSchedulePreviewQuery(input: PreviewInput | undefined) {
     queryFn: () => unwrap(api.POST('/api/sign-tasks/schedule-preview', { body: { random_seconds: 0, ...(input as PreviewInput), count: 5 } })),
   });
 }
+
+/** The scheduler's jobs (the dashboard's ['scheduled-jobs'] query): a sign job's id is `sign-{account}-{task}`. */
+export function useScheduledJobsQuery() {
+  return useQuery({ queryKey: ['scheduled-jobs'], queryFn: () => unwrap(api.GET('/api/ops/scheduled-jobs')), refetchInterval: 60_000 });
+}
+
+/** A task's next scheduled run: the earliest of its accounts' sign jobs, or null when none is scheduled. */
+export function nextRunOf(task: Pick<Task, 'name' | 'account_name' | 'account_names'>, jobs: ReadonlyArray<{ id: string; type: string; next_run_at: string | null }>, allAccounts: readonly string[]): string | null {
+  const names = task.account_names ?? (task.account_name ? [task.account_name] : []);
+  const accounts = names.includes('*') ? allAccounts : names;
+  const ids = new Set(accounts.map((account) => `sign-${account}-${task.name}`));
+  const times = jobs.filter((job) => job.type === 'sign' && job.next_run_at && ids.has(job.id)).map((job) => job.next_run_at as string);
+  return times.sort()[0] ?? null;
+}
+
+/** The service's running parts (the About page's query): the listeners' state per account is in it. */
+export function useRuntimeStatusQuery() {
+  return useQuery({ queryKey: ['ops', 'runtime'], queryFn: () => unwrap(api.GET('/api/ops/runtime-status')), refetchInterval: 15_000 });
+}
+
+export type ListenerHealth = 'listening' | 'starting' | 'failing' | 'not_listening';
+
+/**
+ * How a listen task's listeners are doing, from the listeners' details of the runtime status
+ * (`accounts: {<account>: {state, tasks}}`): failing when any account's listener failed or needs a
+ * login, listening when every one listens, not listening when none runs for the task.
+ */
+export function listenerHealthOf(taskName: string, details: Record<string, unknown> | undefined): { health: ListenerHealth; accounts: string[] } {
+  const accounts = (details?.['accounts'] ?? {}) as Record<string, { state?: unknown; tasks?: unknown }>;
+  const mine = Object.entries(accounts).filter(([, status]) => Array.isArray(status.tasks) && status.tasks.includes(taskName));
+  const failing = mine.filter(([, status]) => status.state === 'error' || status.state === 'needs_relogin').map(([account]) => account);
+  if (failing.length) return { health: 'failing', accounts: failing };
+  if (mine.length && mine.every(([, status]) => status.state === 'listening')) return { health: 'listening', accounts: mine.map(([account]) => account) };
+  if (mine.some(([, status]) => status.state === 'starting')) return { health: 'starting', accounts: mine.map(([account]) => account) };
+  return { health: 'not_listening', accounts: [] };
+}

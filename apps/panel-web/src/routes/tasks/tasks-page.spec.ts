@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Schemas } from '../../api/client';
 import { isRunning } from './run-drawer';
-import { matchesSearch, taskFilter } from './tasks-page';
+import { matchesSearch, notRunnableReason, taskFilter } from './tasks-page';
 
 const task = (overrides: Partial<Schemas['SignTaskDto']> = {}) =>
   ({
@@ -42,5 +42,15 @@ describe('tasks list', () => {
     expect(isRunning(undefined)).toBe(false);
     expect(isRunning(idle)).toBe(false);
     expect(isRunning(second)).toBe(true);
+  });
+
+  it('offers "Run now" only where the service would start a run', () => {
+    expect(notRunnableReason(task(), 1)).toBeUndefined();
+    expect(notRunnableReason(task({ execution_mode: 'listen' }), 1)).toBe('listen');
+    expect(notRunnableReason(task({ account_name: undefined, account_names: [] }), 3)).toBe('noAccount');
+    expect(notRunnableReason(task({ account_name: undefined, account_names: ['*'] }), 0)).toBe('noAccount');
+    expect(notRunnableReason(task({ account_name: undefined, account_names: ['*'] }), 2)).toBeUndefined();
+    // While the accounts are loading, a task for every account is not held back.
+    expect(notRunnableReason(task({ account_name: undefined, account_names: ['*'] }), undefined)).toBeUndefined();
   });
 });

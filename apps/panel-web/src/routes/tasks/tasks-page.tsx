@@ -7,7 +7,8 @@ import { Link, useNavigate } from 'react-router';
 import { useTimeZone } from '../../components/hooks';
 import { Page } from '../../components/page';
 import { RunDrawer } from './run-drawer';
-import { BatchAction, Task, TaskFilter, useActiveRunsQuery, useAccountNamesQuery, useBatch, useCancelRun, useCloneTask, useDeleteTask, useSetEnabled, useTasksQuery } from './tasks-api';
+import { BatchAction, Task, TaskFilter, useActiveRunsQuery, useAccountNamesQuery, useBatch, useCancelRun, useCloneTask, useDeleteTask, useRunTask, useRuntimeStatusQuery, useScheduledJobsQuery, useSetEnabled, useTasksQuery, listenerHealthOf, nextRunOf } from './tasks-api';
+import { describeSchedule } from './schedule-text';
 
 /** The filter as kept in the URL (so a reload or a shared link shows the same list). */
 export function taskFilter(params: URLSearchParams): { filter: TaskFilter; search: string } {
@@ -31,6 +32,17 @@ export function matchesSearch(task: Task, search: string): boolean {
   return haystack.some((value) => value.toLowerCase().includes(needle));
 }
 
+/**
+ * Why a task cannot be started by hand, or undefined when it can: a listen task runs through its
+ * listener while enabled, and a task needs an account (every account, `*`, needs at least one to exist).
+ */
+export function notRunnableReason(task: Task, accountCount: number | undefined): 'listen' | 'noAccount' | undefined {
+  if (task.execution_mode === 'listen') return 'listen';
+  const names = task.account_names ?? (task.account_name ? [task.account_name] : []);
+  if (names.includes('*') ? accountCount === 0 : names.length === 0) return 'noAccount';
+  return undefined;
+}
+
 /** Sign and listen tasks: search and filters, bulk actions, run with the live log, clone, delete. */
 export function TasksPage() {
   const { t } = useTranslation();
@@ -45,6 +57,11 @@ export function TasksPage() {
   const setEnabled = useSetEnabled();
   const remove = useDeleteTask();
   const cancel = useCancelRun();
+  const run = useRunTask();
+  const jobs = useScheduledJobsQuery();
+  const runtime = useRuntimeStatusQuery();
+  /** The task whose run this page just started: its drawer follows the run from the first step. */
+  const [started, setStarted] = useState<string | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [cloning, setCloning] = useState<Task | null>(null);
   const logOf = params.get('log');
@@ -127,11 +144,18 @@ export function TasksPage() {
     }
   };
 
-  const scheduleOf = (task: Task) => {
-    if (task.execution_mode === 'listen') return t('tasks.listening');
-    if (task.execution_mode === 'range') return t('tasks.rangeSchedule', { start: task.range_start ?? '', end: task.range_end ?? '' });
-    return task.sign_at ?? '';
+  // One click starts the run (every account of the task) and opens its live log.
+  const runNow = async (name: string) => {
+    try {
+      const result = await run.mutateAsync({ name });
+      toast.info(t('tasks.started', { count: result.runs.length }));
+      setStarted(name);
+      update({ log: name });
+    } catch (error) {
+      toast.error(error);
+    }
   };
+
 
   return (
     <Page
@@ -198,7 +222,7 @@ export function TasksPage() {
                   size="xs"
                   variant={action === 'delete' ? 'light' : 'default'}
                   color={action === 'delete' ? 'red' : undefined}
-                  disabled={shownSelected.size === 0}
+                  disabled={shownSelected.size === 0 || (action === 'run' && !rows.some((row) => shownSelected.has(row.name) && !notRunnableReason(row, accounts.data?.length)))}
                   loading={batch.isPending && batch.variables?.action === action}
                   onClick={() => void runBatch(action)}
                 >
@@ -256,11 +280,43 @@ export function TasksPage() {
                 <Badge variant="light" color={row.execution_mode === 'listen' ? 'grape' : 'blue'} style={{ alignSelf: 'flex-start' }}>
                   {t(`tasks.mode.${row.execution_mode}`)}
                 </Badge>
-                <Text size="xs" ff="monospace">
-                  {scheduleOf(row)}
-                </Text>
+                <Text size="sm">{describeSchedule(t, row)}</Text>
+                {row.execution_mode === 'fixed' && row.sign_at && describeSchedule(t, row) !== row.sign_at ? (
+                  <Text size="xs" c="dimmed" ff="monospace">
+                    {row.sign_at}
+                  </Text>
+                ) : null}
               </Stack>
             ),
+          },
+          {
+            key: 'nextRun',
+            header: t('tasks.nextRunColumn'),
+            render: (row) => {
+              if (row.execution_mode === 'listen') {
+                if (!row.enabled || !runtime.data) return <Text size="xs" c="dimmed">—</Text>;
+                const { health, accounts: affected } = listenerHealthOf(row.name, runtime.data.components['listeners']?.details);
+                const color = health === 'listening' ? 'teal' : health === 'failing' ? 'red' : health === 'starting' ? 'blue' : 'gray';
+                return (
+                  <Stack gap={2}>
+                    <Badge color={color} variant="dot" style={{ alignSelf: 'flex-start' }}>
+                      {t(`tasks.listener.${health}`)}
+                    </Badge>
+                    {health === 'failing' ? (
+                      <Text size="xs" c="red" style={{ overflowWrap: 'anywhere' }}>
+                        {t('tasks.listener.failingHint', { accounts: affected.join(', ') })}
+                      </Text>
+                    ) : null}
+                  </Stack>
+                );
+              }
+              const next = row.enabled && jobs.data ? nextRunOf(row, jobs.data.jobs, accounts.data ?? []) : null;
+              return (
+                <Text size="xs" c={next ? undefined : 'dimmed'} style={{ whiteSpace: 'nowrap' }}>
+                  {next ? formatDateTime(next, timeZone, false) : t('tasks.noNextRun')}
+                </Text>
+              );
+            },
           },
           {
             key: 'accounts',
@@ -309,8 +365,19 @@ export function TasksPage() {
                   <Button size="xs" color="orange" variant="light" onClick={() => void cancelRun(row.name)}>
                     {t('tasks.cancelRun')}
                   </Button>
+                ) : notRunnableReason(row, accounts.data?.length) ? (
+                  <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                    {t(`tasks.notRunnable.${notRunnableReason(row, accounts.data?.length)}`)}
+                  </Text>
                 ) : (
-                  <Button size="xs" variant="light" leftSection={<IconPlayerPlay size={14} aria-hidden />} aria-label={t('tasks.runTask', { name: row.name })} onClick={() => update({ log: row.name })}>
+                  <Button
+                    size="xs"
+                    variant="light"
+                    leftSection={<IconPlayerPlay size={14} aria-hidden />}
+                    aria-label={t('tasks.runTask', { name: row.name })}
+                    loading={run.isPending && run.variables?.name === row.name}
+                    onClick={() => void runNow(row.name)}
+                  >
                     {t('tasks.runNow')}
                   </Button>
                 )}
@@ -336,7 +403,17 @@ export function TasksPage() {
           },
         ]}
       />
-      {logOf ? <RunDrawer name={logOf} onClose={() => update({ log: undefined })} /> : null}
+      {logOf ? (
+        <RunDrawer
+          key={logOf}
+          name={logOf}
+          justStarted={started === logOf}
+          onClose={() => {
+            setStarted(null);
+            update({ log: undefined });
+          }}
+        />
+      ) : null}
       {cloning ? <CloneDialog key={cloning.name} task={cloning} onClose={() => setCloning(null)} /> : null}
     </Page>
   );
