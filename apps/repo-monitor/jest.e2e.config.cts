@@ -1,5 +1,7 @@
 // End-to-end specs: each boots the real application on a random port with its own data directory.
 const { join } = require('node:path');
+// A Jest config is read by Node from the workspace, not bundled: the module boundary rule does not apply.
+// eslint-disable-next-line @nx/enforce-module-boundaries
 const { databaseFreeOnPostgres } = require('../../tools/testing/database-free.js');
 
 module.exports = {
