@@ -87,39 +87,39 @@ const steps = [
     ['unit-web', 'apps/panel-web/vite.config.mts'],
     ['unit-monitor-web', 'apps/repo-monitor-web/vite.config.mts'],
     ['unit-web-ui', 'libs/web-ui/vitest.config.mts'],
-  ].map(([name, config]) => ({ name, command: node('node_modules/vitest/vitest.mjs', 'run', '--config', config), after: ['native'], expect: name === 'unit-web-ui' ? 15 : 40 })),
+  ].map(([name, config]) => ({ name, command: node('node_modules/vitest/vitest.mjs', 'run', '--config', config), expect: name === 'unit-web-ui' ? 15 : 40 })),
   // The build is made once; every later step uses it as it is (none is an Nx target here, so nothing
   // rebuilds it behind their back). Two e2e specs start the built service as a process.
-  { name: 'build', command: nx('run-many', '-t', 'build', '--projects', 'panel-api,repo-monitor', '--skip-nx-cache'), after: ['native'], expect: 60 },
+  { name: 'build', command: nx('run-many', '-t', 'build', '--projects', 'panel-api,repo-monitor', '--skip-nx-cache'), expect: 60 },
   {
     name: 'browser',
     command: jest('-c', 'apps/panel-web/jest.browser.config.cts', '--runInBand'),
     env: { TEST_DATABASE_DRIVER: 'sqlite' },
-    after: ['build'],
+    after: ['native', 'build'],
     expect: 190,
   },
   {
     name: 'browser-monitor',
     command: jest('-c', 'apps/repo-monitor-web/jest.browser.config.cts', '--runInBand'),
     env: { TEST_DATABASE_DRIVER: 'sqlite' },
-    after: ['build'],
+    after: ['native', 'build'],
     expect: 150,
   },
-  { name: 'deploy', command: jest('-c', 'deploy/jest.e2e.config.cts', '--runInBand'), after: ['build'], expect: 80 },
+  { name: 'deploy', command: jest('-c', 'deploy/jest.e2e.config.cts', '--runInBand'), after: ['native', 'build'], expect: 80 },
   // e2e: one Jest process per service and database, each spec file in turn (--runInBand).
   ...['panel-api', 'repo-monitor'].flatMap((app) => [
     {
       name: `e2e-sqlite-${app}`,
       command: jest('-c', `apps/${app}/jest.e2e.config.cts`, '--runInBand'),
       env: { TEST_DATABASE_DRIVER: 'sqlite' },
-      after: ['build'],
+      after: ['native', 'build'],
       expect: app === 'panel-api' ? 400 : 340,
     },
     {
       name: `e2e-postgres-${app}`,
       command: jest('-c', `apps/${app}/jest.e2e.config.cts`, '--runInBand'),
       env: { TEST_DATABASE_DRIVER: 'postgres', TEST_DATABASE_URL: postgresUrl },
-      after: ['build'],
+      after: ['native', 'build'],
       expect: app === 'panel-api' ? 360 : 320,
       needs: postgresMissing,
     },
