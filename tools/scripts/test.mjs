@@ -224,7 +224,13 @@ async function runAll(chosenSteps, limit) {
         const index = waiting.findIndex((step) => (step.after ?? []).every((name) => !names.has(name) || ended.has(name)));
         if (index === -1) break;
         const [step] = waiting.splice(index, 1);
-        const run = runStep(step).then(() => {
+        const run = runStep(step)
+          // A step that could not even run (its log not writable, say) fails; the others go on.
+          .catch((error) => {
+            console.log(`=== ${step.name}: FAILED: ${error.message}`);
+            failures.push(step.name);
+          })
+          .then(() => {
           running.delete(run);
           ended.add(step.name);
           fill();
