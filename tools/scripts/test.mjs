@@ -231,10 +231,10 @@ async function runAll(chosenSteps, limit) {
             failures.push(step.name);
           })
           .then(() => {
-          running.delete(run);
-          ended.add(step.name);
-          fill();
-        });
+            running.delete(run);
+            ended.add(step.name);
+            fill();
+          });
         running.add(run);
       }
     };
