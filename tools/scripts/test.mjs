@@ -50,13 +50,6 @@ const timeBinary = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
 const unitProjects = ['apps/panel-api', 'apps/repo-monitor', ...['config', 'crypto', 'database', 'http-service', 'notify', 'outbound-http', 'testing', 'update-check'].map((lib) => `libs/${lib}`)];
 const lintTargets = ['apps', 'libs'];
-const nativeModules = ['sqlite3', 'argon2'];
-/** `npm rebuild` when a native module does not load, else a no-op that says so. */
-function nativeBuild() {
-  const probe = spawnSync(process.execPath, ['-e', nativeModules.map((name) => `require(${JSON.stringify(name)})`).join(';')], { cwd: root });
-  if (probe.status === 0) return node('-e', `console.log(${JSON.stringify(`${nativeModules.join(' and ')} load: nothing to build`)})`);
-  return ['npm', ['rebuild', '--no-audit', '--no-fund']];
-}
 const nx = (...args) => ['npx', ['nx', ...args]];
 const node = (...args) => [process.execPath, args];
 const jest = (...args) => node('node_modules/jest/bin/jest.js', ...args);
@@ -67,10 +60,11 @@ const jest = (...args) => node('node_modules/jest/bin/jest.js', ...args);
  * @type {{ name: string, command: [string, string[]], env?: Record<string, string>, after?: string[], expect: number, needs?: () => Promise<string | undefined> }[]}
  */
 const steps = [
-  // Native modules (sqlite3 compiles SQLite: a minute of one core). `.ci/run` installs with
-  // --ignore-scripts and builds them here, beside the checks that need none; after a plain `npm ci`
-  // they are built already and the step only says so.
-  { name: 'native', command: nativeBuild(), expect: 80 },
+  // Native modules. `.ci/run` installs with --ignore-scripts and they are made ready here, beside the
+  // checks that need none: sqlite3 from npm's cache when this machine compiled it before (seconds),
+  // else compiled (80 s of one core; tools/scripts/native-modules.mjs). After a plain `npm ci` they
+  // are built already and the step only says so.
+  { name: 'native', command: node('tools/scripts/native-modules.mjs'), expect: 80 },
   // One ESLint process for every project, each file under its project's own eslint.config.mjs (the
   // lookup `nx run <project>:lint` makes per project): half the CPU of thirteen processes.
   { name: 'lint', command: node('node_modules/eslint/bin/eslint.js', '--flag', 'v10_config_lookup_from_file', ...lintTargets), expect: 20 },
