@@ -18,7 +18,7 @@
 // PostgreSQL is required: when it is missing the run fails.
 //
 // `npm test -- <step> [<step> ...]` runs only the named steps.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
