@@ -1,6 +1,16 @@
 // One Jest setup for every project: SWC transpiles TypeScript (with decorator metadata for Nest),
 // type checking is the job of the separate `typecheck` target.
+const { readFileSync } = require('node:fs');
 const nxPreset = require('@nx/jest/preset').default;
+
+// The workspace's import aliases (`@shared/config` ...), mapped to their source as tsconfig.base.json
+// says. Nx's preset resolves them with a resolver that loads TypeScript into every Jest process and
+// asks it once Jest's own resolution has failed (an exception per import of a library); the map is
+// read once and Jest resolves every import itself.
+const aliases = JSON.parse(readFileSync(`${__dirname}/tsconfig.base.json`, 'utf8')).compilerOptions.paths;
+const aliasMap = Object.fromEntries(
+  Object.entries(aliases).map(([alias, [target]]) => [`^${alias.replace(/[/.]/g, '\\$&')}$`, `${__dirname}/${target}`]),
+);
 
 // Packages published as ES modules only; Jest runs CommonJS, so SWC transpiles them too.
 const esmPackages = [
@@ -35,8 +45,10 @@ const esmPackages = [
   'url-join',
 ];
 
+const { resolver: _nxResolver, ...nxPresetWithoutResolver } = nxPreset;
+
 module.exports = {
-  ...nxPreset,
+  ...nxPresetWithoutResolver,
   testEnvironment: 'node',
   // A test target that finds no test fails: a wrong testMatch or a moved folder must not pass green.
   passWithNoTests: false,
@@ -65,6 +77,7 @@ module.exports = {
   // ESM-only packages whose `exports` offer only an `import` condition, which Jest's CommonJS
   // resolver cannot match: point it at the file (transpiled like the others above).
   moduleNameMapper: {
+    ...aliasMap,
     '^@octokit/auth-unauthenticated$': `${__dirname}/node_modules/@octokit/auth-unauthenticated/dist-node/index.js`,
     '^@octokit/webhooks-methods$': `${__dirname}/node_modules/@octokit/webhooks-methods/dist-node/index.js`,
   },
