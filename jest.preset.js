@@ -45,7 +45,8 @@ const esmPackages = [
   'url-join',
 ];
 
-const { resolver: _nxResolver, ...nxPresetWithoutResolver } = nxPreset;
+const nxPresetWithoutResolver = { ...nxPreset };
+delete nxPresetWithoutResolver.resolver;
 
 module.exports = {
   ...nxPresetWithoutResolver,
