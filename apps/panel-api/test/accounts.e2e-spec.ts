@@ -415,8 +415,13 @@ describe('panel-api accounts, logins and status checks (simulated Telegram)', ()
     try {
       const started = await api<{ job_id: string }>('/api/accounts/status/check-jobs', { method: 'POST', body: { account_names: ['alice'] } });
       expect(started.status).toBe(202);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(await statusOf()).toBe('checking');
+      // The check marks the account before it asks Telegram (1.5 s here); the status is read until it shows.
+      let status = await statusOf();
+      for (let i = 0; i < 40 && status !== 'checking'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        status = await statusOf();
+      }
+      expect(status).toBe('checking');
       const list = await api<{ accounts: Account[] }>('/api/accounts');
       expect(list.body.accounts.find((a) => a.account_name === 'alice')?.status).toBe('checking');
       let job = await api<{ status: string }>(`/api/accounts/status/check-jobs/${started.body.job_id}`);

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { KeywordHit } from '../../panel-api/src/app/keyword-hits/entities/keyword-hit.entity';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { loginAsAdmin } from '../../panel-api/test/harness';
-import { DESKTOP, logIn, newPage, PHONE, screenshot, scrollsSideways, seriousAxeViolations, startWebPanel, WebPanel } from './support';
+import { animationsSettled, DESKTOP, logIn, newPage, PHONE, screenshot, scrollsSideways, seriousAxeViolations, startWebPanel, WebPanel } from './support';
 
 const HOSTILE = '<img src=x onerror="window.__hacked=1"> coupon inside';
 
@@ -147,7 +147,7 @@ describe('panel-web: keyword hits', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByText('Delete the matching keyword hits (9)?').waitFor();
     // The dialog fades in; the screenshot waits for it to settle.
-    await page.waitForTimeout(400);
+    await animationsSettled(page);
     await screenshot(page, 'hits-delete-desktop');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });

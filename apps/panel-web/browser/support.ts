@@ -17,7 +17,7 @@ const root = join(__dirname, '../../..');
 export const WEB_ROOT = join(root, 'dist/apps/panel-web');
 export { TEST_ADMIN_PASSWORD };
 // eslint-disable-next-line @nx/enforce-module-boundaries
-export { DESKTOP, PHONE, SCREENSHOTS, screenshot, scrollsSideways, seriousAxeViolations, waitInPage, type AxeViolation } from '@shared/testing';
+export { animationsSettled, DESKTOP, PHONE, SCREENSHOTS, screenshot, scrollsSideways, seriousAxeViolations, waitInPage, type AxeViolation } from '@shared/testing';
 
 
 export interface WebPanel {

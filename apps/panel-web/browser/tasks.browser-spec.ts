@@ -1,7 +1,7 @@
 import { Page } from 'playwright-core';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { loginAsAdmin } from '../../panel-api/test/harness';
-import { DESKTOP, logIn, newPage, PHONE, screenshot, scrollsSideways, seriousAxeViolations, startWebPanel, WebPanel } from './support';
+import { animationsSettled, DESKTOP, logIn, newPage, PHONE, screenshot, scrollsSideways, seriousAxeViolations, startWebPanel, WebPanel } from './support';
 
 /**
  * Tasks: a task made through the editor (schedule preview from the service in its time zone), run
@@ -163,7 +163,7 @@ describe('panel-web: tasks', () => {
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete 1 task?' });
     await confirm.waitFor();
-    await page.waitForTimeout(400); // the dialog's open transition (colours are mid-fade before)
+    await animationsSettled(page); // the dialog's open transition (colours are mid-fade before)
     expect(await seriousAxeViolations(page)).toEqual([]);
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await confirm.waitFor({ state: 'detached' });

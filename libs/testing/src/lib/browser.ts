@@ -46,6 +46,14 @@ export async function waitInPage<Arg>(page: Page, predicate: string | ((arg: Arg
 }
 
 /**
+ * Waits until no finite CSS transition or animation runs in the page (a dialog's fade-in, say), so
+ * axe and screenshots see the final colours. Endless ones (spinners) are not waited for.
+ */
+export async function animationsSettled(page: Page, timeoutMs = 10_000): Promise<void> {
+  await waitInPage(page, () => document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity), undefined, timeoutMs);
+}
+
+/**
  * Runs axe-core in the page once its finite transitions have ended; returns the serious and critical
  * violations. Measured mid-transition (a dialog's overlay fading in), colours are blends that fail the
  * contrast rule for a few frames; endless animations (loaders) are left running.
