@@ -1,3 +1,4 @@
+import { ClusterService } from '../cluster/cluster.service';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { Readable } from 'node:stream';
@@ -245,6 +246,7 @@ export class KeywordHitsService {
   constructor(
     @InjectRepository(KeywordHit) private readonly hits: Repository<KeywordHit>,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly cluster: ClusterService,
   ) {}
 
   /**
@@ -265,7 +267,11 @@ export class KeywordHitsService {
       createdAt: new Date(),
     };
     try {
-      return await this.hits.save(this.hits.create(row));
+      // Fenced (replicas on PostgreSQL): refused when this replica no longer holds the account's lease.
+      return await this.dataSource.transaction(async (manager) => {
+        await this.cluster.assertOwned(manager, input.accountName);
+        return manager.save(KeywordHit, manager.create(KeywordHit, row));
+      });
     } catch (error) {
       if (isUniqueViolation(error)) return undefined;
       throw error;
