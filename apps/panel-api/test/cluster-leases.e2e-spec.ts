@@ -178,21 +178,40 @@ describe('panel-api replicas: account leases, fencing, claims and GET /api/ops/c
     expect(ready.body.cluster?.leases.map((lease) => lease.account)).toEqual(ACCOUNTS);
   });
 
-  it('takes over the accounts of a replica that stopped heartbeating after the lease expired, and not before', async () => {
+  it('takes over the accounts of a replica that stopped heartbeating after the lease expired, ends its run as interrupted and catches up the due run once', async () => {
+    const checkins: string[] = [];
+    telegram.addBot({
+      username: 'h6_checkin_bot',
+      onMessage: (text) => {
+        checkins.push(text);
+        return { text: 'Checked in' };
+      },
+    });
     const one = await start();
     const token = await loginAsAdmin(one);
     const user = telegram.createUser({ phone: '+31 600 640 201' });
     expect((await requestJson(one.url, '/api/accounts/import-session', { method: 'POST', token, body: { account_name: 'orphan', session_string: telegram.issueSession(user.id) } })).status).toBe(201);
-    const oneCluster = one.app.get(ClusterService);
-    expect(oneCluster.owns('orphan')).toBe(true);
+    expect(one.app.get(ClusterService).owns('orphan')).toBe(true);
+    // A task due at the start of this minute in the panel's time zone: the dying replica never ran it. The new
+    // owner catches up a due run within two leases and a minute of its time, so the test starts early in a minute.
+    await until(async () => new Date().getSeconds(), (second) => second < 30, 35_000, 'the first half of a minute');
+    const settings = await requestJson<{ timezone: string }>(one.url, '/api/config/settings', { token });
+    const dueAt = Math.floor(Date.now() / 60_000) * 60_000;
+    const signAt = new Intl.DateTimeFormat('en-GB', { timeZone: settings.body.timezone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(dueAt));
+    const task = { name: 'daily', account_name: 'orphan', sign_at: signAt, execution_mode: 'fixed', random_seconds: 0, chats: [{ chat_id: '@h6_checkin_bot', actions: [{ action: 1, text: '/checkin' }] }] };
+    expect((await requestJson(one.url, '/api/sign-tasks', { method: 'POST', token, body: task })).status).toBe(201);
     await one.stop();
 
     const database2 = new DataSource({ type: 'postgres', url: database?.url });
     await database2.initialize();
     try {
-      // What kill -9 leaves: a lease and a heartbeat row that nobody renews any more.
+      // What kill -9 leaves: a lease and a heartbeat row nobody renews, and yesterday's run claimed and never finished.
       await database2.query(`UPDATE "account_leases" SET "owner" = 'dead-replica', "epoch" = 7, "expires_at" = (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint + $1`, [LEASE_SECONDS * 1000]);
       await database2.query(`INSERT INTO "replicas" ("id", "address", "version", "started_at", "last_heartbeat_at") VALUES ('dead-replica', 'http://127.0.0.1:1', 'x', 0, (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint)`);
+      await database2.query(
+        `INSERT INTO "job_claims" ("job", "due_at", "account", "replica_id", "epoch", "state", "run_id", "claimed_at") VALUES ('sign-orphan-daily', $1, 'orphan', 'dead-replica', 7, 'running', '6f1c1d2e-0000-4000-8000-000000000001', $1)`,
+        [dueAt - 86_400_000],
+      );
       const killedAt = Date.now();
       const two = await start();
       const twoCluster = two.app.get(ClusterService);
@@ -204,9 +223,29 @@ describe('panel-api replicas: account leases, fencing, claims and GET /api/ops/c
       expect(takeoverMs).toBeLessThan(LEASE_SECONDS * 1000 + 3 * 1000);
       expect(twoCluster.epochOf('orphan')).toBe(8);
       expect(twoCluster.counters.takeovers).toBe(1);
-      const view = await clusterOf(two, await loginAsAdmin(two));
+      const twoToken = await loginAsAdmin(two);
+      const view = await clusterOf(two, twoToken);
       expect(view.accounts).toEqual([{ name: 'orphan', owner: twoCluster.replicaId, epoch: 8 }]);
       expect(view.replicas.map((replica) => replica.id)).toEqual([twoCluster.replicaId]);
+
+      // The dead replica's run ends as interrupted with its reason; the due run of this minute runs once, here.
+      type History = { history: Array<{ run_id: string; state: string; trigger: string; message: string; success: boolean }> };
+      const history = await until(
+        async () => (await requestJson<History>(two.url, '/api/sign-tasks/daily/history', { token: twoToken })).body.history,
+        (entries) => entries.length === 2,
+        20_000,
+        'the interrupted run and the caught-up run in the history',
+      );
+      const interrupted = history.find((entry) => entry.state === 'interrupted');
+      expect(interrupted).toMatchObject({ run_id: '6f1c1d2e-0000-4000-8000-000000000001', success: false, trigger: 'schedule' });
+      expect(interrupted?.message).toContain('dead-replica');
+      expect(history.find((entry) => entry.state !== 'interrupted')).toMatchObject({ state: 'finished', success: true, trigger: 'schedule' });
+      expect(checkins).toEqual(['/checkin']);
+      const claims = (await database2.query(`SELECT "due_at", "replica_id", "state" FROM "job_claims" WHERE "job" = 'sign-orphan-daily' ORDER BY "due_at"`)) as Array<{ due_at: string; replica_id: string; state: string }>;
+      expect(claims.map((claim) => [Number(claim.due_at), claim.replica_id, claim.state])).toEqual([
+        [dueAt - 86_400_000, 'dead-replica', 'interrupted'],
+        [dueAt, twoCluster.replicaId, 'done'],
+      ]);
     } finally {
       await database2.destroy();
     }
