@@ -3,6 +3,7 @@ import { createTestPostgresDatabase, requestJson, tempDir, testDatabaseDriver, T
 import { DataSource } from 'typeorm';
 import { ClusterService, StaleLeaseError } from '../src/app/cluster/cluster.service';
 import { JobClaims } from '../src/app/cluster/job-claims';
+import { RunHistoryService } from '../src/app/runs/run-history.service';
 import { TELEGRAM_GATEWAY } from '../src/app/telegram/telegram-gateway';
 import { loginAsAdmin, RunningPanel, startPanel } from './harness';
 import { TelegramSimulator } from './telegram-simulator';
@@ -161,6 +162,16 @@ describe('panel-api replicas: account leases, fencing, claims and GET /api/ops/c
     expect(await one.app.get(JobClaims).claimForAccount(`sign-${account}-daily`, dueAt, account)).toBe(false);
     const [{ n }] = (await dataSource.query(`SELECT COUNT(*) AS "n" FROM "job_claims" WHERE "job" = $1`, [`sign-${account}-daily`])) as Array<{ n: string }>;
     expect(Number(n)).toBe(1);
+
+    // The live sign history of each replica shows the runs the other records (LISTEN/NOTIFY).
+    const seenOnOne: string[] = [];
+    const subscription = one.app.get(RunHistoryService).events.subscribe((event) => seenOnOne.push(event.run_id));
+    try {
+      await two.app.get(RunHistoryService).recordInterrupted({ runId: '6f1c1d2e-0000-4000-8000-0000000000aa', taskName: 'daily', accountName: account, trigger: 'schedule', reason: 'announced to the other replica' });
+      await until(async () => seenOnOne, (ids) => ids.includes('6f1c1d2e-0000-4000-8000-0000000000aa'), 5_000, 'replica one to see the run recorded by replica two');
+    } finally {
+      subscription.unsubscribe();
+    }
 
     // The first replica stops: its accounts go to the survivor (released at shutdown, so at once), which now leads.
     await one.stop();

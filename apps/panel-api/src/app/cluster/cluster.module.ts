@@ -4,6 +4,7 @@ import { CLUSTER_TIMINGS, DEFAULT_CLUSTER_TIMINGS } from './cluster-timings';
 import { ClusterController } from './cluster.controller';
 import { ClusterService } from './cluster.service';
 import { JobClaims } from './job-claims';
+import { ClusterEvents } from './cluster-events';
 
 /**
  * Replicas on one PostgreSQL database: account leases, the leader, job claims and
@@ -12,7 +13,7 @@ import { JobClaims } from './job-claims';
 @Global()
 @Module({
   controllers: [ClusterController],
-  providers: [overridableProvider(CLUSTER_TIMINGS, () => DEFAULT_CLUSTER_TIMINGS), ClusterService, JobClaims],
-  exports: [ClusterService, JobClaims],
+  providers: [overridableProvider(CLUSTER_TIMINGS, () => DEFAULT_CLUSTER_TIMINGS), ClusterService, JobClaims, ClusterEvents],
+  exports: [ClusterService, JobClaims, ClusterEvents],
 })
 export class ClusterModule {}

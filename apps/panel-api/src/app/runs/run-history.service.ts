@@ -1,3 +1,4 @@
+import { ClusterEvents } from '../cluster/cluster-events';
 import { ClusterService, StaleLeaseError } from '../cluster/cluster.service';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
@@ -56,7 +57,11 @@ export class RunHistoryService {
     @InjectRepository(SignLog) private readonly logs: Repository<SignLog>,
     private readonly metrics: PanelMetrics,
     private readonly cluster: ClusterService,
-  ) {}
+    private readonly clusterEvents: ClusterEvents,
+  ) {
+    // Replicas on PostgreSQL: the runs the others record join this replica's live stream.
+    this.clusterEvents.onRemoteSignLog((event) => this.eventSubject.next(event));
+  }
 
   async record(run: RunRecord, message: string): Promise<SignLogEvent> {
     this.metrics.runFinished(run);
@@ -119,7 +124,10 @@ export class RunHistoryService {
       failure_category: run.failure_category,
     };
     // A fenced run is not announced: the account's new owner records and announces it as interrupted.
-    if (!fenced) this.eventSubject.next(event);
+    if (!fenced) {
+      this.eventSubject.next(event);
+      await this.clusterEvents.announceSignLog(event);
+    }
     return event;
   }
 
@@ -157,6 +165,7 @@ export class RunHistoryService {
       failure_category: 'none',
     };
     this.eventSubject.next(event);
+    await this.clusterEvents.announceSignLog(event);
     return event;
   }
 
