@@ -53,7 +53,8 @@ describe('panel-api replicas: account leases, fencing, claims and GET /api/ops/c
     dirs.push(dir);
     const panel = await startPanel({
       reuse: { dataDir: dir.path, databaseUrl: database?.url },
-      env: { APP_CLUSTER_LEASE_SECONDS: String(LEASE_SECONDS) },
+      // Replicas share the token signing key (docs/scaling.md), so a token from one works on the others.
+      env: { APP_CLUSTER_LEASE_SECONDS: String(LEASE_SECONDS), APP_JWT_SECRET: 'h6-cluster-leases-shared-jwt-secret-0123456789' },
       overrides: [{ provide: TELEGRAM_GATEWAY, useValue: telegram }],
     });
     panels.push(panel);
@@ -137,6 +138,18 @@ describe('panel-api replicas: account leases, fencing, claims and GET /api/ops/c
     expect(one.app.get(ClusterService).ownedAccounts()).toEqual(view.replicas.find((replica) => replica.id === oneId)?.accounts);
     expect(two.app.get(ClusterService).ownedAccounts()).toEqual(view.replicas.find((replica) => replica.id === twoId)?.accounts);
     expect(rebalanceMs).toBeLessThan(4 * LEASE_SECONDS * 1000);
+
+    // A device list asked of the replica that does not own the account is answered by its owner.
+    const ofOne = view.replicas.find((replica) => replica.id === oneId)?.accounts[0] ?? '';
+    const callsBefore = telegram.callsOf('getAuthorizations', ofOne).length;
+    const devices = await requestJson<{ account_name: string; devices: unknown[] }>(two.url, `/api/accounts/${ofOne}/devices`, { token: twoToken });
+    expect(devices.status).toBe(200);
+    expect(devices.body.account_name).toBe(ofOne);
+    expect(devices.headers.get('x-panel-replica')).toBe(oneId);
+    expect(telegram.callsOf('getAuthorizations', ofOne).length).toBe(callsBefore + 1);
+    // Still the owner's answer for a missing token: 401 in the API's error shape.
+    const anonymous = await requestJson<{ code: string }>(two.url, `/api/accounts/${ofOne}/devices`);
+    expect(anonymous.status).toBe(401);
 
     // Fencing: a write for an account whose lease moved on (another owner, the epoch raised, as a takeover leaves it) is refused and counted.
     const oneCluster = one.app.get(ClusterService);

@@ -1,5 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { AddressInfo } from 'node:net';
 import { ReadinessService } from '@shared/http-service';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -74,7 +76,7 @@ const LEADER_LEASE = 'scheduler';
 export class ClusterService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(ClusterService.name);
   readonly replicaId: string;
-  readonly address: string;
+  private readonly configuredAddress?: string;
   private readonly held = new Map<string, HeldLease>();
   private leaderEpochHeld?: number;
   private busy: (accountName: string) => boolean = () => false;
@@ -99,9 +101,27 @@ export class ClusterService implements OnApplicationBootstrap, BeforeApplication
     private readonly metrics: PanelMetrics,
     private readonly version: VersionService,
     @Inject(CLUSTER_TIMINGS) private readonly timings: ClusterTimings,
+    private readonly adapterHost: HttpAdapterHost,
   ) {
     this.replicaId = config.cluster.replicaId ?? `${hostname().slice(0, 40)}-${randomBytes(4).toString('hex')}`;
-    this.address = config.cluster.address ?? `http://${hostname()}:${config.http.port}`;
+    this.configuredAddress = config.cluster.address;
+  }
+
+  /**
+   * How the other replicas reach this one: APP_CLUSTER_ADDRESS, or this host on the port the server
+   * listens on (PORT=0 picks one at start), by its host name unless it listens on one address only.
+   */
+  get address(): string {
+    if (this.configuredAddress) return this.configuredAddress;
+    let port = this.config.http.port;
+    try {
+      const bound = this.adapterHost.httpAdapter?.getHttpServer()?.address() as AddressInfo | string | null | undefined;
+      if (bound && typeof bound === 'object' && bound.port) port = bound.port;
+    } catch {
+      // Not listening yet: the configured port.
+    }
+    const host = ['0.0.0.0', '::', ''].includes(this.config.http.host) ? hostname() : this.config.http.host.includes(':') ? `[${this.config.http.host}]` : this.config.http.host;
+    return `http://${host}:${port}`;
   }
 
   /** Whether this instance shares its accounts with other replicas (PostgreSQL). */

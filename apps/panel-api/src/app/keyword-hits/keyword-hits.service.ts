@@ -1,8 +1,7 @@
-import { ClusterService } from '../cluster/cluster.service';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { Readable } from 'node:stream';
-import { Brackets, DataSource, In, QueryFailedError, Repository, SelectQueryBuilder, WhereExpressionBuilder } from 'typeorm';
+import { Brackets, DataSource, EntityManager, In, QueryFailedError, Repository, SelectQueryBuilder, WhereExpressionBuilder } from 'typeorm';
 import { POSTGRES_SEARCH_DOCUMENT } from '../../database/migrations/postgres/1795400000000-keyword-hits-search';
 import { csvRecord, UTF8_BOM } from './csv';
 import { HitGroupKey, KeywordHitDto } from './dto/keyword-hits.dto';
@@ -246,14 +245,14 @@ export class KeywordHitsService {
   constructor(
     @InjectRepository(KeywordHit) private readonly hits: Repository<KeywordHit>,
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly cluster: ClusterService,
   ) {}
 
   /**
    * Stores a hit with push status `pending`. Undefined when this (account, task, chat, message) is
-   * already recorded: a replayed message then neither records nor pushes again.
+   * already recorded: a replayed message then neither records nor pushes again. `fence` runs in the
+   * insert's transaction and throws to refuse it (a listener checks its account lease there).
    */
-  async record(input: NewKeywordHit): Promise<KeywordHit | undefined> {
+  async record(input: NewKeywordHit, options: { fence?: (manager: EntityManager) => Promise<void> } = {}): Promise<KeywordHit | undefined> {
     const row: Omit<KeywordHit, 'id'> = {
       ...input,
       chatTitle: cut(input.chatTitle, LIMITS.title),
@@ -267,9 +266,11 @@ export class KeywordHitsService {
       createdAt: new Date(),
     };
     try {
-      // Fenced (replicas on PostgreSQL): refused when this replica no longer holds the account's lease.
+      if (!options.fence) return await this.hits.save(this.hits.create(row));
+      const fence = options.fence;
+      // Fenced (replicas on PostgreSQL): the check runs in the insert's transaction.
       return await this.dataSource.transaction(async (manager) => {
-        await this.cluster.assertOwned(manager, input.accountName);
+        await fence(manager);
         return manager.save(KeywordHit, manager.create(KeywordHit, row));
       });
     } catch (error) {

@@ -190,7 +190,7 @@ export class KeywordListenersService implements OnApplicationBootstrap, OnModule
       messageUrl: url || null,
       hitAt: new Date(message.date * 1000),
       pushChannel: rule.pushChannel,
-    });
+    }, { fence: (manager) => this.cluster.assertOwned(manager, rule.accountName) });
     if (!hit) return; // already recorded (a replay): never pushed twice
     this.metrics.keywordHitRecorded(rule.accountName);
     const sender = message.senderUsername ? `@${message.senderUsername}` : (message.senderName ?? message.senderId ?? '');
