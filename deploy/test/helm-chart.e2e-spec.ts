@@ -122,9 +122,13 @@ describe('Helm chart deploy/helm/selfhost', () => {
     }
   });
 
-  it('runs panel-api as one writer with health probes, a data volume and a config checksum', () => {
+  it('runs panel-api with health probes, a data volume, a config checksum, and its replica id and address from the pod', () => {
     const deployment = manifest('panel-api-deployment.yaml', 'Deployment') as { spec: { strategy: { type: string }; template: { metadata: { annotations: Record<string, string> }; spec: { containers: Array<Record<string, { httpGet?: { path: string } } | unknown>>; volumes: Array<{ name: string }> } } } };
-    expect(deployment.spec.strategy.type).toBe('Recreate');
+    // One writer on SQLite (the old pod stops first); pods roll one by one on PostgreSQL, where leases keep each account on one pod.
+    expect(readFileSync(join(templatesDir, 'panel-api-deployment.yaml'), 'utf8')).toContain('type: {{ if eq .Values.panelApi.database.driver "sqlite" }}Recreate{{ else }}RollingUpdate{{ end }}');
+    const env = (deployment.spec.template.spec.containers[0] as { env: Array<{ name: string; value?: string; valueFrom?: { fieldRef: { fieldPath: string } } }> }).env;
+    expect(env.find((item) => item.name === 'APP_CLUSTER_REPLICA_ID')?.valueFrom?.fieldRef.fieldPath).toBe('metadata.name');
+    expect(env.find((item) => item.name === 'APP_CLUSTER_ADDRESS')?.value).toMatch(/^http:\/\/\$\(POD_IP\):/);
     expect(Object.keys(deployment.spec.template.metadata.annotations)).toEqual(expect.arrayContaining(['checksum/config', 'checksum/secret']));
     const container = deployment.spec.template.spec.containers[0] as Record<string, { httpGet: { path: string } }>;
     expect(container['livenessProbe'].httpGet.path).toBe('/healthz');
@@ -175,6 +179,19 @@ describe('Helm chart deploy/helm/selfhost', () => {
     const zero = JSON.parse(JSON.stringify(values)) as { repoMonitor: { podDisruptionBudget: { maxUnavailable: number } } };
     zero.repoMonitor.podDisruptionBudget.maxUnavailable = 0;
     expect(validate(zero)).toBe(false);
+  });
+
+  it('gives panel-api a PodDisruptionBudget only for several replicas on PostgreSQL', () => {
+    const template = readFileSync(join(templatesDir, 'panel-api-pdb.yaml'), 'utf8');
+    const condition = /^\{\{- if (.+) \}\}$/m.exec(template)?.[1] ?? '';
+    expect(condition).toContain('(gt (int .Values.panelApi.replicaCount) 1)');
+    expect(condition).toContain('(eq .Values.panelApi.database.driver "postgres")');
+    expect(condition).toContain('.Values.panelApi.podDisruptionBudget.enabled');
+    const pdb = manifest('panel-api-pdb.yaml', 'PodDisruptionBudget', '-panel-api') as Manifest & { apiVersion: string; spec: { selector: { matchLabels: unknown } } };
+    expect(pdb.apiVersion).toBe('policy/v1');
+    const selector = (text: string) => /include "selfhost\.selectorLabels" \(dict "root" \. "component" "([a-z-]+)"\)/.exec(text)?.[1];
+    expect(selector(template)).toBe(selector(readFileSync(join(templatesDir, 'panel-api-deployment.yaml'), 'utf8')));
+    expect(values).toMatchObject({ panelApi: { podDisruptionBudget: { enabled: true, maxUnavailable: 1 } } });
   });
 
   it('fails on values that would run two writers or lose secrets', () => {

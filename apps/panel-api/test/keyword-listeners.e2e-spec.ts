@@ -1,6 +1,6 @@
 import { LocalTelegramBotApi, LocalWebhookReceiver, requestJson, waitFor } from '@shared/testing';
 import { KeywordListenersService } from '../src/app/listeners/keyword-listeners.service';
-import { shardOf } from '../src/app/listeners/listener-scope';
+import { shardOf } from '../src/app/cluster/account-scope';
 import { TELEGRAM_GATEWAY } from '../src/app/telegram/telegram-gateway';
 import { loginAsAdmin, RunningPanel, startPanel } from './harness';
 import { SimUser, TelegramSimulator } from './telegram-simulator';

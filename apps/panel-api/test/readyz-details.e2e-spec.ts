@@ -1,4 +1,4 @@
-import { requestJson } from '@shared/testing';
+import { requestJson, testDatabaseDriver } from '@shared/testing';
 import { hostname } from 'node:os';
 import { loginAsAdmin, RunningPanel, startPanel } from './harness';
 
@@ -22,7 +22,8 @@ describe('/readyz details', () => {
       database: { driver: expect.any(String), status: 'ok' },
       read_only: false,
       data_directory: { writable: true, error: null },
-      scheduler_lock: { enabled: true, held: true },
+      // On PostgreSQL the cluster's leader lease replaces the file lock (docs/scaling.md).
+      scheduler_lock: { enabled: testDatabaseDriver() !== 'postgres', held: true },
     });
     const text = anonymous.text;
     expect(text).not.toContain(hostname());
@@ -36,6 +37,10 @@ describe('/readyz details', () => {
     const token = await loginAsAdmin(panel);
     const detailed = await requestJson<{ scheduler_lock: { instance_id: string; holder: { hostname: string; pid: number } } }>(panel.url, '/readyz', { token });
     expect(detailed.status).toBe(200);
-    expect(detailed.body.scheduler_lock).toMatchObject({ enabled: true, held: true, instance_id: expect.any(String), holder: { hostname: hostname(), pid: process.pid } });
+    if (testDatabaseDriver() === 'postgres') {
+      expect(detailed.body.scheduler_lock).toMatchObject({ enabled: false, held: true, instance_id: expect.any(String), replaced_by: expect.stringContaining('cluster leader') });
+    } else {
+      expect(detailed.body.scheduler_lock).toMatchObject({ enabled: true, held: true, instance_id: expect.any(String), holder: { hostname: hostname(), pid: process.pid } });
+    }
   });
 });

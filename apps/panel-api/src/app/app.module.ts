@@ -28,6 +28,7 @@ import { EventsModule } from './events/events.module';
 import { KeywordHitsModule } from './keyword-hits/keyword-hits.module';
 import { ListenersModule } from './listeners/listeners.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
+import { ClusterModule } from './cluster/cluster.module';
 
 @Module({})
 export class AppModule {
@@ -48,6 +49,7 @@ export class AppModule {
         SettingsModule,
         LegacyModule,
         OpsModule,
+        ClusterModule,
         NotificationsModule,
         BackupsModule,
         ConfigTransferModule,

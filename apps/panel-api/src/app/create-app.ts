@@ -1,3 +1,5 @@
+import { ClusterService } from './cluster/cluster.service';
+import { installOwnerForwarding } from './cluster/owner-forwarding';
 import { ValidationPipe } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import { NestFactory } from '@nestjs/core';
@@ -84,6 +86,8 @@ async function buildPanelApp(config: PanelConfig, options: PanelAppOptions, life
     void reply.header('x-request-id', request.id);
   });
   refuseDotSegments(fastify, (status, message) => errorBody(status, message));
+  // Replicas on PostgreSQL: requests about another replica's account are answered by that replica.
+  installOwnerForwarding(fastify, app.get(ClusterService));
   installSecurityHeaders(fastify);
   // Fastify does not close a server it did not listen on itself.
   fastify.addHook('onClose', async () => lifecycle.close());

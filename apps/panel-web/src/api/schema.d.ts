@@ -831,6 +831,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/ops/cluster": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The replicas on this database, the leader, and the owner and fencing epoch of every account (one replica owning all on SQLite) */
+        get: operations["ClusterController_cluster"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/ops/memory": {
         parameters: {
             query?: never;
@@ -1226,7 +1243,7 @@ export interface paths {
         };
         /**
          * Startup complete and database reachable; 503 otherwise
-         * @description Without a token: status, database, read_only, data_directory (writable, error code) and scheduler_lock (enabled, held). With a valid access token also the details (scheduler lock holder with host name and pid, instance id, and any other detail).
+         * @description Without a token: status, database, read_only, data_directory (writable, error code) and scheduler_lock (enabled, held). With a valid access token also the details (scheduler lock holder with host name and pid, instance id, the cluster: the id of this replica, whether it leads and its account leases with their epochs, and any other detail).
          */
         get: operations["HealthController_readyz"];
         put?: never;
@@ -1524,6 +1541,40 @@ export interface components {
         CloneTaskDto: {
             /** @example daily-checkin-copy */
             new_name: string;
+        };
+        ClusterAccountDto: {
+            /** @description Fencing epoch of the lease: raised at every change of owner (0 before the first) */
+            epoch: number;
+            name: string;
+            /** @description The live replica holding the lease; null between owners */
+            owner: string | null;
+        };
+        ClusterDto: {
+            accounts: components["schemas"]["ClusterAccountDto"][];
+            /** @description The replica that answered */
+            replica_id: string;
+            /** @description Live replicas only (a heartbeat within the lease period) */
+            replicas: components["schemas"]["ClusterReplicaDto"][];
+        };
+        ClusterReplicaDto: {
+            /** @description The accounts whose Telegram sessions this replica uses now */
+            accounts: string[];
+            /**
+             * @description APP_CLUSTER_ADDRESS, or http://<hostname>:<PORT>
+             * @example http://10.0.3.7:8000
+             */
+            address: string;
+            /**
+             * @description APP_CLUSTER_REPLICA_ID, or <hostname>-<random>
+             * @example panel-api-7d9f-0
+             */
+            id: string;
+            /** Format: date-time */
+            last_heartbeat_at: string;
+            /** @description Whether this replica runs the system jobs (keep-alive, maintenance, automatic backups) */
+            leader: boolean;
+            /** @example 1.4.0 */
+            version: string;
         };
         ConfigImportDto: {
             /** @description The configuration JSON: the reference panel's export (signs and monitors keyed by name), this panel's export, or its earlier list form; as a JSON string or an object */
@@ -1996,7 +2047,7 @@ export interface components {
             /** Format: date-time */
             started_at: string | null;
             /** @enum {string} */
-            state: "idle" | "running" | "finished" | "cancelled" | "stale" | "timeout";
+            state: "idle" | "running" | "finished" | "cancelled" | "stale" | "timeout" | "interrupted";
             success: boolean | null;
             task_name: string;
             timeout_seconds: number;
@@ -2317,7 +2368,7 @@ export interface components {
             /** Format: date-time */
             started_at: string | null;
             /** @enum {string} */
-            state: "idle" | "running" | "finished" | "cancelled" | "stale" | "timeout";
+            state: "idle" | "running" | "finished" | "cancelled" | "stale" | "timeout" | "interrupted";
             success: boolean | null;
             task_name: string;
             timeout_seconds: number;
@@ -5278,6 +5329,36 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ClusterController_cluster: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClusterDto"];
                 };
             };
             /** @description Missing or invalid access token */

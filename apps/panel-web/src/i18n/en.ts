@@ -167,6 +167,6 @@ export const en = {
       unknown: 'Other',
     },
     trigger: { manual: 'Run by hand', schedule: 'Scheduled', batch: 'Bulk run' },
-    runState: { idle: 'Idle', running: 'Running', finished: 'Finished', cancelled: 'Cancelled', stale: 'Stale', timeout: 'Timed out' },
+    runState: { idle: 'Idle', running: 'Running', finished: 'Finished', cancelled: 'Cancelled', stale: 'Stale', timeout: 'Timed out', interrupted: 'Interrupted' },
   },
 };

@@ -164,6 +164,6 @@ export const zh: typeof en = {
       unknown: '其他',
     },
     trigger: { manual: '手动运行', schedule: '定时', batch: '批量运行' },
-    runState: { idle: '空闲', running: '运行中', finished: '已完成', cancelled: '已取消', stale: '已失联', timeout: '超时' },
+    runState: { idle: '空闲', running: '运行中', finished: '已完成', cancelled: '已取消', stale: '已失联', timeout: '超时', interrupted: '已中断' },
   },
 };

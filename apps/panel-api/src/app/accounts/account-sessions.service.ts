@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { ClusterService } from '../cluster/cluster.service';
 import { AccountNotFound, NeedsRelogin, PanelError } from '../common/panel-error';
 import { TelegramError } from '../telegram/telegram-error';
 import { TELEGRAM_GATEWAY, TelegramGateway, TelegramSession } from '../telegram/telegram-gateway';
@@ -71,7 +72,13 @@ export class AccountSessionsService {
   constructor(
     private readonly store: AccountStore,
     @Inject(TELEGRAM_GATEWAY) readonly gateway: TelegramGateway,
+    private readonly cluster: ClusterService,
   ) {
+    // Replicas on PostgreSQL: an account this replica gives up (or stops trusting its lease of) is
+    // disconnected before the lease can pass to another replica.
+    this.cluster.addReleaseHook(async (accounts) => {
+      await Promise.all(accounts.map((accountName) => this.gateway.disconnect(accountName)));
+    });
     // Another replica on the same database added, logged in or removed an account: the listeners
     // and the scheduler here follow as they do for a change made here.
     this.store.onExternalChange((change) => {

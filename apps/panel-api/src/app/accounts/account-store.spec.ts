@@ -1,3 +1,4 @@
+import { ClusterService } from '../cluster/cluster.service';
 import { createTestPostgresDatabase, tempDir, testDatabaseDriver, TestPostgresDatabase } from '@shared/testing';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -38,7 +39,8 @@ describe('AccountStore: replicas on one database', () => {
     await source.initialize();
     sources.push(source);
     const cipher = new SessionCipher(directory, { auth: { encryptionKey: key } } as PanelConfig);
-    const store = new AccountStore(directory, cipher, source);
+    // The stores here share one database as replicas do; leases are ClusterService's own tests' business.
+    const store = new AccountStore(directory, cipher, source, { adopt: async () => true } as unknown as ClusterService);
     await store.onModuleInit();
     stores.push(store);
     return store;

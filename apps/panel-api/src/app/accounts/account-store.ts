@@ -1,3 +1,4 @@
+import { ClusterService } from '../cluster/cluster.service';
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
@@ -119,6 +120,7 @@ export class AccountStore implements OnModuleInit, OnModuleDestroy {
     private readonly dataDirectory: DataDirectory,
     private readonly cipher: SessionCipher,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly cluster: ClusterService,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -210,6 +212,8 @@ export class AccountStore implements OnModuleInit, OnModuleDestroy {
       await manager.upsert(AccountRow, [{ name, meta: JSON.stringify(meta), sealedSession: sealed, revision, updatedAt: Date.now() }], ['name']);
       return { meta, session };
     });
+    // A session stored here (a login, an import) is used here at once when no other replica owns the account.
+    await this.cluster.adopt(name).catch((error: unknown) => this.logger.warn(`Could not take the lease of ${name}: ${error instanceof Error ? error.message : String(error)}`));
   }
 
   /**

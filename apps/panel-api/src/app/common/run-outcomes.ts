@@ -3,7 +3,8 @@
 // them, the metrics label their counter with them.
 
 /** The states of a run that ended without finishing. */
-export const INTERRUPTED_RUN_STATES = ['cancelled', 'stale', 'timeout'] as const;
+// `interrupted`: the replica running it died or lost the account's lease (replicas on PostgreSQL); the message names the replica.
+export const INTERRUPTED_RUN_STATES = ['cancelled', 'stale', 'timeout', 'interrupted'] as const;
 export type InterruptedRunState = (typeof INTERRUPTED_RUN_STATES)[number];
 
 /** Every state of a run, from idle to its end. */

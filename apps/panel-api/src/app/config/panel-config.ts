@@ -32,6 +32,12 @@ export interface PanelConfig {
     loginThrottle: { maxFailures: number; windowSeconds: number; blockSeconds: number };
   };
   scheduler: { lockEnabled: boolean };
+  /**
+   * Replicas on one PostgreSQL database (issue 31): `enabled` with PostgreSQL. Each account has one
+   * owner through a lease of `leaseSeconds` (APP_CLUSTER_LEASE_SECONDS, default 20) renewed every
+   * third of it.
+   */
+  cluster: { enabled: boolean; leaseSeconds: number; address?: string; replicaId?: string };
   /** Live event streams: how many one access token may hold open at once. */
   events: { maxStreamsPerToken: number };
   listeners: { accountAllowlist?: string[]; shard?: MonitorShard };
@@ -130,6 +136,12 @@ export function loadPanelConfig(raw: RawVariables, options: { defaultDataDir?: s
       },
     },
     scheduler: { lockEnabled: (env.APP_SCHEDULER_LOCK ?? '1') === '1' },
+    cluster: {
+      enabled: database.driver === 'postgres',
+      leaseSeconds: env.APP_CLUSTER_LEASE_SECONDS ?? 20,
+      address: env.APP_CLUSTER_ADDRESS?.replace(/\/+$/, ''),
+      replicaId: env.APP_CLUSTER_REPLICA_ID,
+    },
     events: { maxStreamsPerToken: env.APP_EVENTS_MAX_STREAMS_PER_TOKEN ?? 10 },
     listeners: {
       accountAllowlist: env.APP_MONITOR_ACCOUNT_ALLOWLIST?.split(',').map((name) => name.trim()).filter(Boolean),

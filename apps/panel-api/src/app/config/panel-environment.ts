@@ -49,6 +49,12 @@ export class PanelEnvironment {
   @IsOptional() @ToInteger() @IsInt() @Min(1) @Max(1000) APP_EVENTS_MAX_STREAMS_PER_TOKEN?: number;
 
   @IsOptional() @IsIn(['0', '1']) APP_SCHEDULER_LOCK?: string;
+  // Replicas on PostgreSQL (docs/scaling.md): how long an account lease lives without a heartbeat.
+  @IsOptional() @ToInteger() @IsInt() @Min(2) @Max(300) APP_CLUSTER_LEASE_SECONDS?: number;
+  // How the other replicas reach this one (shown in GET /api/ops/cluster); default http://<hostname>:<PORT>.
+  @IsOptional() @EmptyAsUndefined() @IsHttpUrl() APP_CLUSTER_ADDRESS?: string;
+  // This replica's id in the cluster (a pod name, say); default <hostname>-<random>. Must be unique among live replicas.
+  @IsOptional() @EmptyAsUndefined() @Matches(/^[A-Za-z0-9_.:-]{1,64}$/, { message: 'must be 1 to 64 letters, digits or _ . : -' }) APP_CLUSTER_REPLICA_ID?: string;
   @IsOptional() @EmptyAsUndefined() @Matches(/^[A-Za-z0-9_.-]+(\s*,\s*[A-Za-z0-9_.-]+)*$/, {
     message: 'must be a comma-separated list of account names',
   })

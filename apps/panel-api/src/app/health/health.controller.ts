@@ -60,7 +60,8 @@ export class HealthController {
     summary: 'Startup complete and database reachable; 503 otherwise',
     description:
       'Without a token: status, database, read_only, data_directory (writable, error code) and scheduler_lock (enabled, held). With a ' +
-      'valid access token also the details (scheduler lock holder with host name and pid, instance id, and any other detail).',
+      'valid access token also the details (scheduler lock holder with host name and pid, instance id, the cluster: the id of this replica, ' +
+      'whether it leads and its account leases with their epochs, and any other detail).',
   })
   @ApiOkResponse({ description: 'Ready: the readiness report', content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } } })
   @ApiResponse({ status: 503, description: 'Not ready (starting, stopping or a failed check): the same report', content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } } })

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { Readable } from 'node:stream';
-import { Brackets, DataSource, In, QueryFailedError, Repository, SelectQueryBuilder, WhereExpressionBuilder } from 'typeorm';
+import { Brackets, DataSource, EntityManager, In, QueryFailedError, Repository, SelectQueryBuilder, WhereExpressionBuilder } from 'typeorm';
 import { POSTGRES_SEARCH_DOCUMENT } from '../../database/migrations/postgres/1795400000000-keyword-hits-search';
 import { csvRecord, UTF8_BOM } from './csv';
 import { HitGroupKey, KeywordHitDto } from './dto/keyword-hits.dto';
@@ -249,9 +249,10 @@ export class KeywordHitsService {
 
   /**
    * Stores a hit with push status `pending`. Undefined when this (account, task, chat, message) is
-   * already recorded: a replayed message then neither records nor pushes again.
+   * already recorded: a replayed message then neither records nor pushes again. `fence` runs in the
+   * insert's transaction and throws to refuse it (a listener checks its account lease there).
    */
-  async record(input: NewKeywordHit): Promise<KeywordHit | undefined> {
+  async record(input: NewKeywordHit, options: { fence?: (manager: EntityManager) => Promise<void> } = {}): Promise<KeywordHit | undefined> {
     const row: Omit<KeywordHit, 'id'> = {
       ...input,
       chatTitle: cut(input.chatTitle, LIMITS.title),
@@ -265,7 +266,13 @@ export class KeywordHitsService {
       createdAt: new Date(),
     };
     try {
-      return await this.hits.save(this.hits.create(row));
+      if (!options.fence) return await this.hits.save(this.hits.create(row));
+      const fence = options.fence;
+      // Fenced (replicas on PostgreSQL): the check runs in the insert's transaction.
+      return await this.dataSource.transaction(async (manager) => {
+        await fence(manager);
+        return manager.save(KeywordHit, manager.create(KeywordHit, row));
+      });
     } catch (error) {
       if (isUniqueViolation(error)) return undefined;
       throw error;

@@ -13,9 +13,10 @@ import { AccountListener, AccountListenerHost, ListenerState } from './account-l
 import { HitPushService } from './hit-push.service';
 import { HitVariables, messageUrl } from './hit-template';
 import { CompiledListenRule } from './listen-rule';
-import { listenerScopeExclusion, ScopeExclusion } from './listener-scope';
+import { listenerScopeExclusion, ScopeExclusion } from '../cluster/account-scope';
 import { WatermarkStore } from './watermark-store';
 import { PanelMetrics } from '../metrics/metrics.service';
+import { ClusterService } from '../cluster/cluster.service';
 
 export const RUNTIME_COMPONENT = 'keyword_listeners';
 
@@ -66,6 +67,7 @@ export class KeywordListenersService implements OnApplicationBootstrap, OnModule
     private readonly watermarks: WatermarkStore,
     private readonly runtime: RuntimeStatusRegistry,
     private readonly metrics: PanelMetrics,
+    private readonly cluster: ClusterService,
     @Optional() private readonly configSections?: ConfigSectionRegistry,
   ) {}
 
@@ -81,6 +83,9 @@ export class KeywordListenersService implements OnApplicationBootstrap, OnModule
         if (change.type !== 'last_run') void this.sync();
       }),
       this.sessions.onEvent(() => this.sync()),
+      // Replicas on PostgreSQL: a listener runs only on the owner of the account's lease.
+      this.cluster.onOwnershipChange(() => void this.sync()),
+      this.cluster.addReleaseHook((accounts) => this.stopAccounts(accounts)),
     );
     this.configSections?.onImported('keyword-listeners', () => this.restartAfterImport());
     void this.sync();
@@ -185,7 +190,7 @@ export class KeywordListenersService implements OnApplicationBootstrap, OnModule
       messageUrl: url || null,
       hitAt: new Date(message.date * 1000),
       pushChannel: rule.pushChannel,
-    });
+    }, { fence: (manager) => this.cluster.assertOwned(manager, rule.accountName) });
     if (!hit) return; // already recorded (a replay): never pushed twice
     this.metrics.keywordHitRecorded(rule.accountName);
     const sender = message.senderUsername ? `@${message.senderUsername}` : (message.senderName ?? message.senderId ?? '');
@@ -258,7 +263,7 @@ export class KeywordListenersService implements OnApplicationBootstrap, OnModule
         hits: 0,
         problems: entry.rules.flatMap((rule) => rule.problems.map((problem) => `${rule.taskName}: ${problem}`)),
       };
-      const exclusion = listenerScopeExclusion(account, this.config.listeners);
+      const exclusion = listenerScopeExclusion(account, this.config.listeners) ?? (this.cluster.owns(account) ? undefined : 'other_replica');
       const unavailable = exclusion ? undefined : this.unavailableReason(account);
       if (exclusion || unavailable) {
         this.idle.set(account, { ...base, state: exclusion ? 'excluded' : 'waiting_for_login', reason: exclusion ?? unavailable });
@@ -299,11 +304,30 @@ export class KeywordListenersService implements OnApplicationBootstrap, OnModule
     try {
       await listener.start();
       this.cancelRetry(account);
+      if (!this.cluster.owns(account)) {
+        // The lease went while the listener connected: it must not stay connected here.
+        this.listeners.delete(account);
+        await listener.stop();
+      }
     } catch (error) {
       if (listener.state === 'needs_relogin') return; // the account event re-syncs; nothing to retry until a new login
       this.logger.warn(`Keyword listener of ${account} could not start: ${error instanceof Error ? error.message : String(error)}`);
       this.scheduleRetry(account);
     }
+  }
+
+  /** Stops the listeners of accounts this replica gives up, at once (not behind a running sync). */
+  private async stopAccounts(accounts: string[]): Promise<void> {
+    await Promise.all(
+      accounts.map(async (account) => {
+        const entry = this.listeners.get(account);
+        if (!entry) return;
+        this.listeners.delete(account);
+        this.cancelRetry(account);
+        await entry.listener.stop();
+      }),
+    );
+    void this.sync();
   }
 
   private scheduleRetry(account: string): void {

@@ -19,6 +19,12 @@ export interface ListenerStatusSource {
 export interface SchedulerLockSource {
   isHeld(): boolean;
 }
+/** The cluster's leases and counters (replicas on PostgreSQL; one owner of everything on SQLite). */
+export interface ClusterSource {
+  ownedAccounts(): string[];
+  isLeader(): boolean;
+  readonly counters: { takeovers: number; fencedWritesRefused: number };
+}
 export interface SearchIndexSource {
   /** Hits recorded but not yet in the search index. */
   pending(): Promise<number>;
@@ -38,6 +44,7 @@ export class PanelMetrics {
   private listeners?: ListenerStatusSource;
   private schedulerLock?: SchedulerLockSource;
   private searchIndex?: SearchIndexSource;
+  private cluster?: ClusterSource;
 
   private readonly accountLabel: (accountName: string) => string;
 
@@ -70,7 +77,41 @@ export class PanelMetrics {
       registers,
     });
     for (const kind of ['auto', 'manual'] as const) for (const result of ['success', 'failure'] as const) this.backups.inc({ kind, result }, 0);
-    const sources = { listeners: () => this.listeners, schedulerLock: () => this.schedulerLock, searchIndex: () => this.searchIndex };
+    const sources = { listeners: () => this.listeners, schedulerLock: () => this.schedulerLock, searchIndex: () => this.searchIndex, cluster: () => this.cluster };
+    new Gauge({
+      name: 'panel_cluster_leases_held',
+      help: 'Account leases this replica holds and trusts now (replicas on PostgreSQL; 0 on SQLite, where the one instance owns every account)',
+      registers,
+      collect() {
+        this.set(sources.cluster()?.ownedAccounts().length ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'panel_cluster_leader',
+      help: 'Whether this replica leads and so runs the system jobs (1) or not (0)',
+      registers,
+      collect() {
+        this.set(sources.cluster()?.isLeader() ? 1 : 0);
+      },
+    });
+    new Counter({
+      name: 'panel_cluster_takeovers_total',
+      help: 'Account leases this replica took over after they expired on another replica (a replica that died or paused)',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(sources.cluster()?.counters.takeovers ?? 0);
+      },
+    });
+    new Counter({
+      name: 'panel_cluster_fenced_writes_refused_total',
+      help: 'Writes for an account refused because this replica no longer held its lease with that epoch',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(sources.cluster()?.counters.fencedWritesRefused ?? 0);
+      },
+    });
     new Gauge({
       name: 'panel_listener_connections',
       help: 'Keyword listeners by state (listening: connected to Telegram and receiving messages)',
@@ -116,6 +157,10 @@ export class PanelMetrics {
 
   watchSchedulerLock(source: SchedulerLockSource): void {
     this.schedulerLock = source;
+  }
+
+  watchCluster(source: ClusterSource): void {
+    this.cluster = source;
   }
 
   watchSearchIndex(source: SearchIndexSource): void {

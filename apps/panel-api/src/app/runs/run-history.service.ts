@@ -1,3 +1,5 @@
+import { ClusterEvents } from '../cluster/cluster-events';
+import { ClusterService, StaleLeaseError } from '../cluster/cluster.service';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { mkdirSync } from 'node:fs';
@@ -54,7 +56,12 @@ export class RunHistoryService {
     private readonly dataDirectory: DataDirectory,
     @InjectRepository(SignLog) private readonly logs: Repository<SignLog>,
     private readonly metrics: PanelMetrics,
-  ) {}
+    private readonly cluster: ClusterService,
+    private readonly clusterEvents: ClusterEvents,
+  ) {
+    // Replicas on PostgreSQL: the runs the others record join this replica's live stream.
+    this.clusterEvents.onRemoteSignLog((event) => this.eventSubject.next(event));
+  }
 
   async record(run: RunRecord, message: string): Promise<SignLogEvent> {
     this.metrics.runFinished(run);
@@ -80,24 +87,32 @@ export class RunHistoryService {
       this.logger.error({ err: error }, `Could not write the history file of run ${run.run_id}`);
     }
     let createdAt = new Date(entry.finished_at);
+    let fenced = false;
     try {
-      const saved = await this.logs.save(
-        this.logs.create({
-          runId: run.run_id,
-          taskName: run.task_name,
-          accountName: run.account_name,
-          success: entry.success,
-          state: run.state,
-          failureCategory: run.failure_category,
-          message,
-          trigger: run.trigger,
-          attempts: run.attempts,
-          createdAt,
-        }),
-      );
+      // Fenced (replicas on PostgreSQL): a replica that lost the account's lease records nothing;
+      // the new owner records the run as interrupted.
+      const saved = await this.logs.manager.transaction(async (manager) => {
+        await this.cluster.assertOwned(manager, run.account_name);
+        return manager.save(
+          SignLog,
+          manager.create(SignLog, {
+            runId: run.run_id,
+            taskName: run.task_name,
+            accountName: run.account_name,
+            success: entry.success,
+            state: run.state,
+            failureCategory: run.failure_category,
+            message,
+            trigger: run.trigger,
+            attempts: run.attempts,
+            createdAt,
+          }),
+        );
+      });
       createdAt = saved.createdAt;
     } catch (error) {
-      this.logger.error({ err: error }, `Could not store the sign log of run ${run.run_id}`);
+      if (error instanceof StaleLeaseError) fenced = true;
+      else this.logger.error({ err: error }, `Could not store the sign log of run ${run.run_id}`);
     }
     const event: SignLogEvent = {
       run_id: run.run_id,
@@ -108,7 +123,49 @@ export class RunHistoryService {
       created_at: createdAt.toISOString(),
       failure_category: run.failure_category,
     };
+    // A fenced run is not announced: the account's new owner records and announces it as interrupted.
+    if (!fenced) {
+      this.eventSubject.next(event);
+      await this.clusterEvents.announceSignLog(event);
+    }
+    return event;
+  }
+
+  /**
+   * A run that a replica started and never finished (the replica died or lost the account's lease):
+   * recorded by the account's new owner as `interrupted`, with the reason as its message.
+   */
+  async recordInterrupted(input: { runId: string; taskName: string; accountName: string; trigger: string; reason: string }): Promise<SignLogEvent> {
+    const saved = await this.logs.manager.transaction(async (manager) => {
+      await this.cluster.assertOwned(manager, input.accountName);
+      return manager.save(
+        SignLog,
+        manager.create(SignLog, {
+          runId: input.runId,
+          taskName: input.taskName,
+          accountName: input.accountName,
+          success: false,
+          state: 'interrupted',
+          failureCategory: 'none',
+          message: input.reason,
+          trigger: input.trigger,
+          attempts: 1,
+          createdAt: new Date(),
+        }),
+      );
+    });
+    this.metrics.runFinished({ success: false, state: 'interrupted', failure_category: 'none' });
+    const event: SignLogEvent = {
+      run_id: input.runId,
+      account_name: input.accountName,
+      task_name: input.taskName,
+      success: false,
+      message: input.reason,
+      created_at: saved.createdAt.toISOString(),
+      failure_category: 'none',
+    };
     this.eventSubject.next(event);
+    await this.clusterEvents.announceSignLog(event);
     return event;
   }
 

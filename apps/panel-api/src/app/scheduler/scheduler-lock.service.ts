@@ -8,6 +8,7 @@ import { DataDirectory } from '../data-dir/data-directory';
 import { createFileExclusive, readTextFile, writeJsonFileAtomic } from '../data-dir/json-file-store';
 import { SystemJobGate } from '../ops/system-job-gate';
 import { PanelMetrics } from '../metrics/metrics.service';
+import { ClusterService } from '../cluster/cluster.service';
 
 export const SCHEDULER_LOCK_TIMINGS = Symbol('SCHEDULER_LOCK_TIMINGS');
 
@@ -65,14 +66,23 @@ export class SchedulerLockService implements OnModuleInit, OnApplicationShutdown
     private readonly gate: SystemJobGate,
     @Inject(SCHEDULER_LOCK_TIMINGS) private readonly timings: SchedulerLockTimings,
     private readonly metrics: PanelMetrics,
+    private readonly cluster: ClusterService,
   ) {}
 
+  /** The file lock is used on SQLite with APP_SCHEDULER_LOCK=1; replicas on PostgreSQL follow the cluster leader instead. */
   get enabled(): boolean {
-    return this.config.scheduler.lockEnabled;
+    return this.config.scheduler.lockEnabled && !this.cluster.active;
   }
 
   onModuleInit(): void {
     this.dataDirectory.prepare();
+    if (this.cluster.active) {
+      this.gate.setCheck(() => this.cluster.isLeader(), 'jobs run only on the cluster leader (replicas on PostgreSQL)');
+      this.readiness.addDetail('scheduler_lock', () => this.describe());
+      this.metrics.watchSchedulerLock(this);
+      this.cluster.onLeaderChange((leader) => this.setHeld(leader));
+      return;
+    }
     this.gate.setCheck(() => this.isHeld(), this.enabled ? 'jobs run only on the holder of .scheduler.lock' : 'scheduler lock disabled (APP_SCHEDULER_LOCK=0)');
     this.readiness.addDetail('scheduler_lock', () => this.describe());
     this.metrics.watchSchedulerLock(this);
@@ -88,6 +98,7 @@ export class SchedulerLockService implements OnModuleInit, OnApplicationShutdown
   }
 
   isHeld(): boolean {
+    if (this.cluster.active) return this.cluster.isLeader();
     return !this.enabled || this.held;
   }
 
@@ -98,6 +109,7 @@ export class SchedulerLockService implements OnModuleInit, OnApplicationShutdown
   }
 
   describe(): Record<string, unknown> {
+    if (this.cluster.active) return { enabled: false, held: this.isHeld(), instance_id: this.instanceId, holder: null, replaced_by: 'cluster leader lease (GET /api/ops/cluster)' };
     return {
       enabled: this.enabled,
       held: this.isHeld(),
@@ -189,6 +201,7 @@ export class SchedulerLockService implements OnModuleInit, OnApplicationShutdown
   private setHeld(held: boolean): void {
     if (this.held === held) return;
     this.held = held;
+    // With replicas the leader lease decides; the flag only mirrors it for change detection.
     // System jobs (keep-alive, backups, maintenance) are registered only on the holder.
     this.gate.refresh();
     for (const listener of this.listeners) {

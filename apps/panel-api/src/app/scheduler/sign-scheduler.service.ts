@@ -11,6 +11,15 @@ import { SignTasksService } from '../sign-tasks/sign-tasks.service';
 import { cronOfSignAt, parseTimeOfDay } from '../sign-tasks/task-validation';
 import { SchedulerLockService } from './scheduler-lock.service';
 import { TaskBusy } from '../common/panel-error';
+import { ClusterService, OwnershipChange } from '../cluster/cluster.service';
+import { JobClaims } from '../cluster/job-claims';
+import { RunHistoryService } from '../runs/run-history.service';
+import { RunRegistry } from '../runs/run-registry';
+import { RunInterrupted } from '../runs/failure-category';
+import { randomUUID } from 'node:crypto';
+
+/** Replicas: a due run whose owner died just before it is caught up by the new owner within this much of its due time, beyond two lease periods. */
+const CATCH_UP_EXTRA_MS = 60_000;
 
 export const SIGN_JOB_PREFIX = 'sign-';
 
@@ -58,6 +67,10 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly lock: SchedulerLockService,
     private readonly accounts: AccountSessionsService,
     private readonly runtimeStatus: RuntimeStatusRegistry,
+    private readonly cluster: ClusterService,
+    private readonly claims: JobClaims,
+    private readonly history: RunHistoryService,
+    private readonly runs: RunRegistry,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -80,7 +93,20 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
       this.accounts.onEvent((event) => {
         if (event.type === 'removed' || event.type === 'logged_in') this.sync();
       }),
+      // Replicas on PostgreSQL: the jobs of an account live on the owner of its lease.
+      this.cluster.onOwnershipChange((change) => this.ownershipChanged(change)),
+      this.cluster.addReleaseHook(async (accounts) => this.stopRunsOf(accounts)),
     );
+    if (this.cluster.active) {
+      const subscription = this.history.events.subscribe((event) => {
+        this.claims.finish({ runId: event.run_id }, 'done').catch((error: unknown) => this.logger.warn(`Closing the claim of run ${event.run_id} failed: ${String(error)}`));
+      });
+      this.unsubscribers.push(() => subscription.unsubscribe());
+      // A rebalance never moves an account while one of its runs is going or waiting here.
+      this.cluster.setBusyCheck(
+        (account) => this.runs.active().some((run) => run.account_name === account) || [...this.delayed.keys()].some((id) => this.jobs.get(id)?.accountName === account),
+      );
+    }
     this.runtimeStatus.register('scheduler', () => ({
       state: this.lock.isHeld() ? 'running' : 'idle',
       details: { sign_jobs: this.jobs.size, delayed_runs: this.delayed.size, time_zone: this.timeZone, lock: this.lock.describe(), last_sync: this.lastSync ?? null },
@@ -101,11 +127,11 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   sync(): void {
     const started = performance.now();
     this.timeZone = this.settings.getGlobal().timezone;
-    if (!this.lock.isHeld()) {
+    if (!this.cluster.active && !this.lock.isHeld()) {
       this.unregisterAll();
       return;
     }
-    const wanted = new Map(this.wantedJobs().map((job) => [job.id, job]));
+    const wanted = new Map(this.wantedJobs().filter((job) => this.cluster.owns(job.accountName)).map((job) => [job.id, job]));
     for (const [id, job] of this.jobs) {
       const next = wanted.get(id);
       if (!next || next.key !== job.key) this.unregister(id);
@@ -114,6 +140,54 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
       if (!this.jobs.has(job.id)) this.register(job);
     }
     this.lastSync = { at: new Date().toISOString(), durationMs: Math.round((performance.now() - started) * 10) / 10, jobs: this.jobs.size };
+  }
+
+  /** A claim whose run did not start is closed as skipped (never left `running`). */
+  private closeClaim(jobId: string, dueAt: number | undefined): void {
+    if (dueAt === undefined) return;
+    this.claims.finish({ job: jobId, dueAt }, 'skipped').catch((error: unknown) => this.logger.warn(`${jobId}: closing the claim failed: ${String(error)}`));
+  }
+
+  /** Replicas: re-registers the jobs; for accounts this replica just took, ends the runs their old owner left and catches up a run due meanwhile. */
+  private ownershipChanged(change: OwnershipChange): void {
+    this.sync();
+    if (!change.gained.length) return;
+    void this.takeOver(change.gained).catch((error: unknown) => this.logger.error({ err: error }, `Taking over the schedules of ${change.gained.join(', ')} failed`));
+  }
+
+  private async takeOver(accounts: string[]): Promise<void> {
+    const windowMs = 2 * this.cluster.leaseSeconds * 1000 + CATCH_UP_EXTRA_MS;
+    const now = Date.now();
+    for (const accountName of accounts) {
+      for (const claim of await this.claims.interruptOrphans(accountName)) {
+        const taskName = claim.job.startsWith(signJobId(accountName, '')) ? claim.job.slice(signJobId(accountName, '').length) : claim.job;
+        await this.history.recordInterrupted({
+          runId: claim.runId ?? randomUUID(),
+          taskName,
+          accountName,
+          trigger: 'schedule',
+          reason: `Interrupted: replica ${claim.replicaId} stopped (its lease on ${accountName} expired) while running the run due at ${new Date(claim.dueAt).toISOString()}`,
+        });
+        this.logger.warn(`${claim.job}: the run due at ${new Date(claim.dueAt).toISOString()} on ${claim.replicaId} was interrupted`);
+      }
+      for (const job of this.wantedJobs().filter((item) => item.accountName === accountName)) {
+        const task = this.tasks.get(job.taskName);
+        if (!task) continue;
+        const [next] = upcomingRuns(task, this.timeZone, 1, new Date(now - windowMs));
+        const dueAt = next ? Date.parse(next.fires_at) : NaN;
+        if (!(dueAt <= now)) continue;
+        if (!(await this.claims.claimForAccount(job.id, dueAt, accountName))) continue;
+        this.logger.warn(`${job.id}: catching up the run due at ${next.fires_at} (its account changed replicas around then)`);
+        this.fireClaimed(job, dueAt);
+      }
+    }
+  }
+
+  /** Runs of accounts this replica gives up are stopped: their result would be refused anyway. */
+  private stopRunsOf(accounts: string[]): void {
+    for (const run of this.runs.active()) {
+      if (accounts.includes(run.account_name)) run.abort?.abort(new RunInterrupted('cancelled'));
+    }
   }
 
   private wantedJobs(): WantedJob[] {
@@ -158,19 +232,55 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     for (const id of [...this.jobs.keys()]) this.unregister(id);
   }
 
-  /** A tick: wait the random delay (or the range window), then run the task for the job's account. */
+  /** Whether this replica schedules the account's jobs now (the lock holder on one data directory; the lease owner with replicas). */
+  private schedulesHere(accountName: string): boolean {
+    return this.cluster.active ? this.cluster.owns(accountName) : this.lock.isHeld();
+  }
+
+  /**
+   * A tick. With replicas the due run (job, minute of the tick) is claimed in the database first, so
+   * it runs once however many replicas fire it; then the random delay (or the range window), then
+   * the run for the job's account.
+   */
   private fire(job: WantedJob): void {
+    if (!this.cluster.active) {
+      this.fireClaimed(job);
+      return;
+    }
+    const dueAt = Math.floor(Date.now() / 60_000) * 60_000;
+    this.claims
+      .claimForAccount(job.id, dueAt, job.accountName)
+      .then((claimed) => {
+        if (claimed) this.fireClaimed(job, dueAt);
+      })
+      .catch((error: unknown) => this.logger.error({ err: error }, `${job.id}: claiming the due run failed`));
+  }
+
+  private fireClaimed(job: WantedJob, dueAt?: number): void {
     const task = this.tasks.get(job.taskName);
-    if (!task?.enabled || !this.lock.isHeld()) return;
+    if (!task?.enabled || !this.schedulesHere(job.accountName)) {
+      this.closeClaim(job.id, dueAt);
+      return;
+    }
     const delaySeconds = task.execution_mode === 'range' ? randomSeconds(rangeWindowSeconds(task)) : randomSeconds(task.random_seconds);
-    if (this.delayed.has(job.id)) return;
+    if (this.delayed.has(job.id)) {
+      this.closeClaim(job.id, dueAt);
+      return;
+    }
     const run = (): void => {
       this.delayed.delete(job.id);
       const current = this.tasks.get(job.taskName);
-      if (!current?.enabled || !this.lock.isHeld()) return;
+      if (!current?.enabled || !this.schedulesHere(job.accountName)) {
+        this.closeClaim(job.id, dueAt);
+        return;
+      }
       try {
-        this.runner.start(job.taskName, 'schedule', job.accountName);
+        const [started] = this.runner.start(job.taskName, 'schedule', job.accountName);
+        if (dueAt !== undefined && started) {
+          this.claims.attachRun(job.id, dueAt, started.run_id).catch((error: unknown) => this.logger.warn(`${job.id}: noting the run of the claim failed: ${String(error)}`));
+        }
       } catch (error) {
+        this.closeClaim(job.id, dueAt);
         if (error instanceof TaskBusy) this.logger.warn(`${job.id}: skipped, the previous run is still going`);
         else this.logger.error({ err: error }, `${job.id}: could not start`);
       }

@@ -1,8 +1,11 @@
 import { crc32 } from 'node:zlib';
 import type { MonitorShard } from '../config/panel-config';
 
-/** Why an account gets no listener on this instance, or undefined when it may listen here. */
-export type ScopeExclusion = 'not_in_allowlist' | 'other_shard';
+/**
+ * Why an account is not used on this instance (no listener, no lease), or undefined when it may be:
+ * APP_MONITOR_ACCOUNT_ALLOWLIST and APP_MONITOR_SHARD pin accounts; with replicas, another replica may own it.
+ */
+export type ScopeExclusion = 'not_in_allowlist' | 'other_shard' | 'other_replica';
 
 /** The shard of an account: crc32 (IEEE, of the UTF-8 name) mod n (panel-api-details.md, Scheduler). */
 export function shardOf(accountName: string, count: number): number {

@@ -1,6 +1,6 @@
 import { ConfigValidationError } from '@shared/config';
 import { loadPanelConfig } from '../config/panel-config';
-import { listenerScopeExclusion, shardOf } from './listener-scope';
+import { listenerScopeExclusion, shardOf } from './account-scope';
 
 describe('listener scope', () => {
   it('shards by crc32 of the account name (the reference values of zlib.crc32)', () => {

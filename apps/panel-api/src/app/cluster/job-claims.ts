@@ -1,0 +1,122 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ClusterService } from './cluster.service';
+
+const DATABASE_NOW = `(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint`;
+
+/** A claim left `running` by a replica that lost the account: its run ended without a record. */
+export interface InterruptedClaim {
+  job: string;
+  dueAt: number;
+  runId: string | null;
+  replicaId: string;
+  claimedAt: number;
+}
+
+/**
+ * Each due scheduled run fires once across the replicas: the replica about to run it inserts
+ * (job, due time) into `job_claims`, fenced by the account's lease (or the leader lease for system
+ * jobs) in the same statement; a second replica's insert for the same due time finds the row and
+ * does nothing. On SQLite (one instance) every claim succeeds without a row.
+ */
+@Injectable()
+export class JobClaims {
+  private readonly logger = new Logger(JobClaims.name);
+
+  constructor(
+    private readonly cluster: ClusterService,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  /** Claims a due run of an account's job; false when another replica claimed it or this replica does not own the account. */
+  async claimForAccount(job: string, dueAt: number, accountName: string): Promise<boolean> {
+    if (!this.cluster.active) return true;
+    const epoch = this.cluster.epochOf(accountName);
+    if (epoch === undefined) return false;
+    const rows = (await this.dataSource.query(
+      `INSERT INTO "job_claims" ("job", "due_at", "account", "replica_id", "epoch", "state", "claimed_at")
+       SELECT $1::varchar, $2::bigint, $3::varchar, $4::varchar, $5::bigint, 'running', ${DATABASE_NOW}
+        WHERE EXISTS (SELECT 1 FROM "account_leases" WHERE "account" = $3::varchar AND "owner" = $4::varchar AND "epoch" = $5::bigint AND "expires_at" > ${DATABASE_NOW})
+       ON CONFLICT ("job", "due_at") DO NOTHING
+       RETURNING "job"`,
+      [job, dueAt, accountName, this.cluster.replicaId, epoch],
+    )) as unknown[];
+    if (rows.length) return true;
+    await this.countIfFenced(job, dueAt, accountName);
+    return false;
+  }
+
+  /** Claims a due run of a system job for the leader; false when already claimed or this replica does not lead. */
+  async claimForLeader(job: string, dueAt: number): Promise<boolean> {
+    if (!this.cluster.active) return true;
+    const epoch = this.cluster.leaderEpoch();
+    if (epoch === undefined) return false;
+    const rows = (await this.dataSource.query(
+      `INSERT INTO "job_claims" ("job", "due_at", "account", "replica_id", "epoch", "state", "claimed_at")
+       SELECT $1::varchar, $2::bigint, NULL, $3::varchar, $4::bigint, 'running', ${DATABASE_NOW}
+        WHERE EXISTS (SELECT 1 FROM "cluster_leader" WHERE "name" = 'scheduler' AND "owner" = $3::varchar AND "epoch" = $4::bigint AND "expires_at" > ${DATABASE_NOW})
+       ON CONFLICT ("job", "due_at") DO NOTHING
+       RETURNING "job"`,
+      [job, dueAt, this.cluster.replicaId, epoch],
+    )) as unknown[];
+    return rows.length > 0;
+  }
+
+  /** Whether a due run was claimed by any replica. */
+  async claimed(job: string, dueAt: number): Promise<boolean> {
+    if (!this.cluster.active) return false;
+    const rows = (await this.dataSource.query(`SELECT 1 FROM "job_claims" WHERE "job" = $1 AND "due_at" = $2`, [job, dueAt])) as unknown[];
+    return rows.length > 0;
+  }
+
+  /** Remembers which run a claim started (so its end, or its loss, can be told). */
+  async attachRun(job: string, dueAt: number, runId: string): Promise<void> {
+    if (!this.cluster.active) return;
+    await this.dataSource.query(`UPDATE "job_claims" SET "run_id" = $3 WHERE "job" = $1 AND "due_at" = $2 AND "replica_id" = $4`, [job, dueAt, runId, this.cluster.replicaId]);
+  }
+
+  /** Marks a claim as over: `done` once its run is recorded, `skipped` when it could not start. */
+  async finish(where: { runId: string } | { job: string; dueAt: number }, state: 'done' | 'skipped'): Promise<void> {
+    if (!this.cluster.active) return;
+    if ('runId' in where) {
+      await this.dataSource.query(`UPDATE "job_claims" SET "state" = $2 WHERE "run_id" = $1 AND "replica_id" = $3 AND "state" = 'running'`, [where.runId, state, this.cluster.replicaId]);
+    } else {
+      await this.dataSource.query(`UPDATE "job_claims" SET "state" = $3 WHERE "job" = $1 AND "due_at" = $2 AND "replica_id" = $4 AND "state" = 'running'`, [
+        where.job,
+        where.dueAt,
+        state,
+        this.cluster.replicaId,
+      ]);
+    }
+  }
+
+  /**
+   * The claims of an account still `running` on another replica, which this replica now owns: those
+   * runs died with their replica's lease. They become `interrupted` (once: the update is the claim).
+   */
+  async interruptOrphans(accountName: string): Promise<InterruptedClaim[]> {
+    if (!this.cluster.active) return [];
+    const result = (await this.dataSource.query(
+      `UPDATE "job_claims" SET "state" = 'interrupted'
+        WHERE "account" = $1 AND "state" = 'running' AND "replica_id" <> $2
+        RETURNING "job", "due_at", "run_id", "replica_id", "claimed_at"`,
+      [accountName, this.cluster.replicaId],
+    )) as [Array<{ job: string; due_at: string | number; run_id: string | null; replica_id: string; claimed_at: string | number }>, number];
+    return result[0].map((row) => ({ job: row.job, dueAt: Number(row.due_at), runId: row.run_id, replicaId: row.replica_id, claimedAt: Number(row.claimed_at) }));
+  }
+
+  /** Drops claims older than `olderThanMs` (maintenance). */
+  async prune(olderThanMs: number): Promise<void> {
+    if (!this.cluster.active) return;
+    await this.dataSource.query(`DELETE FROM "job_claims" WHERE "due_at" < ${DATABASE_NOW} - $1`, [olderThanMs]);
+  }
+
+  private async countIfFenced(job: string, dueAt: number, accountName: string): Promise<void> {
+    try {
+      if (!(await this.claimed(job, dueAt))) this.cluster.countRefusedWrite(accountName, `claim of ${job} at ${new Date(dueAt).toISOString()}`);
+    } catch (error) {
+      this.logger.warn(`Could not tell why the claim of ${job} was refused: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}
