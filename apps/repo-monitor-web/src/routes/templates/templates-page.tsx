@@ -1,4 +1,4 @@
-import { Alert, Badge, Box, Button, Card, Code, Group, NativeSelect, Stack, Table, Text, Textarea } from '@mantine/core';
+import { Alert, Badge, Box, Button, Card, Code, Group, NativeSelect, SimpleGrid, Stack, Table, Text, Textarea } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { confirmAction, EmptyState, Page, QueryState, toast, useErrorMessage } from '@shared/web-ui';
@@ -71,14 +71,13 @@ export function TemplatesPage() {
           <Text fw={600} id="template-editor-title">
             {t('templates.editorTitle')}
           </Text>
-          <Group grow align="flex-start" wrap="wrap" gap="sm">
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
             <NativeSelect
               label={t('templates.owner')}
               description={t('templates.ownerHint')}
               data={[{ value: '', label: t('templates.ownerPlaceholder') }, ...ownerOptions]}
               value={owner ?? ''}
               onChange={(event) => setOwner(event.currentTarget.value || null)}
-              style={{ minWidth: 220 }}
             />
             <NativeSelect
               label={t('templates.eventKind')}
@@ -86,9 +85,8 @@ export function TemplatesPage() {
               data={TEMPLATE_EVENT_KINDS.map((kind) => ({ value: kind, label: kindLabel(kind) }))}
               value={eventKind}
               onChange={(event) => setEventKind(event.currentTarget.value || '*')}
-              style={{ minWidth: 220 }}
             />
-          </Group>
+          </SimpleGrid>
           {owner ? (
             <TemplateEditor
               key={`${owner}|${eventKind}|${templates.dataUpdatedAt}`}
