@@ -1,7 +1,7 @@
 /** Strings of the notification channels page (English; zh must have the same keys). */
 export const en = {
   title: 'Notification channels',
-  intro: 'Where notifications go: Telegram chats through a bot, or your own receiver as signed webhooks.',
+  intro: 'Where notifications go: Telegram chats through a bot, your own receiver as signed webhooks, Discord, Slack, Microsoft Teams, ntfy, Gotify, Bark or email.',
   add: 'Add channel',
   createTitle: 'New channel',
   editTitle: 'Edit {{name}}',
@@ -171,7 +171,7 @@ export const en = {
 
 export const zh: typeof en = {
   title: '通知渠道',
-  intro: '通知发到哪里：通过机器人发到 Telegram 会话，或以签名 Webhook 发到你自己的接收端。',
+  intro: '通知发到哪里：通过机器人发到 Telegram 会话、以签名 Webhook 发到你自己的接收端，或发到 Discord、Slack、Microsoft Teams、ntfy、Gotify、Bark 和电子邮件。',
   add: '添加渠道',
   createTitle: '新建渠道',
   editTitle: '编辑 {{name}}',
