@@ -65,8 +65,8 @@ describe('repo-monitor console: admin pages', () => {
     await page.getByRole('heading', { name: 'Notification channels' }).waitFor();
     await page.getByRole('button', { name: 'Add channel' }).click();
     const dialog = page.getByRole('dialog', { name: 'New channel' });
-    await dialog.getByText('Signed webhook', { exact: true }).click();
-    expect(await dialog.getByRole('radio', { name: 'Signed webhook' }).isChecked()).toBe(true);
+    await dialog.getByRole('combobox', { name: /^Kind/ }).selectOption('http_webhook');
+    expect(await dialog.getByRole('combobox', { name: /^Kind/ }).inputValue()).toBe('http_webhook');
     await dialog.getByLabel(/^Name/).fill(name);
     await dialog.getByLabel(/^Receiver URL/).fill(web.webhooks.urlFor(path));
     await dialog.getByRole('checkbox', { name: 'Allow private targets' }).check();

@@ -65,7 +65,7 @@ describe('repo-monitor console: a newcomer\u2019s first hour', () => {
     await page.getByRole('group', { name: 'Delivery' }).getByRole('link', { name: 'Notification channels' }).click();
     await page.getByRole('button', { name: 'Add channel' }).click();
     const dialog = page.getByRole('dialog', { name: 'New channel' });
-    await dialog.getByText('Signed webhook', { exact: true }).click();
+    await dialog.getByRole('combobox', { name: /^Kind/ }).selectOption('http_webhook');
     await dialog.getByLabel(/^Name/).fill('My receiver');
     await dialog.getByLabel(/^Receiver URL/).fill(web.webhooks.urlFor('/newcomer'));
     await dialog.getByRole('checkbox', { name: 'Allow private targets' }).check();

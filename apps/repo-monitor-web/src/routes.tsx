@@ -26,6 +26,7 @@ export const routes: RouteObject[] = withPageStrings([
       { path: '/events', lazy: async () => ({ Component: (await import('./routes/events/events-page')).EventsPage }) },
       { path: '/channels', lazy: async () => ({ Component: (await import('./routes/channels/channels-page')).ChannelsPage }) },
       { path: '/rules', lazy: async () => ({ Component: (await import('./routes/rules/rules-page')).RulesPage }) },
+      { path: '/templates', lazy: async () => ({ Component: (await import('./routes/templates/templates-page')).TemplatesPage }) },
       { path: '/outbox', lazy: async () => ({ Component: (await import('./routes/outbox/outbox-page')).OutboxPage }) },
       { path: '/deliveries', lazy: async () => ({ Component: (await import('./routes/deliveries/deliveries-page')).DeliveriesPage }) },
       { path: '/recovered-deliveries', lazy: async () => ({ Component: (await import('./routes/recovered-deliveries/recovered-deliveries-page')).RecoveredDeliveriesPage }) },

@@ -381,7 +381,7 @@ describe('notification routing rules: a stream of signed deliveries reaches exac
   it('exports the rules and imports them back whole, or not at all', async () => {
     const exported = await call<{ format: string; version: number; rules: Array<Record<string, unknown>> }>('GET', '/api/v1/notification-rules/export');
     expect(exported.status).toBe(200);
-    expect(exported.body).toMatchObject({ format: 'repo-monitor.notification-rules', version: 1 });
+    expect(exported.body).toMatchObject({ format: 'repo-monitor.notification-rules', version: 2, templates: [] });
     expect(exported.body.rules.map((rule) => rule['name'])).toEqual([
       'Mute Dependabot',
       'Failed workflows of main to the ops topic',

@@ -721,6 +721,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/notification-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Message templates of channels and rules
+         * @description An event kind without a template gets the default message.
+         */
+        get: operations["NotificationTemplatesController_list"];
+        /**
+         * Set the template of a channel or rule for an event kind (created or replaced)
+         * @description Mustache, logic-less: {{value}} is escaped for the channel (Telegram HTML, Discord Markdown, Slack mrkdwn, plain text); {{{value}}}, partials and delimiter changes are refused. The rendered text is cut to the channel's length limit. A rule's template applies to what the rule routes and comes before the channel's.
+         */
+        put: operations["NotificationTemplatesController_save"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notification-templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Reset to the default: delete the template */
+        delete: operations["NotificationTemplatesController_reset"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notification-templates/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Render a template (or the default) for a channel against a recent recorded event; changes nothing */
+        post: operations["NotificationTemplatesController_preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/notifications/outbox": {
         parameters: {
             query?: never;
@@ -1666,6 +1724,15 @@ export interface components {
             route: components["schemas"]["RuleRouteViewDto"];
             stop: boolean;
         };
+        ExportedNotificationTemplateDto: {
+            body: string;
+            /** @description The channel (by id) whose template this is */
+            channel_id?: string | null;
+            /** @description `*` (every kind), a family such as `issues`, or a kind such as `issues.opened`; the most specific one applies */
+            event_kind: string;
+            /** @description The rule (by name, among the imported rules) whose template this is */
+            rule?: string | null;
+        };
         ExternalRepositoryAccessDto: {
             /** @description External repositories watched now (not removed) */
             count: number;
@@ -1707,8 +1774,18 @@ export interface components {
             webhook_secret_set: boolean;
         };
         ImportNotificationRulesDto: {
+            /** Format: date-time */
+            exported_at?: string;
+            /**
+             * @description The export document's own fields may come along (GET /export answers a document this takes back whole)
+             * @enum {string}
+             */
+            format?: "repo-monitor.notification-rules";
             /** @description Replaces every rule, in this order */
             rules: components["schemas"]["CreateNotificationRuleDto"][];
+            /** @description Message templates of channels (by id) and of the imported rules (by name); given: they replace every template; left out: templates are kept (a rule's go with it) */
+            templates?: components["schemas"]["ExportedNotificationTemplateDto"][];
+            version?: number;
         };
         InstallationDto: {
             account_login: string;
@@ -1858,6 +1935,8 @@ export interface components {
             /** @example repo-monitor.notification-rules */
             format: string;
             rules: components["schemas"]["ExportedNotificationRuleDto"][];
+            /** @description Message templates of channels (by id) and rules (by name) */
+            templates: components["schemas"]["ExportedNotificationTemplateDto"][];
             /** @example 1 */
             version: number;
         };
@@ -1868,6 +1947,49 @@ export interface components {
             failed: number;
             /** @description Notifications delivered that day */
             sent: number;
+        };
+        NotificationTemplateDto: {
+            body: string;
+            /** @description The channel whose template this is (null for a rule's) */
+            channel_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description `*` (every kind), a family such as `issues`, or a kind such as `issues.opened`; the most specific one applies */
+            event_kind: string;
+            id: string;
+            /** @description The rule whose template this is (null for a channel's); it applies to what the rule routes */
+            rule_id: string | null;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        NotificationTemplateListDto: {
+            items: components["schemas"]["NotificationTemplateDto"][];
+            total: number;
+        };
+        NotificationTemplatePreviewDto: {
+            /** @enum {string} */
+            channel_kind: "telegram" | "http_webhook" | "discord" | "slack" | "teams" | "ntfy" | "bark" | "gotify" | "email";
+            /** @description The default template of this kind of channel */
+            default_template: string;
+            /** @description The recorded event rendered; null when none of the kind exists yet (an example event was used) */
+            event: components["schemas"]["TemplatePreviewEventDto"] | null;
+            /**
+             * @description How the channel reads the text: Telegram HTML, Discord Markdown, Slack mrkdwn or plain text
+             * @enum {string}
+             */
+            format: "telegram_html" | "discord_markdown" | "slack_mrkdwn" | "plain";
+            length: number;
+            /** @description The most characters the channel takes; longer text is cut */
+            limit: number;
+            /** @description The text the channel would get */
+            rendered: string;
+            /** @description The template rendered (the default one when body was left out) */
+            template: string;
+            /** @description The text was longer than the limit and was cut */
+            truncated: boolean;
+            variables: ("heading" | "title" | "body" | "repository" | "kind" | "event" | "action" | "category" | "actor" | "author" | "url" | "occurred_at" | "event_id" | "labels" | "branch" | "workflow" | "conclusion" | "severity" | "draft")[];
+            /** @description false: the template is the text under the message's title (the event heading) */
+            whole_message: boolean;
         };
         OutboxEntryDetailDto: {
             /** @description The merged entry this one went out with */
@@ -1951,6 +2073,21 @@ export interface components {
             repository: string | null;
             title: string;
             url: string | null;
+        };
+        PreviewNotificationTemplateDto: {
+            /** @description The template to try; left out: the default message */
+            body?: string;
+            /** @description Render for this channel (its kind decides format and length limit) */
+            channel_id?: string;
+            /**
+             * @description Render for a kind of channel instead (a rule's template); default telegram
+             * @enum {string}
+             */
+            channel_kind?: "telegram" | "http_webhook" | "discord" | "slack" | "teams" | "ntfy" | "bark" | "gotify" | "email";
+            /** @description Render against this recorded event; left out: the newest routed event of the kind */
+            event_id?: number;
+            /** @description `*` (every kind), a family such as `issues`, or a kind such as `issues.opened`; the most specific one applies */
+            event_kind: string;
         };
         ProduceDigestDto: {
             /** @enum {string} */
@@ -2190,6 +2327,23 @@ export interface components {
             /** @description It matched and has stop: the rules after it were not consulted */
             stopped: boolean;
         };
+        SaveNotificationTemplateDto: {
+            /**
+             * @description A Mustache template (logic-less; values are escaped for the channel's format). Values: heading, title, body, repository, kind, event, action, category, actor, author, url, occurred_at, event_id, labels, branch, workflow, conclusion, severity, draft
+             * @example <b>{{heading}}</b>
+             *     {{#labels}}#{{.}} {{/labels}}
+             */
+            body: string;
+            /** @description The channel the template is for (give this or rule_id) */
+            channel_id?: string;
+            /**
+             * @description `*` (every kind), a family such as `issues`, or a kind such as `issues.opened`; the most specific one applies
+             * @example workflow_run
+             */
+            event_kind: string;
+            /** @description The rule the template is for (give this or channel_id) */
+            rule_id?: string;
+        };
         SecurityAlertDto: {
             html_url: string;
             id: number;
@@ -2286,6 +2440,14 @@ export interface components {
             starred_username: string | null;
             time_zone: string;
             weekly_report: components["schemas"]["WeeklyReportDto"];
+        };
+        TemplatePreviewEventDto: {
+            id: number;
+            kind: string;
+            /** Format: date-time */
+            occurred_at: string;
+            repository: string | null;
+            title: string;
         };
         ToggleNotificationChannelDto: {
             enabled: boolean;
@@ -5226,6 +5388,247 @@ export interface operations {
             };
             /** @description csrf_failed: missing or wrong X-CSRF-Token; forbidden: agent tokens are read-only */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description validation_failed: the request body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    NotificationTemplatesController_list: {
+        parameters: {
+            query?: {
+                /** @description Only this channel's templates */
+                channel_id?: string;
+                /** @description Only this rule's templates */
+                rule_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationTemplateListDto"];
+                };
+            };
+            /** @description validation_failed: the request is not valid; the message says what is wrong */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description unauthorized: no live session cookie (or agent token where one is accepted) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    NotificationTemplatesController_save: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaveNotificationTemplateDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationTemplateDto"];
+                };
+            };
+            /** @description validation_failed: the template does not parse, uses an unknown value, skips escaping or writes markup Telegram refuses */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description unauthorized: no live session cookie (or agent token where one is accepted) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description csrf_failed: missing or wrong X-CSRF-Token; forbidden: agent tokens are read-only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description conflict: saved meanwhile */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description validation_failed: the request body is larger than the service accepts */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    NotificationTemplatesController_reset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed: the request is not valid; the message says what is wrong */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description unauthorized: no live session cookie (or agent token where one is accepted) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description csrf_failed: missing or wrong X-CSRF-Token; forbidden: agent tokens are read-only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description not_found: no such notification template */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    NotificationTemplatesController_preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PreviewNotificationTemplateDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationTemplatePreviewDto"];
+                };
+            };
+            /** @description validation_failed: the template is refused (see PUT) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description unauthorized: no live session cookie (or agent token where one is accepted) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description csrf_failed: missing or wrong X-CSRF-Token; forbidden: agent tokens are read-only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitorErrorBody"];
+                };
+            };
+            /** @description not_found: no event has the given event_id */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

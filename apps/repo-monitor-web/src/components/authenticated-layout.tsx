@@ -1,5 +1,5 @@
 import { Button, Text } from '@mantine/core';
-import { IconActivity, IconBell, IconBrandGithub, IconChartBar, IconChartLine, IconGitBranch, IconGitPullRequest, IconInbox, IconInfoCircle, IconKey, IconListDetails, IconPlayerPlay, IconRefreshAlert, IconRobot, IconRoute, IconSettings, IconShieldExclamation, IconStar, IconUser, IconWebhook } from '@tabler/icons-react';
+import { IconActivity, IconBell, IconBrandGithub, IconChartBar, IconChartLine, IconGitBranch, IconGitPullRequest, IconInbox, IconInfoCircle, IconKey, IconListDetails, IconPlayerPlay, IconRefreshAlert, IconRobot, IconRoute, IconSettings, IconShieldExclamation, IconStar, IconTemplate, IconUser, IconWebhook } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ColorSchemePicker, LanguagePicker, LoadingState, Shell, toast } from '@shared/web-ui';
 import { Suspense } from 'react';
@@ -49,6 +49,7 @@ export function AuthenticatedLayout() {
     { to: '/recovered-deliveries', label: t('nav.recoveredDeliveries'), icon: <IconRefreshAlert {...icon} />, group: delivery },
     { to: '/channels', label: t('nav.channels'), icon: <IconBell {...icon} />, group: delivery },
     { to: '/rules', label: t('nav.rules'), icon: <IconRoute {...icon} />, group: delivery },
+    { to: '/templates', label: t('nav.templates'), icon: <IconTemplate {...icon} />, group: delivery },
     { to: '/outbox', label: t('nav.outbox'), icon: <IconInbox {...icon} />, group: delivery },
     { to: '/github-app', label: t('nav.githubApp'), icon: <IconBrandGithub {...icon} />, group: integrations },
     { to: '/ai', label: t('nav.ai'), icon: <IconRobot {...icon} />, group: integrations },

@@ -27,6 +27,7 @@ export const en = {
     events: 'Events',
     channels: 'Notification channels',
     rules: 'Routing rules',
+    templates: 'Message templates',
     outbox: 'Outbox',
     releases: 'Starred releases',
     deliveries: 'Webhook deliveries',

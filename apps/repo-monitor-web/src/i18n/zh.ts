@@ -29,6 +29,7 @@ export const zh: typeof en = {
     events: '事件',
     channels: '通知渠道',
     rules: '路由规则',
+    templates: '消息模板',
     outbox: '发件箱',
     releases: '星标仓库发布',
     deliveries: 'Webhook 投递',

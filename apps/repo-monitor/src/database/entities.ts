@@ -18,6 +18,7 @@ import { RecoveredDeliveryEntity } from '../app/redelivery/recovered-delivery.en
 import { WebhookRejectionEntity } from '../app/deliveries/webhook-rejection.entity';
 import { NotificationRuleEntity } from '../app/notification-rules/notification-rule.entity';
 import { EventRoutingEntity } from '../app/notification-rules/event-routing.entity';
+import { NotificationTemplateEntity } from '../app/notification-templates/notification-template.entity';
 
 /**
  * Every TypeORM entity of repo-monitor. Feature modules own their entity files; this list is what
@@ -44,4 +45,5 @@ export const monitorEntities: Array<new () => object> = [
   WebhookRejectionEntity,
   NotificationRuleEntity,
   EventRoutingEntity,
+  NotificationTemplateEntity,
 ];

@@ -37,6 +37,13 @@ describe('chat and push channels against a local receiver (the exact body each s
     expect(content.endsWith('…\n<https://github.com/a/b>')).toBe(true);
   });
 
+  it('Discord and Slack: a formatted body (a rendered template) is sent as written; the title is still escaped', async () => {
+    await new DiscordWebhookSender(receiver.urlFor('/d')).send({ title: 'a *b*', body: '**bold** \\*x\\*', formatted: true });
+    await new SlackWebhookSender(receiver.urlFor('/s')).send({ title: 'a <b>', body: '*bold* &lt;x&gt;', formatted: true });
+    expect((JSON.parse(receiver.requests[0]?.bodyText ?? '') as { content: string }).content).toBe('**a \\*b\\***\n**bold** \\*x\\*');
+    expect((JSON.parse(receiver.requests[1]?.bodyText ?? '') as { text: string }).text).toBe('*a &lt;b&gt;*\n*bold* &lt;x&gt;');
+  });
+
   it('Slack: text with &, < and > escaped and a link; a 400 invalid_payload is permanent', async () => {
     receiver.replyNext({ status: 200, body: 'ok' }, { status: 400, body: 'invalid_payload' });
     const slack = new SlackWebhookSender(receiver.urlFor('/services/T/B/X'));

@@ -20,6 +20,11 @@ export interface PushMessage {
   body: string;
   /** A link the notification opens (Bark `url`, ntfy `Click`). */
   url?: string;
+  /**
+   * The body is already written in the channel's markup (Discord Markdown, Slack mrkdwn), its values
+   * escaped by whoever wrote it (a message template): sent as it is instead of escaped as text.
+   */
+  formatted?: boolean;
 }
 
 export interface PushSenderOptions {
@@ -332,7 +337,8 @@ export class DiscordWebhookSender implements PushSender {
     const link = message.url ? `\n<${message.url}>` : '';
     const head = `**${escapeDiscordMarkdown(message.title)}**\n`;
     const room = DISCORD_CONTENT_LIMIT - head.length - link.length;
-    const content = `${head}${clipText(escapeDiscordMarkdown(message.body), Math.max(room, 1))}${link}`;
+    const body = message.formatted ? message.body : escapeDiscordMarkdown(message.body);
+    const content = `${head}${clipText(body, Math.max(room, 1))}${link}`;
     const payload: Record<string, unknown> = { content: clipText(content, DISCORD_CONTENT_LIMIT), allowed_mentions: { parse: [] } };
     if (this.options.username) payload['username'] = this.options.username;
     return payload;
@@ -370,7 +376,8 @@ export class SlackWebhookSender implements PushSender {
   body(message: PushMessage): Record<string, unknown> {
     const link = message.url ? `\n<${message.url.replace(/[<>|]/g, encodeURIComponent)}|View on GitHub>` : '';
     const head = `*${escapeSlackText(message.title)}*\n`;
-    const text = `${head}${clipText(escapeSlackText(message.body), Math.max(SLACK_TEXT_LIMIT - head.length - link.length, 1))}${link}`;
+    const body = message.formatted ? message.body : escapeSlackText(message.body);
+    const text = `${head}${clipText(body, Math.max(SLACK_TEXT_LIMIT - head.length - link.length, 1))}${link}`;
     return { text, unfurl_links: false, unfurl_media: false };
   }
 

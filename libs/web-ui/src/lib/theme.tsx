@@ -24,6 +24,8 @@ export const webCssVariables: CSSVariablesResolver = (theme) => ({
     '--mantine-color-dimmed': theme.colors.gray[7],
     // Links: the primary shade 7 is 4.47:1 on a striped table row (gray 1); shade 8 clears 4.5:1 there.
     '--mantine-color-anchor': theme.colors[theme.primaryColor][8],
+    // A field's error text: red 6 is 3.3:1 on white (axe color-contrast); red 9 clears 4.5:1.
+    '--mantine-color-error': theme.colors.red[9],
     // Text of light badges, alerts and buttons, and coloured text: even shade 9 is below 4.5:1 for
     // green, yellow, orange, teal and cyan on their tinted background.
     ...Object.fromEntries(

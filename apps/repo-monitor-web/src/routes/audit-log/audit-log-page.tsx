@@ -10,7 +10,7 @@ const PER_PAGE = 50;
 type Entry = Schemas['AuditLogItemDto'];
 
 /** The families of actions the filter offers (the part of an action before its dot). */
-export const ACTION_FAMILIES = ['auth', 'admin', 'system_settings', 'github_app', 'ai_settings', 'ai_review_settings', 'digest', 'notification_channel', 'redelivery'] as const;
+export const ACTION_FAMILIES = ['auth', 'admin', 'system_settings', 'github_app', 'ai_settings', 'ai_review_settings', 'digest', 'notification_channel', 'notification_rule', 'notification_rules', 'notification_template', 'redelivery'] as const;
 
 /** A code the console has no name for yet, in words ("repository.archived" → "repository archived"). */
 export function actionWords(action: string): string {

@@ -1,7 +1,7 @@
-import { Button, Checkbox, Group, PasswordInput, SegmentedControl, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Button, Checkbox, Group, NativeSelect, PasswordInput, SimpleGrid, Stack, Switch, Textarea, TextInput } from '@mantine/core';
 import { FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ChannelFormValues, EVENT_KINDS, EventKind, validateChannelForm } from './channel-form-values';
+import { ChannelFormValues, EVENT_KINDS, EventKind, FORM_KINDS, SECRET_URL_KINDS, SMTP_SECURITY, SmtpSecurity, validateChannelForm } from './channel-form-values';
 
 export interface ChannelFormProps {
   mode: 'create' | 'edit';
@@ -13,7 +13,7 @@ export interface ChannelFormProps {
   onCancel: () => void;
 }
 
-/** Create or edit a channel: a Telegram chat (bot token + chat id) or a signed webhook (URL + secret). */
+/** Create or edit a channel of any kind: each kind shows its own fields and is checked as the service checks it. */
 export function ChannelForm({ mode, initial, secretSet = false, submitting, onSubmit, onCancel }: ChannelFormProps) {
   const { t } = useTranslation();
   const [values, setValues] = useState(initial);
@@ -29,33 +29,65 @@ export function ChannelForm({ mode, initial, secretSet = false, submitting, onSu
     if (Object.keys(errors).length === 0) onSubmit(values);
   };
 
-  const telegram = values.kind === 'telegram';
+  const kind = values.kind;
+  const secretUrl = SECRET_URL_KINDS.includes(kind);
+  const saved = mode === 'edit' && secretSet;
   let secretHelp: string;
-  if (telegram) secretHelp = mode === 'edit' && secretSet ? t('channels.form.tokenSaved') : t('channels.form.tokenHelp');
-  else secretHelp = mode === 'edit' ? (secretSet ? t('channels.form.secretSavedEdit') : t('channels.form.secretNotSet')) : t('channels.form.secretCreateHelp');
+  if (kind === 'telegram') secretHelp = saved ? t('channels.form.tokenSaved') : t('channels.form.tokenHelp');
+  else if (kind === 'http_webhook') secretHelp = mode === 'edit' ? (secretSet ? t('channels.form.secretSavedEdit') : t('channels.form.secretNotSet')) : t('channels.form.secretCreateHelp');
+  else secretHelp = saved ? t('channels.form.keepSaved') : t(`channels.form.secretHelp.${kind}`);
+  const secretLabel = kind === 'telegram' ? t('channels.form.botToken') : kind === 'http_webhook' ? t('channels.form.secret') : t(`channels.form.secretLabel.${kind}`);
+  const urlInput = (
+    <TextInput
+      label={t(`channels.form.urlLabel.${kind}`)}
+      description={secretUrl && mode === 'edit' ? t('channels.form.urlKeep') : t(`channels.form.urlHelpOf.${kind}`)}
+      required={!(secretUrl && mode === 'edit')}
+      type="url"
+      autoComplete="off"
+      placeholder={t(`channels.form.urlPlaceholder.${kind}`)}
+      value={values.url}
+      error={error('url')}
+      onChange={(event) => set('url', event.currentTarget.value)}
+    />
+  );
+  const allowPrivate = (
+    <Checkbox
+      label={t('channels.form.allowPrivate')}
+      description={t('channels.form.allowPrivateHelp')}
+      checked={values.allow_private}
+      onChange={(event) => set('allow_private', event.currentTarget.checked)}
+    />
+  );
+  const secretInput = (
+    <PasswordInput
+      label={secretLabel}
+      description={secretHelp}
+      required={mode === 'create' && (kind === 'telegram' || kind === 'gotify')}
+      autoComplete="off"
+      placeholder={kind === 'http_webhook' ? 'whsec_…' : kind === 'ntfy' ? 'tk_…' : undefined}
+      value={values.secret}
+      error={error('secret')}
+      onChange={(event) => set('secret', event.currentTarget.value)}
+    />
+  );
 
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">
         {mode === 'create' ? (
-          <Stack gap={4}>
-            <Text size="sm" fw={500} id="channel-kind-label">
-              {t('channels.form.kind')}
-            </Text>
-            <SegmentedControl
-              aria-labelledby="channel-kind-label"
-              fullWidth
-              value={values.kind}
-              onChange={(kind) => setValues((current) => ({ ...current, kind: kind as ChannelFormValues['kind'], secret: '' }))}
-              data={[
-                { value: 'telegram', label: t('channels.kind.telegram') },
-                { value: 'http_webhook', label: t('channels.kind.http_webhook') },
-              ]}
-            />
-          </Stack>
+          <NativeSelect
+            label={t('channels.form.kind')}
+            description={t(`channels.form.kindHelp.${kind}`)}
+            value={kind}
+            onChange={(event) => {
+              const next = event.currentTarget.value as ChannelFormValues['kind'];
+              setValues((current) => ({ ...current, kind: next, secret: '', url: '' }));
+            }}
+            data={FORM_KINDS.map((value) => ({ value, label: t(`channels.kind.${value}`) }))}
+          />
         ) : null}
         <TextInput label={t('channels.form.name')} required maxLength={100} value={values.name} error={error('name')} onChange={(event) => set('name', event.currentTarget.value)} />
-        {telegram ? (
+        {kind === 'telegram' ? (
           <>
             <TextInput
               label={t('channels.form.chatId')}
@@ -65,43 +97,72 @@ export function ChannelForm({ mode, initial, secretSet = false, submitting, onSu
               error={error('chat_id')}
               onChange={(event) => set('chat_id', event.currentTarget.value)}
             />
-            <PasswordInput
-              label={t('channels.form.botToken')}
-              description={secretHelp}
-              required={mode === 'create'}
-              autoComplete="off"
-              value={values.secret}
-              error={error('secret')}
-              onChange={(event) => set('secret', event.currentTarget.value)}
+            <TextInput
+              label={t('channels.form.topic')}
+              description={t('channels.form.topicHelp')}
+              inputMode="numeric"
+              value={values.message_thread_id}
+              error={error('message_thread_id')}
+              onChange={(event) => set('message_thread_id', event.currentTarget.value)}
             />
+            {secretInput}
+          </>
+        ) : kind === 'email' ? (
+          <>
+            <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
+              <TextInput
+                label={t('channels.form.smtpHost')}
+                required
+                placeholder="smtp.example.com"
+                value={values.smtp_host}
+                error={error('smtp_host')}
+                onChange={(event) => set('smtp_host', event.currentTarget.value)}
+              />
+              <TextInput
+                label={t('channels.form.smtpPort')}
+                required
+                inputMode="numeric"
+                value={values.smtp_port}
+                error={error('smtp_port')}
+                onChange={(event) => set('smtp_port', event.currentTarget.value)}
+              />
+            </SimpleGrid>
+            <NativeSelect
+              label={t('channels.form.smtpSecurity')}
+              value={values.smtp_security}
+              error={error('smtp_security')}
+              onChange={(event) => set('smtp_security', event.currentTarget.value as SmtpSecurity)}
+              data={SMTP_SECURITY.map((value) => ({ value, label: t(`channels.form.security.${value}`) }))}
+            />
+            <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
+              <TextInput label={t('channels.form.smtpUsername')} autoComplete="off" value={values.smtp_username} onChange={(event) => set('smtp_username', event.currentTarget.value)} />
+              {secretInput}
+            </SimpleGrid>
+            <TextInput
+              label={t('channels.form.emailFrom')}
+              required
+              type="email"
+              placeholder="monitor@example.com"
+              value={values.email_from}
+              error={error('email_from')}
+              onChange={(event) => set('email_from', event.currentTarget.value)}
+            />
+            <Textarea
+              label={t('channels.form.emailTo')}
+              description={t('channels.form.emailToHelp')}
+              required
+              rows={2}
+              value={values.email_to}
+              error={error('email_to')}
+              onChange={(event) => set('email_to', event.currentTarget.value)}
+            />
+            {allowPrivate}
           </>
         ) : (
           <>
-            <TextInput
-              label={t('channels.form.url')}
-              description={t('channels.form.urlHelp')}
-              required
-              type="url"
-              placeholder="https://hooks.example.com/monitor"
-              value={values.url}
-              error={error('url')}
-              onChange={(event) => set('url', event.currentTarget.value)}
-            />
-            <Checkbox
-              label={t('channels.form.allowPrivate')}
-              description={t('channels.form.allowPrivateHelp')}
-              checked={values.allow_private}
-              onChange={(event) => set('allow_private', event.currentTarget.checked)}
-            />
-            <PasswordInput
-              label={t('channels.form.secret')}
-              description={secretHelp}
-              autoComplete="off"
-              placeholder="whsec_…"
-              value={values.secret}
-              error={error('secret')}
-              onChange={(event) => set('secret', event.currentTarget.value)}
-            />
+            {urlInput}
+            {allowPrivate}
+            {kind === 'http_webhook' || kind === 'ntfy' || kind === 'gotify' ? secretInput : null}
           </>
         )}
         <Checkbox.Group label={t('channels.form.eventKinds')} description={t('channels.form.eventKindsHelp')} value={values.event_kinds} onChange={(kinds) => set('event_kinds', kinds as EventKind[])}>

@@ -13,7 +13,7 @@ import { SecretOnceModal } from './secret-once';
 const PER_PAGE = 24;
 type TestResult = Schemas['ChannelTestResultDto'];
 
-/** Notification channels: Telegram chats and signed webhooks, each with its own test. */
+/** Notification channels of every kind (Telegram, signed webhook, Discord, Slack, Teams, ntfy, Gotify, Bark, email), each with its own test. */
 export function ChannelsPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -190,11 +190,17 @@ function ChannelCard({ channel, result, testing, toggling, onTest, onToggle, onE
           />
         </Group>
         <dl style={{ margin: 0, display: 'grid', gridTemplateColumns: 'minmax(0, auto) minmax(0, 1fr)', gap: '2px 12px', fontSize: 'var(--mantine-font-size-sm)' }}>
-          <dt style={{ color: 'var(--mantine-color-dimmed)' }}>{channel.kind === 'telegram' ? t('channels.form.chatId') : t('channels.form.url')}</dt>
+          <dt style={{ color: 'var(--mantine-color-dimmed)' }}>{channel.kind === 'telegram' ? t('channels.form.chatId') : channel.kind === 'email' ? t('channels.form.emailTo') : t('channels.form.url')}</dt>
           <dd style={{ margin: 0, overflowWrap: 'anywhere' }}>{channel.kind === 'telegram' ? channel.chat_id : channel.kind === 'email' ? (channel.email_to ?? []).join(', ') : channel.url}</dd>
           <dt style={{ color: 'var(--mantine-color-dimmed)' }}>{t('channels.form.eventKinds')}</dt>
           <dd style={{ margin: 0 }}>{channel.event_kinds.length === 0 ? t('channels.allKinds') : channel.event_kinds.map((kind) => t(`channels.eventKind.${kind}`)).join(', ')}</dd>
-          {channel.kind === 'http_webhook' && channel.allow_private ? (
+          {channel.kind === 'telegram' && channel.message_thread_id !== null ? (
+            <>
+              <dt style={{ color: 'var(--mantine-color-dimmed)' }}>{t('channels.form.topic')}</dt>
+              <dd style={{ margin: 0 }}>{channel.message_thread_id}</dd>
+            </>
+          ) : null}
+          {channel.kind !== 'telegram' && channel.allow_private ? (
             <>
               <dt style={{ color: 'var(--mantine-color-dimmed)' }}>{t('channels.privateTargets')}</dt>
               <dd style={{ margin: 0 }}>{t('channels.allowed')}</dd>
@@ -203,11 +209,6 @@ function ChannelCard({ channel, result, testing, toggling, onTest, onToggle, onE
           <dt style={{ color: 'var(--mantine-color-dimmed)' }}>{t('channels.updated')}</dt>
           <dd style={{ margin: 0 }}>{formatDateTime(channel.updated_at, timeZone, false)}</dd>
         </dl>
-        {channel.kind !== 'telegram' && channel.kind !== 'http_webhook' ? (
-          <Text size="xs" c="dimmed">
-            {t('channels.editThroughApi')}
-          </Text>
-        ) : null}
         {result ? (
           <TestResultNote result={result} />
         ) : channel.last_test ? (
@@ -225,12 +226,9 @@ function ChannelCard({ channel, result, testing, toggling, onTest, onToggle, onE
           <Button size="xs" variant="light" loading={testing} onClick={onTest}>
             {t('channels.test.send')}
           </Button>
-          {/* The form knows the fields of Telegram and webhook channels only; editing another kind there would overwrite its settings. */}
-          {channel.kind === 'telegram' || channel.kind === 'http_webhook' ? (
-            <Button size="xs" variant="default" onClick={onEdit}>
-              {t('common.edit')}
-            </Button>
-          ) : null}
+          <Button size="xs" variant="default" onClick={onEdit}>
+            {t('common.edit')}
+          </Button>
           {channel.kind === 'http_webhook' ? (
             <Button size="xs" variant="default" onClick={onRotate}>
               {t('channels.rotate')}

@@ -1,10 +1,11 @@
 import { ActionIcon, Badge, Button, Card, Group, Modal, NumberInput, Select, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
-import { IconArrowDown, IconArrowUp, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconArrowDown, IconArrowUp, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { confirmAction, EmptyState, Page, QueryState, toast } from '@shared/web-ui';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, Schemas, unwrap } from '../../api/client';
+import { RuleEditor } from './rule-editor';
 import { RULE_TEMPLATES, RuleTemplateId, ruleFromTemplate } from './rule-templates';
 
 type Rule = Schemas['NotificationRuleDto'];
@@ -22,6 +23,7 @@ export function RulesPage() {
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['notification-rules'] });
   const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<Rule | null>(null);
 
   const toggle = useMutation({
     mutationFn: (rule: Rule) => unwrap(api.PATCH('/api/v1/notification-rules/{id}', { params: { path: { id: rule.id } }, body: { enabled: !rule.enabled } })),
@@ -112,6 +114,9 @@ export function RulesPage() {
                   >
                     <IconArrowDown size={16} aria-hidden />
                   </ActionIcon>
+                  <ActionIcon variant="default" size="lg" aria-label={t('rules.editLabel', { name: rule.name })} onClick={() => setEditing(rule)}>
+                    <IconPencil size={16} aria-hidden />
+                  </ActionIcon>
                   <ActionIcon variant="default" size="lg" color="red" aria-label={t('rules.deleteLabel', { name: rule.name })} onClick={() => void askDelete(rule)}>
                     <IconTrash size={16} aria-hidden />
                   </ActionIcon>
@@ -121,6 +126,20 @@ export function RulesPage() {
           </Stack>
         )}
       </QueryState>
+      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={t('rules.editTitle')} size="xl">
+        {editing ? (
+          <RuleEditor
+            rule={editing}
+            channels={channels.data?.items ?? []}
+            onCancel={() => setEditing(null)}
+            onSaved={(rule) => {
+              toast.success(t('rules.saved', { name: rule.name }));
+              setEditing(null);
+              void refresh();
+            }}
+          />
+        ) : null}
+      </Modal>
       <Modal opened={creating} onClose={() => setCreating(false)} title={t('rules.createTitle')} size="lg">
         {creating ? (
           <RuleFromTemplate

@@ -81,8 +81,15 @@ export function pushSenderFor(target: PushTarget, options: { timeoutMs: number; 
   }
 }
 
-/** A notification as a push message: its heading as the title, the rest of the plain text as the body. */
-export function pushMessageOf(message: { title: string; bodyPlain: string; url: string | null }): PushMessage {
+/**
+ * A notification as a push message: its heading as the title, the rest of the plain text as the body
+ * (or the rendered template, already in the channel's markup).
+ */
+export function pushMessageOf(message: { title: string; bodyPlain: string; url: string | null; template?: { format: string; text: string } }): PushMessage {
+  if (message.template) {
+    const text = message.template.text.trim();
+    return { title: message.title, body: text === '' ? message.title : text, url: message.url ?? undefined, formatted: message.template.format !== 'plain' };
+  }
   const lines = message.bodyPlain.split('\n');
   const body = lines[0] === message.title ? lines.slice(1).join('\n') : message.bodyPlain;
   return { title: message.title, body: body.trim() === '' ? message.title : body, url: message.url ?? undefined };

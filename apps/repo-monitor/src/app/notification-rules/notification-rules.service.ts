@@ -8,6 +8,7 @@ import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
 import { ShortCache } from '../common/short-cache';
 import { NotificationChannelRepository } from '../notification-channels/notification-channel.repository';
 import { SettingsChanges } from '../settings/settings-changes';
+import { NotificationTemplatesService } from '../notification-templates/notification-templates.service';
 import {
   CreateNotificationRuleDto,
   ExportedNotificationRuleDto,
@@ -96,6 +97,7 @@ export class NotificationRulesService {
     private readonly channels: NotificationChannelRepository,
     private readonly audit: AuditLogService,
     private readonly changes: SettingsChanges,
+    private readonly templates: NotificationTemplatesService,
   ) {
     this.cache = new ShortCache(async () => (await this.records.all()).map(toRoutingRule), config.settings.refreshMs, () => database.holdsSqliteConnection());
     changes.subscribe('rules', () => this.cache.clear());
@@ -193,11 +195,13 @@ export class NotificationRulesService {
   }
 
   async exportRules(): Promise<NotificationRulesExportDto> {
-    const rules = (await this.records.all()).map((row): ExportedNotificationRuleDto => {
+    const rows = await this.records.all();
+    const rules = rows.map((row): ExportedNotificationRuleDto => {
       const rule = toRoutingRule(row);
       return { name: rule.name, enabled: rule.enabled, match: rule.match, route: rule.route, stop: rule.stop };
     });
-    return { format: RULES_EXPORT_FORMAT, version: 1, exported_at: new Date().toISOString(), rules };
+    const templates = await this.templates.exportTemplates(new Map(rows.map((row) => [row.id, row.name])));
+    return { format: RULES_EXPORT_FORMAT, version: 2, exported_at: new Date().toISOString(), rules, templates };
   }
 
   /** Replaces every rule with the imported ones, in their order, in one transaction; all or nothing. */
@@ -212,13 +216,15 @@ export class NotificationRulesService {
       await this.checkRoute(route, `rules[${index}].route`);
       prepared.push({ name, enabled: rule.enabled ?? true, match: normalizeMatch(rule.match), route, stop: rule.stop ?? false });
     }
+    if (body.templates) await this.templates.checkImport(body.templates, names);
+    const ruleIds = new Map(prepared.map((rule) => [rule.name.toLowerCase(), randomUUID()]));
     await this.writeUnique(async (manager) => {
       await this.records.deleteAll(manager);
       const now = new Date();
       for (const [index, rule] of prepared.entries()) {
         await this.records.insert(
           {
-            id: randomUUID(),
+            id: ruleIds.get(rule.name.toLowerCase()) as string,
             position: index + 1,
             name: rule.name,
             enabled: rule.enabled,
@@ -231,9 +237,11 @@ export class NotificationRulesService {
           manager,
         );
       }
-      await this.audit.record({ actor, action: 'notification_rules.imported', details: { count: prepared.length }, clientIp }, manager);
+      if (body.templates) await this.templates.importTemplates(manager, body.templates, ruleIds);
+      await this.audit.record({ actor, action: 'notification_rules.imported', details: { count: prepared.length, templates: body.templates?.length ?? null }, clientIp }, manager);
     });
     await this.changes.announce('rules');
+    await this.templates.announce();
     return this.list();
   }
 

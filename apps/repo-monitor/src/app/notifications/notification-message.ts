@@ -15,6 +15,11 @@ export interface NotificationMessage {
   occurredAt: string;
   /** The `event` object of the outbound webhook body. */
   event: Record<string, unknown>;
+  /**
+   * The channel's (or the routing rule's) template, rendered for this channel: the whole text
+   * (Telegram, webhook) or the text under the title (the other kinds). Absent: the default message.
+   */
+  template?: { id: string; format: string; text: string; wholeMessage: boolean };
 }
 
 export interface EventForMessage {

@@ -13,6 +13,7 @@ import { NotificationRuleRepository } from '../notification-rules/notification-r
 import { EventForMessage, messageForEvent, NotificationMessage } from './notification-message';
 import { OutboxEntryEntity, OutboxRole } from '../outbox/outbox-entry.entity';
 import { OutboxRepository } from '../outbox/outbox.repository';
+import { NotificationTemplatesService } from '../notification-templates/notification-templates.service';
 
 export interface AggregationSettings {
   windowMs: number;
@@ -62,6 +63,7 @@ export class NotificationOutboxService {
     private readonly entries: OutboxRepository,
     private readonly router: NotificationRouter,
     private readonly rules: NotificationRuleRepository,
+    private readonly templates: NotificationTemplatesService,
     changes: SettingsChanges,
     @Optional() systemSettings?: SystemSettingsService,
   ) {
@@ -108,7 +110,11 @@ export class NotificationOutboxService {
       const channel = channels.get(delivery.channel_id);
       if (!channel) continue;
       const holdUntil = delivery.send_after ? new Date(delivery.send_after) : undefined;
-      if (await this.enqueueForChannel(manager, channel, event, message, now, delivery.message_thread_id, holdUntil)) queued++;
+      const rendered = await this.templates.render(channel, delivery.rule_id, event, facts);
+      const own = rendered
+        ? { ...message, template: { id: rendered.templateId, format: rendered.format, text: rendered.text, wholeMessage: rendered.wholeMessage } }
+        : message;
+      if (await this.enqueueForChannel(manager, channel, event, own, now, delivery.message_thread_id, holdUntil)) queued++;
     }
     await this.rules.recordRouting(manager, { eventId: event.id, facts: JSON.stringify(facts), decision: JSON.stringify(decision), createdAt: now });
     return queued;

@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { plainHttpRule } from '../notification-channels/plain-http';
 import { pushMessageOf, pushSenderFor } from '../notification-channels/channel-senders';
-import { nextOutboxAttemptAt, SignedWebhookSender, TelegramBotSender } from '@shared/notify';
+import { escapeTelegramHtml, nextOutboxAttemptAt, SignedWebhookSender, TelegramBotSender } from '@shared/notify';
 import { createHash } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
@@ -181,7 +181,7 @@ export class NotificationWorker implements OnApplicationBootstrap, BeforeApplica
       const result = await sender.sendMessage({
         chatId: channel.target,
         messageThreadId: entry.messageThreadId ?? undefined,
-        text: message.bodyHtml,
+        text: message.template?.text || message.bodyHtml,
         parseMode: 'HTML',
         disableLinkPreview: true,
         button: message.url ? { text: 'View on GitHub', url: message.url } : undefined,
@@ -207,8 +207,8 @@ export class NotificationWorker implements OnApplicationBootstrap, BeforeApplica
         eventType: message.kind,
         event: message.event,
         title: message.title,
-        bodyText: message.bodyHtml,
-        bodyPlain: message.bodyPlain,
+        bodyText: message.template?.text ? escapeTelegramHtml(message.template.text) : message.bodyHtml,
+        bodyPlain: message.template?.text || message.bodyPlain,
         emittedAt: entry.createdAt,
       },
     );

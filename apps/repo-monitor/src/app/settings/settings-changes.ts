@@ -5,9 +5,9 @@ import { DataSource } from 'typeorm';
 import { MONITOR_CONFIG, MonitorConfig } from '../config/monitor-config';
 
 /** What a console save changed; every in-memory copy of that part of the settings is dropped. */
-export type SettingsTopic = 'github_app' | 'channels' | 'rules' | 'ai' | 'system';
+export type SettingsTopic = 'github_app' | 'channels' | 'rules' | 'templates' | 'ai' | 'system';
 
-export const SETTINGS_TOPICS: readonly SettingsTopic[] = ['github_app', 'channels', 'rules', 'ai', 'system'];
+export const SETTINGS_TOPICS: readonly SettingsTopic[] = ['github_app', 'channels', 'rules', 'templates', 'ai', 'system'];
 
 /** The PostgreSQL channel every replica listens on; the payload is a SettingsTopic. */
 export const SETTINGS_CHANNEL = 'repo_monitor_settings';

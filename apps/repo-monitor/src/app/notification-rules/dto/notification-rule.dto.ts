@@ -20,6 +20,8 @@ import {
 } from 'class-validator';
 import { OptionalNotNull } from '../../common/optional-not-null';
 import { NOTIFICATION_EVENT_KINDS } from '../../notification-channels/event-kinds';
+import { ExportedNotificationTemplateDto } from '../../notification-templates/dto/notification-template.dto';
+import { TEMPLATE_LIMIT } from '../../notification-templates/message-template';
 import { QUIET_HOURS_ACTIONS, QuietHoursAction, ROUTE_MODES, RouteMode } from '../rule-matcher';
 
 /** Bounds of a rule, so matching stays cheap however rules are written. */
@@ -206,12 +208,42 @@ export class ReorderNotificationRulesDto {
 }
 
 export class ImportNotificationRulesDto {
+  @ApiPropertyOptional({ enum: ['repo-monitor.notification-rules'], description: 'The export document\'s own fields may come along (GET /export answers a document this takes back whole)' })
+  @IsOptional()
+  @IsIn(['repo-monitor.notification-rules'], { message: 'format must be repo-monitor.notification-rules (a document from GET /api/v1/notification-rules/export)' })
+  format?: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 2 })
+  @IsOptional()
+  @IsInt({ message: 'version must be 1 or 2' })
+  @Min(1, { message: 'version must be 1 or 2' })
+  @Max(2, { message: 'version must be 1 or 2' })
+  version?: number;
+
+  @ApiPropertyOptional({ format: 'date-time' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(40)
+  exported_at?: string;
+
   @ApiProperty({ type: [CreateNotificationRuleDto], maxItems: RULE_LIMITS.rules, description: 'Replaces every rule, in this order' })
   @IsArray()
   @ArrayMaxSize(RULE_LIMITS.rules)
   @ValidateNested({ each: true })
   @Type(() => CreateNotificationRuleDto)
   rules!: CreateNotificationRuleDto[];
+
+  @ApiPropertyOptional({
+    type: [ExportedNotificationTemplateDto],
+    maxItems: TEMPLATE_LIMIT,
+    description: 'Message templates of channels (by id) and of the imported rules (by name); given: they replace every template; left out: templates are kept (a rule\'s go with it)',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(TEMPLATE_LIMIT)
+  @ValidateNested({ each: true })
+  @Type(() => ExportedNotificationTemplateDto)
+  templates?: ExportedNotificationTemplateDto[];
 }
 
 export class RuleRouteViewDto {
@@ -251,6 +283,7 @@ export class NotificationRulesExportDto {
   @ApiProperty({ example: 1 }) version!: number;
   @ApiProperty({ format: 'date-time' }) exported_at!: string;
   @ApiProperty({ type: [ExportedNotificationRuleDto] }) rules!: ExportedNotificationRuleDto[];
+  @ApiProperty({ type: [ExportedNotificationTemplateDto], description: 'Message templates of channels (by id) and rules (by name)' }) templates!: ExportedNotificationTemplateDto[];
 }
 
 export class RuleVerdictDto {
