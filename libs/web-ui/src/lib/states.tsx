@@ -1,5 +1,5 @@
 import { Alert, Button, Center, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { ReactNode } from 'react';
+import { ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, ErrorCodeText, errorMessage, FieldProblem } from './api-error';
 
@@ -154,4 +154,38 @@ export function QueryState<T>({
   if (query.error || query.data === undefined) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
   if (isEmpty?.(query.data)) return <>{empty ?? <EmptyState />}</>;
   return <>{children(query.data)}</>;
+}
+
+/** A form's refused submit shown on its fields (see useFieldRefusal). */
+export interface FieldRefusal {
+  /** What to fix, by field, from the last refusal (a field drops out when it is edited). */
+  errors: Readonly<Record<string, string>>;
+  /** Puts the error on its fields; false when it names none the form shows (then show it some other way). */
+  refuse: (error: unknown) => boolean;
+  /** The person edited `field`: its error is gone. */
+  edited: (field: string) => void;
+  reset: () => void;
+}
+
+/**
+ * The refusal of a form's last submit on its fields: the fields a 400 names, and the codes that
+ * concern one field (`{ wrong_current_password: 'current_password' }`) in the app's words.
+ * `place` maps the API's field to the form's key (undefined: the form does not show it).
+ */
+export function useFieldRefusal(codeFields: Readonly<Record<string, string>> = {}, place?: (field: string) => string | undefined): FieldRefusal {
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const fieldErrors = useFieldErrors();
+  const describe = useErrorMessage();
+  return {
+    errors,
+    refuse: (error) => {
+      const placed = fieldErrors(error, place);
+      const code = error instanceof ApiError ? error.code : undefined;
+      if (code && codeFields[code]) placed[codeFields[code]] = describe(error);
+      setErrors(placed);
+      return Object.keys(placed).length > 0;
+    },
+    edited: (field) => setErrors((current) => (field in current ? Object.fromEntries(Object.entries(current).filter(([key]) => key !== field)) : current)),
+    reset: () => setErrors({}),
+  };
 }
