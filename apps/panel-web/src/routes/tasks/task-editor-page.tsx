@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Checkbox, Group, List, MultiSelect, NumberInput,
 import { useForm, UseFormReturnType } from '@mantine/form';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { ApiError, EmptyState, ErrorState, formatDateTime, LoadingState, toast, useErrorMessage, useUnsavedChangesGuard } from '@shared/web-ui';
+import { ApiError, EmptyState, ErrorState, formatDateTime, LoadingState, toast, useErrorMessage, useFieldErrors, useFieldProblemText, useUnsavedChangesGuard } from '@shared/web-ui';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -25,6 +25,7 @@ import {
   STEPS,
   stepOfField,
   TaskForm,
+  taskFormField,
   taskFromForm,
   validateTask,
 } from './task-form';
@@ -61,6 +62,8 @@ function translateIssues(issues: FormIssues, t: (key: string, values?: Record<st
 export function TaskEditor({ initial, original }: { initial: TaskForm; original?: string }) {
   const { t } = useTranslation();
   const describeError = useErrorMessage();
+  const fieldErrors = useFieldErrors();
+  const problemText = useFieldProblemText();
   const navigate = useNavigate();
   const phone = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
   const form = useForm<TaskForm>({ mode: 'controlled', initialValues: initial });
@@ -105,6 +108,15 @@ export function TaskEditor({ initial, original }: { initial: TaskForm; original?
       if (error instanceof ApiError && error.code === 'task_exists') {
         form.setErrors({ name: describeError(error) });
         setStep(0);
+      } else if (error instanceof ApiError && error.status === 400 && error.fields.length) {
+        // Each refused field in the page's words, on the field; what the form does not show goes in the summary.
+        const fields = fieldErrors(error, taskFormField);
+        const other = [...new Set(error.fields.filter((problem) => taskFormField(problem.field) === undefined).map(problemText))];
+        form.setErrors(fields);
+        setServerProblems(other);
+        const steps = Object.keys(fields).map((path) => STEPS.indexOf(stepOfField(path)));
+        if (steps.length) setStep(Math.min(...steps));
+        toast.error(new Error(t('tasks.editor.fixErrors')), t('tasks.editor.serverRefused'));
       } else if (error instanceof ApiError && error.status === 400) {
         const { fields, other } = apiFieldErrors(error.message);
         form.setErrors(fields);
@@ -262,6 +274,7 @@ function ScheduleStep({ form }: { form: TaskFormApi }) {
 /** The next five runs as the service's scheduler computes them, in the configured time zone. */
 function SchedulePreview({ form }: { form: TaskFormApi }) {
   const { t } = useTranslation();
+  const describeError = useErrorMessage();
   const values = form.values;
   const input: PreviewInput | undefined = useMemo(() => {
     if (values.execution_mode === 'listen' || Object.keys(scheduleIssues(values)).length > 0) return undefined;
@@ -273,7 +286,7 @@ function SchedulePreview({ form }: { form: TaskFormApi }) {
   const preview = useSchedulePreviewQuery(debounced);
   let body;
   if (!input) body = <Text size="sm" c="dimmed">{t('tasks.editor.previewInvalid')}</Text>;
-  else if (preview.isError) body = <Text size="sm" c="red" role="alert">{preview.error instanceof Error ? preview.error.message : String(preview.error)}</Text>;
+  else if (preview.isError) body = <Text size="sm" c="red" role="alert">{describeError(preview.error)}</Text>;
   else if (!preview.data || preview.isFetching) body = <Text size="sm" c="dimmed">{t('tasks.editor.previewLoading')}</Text>;
   else {
     const zone = preview.data.time_zone;
