@@ -155,6 +155,19 @@ describe('TaskEditorPage', () => {
     expect(screen.getByLabelText(/^When/)).toHaveAttribute('aria-invalid', 'true');
   }, WALK_TIMEOUT_MS);
 
+  it('leaves out the schedule step and the run options for a listen task', async () => {
+    const user = userEvent.setup();
+    render();
+    await user.type(await screen.findByLabelText(/^Name/), 'watch prices');
+    await user.click(screen.getByLabelText('Every account (also accounts added later)'));
+    await user.click(screen.getByLabelText('Listen for keywords and react'));
+    expect(screen.queryByText('Schedule')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    // Straight from the basics to the chats and their listen rules.
+    expect(await screen.findByRole('heading', { name: 'Chats and listen rules' })).toBeInTheDocument();
+    expect(screen.queryByLabelText(/^When/)).not.toBeInTheDocument();
+  }, WALK_TIMEOUT_MS);
+
   it('asks before leaving with unsaved changes', async () => {
     const user = userEvent.setup();
     const { router } = render();

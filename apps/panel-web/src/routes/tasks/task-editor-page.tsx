@@ -22,6 +22,7 @@ import {
   LISTEN_ACTION,
   scheduleIssues,
   SIGN_ACTIONS,
+  Step,
   STEPS,
   stepOfField,
   TaskForm,
@@ -80,11 +81,15 @@ export function TaskEditor({ initial, original }: { initial: TaskForm; original?
 
   const issues = () => translateIssues(validateTask(form.getValues()), t);
 
+  // A listen task has no schedule: its steps skip that one.
+  const steps: readonly Step[] = listen ? STEPS.filter((id) => id !== 'schedule') : STEPS;
+  const stepIndex = (path: string) => steps.indexOf(stepOfField(path));
+
   /** Shows the problems of the steps up to `upTo`; true when there are none. */
   const checkSteps = (upTo: number): boolean => {
-    const found = Object.fromEntries(Object.entries(issues()).filter(([path]) => STEPS.indexOf(stepOfField(path)) <= upTo));
+    const found = Object.fromEntries(Object.entries(issues()).filter(([path]) => stepIndex(path) <= upTo));
     form.setErrors(found);
-    const first = Object.keys(found).map((path) => STEPS.indexOf(stepOfField(path)));
+    const first = Object.keys(found).map(stepIndex);
     if (first.length) {
       setStep(Math.min(...first));
       return false;
@@ -94,7 +99,7 @@ export function TaskEditor({ initial, original }: { initial: TaskForm; original?
 
   const submit = async () => {
     setServerProblems([]);
-    if (!checkSteps(STEPS.length - 1)) {
+    if (!checkSteps(steps.length - 1)) {
       toast.error(new Error(t('tasks.editor.fixErrors')));
       return;
     }
@@ -114,15 +119,15 @@ export function TaskEditor({ initial, original }: { initial: TaskForm; original?
         const other = [...new Set(error.fields.filter((problem) => taskFormField(problem.field) === undefined).map(problemText))];
         form.setErrors(fields);
         setServerProblems(other);
-        const steps = Object.keys(fields).map((path) => STEPS.indexOf(stepOfField(path)));
-        if (steps.length) setStep(Math.min(...steps));
+        const refused = Object.keys(fields).map(stepIndex).filter((index) => index >= 0);
+        if (refused.length) setStep(Math.min(...refused));
         toast.error(new Error(t('tasks.editor.fixErrors')), t('tasks.editor.serverRefused'));
       } else if (error instanceof ApiError && error.status === 400) {
         const { fields, other } = apiFieldErrors(error.message);
         form.setErrors(fields);
         setServerProblems(other);
-        const steps = Object.keys(fields).map((path) => STEPS.indexOf(stepOfField(path)));
-        if (steps.length) setStep(Math.min(...steps));
+        const refused = Object.keys(fields).map(stepIndex).filter((index) => index >= 0);
+        if (refused.length) setStep(Math.min(...refused));
         toast.error(new Error(t('tasks.editor.fixErrors')), t('tasks.editor.serverRefused'));
       } else {
         toast.error(error);
@@ -146,7 +151,8 @@ export function TaskEditor({ initial, original }: { initial: TaskForm; original?
     }
   };
 
-  const stepLabels = STEPS.map((id) => (id === 'chats' && listen ? t('tasks.editor.steps.chatsListen') : t(`tasks.editor.steps.${id}`)));
+  const current = steps[Math.min(step, steps.length - 1)];
+  const stepLabels = steps.map((id) => (id === 'chats' && listen ? t('tasks.editor.steps.chatsListen') : t(`tasks.editor.steps.${id}`)));
   const title = original ? t('tasks.editor.editTitle', { name: original }) : t('tasks.editor.createTitle');
 
   return (
@@ -155,25 +161,25 @@ export function TaskEditor({ initial, original }: { initial: TaskForm; original?
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
-          if (step < STEPS.length - 1) {
+          if (step < steps.length - 1) {
             if (checkSteps(step)) setStep(step + 1);
           } else void submit();
         }}
       >
         <Stack gap="md">
           <Stepper active={step} onStepClick={setStep} size="sm" iconSize={phone ? 28 : 34} allowNextStepsSelect>
-            {STEPS.map((id, index) => (
+            {steps.map((id, index) => (
               <Stepper.Step key={id} label={phone ? <span className="visually-hidden">{stepLabels[index]}</span> : stepLabels[index]} />
             ))}
           </Stepper>
           <Title order={3} size="h4">
-            {phone ? `${t('tasks.editor.stepOf', { step: step + 1, count: STEPS.length })}: ` : ''}
+            {phone ? `${t('tasks.editor.stepOf', { step: step + 1, count: steps.length })}: ` : ''}
             {stepLabels[step]}
           </Title>
-          {step === 0 ? <BasicsStep form={form} onMode={changeMode} editing={original !== undefined} /> : null}
-          {step === 1 ? <ScheduleStep form={form} /> : null}
-          {step === 2 ? <ChatsStep form={form} /> : null}
-          {step === 3 ? <ReviewStep form={form} /> : null}
+          {current === 'basics' ? <BasicsStep form={form} onMode={changeMode} editing={original !== undefined} /> : null}
+          {current === 'schedule' ? <ScheduleStep form={form} /> : null}
+          {current === 'chats' ? <ChatsStep form={form} /> : null}
+          {current === 'review' ? <ReviewStep form={form} /> : null}
           {serverProblems.length ? (
             <Alert color="red" title={t('tasks.editor.serverRefused')} role="alert">
               <List size="sm">
@@ -195,9 +201,9 @@ export function TaskEditor({ initial, original }: { initial: TaskForm; original?
               ) : null}
             </Group>
             <Group gap="xs">
-              {step < STEPS.length - 1 ? <Button type="submit">{t('tasks.editor.next')}</Button> : null}
-              {step === STEPS.length - 1 || original ? (
-                <Button type={step === STEPS.length - 1 ? 'submit' : 'button'} onClick={step === STEPS.length - 1 ? undefined : () => void submit()} loading={save.isPending}>
+              {step < steps.length - 1 ? <Button type="submit">{t('tasks.editor.next')}</Button> : null}
+              {step === steps.length - 1 || original ? (
+                <Button type={step === steps.length - 1 ? 'submit' : 'button'} onClick={step === steps.length - 1 ? undefined : () => void submit()} loading={save.isPending}>
                   {t('tasks.editor.save')}
                 </Button>
               ) : null}
@@ -404,13 +410,20 @@ function ReviewStep({ form }: { form: TaskFormApi }) {
         </Stack>
       </Paper>
       {values.execution_mode !== 'listen' ? <SchedulePreview form={form} /> : null}
-      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" verticalSpacing="xs">
-        <NumberInput label={t('tasks.editor.retryCount')} min={0} max={99} allowDecimal={false} allowNegative={false} {...form.getInputProps('retry_count')} />
-        <NumberInput label={t('tasks.editor.signInterval')} min={0} max={3600} allowDecimal={false} allowNegative={false} {...form.getInputProps('sign_interval')} />
-      </SimpleGrid>
-      <Checkbox label={t('tasks.editor.enabled')} {...form.getInputProps('enabled', { type: 'checkbox' })} />
-      <Checkbox label={t('tasks.editor.notifyFailure')} {...form.getInputProps('notify_on_failure', { type: 'checkbox' })} />
-      <Checkbox label={t('tasks.editor.notifySuccess')} {...form.getInputProps('notify_on_success', { type: 'checkbox' })} />
+      {values.execution_mode !== 'listen' ? (
+        // Retries, the pause between accounts and run notices belong to runs; a listener has none (keyword hits notify by their rule).
+        <>
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" verticalSpacing="xs">
+            <NumberInput label={t('tasks.editor.retryCount')} min={0} max={99} allowDecimal={false} allowNegative={false} {...form.getInputProps('retry_count')} />
+            <NumberInput label={t('tasks.editor.signInterval')} min={0} max={3600} allowDecimal={false} allowNegative={false} {...form.getInputProps('sign_interval')} />
+          </SimpleGrid>
+          <Checkbox label={t('tasks.editor.enabled')} {...form.getInputProps('enabled', { type: 'checkbox' })} />
+          <Checkbox label={t('tasks.editor.notifyFailure')} {...form.getInputProps('notify_on_failure', { type: 'checkbox' })} />
+          <Checkbox label={t('tasks.editor.notifySuccess')} {...form.getInputProps('notify_on_success', { type: 'checkbox' })} />
+        </>
+      ) : (
+        <Checkbox label={t('tasks.editor.enabled')} {...form.getInputProps('enabled', { type: 'checkbox' })} />
+      )}
       <Paper withBorder p="sm">
         <Text size="sm" fw={600}>
           {t('tasks.editor.summary')}
