@@ -93,6 +93,11 @@ describe('panel-web: a person\'s first hour', () => {
     expect(await page.getByRole('button', { name: 'Save', exact: true }).isDisabled()).toBe(true);
     await expectPlain(page, 'Telegram API settings, mistyped hash');
     await screenshot(page, 'first-hour-field-error');
+    // The same at 390 px: the sentence wraps under the field, nothing scrolls sideways.
+    await page.setViewportSize({ width: PHONE.width, height: PHONE.height });
+    await expectPlain(page, 'Telegram API settings, mistyped hash, phone');
+    await screenshot(page, 'first-hour-field-error-phone');
+    await page.setViewportSize({ width: DESKTOP.width, height: DESKTOP.height });
     await hash.fill('0123456789abcdef0123456789abcdef');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Settings saved').first().waitFor();

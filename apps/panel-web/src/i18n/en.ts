@@ -36,6 +36,7 @@ export const en = {
     history: 'History',
     settings: 'Settings',
     profile: 'Profile',
+    system: 'System status',
     about: 'About',
   },
   login: {

@@ -34,6 +34,7 @@ export const zh: typeof en = {
     history: '历史记录',
     settings: '设置',
     profile: '个人资料',
+    system: '系统状态',
     about: '关于',
   },
   login: {
