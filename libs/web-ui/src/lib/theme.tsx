@@ -1,4 +1,4 @@
-import { Badge, createTheme, CSSVariablesResolver, Notification, darken, MantineColorScheme, MantineProvider, mergeThemeOverrides, SegmentedControl, useMantineColorScheme, VisuallyHidden } from '@mantine/core';
+import { createTheme, CSSVariablesResolver, darken, MantineColorScheme, MantineProvider, mergeThemeOverrides, SegmentedControl, useMantineColorScheme, VisuallyHidden } from '@mantine/core';
 import { ReactNode, useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { OverlayHost } from './overlays';
@@ -17,14 +17,15 @@ export const webTheme = createTheme({
   headings: { fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans SC", "PingFang SC", sans-serif' },
   components: {
     // Under a title Mantine greys a toast's text to gray 6 (3.3:1 on white): the text is what to fix, so full contrast.
-    Notification: Notification.extend({ styles: { description: { color: 'var(--mantine-color-text)' } } }),
+    // (Plain objects, not Badge.extend(...): see WebUiProvider.)
+    Notification: { styles: { description: { color: 'var(--mantine-color-text)' } } },
     // A badge says a state ("Needs a new login", "需要重新登录"): it wraps in a narrow cell instead of ending in "…".
-    Badge: Badge.extend({
+    Badge: {
       styles: {
         root: { height: 'auto', minHeight: 'var(--badge-height)', maxWidth: '100%', paddingBlock: 2 },
         label: { whiteSpace: 'normal', overflow: 'visible', textOverflow: 'clip', overflowWrap: 'anywhere' },
       },
-    }),
+    },
   },
 });
 
@@ -65,8 +66,6 @@ export function WebUiProvider({ children }: { children: ReactNode }) {
         webTheme,
         createTheme({
           components: {
-    // Under a title Mantine greys a toast's text to gray 6 (3.3:1 on white): the text is what to fix, so full contrast.
-    Notification: Notification.extend({ styles: { description: { color: 'var(--mantine-color-text)' } } }),
             Notification: { defaultProps: { closeButtonProps: { 'aria-label': toastClose } } },
             Modal: { defaultProps: { closeButtonProps: { 'aria-label': dialogClose } } },
             Drawer: { defaultProps: { closeButtonProps: { 'aria-label': dialogClose } } },
