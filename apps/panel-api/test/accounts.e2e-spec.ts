@@ -100,9 +100,19 @@ describe('panel-api accounts, logins and status checks (simulated Telegram)', ()
     expect(notSession.status).toBe(400);
     const unknownField = await api('/api/accounts/alice', { method: 'PATCH', body: { colour: 'red' } });
     expect(unknownField.status).toBe(400);
-    expect(unknownField.body).toEqual({ statusCode: 400, error: 'Bad Request', message: 'property colour should not exist', code: 'validation_failed' });
+    expect(unknownField.body).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'property colour should not exist',
+      code: 'validation_failed',
+      fields: [{ field: 'colour', rule: 'unknown_field', message: expect.any(String) }],
+    });
     const badProxy = await api('/api/accounts/alice', { method: 'PATCH', body: { proxy: 'ftp://host:1' } });
     expect(badProxy.status).toBe(400);
+    expect(badProxy.body).toMatchObject({ fields: [{ field: 'proxy', rule: 'proxy_scheme', message: expect.stringMatching(/^The proxy type "ftp" is not supported/) }] });
+    // A well-formed socks5 proxy is taken as it is written.
+    const socks = await api<{ proxy: string }>('/api/accounts/alice', { method: 'PATCH', body: { proxy: 'socks5://127.0.0.1:1080' } });
+    expect([socks.status, socks.body.proxy]).toEqual([200, 'socks5://127.0.0.1:1080']);
     const badCheck = await api('/api/accounts/status/check', { method: 'POST', body: { timeout_seconds: 21 } });
     expect(badCheck.status).toBe(400);
     const badNames = await api('/api/accounts/status/check', { method: 'POST', body: { account_names: ['../x'] } });

@@ -207,7 +207,9 @@ describe('admin authentication', () => {
     const token = await loginAsAdmin(panel);
     const path = '/api/auth/password';
     expect((await requestJson(panel.url, path, { method: 'PUT', body: { current_password: 'x', new_password: 'a new password' } })).status).toBe(401);
-    expect((await requestJson(panel.url, path, { method: 'PUT', token, body: { current_password: TEST_ADMIN_PASSWORD, new_password: 'short' } })).status).toBe(400);
+    const short = await requestJson(panel.url, path, { method: 'PUT', token, body: { current_password: TEST_ADMIN_PASSWORD, new_password: 'short' } });
+    expect(short.status).toBe(400);
+    expect(short.body).toMatchObject({ fields: [{ field: 'new_password', rule: 'too_short', min: 8, message: 'Use at least 8 characters.' }] });
     const wrongCurrent = await requestJson(panel.url, path, { method: 'PUT', token, body: { current_password: 'wrong one', new_password: 'a new password' } });
     expect(wrongCurrent.status).toBe(403);
     const changed = await requestJson<TokenBody>(panel.url, path, {
@@ -227,7 +229,11 @@ describe('admin authentication', () => {
   it('changes the username: earlier tokens stop working and the old name no longer logs in', async () => {
     const token = await loginAsAdmin(panel);
     const path = '/api/auth/username';
-    expect((await requestJson(panel.url, path, { method: 'PUT', token, body: { current_password: TEST_ADMIN_PASSWORD, new_username: 'bad name!' } })).status).toBe(400);
+    const badName = await requestJson(panel.url, path, { method: 'PUT', token, body: { current_password: TEST_ADMIN_PASSWORD, new_username: 'bad name!' } });
+    expect(badName.status).toBe(400);
+    expect(badName.body).toMatchObject({ fields: [{ field: 'new_username', rule: 'format' }] });
+    const long = await requestJson(panel.url, path, { method: 'PUT', token, body: { current_password: TEST_ADMIN_PASSWORD, new_username: 'a'.repeat(65) } });
+    expect(long.body).toMatchObject({ fields: [{ field: 'new_username', rule: 'too_long', max: 64, message: 'Use at most 64 characters.' }] });
     expect((await requestJson(panel.url, path, { method: 'PUT', token, body: { current_password: 'wrong', new_username: 'owner' } })).status).toBe(403);
     const renamed = await requestJson<TokenBody>(panel.url, path, {
       method: 'PUT',

@@ -92,7 +92,13 @@ describe('schedule preview', () => {
   ])('refuses %s with 400 in the JSON error shape', async (_case, body, message) => {
     const response = await preview(body);
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ statusCode: 400, error: 'Bad Request', message: expect.stringContaining(message), code: 'validation_failed' });
+    expect(response.body).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: expect.stringContaining(message),
+      code: 'validation_failed',
+      fields: [expect.objectContaining({ rule: expect.any(String), message: expect.any(String) })],
+    });
   });
 
   it('refuses a schedule with the very message a task save gives', async () => {

@@ -49,6 +49,7 @@ describe('stored secrets do not follow a changed URL', () => {
       expect(refused.status).toBe(400);
       expect(refused.body).toMatchObject({ statusCode: 400, error: 'Bad Request' });
       expect(JSON.stringify(refused.body.message)).toMatch(/webdav_password must be given again because webdav_url now points to another server/);
+      expect(refused.body.fields).toEqual([{ field: 'webdav_password', rule: 'secret_needed_again', message: expect.stringMatching(/^The address now points to another server/) }]);
       expect(JSON.stringify(refused.body)).not.toContain(webdav.password);
     }
     expect(readFileSync(join(panel.dataDir, '.global_settings.json'), 'utf8')).toBe(before);

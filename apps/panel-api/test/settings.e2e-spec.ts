@@ -179,6 +179,25 @@ describe('settings API', () => {
     expect(readFileSync(join(panel.dataDir, '.global_settings.json'), 'utf8')).toBe(globalBefore);
   });
 
+  it.each([
+    ['an unknown field', { colour: 'blue' }, { field: 'colour', rule: 'unknown_field' }],
+    ['an interval above 170 days', { device_keepalive_interval_days: 171 }, { field: 'device_keepalive_interval_days', rule: 'range', min: 1, max: 170 }],
+    ['a fractional interval', { device_keepalive_interval_days: 1.5 }, { field: 'device_keepalive_interval_days', rule: 'integer' }],
+    ['an unknown time zone', { timezone: 'Mars/Olympus_Mons' }, { field: 'timezone', rule: 'time_zone' }],
+    ['an AI base URL that is no URL', { ai_base_url: 'not a url' }, { field: 'ai_base_url', rule: 'http_url' }],
+    ['a malformed bot token', { bot_token: 'no-colon' }, { field: 'bot_token', rule: 'bot_token' }],
+    ['a bad chat id', { bot_chat_id: 'chat 1' }, { field: 'bot_chat_id', rule: 'chat_id' }],
+    ['an api_hash that is not 32 hex', { telegram_api_hash: 'xyz' }, { field: 'telegram_api_hash', rule: 'api_hash' }],
+    ['a short webhook secret', { webhook_secret: 'short' }, { field: 'webhook_secret', rule: 'too_short', min: 16 }],
+  ])('names the field of %s, its rule and a sentence without API names', async (_case, body, expected) => {
+    const response = await put(body);
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ code: 'validation_failed', fields: [{ ...expected, message: expect.any(String) }] });
+    const [field] = (response.body as { fields: Array<{ message: string }> }).fields;
+    expect(field.message).toMatch(/^[A-Z].*\.$/);
+    expect(field.message).not.toMatch(/_|must be|should not/);
+  });
+
   it('refuses a body that is not a JSON object', async () => {
     expect((await put([{ timezone: 'UTC' }])).status).toBe(400);
     expect((await requestJson(panel.url, '/api/config/settings', { method: 'PUT', token, rawBody: '{"timezone":', headers: { 'content-type': 'application/json' } })).status).toBe(400);

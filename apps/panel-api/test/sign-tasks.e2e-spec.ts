@@ -211,13 +211,17 @@ describe('panel-api sign tasks, runs, scheduler and live history (simulated Tele
       ['(?=secret)\\w+', /keywords\.0 is not a valid regular expression for RE2: invalid or unsupported Perl syntax: `\(\?=`.*no lookaround/],
       ['(a)\\1', /keywords\.0 is not a valid regular expression for RE2: invalid escape sequence: `\\1`.*no backreferences/],
     ] as const) {
-      const refused = await api<{ message: string }>('/api/sign-tasks', {
+      const refused = await api<{ message: string; fields: unknown }>('/api/sign-tasks', {
         method: 'POST',
         body: task('bad_re2', { execution_mode: 'listen', sign_at: undefined, chats: [{ chat_id: -1001, actions: [{ action: 8, keywords: [keyword], match_mode: 'regex' }] }] }),
       });
       expect(refused.status).toBe(400);
       expect(String(refused.body.message)).toMatch(reason);
+      // The editor shows it on the keyword box, in words without the API's path.
+      expect(refused.body).toMatchObject({ fields: [{ field: 'chats.0.actions.0.keywords.0', rule: 'pattern', message: expect.stringMatching(/^This pattern cannot run here/) }] });
     }
+    const never = await api<{ fields: unknown }>('/api/sign-tasks', { method: 'POST', body: task('never', { sign_at: '0 0 31 2 *' }) });
+    expect(never.body.fields).toEqual([{ field: 'sign_at', rule: 'schedule_never', message: expect.stringMatching(/never runs/) }]);
     expect((await api<{ total: number }>('/api/sign-tasks')).body.total).toBe(0);
     // Any display name is a name (its file name is derived); one with a control character is not.
     expect((await api('/api/sign-tasks/..%2Fetc')).status).toBe(404);

@@ -15,7 +15,10 @@ const RAW = [
   /\b(telegram_api_id|telegram_api_hash|bot_token|bot_chat_id|push_[a-z_]+|webhook_url|webhook_secret|account_name|account_names|execution_mode|sign_at|chat_id|error_code)\b/,
   /\b(validation_failed|telegram_unavailable|channel_not_configured|bot_not_configured|task_not_runnable|network_error|internal_error)\b/,
   /\b[a-z_]+\.\d+\.[a-z_]+/,
-  /\b(dashboard|settings|tasks|accounts|common)\.[a-zA-Z]+\.[a-zA-Z.]+/,
+  /\b(dashboard|settings|tasks|accounts|common|fieldRules|field|serverError)\.[a-zA-Z_]+(\.[a-zA-Z.]+)?/,
+  // class-validator's own phrasing, which names the API's field before it
+  /\b(should not exist|must be shorter than|must be longer than|must not be greater than|must not be less than|must be an? (integer|string|boolean|number))\b/,
+  /\b(ai_model|ai_base_url|ai_api_key|new_password|current_password|new_username|webdav_[a-z_]+|timezone)\b/,
 ];
 
 /**
@@ -83,10 +86,39 @@ describe('panel-web: a person\'s first hour', () => {
     await dialog.getByRole('link', { name: 'Open the Telegram API settings' }).click();
     await page.getByRole('tab', { name: 'Telegram API', selected: true }).waitFor();
     await page.getByLabel('api_id').fill('12345');
-    await page.getByRole('textbox', { name: 'api_hash' }).fill('0123456789abcdef0123456789abcdef');
+    // A mistyped hash is named on its field before anything is sent, and the save waits for it.
+    const hash = page.getByRole('textbox', { name: 'api_hash' });
+    await hash.fill('not-a-hash');
+    await page.getByText('Paste the API hash from my.telegram.org: 32 characters, digits and the letters a to f.').waitFor();
+    expect(await page.getByRole('button', { name: 'Save', exact: true }).isDisabled()).toBe(true);
+    await expectPlain(page, 'Telegram API settings, mistyped hash');
+    await screenshot(page, 'first-hour-field-error');
+    // The same at 390 px: the sentence wraps under the field, nothing scrolls sideways.
+    await page.setViewportSize({ width: PHONE.width, height: PHONE.height });
+    await expectPlain(page, 'Telegram API settings, mistyped hash, phone');
+    await screenshot(page, 'first-hour-field-error-phone');
+    await page.setViewportSize({ width: DESKTOP.width, height: DESKTOP.height });
+    await hash.fill('0123456789abcdef0123456789abcdef');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Settings saved').first().waitFor();
     await expectPlain(page, 'Telegram API settings');
+
+    // What only the service knows (a model name too long) comes back on the field, in words; the
+    // error toast goes when the next save succeeds.
+    await page.getByRole('tab', { name: 'AI' }).click();
+    const model = page.getByLabel('Model');
+    await model.fill('m'.repeat(129));
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Use at most 128 characters.').waitFor();
+    const toastText = 'Some fields need a change; each one says what to fix.';
+    await page.getByText(toastText).waitFor();
+    await expectPlain(page, 'AI settings, refused by the service');
+    await screenshot(page, 'first-hour-server-field-error');
+    await model.fill('gpt-4o-mini');
+    expect(await page.getByText('Use at most 128 characters.').count()).toBe(0);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Settings saved').first().waitFor();
+    await page.getByText(toastText).waitFor({ state: 'detached' });
 
     // The checklist's next step opens the add dialog with the phone login.
     await checklist(page, 1);

@@ -23,6 +23,10 @@ describe('panel-web: login and shell', () => {
     await logIn(page, { totpSecret, path: page.url() });
     await page.waitForURL(/\/about$/);
     await page.getByRole('heading', { name: 'About', level: 2 }).waitFor();
+    // About holds the version; memory and the runtime status have their own page.
+    await page.getByRole('link', { name: 'Open the system status' }).click();
+    await page.waitForURL(/\/system$/);
+    await page.getByRole('heading', { name: 'System status', level: 2 }).waitFor();
     await page.getByText('Runtime status').waitFor();
     // Runtime components and their details in words, not the service's keys.
     const scheduler = page.getByRole('region', { name: 'Scheduler', exact: true });
@@ -38,7 +42,7 @@ describe('panel-web: login and shell', () => {
     expect(page.url()).not.toMatch(/token/i);
     await page.evaluate(() => sessionStorage.setItem('panel.token', 'not-a-valid-token'));
     await page.reload();
-    await page.waitForURL(/\/login\?next=%2Fabout&expired=1/);
+    await page.waitForURL(/\/login\?next=%2Fsystem&expired=1/);
     await page.getByText('Your session ended').waitFor();
     expect(errors).toEqual([]);
     await context.close();
@@ -48,7 +52,7 @@ describe('panel-web: login and shell', () => {
     const { page, context } = await newPage(web, PHONE);
     await logIn(page, { totpSecret, path: '/login?next=%2Fabout' });
     await page.waitForURL(/\/about$/);
-    await page.getByText('Runtime status').waitFor();
+    await page.getByRole('heading', { name: 'About', level: 2 }).waitFor();
     expect(await scrollsSideways(page)).toBe(false);
     expect(await seriousAxeViolations(page)).toEqual([]);
     await screenshot(page, 'about-phone');

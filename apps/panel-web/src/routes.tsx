@@ -45,6 +45,7 @@ export const routes: RouteObject[] = [
           { path: '/settings', lazy: withStrings(() => import('./routes/settings/strings'), async () => (await import('./routes/settings/settings-page')).SettingsPage) },
           { path: '/profile', lazy: withStrings(() => import('./routes/profile/strings'), async () => (await import('./routes/profile/profile-page')).ProfilePage) },
           { path: '/about', lazy: withStrings(() => import('./routes/about/strings'), async () => (await import('./routes/about/about-page')).AboutPage) },
+          { path: '/system', lazy: withStrings(() => import('./routes/about/strings'), async () => (await import('./routes/about/about-page')).SystemStatusPage) },
           { path: '*', lazy: async () => ({ Component: (await import('./components/not-found')).NotFoundPage }) },
         ],
       },

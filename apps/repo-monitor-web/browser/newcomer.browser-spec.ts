@@ -43,6 +43,13 @@ describe('repo-monitor console: a newcomer\u2019s first hour', () => {
     await page.goto('/');
     await page.waitForURL(/\/setup$/);
     await page.getByLabel('User name').fill(FIRST_ADMIN.username);
+    // A password below the rule is named on its field, in words, before anything is sent.
+    await page.getByLabel(/^Password/).fill('short');
+    await page.getByLabel('Repeat the password').fill('short');
+    await page.getByRole('button', { name: 'Create and sign in' }).click();
+    await page.getByText('Use 12 to 256 characters.').waitFor();
+    await plain('setup, short password');
+    await screenshot(page, 'monitor-setup-field-error');
     await page.getByLabel(/^Password/).fill(FIRST_ADMIN.password);
     await page.getByLabel('Repeat the password').fill(FIRST_ADMIN.password);
     await page.getByRole('button', { name: 'Create and sign in' }).click();

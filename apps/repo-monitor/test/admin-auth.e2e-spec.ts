@@ -114,10 +114,14 @@ describe('admin setup, sign-in, CSRF and the default-deny guard', () => {
       const short = await requestJson(monitor.url, '/api/v1/setup', { method: 'POST', body: { username: 'admin', password: 'short' } });
       expect(short.status).toBe(400);
       expect(short.body['error_code']).toBe('validation_failed');
+      // Each refusal names its field and rule, so the setup form shows it there, in the person's language.
+      expect(short.body['details']).toMatchObject({ fields: [{ field: 'password', rule: 'too_short', min: 12, message: expect.any(String) }] });
       const badName = await requestJson(monitor.url, '/api/v1/setup', { method: 'POST', body: { username: 'bad name!', password: 'long-enough-password' } });
       expect(badName.status).toBe(400);
+      expect(badName.body['details']).toMatchObject({ fields: [{ field: 'username', rule: expect.any(String), message: expect.stringMatching(/^[A-Z]/) }] });
       const extra = await requestJson(monitor.url, '/api/v1/setup', { method: 'POST', body: { username: 'admin', password: 'long-enough-password', role: 'x' } });
       expect(extra.status).toBe(400);
+      expect(extra.body['details']).toEqual({ fields: [{ field: 'role', rule: 'unknown_field', message: expect.any(String) }] });
     });
 
     it('creates the admin from loopback, then answers 404', async () => {

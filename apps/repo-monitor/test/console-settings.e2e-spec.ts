@@ -189,7 +189,7 @@ describe('console settings', () => {
     it('requires a key to enable AI, stores it encrypted and applies changes without restart', async () => {
       const noKey = await call('PUT', '/api/v1/ai/config', { enabled: true });
       expect(noKey.status).toBe(400);
-      expect(noKey.body['details']).toEqual({ field: 'api_key' });
+      expect(noKey.body['details']).toEqual({ field: 'api_key', fields: [{ field: 'api_key', rule: 'invalid', message: expect.stringMatching(/api_key is required when AI is enabled/) }] });
       const saved = await call('PUT', '/api/v1/ai/config', { enabled: true, api_key: 'sk-test-secret-key', base_url: 'http://127.0.0.1:9/v1', timeout: '45s', triage_enabled: false });
       expect(saved.status).toBe(200);
       expect(saved.body).toMatchObject({ enabled: true, api_key_set: true, base_url: 'http://127.0.0.1:9/v1', timeout: '45s', triage_enabled: false });

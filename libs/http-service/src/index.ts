@@ -10,3 +10,4 @@ export * from './lib/account-guess-delay';
 export * from './lib/security-headers';
 export * from './lib/connection-limits';
 export * from './lib/url-guards';
+export * from './lib/field-problems';

@@ -1,6 +1,3 @@
-import { ClusterService } from './cluster/cluster.service';
-import { installOwnerForwarding } from './cluster/owner-forwarding';
-import { ValidationPipe } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { serializeSqliteAccess } from '@shared/database';
@@ -9,12 +6,14 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { AccessTokenService } from './auth/access-token.service';
+import { ClusterService } from './cluster/cluster.service';
+import { installOwnerForwarding } from './cluster/owner-forwarding';
 import { installTokenBeforeBody } from './auth/token-before-body';
 import { ProviderOverride } from './common/provider-overrides';
 import { AllExceptionsFilter, errorBody } from './common/all-exceptions.filter';
 import { DEFAULT_BODY_LIMITS, installBodyLimits } from './common/request-limits';
 import { packageVersion } from '@shared/config';
-import { clientErrorAnswer, frameworkErrorAnswer, installSecurityHeaders, LifecycleServer, ReadinessService, refuseDotSegments, requestIdFor } from '@shared/http-service';
+import { clientErrorAnswer, FieldValidationPipe, frameworkErrorAnswer, installSecurityHeaders, LifecycleServer, ReadinessService, refuseDotSegments, requestIdFor } from '@shared/http-service';
 import { PanelConfig } from './config/panel-config';
 import { HEALTH_PATHS, setupOpenApi } from './openapi';
 import { serveWebUi } from './web-ui/serve-web-ui';
@@ -78,7 +77,7 @@ async function buildPanelApp(config: PanelConfig, options: PanelAppOptions, life
   serializeSqliteAccess(app.get(DataSource));
   app.useLogger(app.get(Logger));
   app.useGlobalPipes(
-    new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, stopAtFirstError: false }),
+    new FieldValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, stopAtFirstError: false }),
   );
   app.useGlobalFilters(new AllExceptionsFilter());
   const fastify = app.getHttpAdapter().getInstance();

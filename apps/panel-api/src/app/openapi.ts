@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { collectRouteFacts, completeOpenApiDocument } from '@shared/http-service';
+import { collectRouteFacts, completeOpenApiDocument, FIELD_PROBLEMS_SCHEMA } from '@shared/http-service';
 import { ERROR_CODES } from './common/panel-error';
 import { IS_PUBLIC_ROUTE } from './common/public.decorator';
 
@@ -26,6 +26,7 @@ const ERROR_SCHEMA = {
         description: 'What went wrong, for a program: stable across versions and languages (docs/panel-api-errors.md)',
         example: 'task_not_found',
       },
+      fields: FIELD_PROBLEMS_SCHEMA,
     },
   },
 };

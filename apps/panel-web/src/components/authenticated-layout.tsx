@@ -1,5 +1,5 @@
 import { Button } from '@mantine/core';
-import { IconChartBar, IconHistory, IconInfoCircle, IconListCheck, IconSearch, IconSettings, IconUser, IconUsers } from '@tabler/icons-react';
+import { IconChartBar, IconHistory, IconActivityHeartbeat, IconInfoCircle, IconListCheck, IconSearch, IconSettings, IconUser, IconUsers } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { ColorSchemePicker, LanguagePicker, LoadingState, Shell } from '@shared/web-ui';
 import { Suspense } from 'react';
@@ -29,9 +29,10 @@ export function AuthenticatedLayout() {
     { to: '/history', label: t('nav.history'), icon: <IconHistory {...icon} /> },
     { to: '/settings', label: t('nav.settings'), icon: <IconSettings {...icon} /> },
     { to: '/profile', label: t('nav.profile'), icon: <IconUser {...icon} /> },
+    { to: '/system', label: t('nav.system'), icon: <IconActivityHeartbeat {...icon} /> },
     { to: '/about', label: t('nav.about'), icon: <IconInfoCircle {...icon} /> },
   ];
-  const available = new Set(['/dashboard', '/accounts', '/tasks', '/hits', '/history', '/settings', '/profile', '/about']);
+  const available = new Set(['/dashboard', '/accounts', '/tasks', '/hits', '/history', '/settings', '/profile', '/system', '/about']);
   return (
     <Shell
       title={t('appName')}

@@ -1851,8 +1851,34 @@ export interface components {
         };
         /** @description Every error of the API (the OAuth token endpoint answers RFC 6749 errors instead) */
         MonitorErrorBody: {
-            /** @description Extra facts: the field at fault, or request_id on a 5xx */
+            /** @description Extra facts: the field at fault, the fields of a validation_failed (`fields`), or request_id on a 5xx */
             details?: {
+                /** @description On validation_failed: each field that breaks a rule, for a form to show on that field */
+                fields?: {
+                    /**
+                     * @description The field as the request names it; nested fields joined with dots
+                     * @example chats.0.actions.1.keywords
+                     */
+                    field: string;
+                    /**
+                     * @description The upper limit of the rule, when it has one
+                     * @example 64
+                     */
+                    max?: number;
+                    /**
+                     * @description A plain sentence naming what to fix, without API names
+                     * @example Use at most 64 characters.
+                     */
+                    message: string;
+                    /** @description The lower limit of the rule, when it has one */
+                    min?: number;
+                    /**
+                     * @description The rule it breaks, stable for translations: required, too_long, too_short, too_many, too_few, too_small, too_large, range, integer, number, type, one_of, url, email, format, unknown_field, invalid, or a service-specific one
+                     * @example too_long
+                     */
+                    rule: string;
+                }[];
+            } & {
                 [key: string]: unknown;
             };
             /**

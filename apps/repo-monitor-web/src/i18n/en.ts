@@ -1,6 +1,13 @@
 /** English strings the whole console shares (namespace `app`); each page keeps its own in routes/<page>/i18n.ts. */
 export const en = {
   appName: 'repo-monitor',
+  // what a field breaks, by the rule a 400 names (details.fields[].rule); the common rules are web-ui's `field.*`
+  fieldRules: {
+    totp_wrong: 'The code is wrong or was already used; enter the code your authenticator app shows now.',
+  },
+  serverError: {
+    invalid_credentials: 'The password is wrong.',
+  },
   common: {
     save: 'Save',
     cancel: 'Cancel',

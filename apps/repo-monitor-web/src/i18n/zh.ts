@@ -3,6 +3,12 @@ import type { en } from './en';
 /** 简体中文（与 en.ts 的键完全一致）。 */
 export const zh: typeof en = {
   appName: 'repo-monitor',
+  fieldRules: {
+    totp_wrong: '验证码错误或已被使用，请输入身份验证器当前显示的验证码。',
+  },
+  serverError: {
+    invalid_credentials: '密码不正确。',
+  },
   common: {
     save: '保存',
     cancel: '取消',

@@ -1,10 +1,10 @@
 import fastifyCookie from '@fastify/cookie';
-import { ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { packageVersion } from '@shared/config';
 import {
   clientErrorAnswer,
+  FieldValidationPipe,
   frameworkErrorAnswer,
   installSecurityHeaders,
   LifecycleServer,
@@ -99,7 +99,7 @@ async function buildMonitorApp(config: MonitorConfig, lifecycle: LifecycleServer
   await app.register(fastifyCookie);
   // SQLite is one shared connection: every flow takes its turn (see @shared/database).
   serializeSqliteAccess(app.get(DataSource));
-  app.useGlobalPipes(new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }));
+  app.useGlobalPipes(new FieldValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true }));
   app.useGlobalFilters(new AllExceptionsFilter());
   const fastify = app.getHttpAdapter().getInstance();
   logLeanRequests(fastify, () => PinoLogger.root, [GITHUB_WEBHOOK_PATH]);

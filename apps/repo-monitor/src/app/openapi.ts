@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { addErrorResponse, collectRouteFacts, completeOpenApiDocument } from '@shared/http-service';
+import { addErrorResponse, collectRouteFacts, completeOpenApiDocument, FIELD_PROBLEMS_SCHEMA } from '@shared/http-service';
 import { IS_PUBLIC_ROUTE } from './common/public.decorator';
 
 export const SESSION_COOKIE = 'monitor_session';
@@ -24,7 +24,8 @@ const ERROR_SCHEMA = {
       details: {
         type: 'object' as const,
         additionalProperties: true,
-        description: 'Extra facts: the field at fault, or request_id on a 5xx',
+        description: 'Extra facts: the field at fault, the fields of a validation_failed (`fields`), or request_id on a 5xx',
+        properties: { fields: FIELD_PROBLEMS_SCHEMA },
       },
     },
   },

@@ -5,20 +5,37 @@ import { ErrorText } from './states';
 
 type ToastOptions = { color?: string; title?: string; message: ReactNode; autoClose: number };
 
-function show(options: ToastOptions): void {
-  void overlayLayer().then(({ notifications }) => notifications.show(options));
+function show(options: ToastOptions): Promise<string> {
+  return overlayLayer().then(({ notifications }) => notifications.show(options));
+}
+
+/** Error toasts still on screen: a success that follows takes them away, so a fixed error does not linger. */
+const errorToasts = new Set<Promise<string>>();
+
+function clearErrorToasts(): void {
+  const open = [...errorToasts];
+  errorToasts.clear();
+  if (!open.length) return;
+  void overlayLayer().then(({ notifications }) => {
+    for (const id of open) void id.then((value) => notifications.hide(value));
+  });
 }
 
 /** Toasts for the result of an action (the toast layer loads with the first one). */
 export const toast = {
+  /** Also closes the error toasts shown before: what failed then has just worked. */
   success(message: ReactNode): void {
-    show({ color: 'green', message, autoClose: 4000 });
+    clearErrorToasts();
+    void show({ color: 'green', message, autoClose: 4000 });
   },
   error(error: unknown, title?: string): void {
-    show({ color: 'red', title, message: <ErrorText error={error} />, autoClose: 8000 });
+    const id = show({ color: 'red', title, message: <ErrorText error={error} />, autoClose: 8000 });
+    // Hiding one that closed by itself does nothing; the set is emptied by the next success.
+    errorToasts.add(id);
   },
+  clearErrors: clearErrorToasts,
   info(message: ReactNode): void {
-    show({ message, autoClose: 4000 });
+    void show({ message, autoClose: 4000 });
   },
 };
 

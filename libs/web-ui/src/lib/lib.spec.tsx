@@ -100,6 +100,40 @@ describe('ErrorState', () => {
   });
 });
 
+describe('field problems', () => {
+  it('reads both services\' field lists, drops malformed entries and keeps at most 50', () => {
+    const panel = apiErrorFrom(new Response(null, { status: 400 }), {
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'x',
+      code: 'validation_failed',
+      fields: [{ field: 'ai_model', rule: 'too_long', max: 128, message: 'Use at most 128 characters.' }, { field: 1 }, 'junk', { field: 'a', rule: 'required', message: 'm', min: 'NaN' }],
+    });
+    expect(panel.fields).toEqual([
+      { field: 'ai_model', rule: 'too_long', max: 128, message: 'Use at most 128 characters.' },
+      { field: 'a', rule: 'required', message: 'm' },
+    ]);
+    const monitor = apiErrorFrom(new Response(null, { status: 400 }), {
+      error_code: 'validation_failed',
+      message: 'y',
+      details: { fields: Array.from({ length: 80 }, (_, index) => ({ field: `f${index}`, rule: 'required', message: 'm' })) },
+    });
+    expect(monitor.fields).toHaveLength(50);
+  });
+
+  it('says what each field needs in the page\'s language (the app\'s rule, else the library\'s, else the service\'s sentence)', () => {
+    const resources = { en: { fieldRules: { api_hash: 'Paste the API hash.' } }, zh: { fieldRules: { api_hash: '请粘贴 API hash。' } } };
+    const error = new ApiError(400, 'telegram_api_hash must be 32 hexadecimal characters', undefined, undefined, 'validation_failed', undefined, [
+      { field: 'telegram_api_hash', rule: 'api_hash', message: 'Paste the API hash from my.telegram.org.' },
+      { field: 'ai_model', rule: 'too_long', max: 128, message: 'Use at most 128 characters.' },
+      { field: 'odd', rule: 'something_new', message: 'A sentence of the service.' },
+    ]);
+    renderWithProviders(<ErrorState error={error} />, { resources, language: 'zh-CN' });
+    expect(screen.getByRole('alert')).toHaveTextContent('请粘贴 API hash。 最多 128 个字符。 A sentence of the service.');
+    expect(screen.getByRole('alert')).not.toHaveTextContent('telegram_api_hash');
+  });
+});
+
 describe('DataTable', () => {
   const rows = [
     { id: 'a', name: 'Alpha' },

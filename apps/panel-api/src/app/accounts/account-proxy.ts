@@ -71,28 +71,41 @@ export function describeProxy(proxy: TelegramProxy | undefined): string | null {
   return `${proxy.type}://${credentials}${host}:${proxy.port}`;
 }
 
+/** Why a proxy text is refused: a stable rule (the web apps translate it) and a sentence naming what to fix. */
+export interface ProxyProblem {
+  rule: 'proxy_format' | 'proxy_link' | 'proxy_scheme' | 'proxy_host' | 'proxy_port' | 'proxy_path' | 'proxy_secret' | 'proxy_escape';
+  sentence: string;
+}
+
 /**
  * Why `text` is not a proxy this panel can use, as a sentence naming what to fix (for a text
  * parseProxyUrl refused).
  */
 export function proxyProblem(text: string): string {
+  return describeProxyProblem(text).sentence;
+}
+
+/** proxyProblem with its rule. */
+export function describeProxyProblem(text: string): ProxyProblem {
   const example = 'socks5://127.0.0.1:1080 (also socks4://, http://, mtproxy://<secret>@host:port or a tg://proxy link)';
   let url: URL;
   try {
     url = new URL(text.trim());
   } catch {
     const written = /^[a-z0-9]+:\/\/[^/?#]*:(\d+)\/?$/i.exec(text.trim())?.[1];
-    if (written !== undefined && !port(written)) return 'The proxy port must be a number from 1 to 65535.';
-    return `The proxy is not an address: write it as ${example}.`;
+    if (written !== undefined && !port(written)) return { rule: 'proxy_port', sentence: 'The proxy port must be a number from 1 to 65535.' };
+    return { rule: 'proxy_format', sentence: `The proxy is not an address: write it as ${example}.` };
   }
   const scheme = url.protocol.replace(/:$/, '').toLowerCase();
-  if (scheme === 'tg' || url.hostname === 't.me') return 'The proxy link needs a server, a port and a secret of at least 32 hexadecimal characters.';
-  if (!SCHEMES[scheme]) return `The proxy type "${scheme}" is not supported: write it as ${example}.`;
-  if (!url.hostname) return `The proxy has no host: write it as ${example}.`;
+  if (scheme === 'tg' || url.hostname === 't.me') return { rule: 'proxy_link', sentence: 'The proxy link needs a server, a port and a secret of at least 32 hexadecimal characters.' };
+  if (!SCHEMES[scheme]) return { rule: 'proxy_scheme', sentence: `The proxy type "${scheme}" is not supported: write it as ${example}.` };
+  if (!url.hostname) return { rule: 'proxy_host', sentence: `The proxy has no host: write it as ${example}.` };
   if (!port(url.port) && !parseProxyUrl(text)) {
-    return url.port === '' ? `The proxy has no port: add it after the host, as in ${scheme}://${url.hostname}:1080.` : 'The proxy port must be a number from 1 to 65535.';
+    return url.port === ''
+      ? { rule: 'proxy_port', sentence: `The proxy has no port: add it after the host, as in ${scheme}://${url.hostname}:1080.` }
+      : { rule: 'proxy_port', sentence: 'The proxy port must be a number from 1 to 65535.' };
   }
-  if ((url.pathname !== '' && url.pathname !== '/') || url.search) return 'The proxy address must end after the port (no path or query).';
-  if (SCHEMES[scheme] === 'mtproxy') return 'The MTProxy secret (before the @) must be at least 32 hexadecimal characters.';
-  return 'The proxy user name or password holds a broken %-escape: write a literal % as %25.';
+  if ((url.pathname !== '' && url.pathname !== '/') || url.search) return { rule: 'proxy_path', sentence: 'The proxy address must end after the port (no path or query).' };
+  if (SCHEMES[scheme] === 'mtproxy') return { rule: 'proxy_secret', sentence: 'The MTProxy secret (before the @) must be at least 32 hexadecimal characters.' };
+  return { rule: 'proxy_escape', sentence: 'The proxy user name or password holds a broken %-escape: write a literal % as %25.' };
 }

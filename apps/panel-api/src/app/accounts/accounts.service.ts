@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TelegramProxy } from '../telegram/telegram-gateway';
 import { parseSessionString } from '../telegram/session-string';
-import { parseProxyUrl, proxyProblem } from './account-proxy';
+import { describeProxyProblem, parseProxyUrl } from './account-proxy';
 import { AccountSessionsService } from './account-sessions.service';
 import { AccountRecord, AccountStore } from './account-store';
 import { AccountNotFound, PanelError, ValidationFailed } from '../common/panel-error';
@@ -11,7 +11,8 @@ export function proxyFromInput(text: string | null | undefined): TelegramProxy |
   if (text === null || text === '') return null;
   const proxy = parseProxyUrl(text);
   if (!proxy) {
-    throw new ValidationFailed(proxyProblem(text));
+    const problem = describeProxyProblem(text);
+    throw ValidationFailed.ofField(problem.sentence, 'proxy', problem.rule, problem.sentence);
   }
   return proxy;
 }

@@ -108,7 +108,7 @@ export class AuthService {
   async changePassword(admin: AuthenticatedAdmin, change: ChangePasswordDto): Promise<IssuedToken> {
     const user = await this.userWithPassword(admin, change.current_password);
     if (change.new_password === change.current_password) {
-      throw new ValidationFailed('new_password must differ from current_password');
+      throw ValidationFailed.ofField('new_password must differ from current_password', 'new_password', 'same_as_current', 'Choose a password other than the current one.');
     }
     user.passwordHash = await this.hasher.hash(change.new_password);
     user.tokenVersion += 1;
@@ -122,7 +122,9 @@ export class AuthService {
   /** Renames the admin; every token issued before stops working, and a fresh one is returned. */
   async changeUsername(admin: AuthenticatedAdmin, change: ChangeUsernameDto): Promise<IssuedToken> {
     const user = await this.userWithPassword(admin, change.current_password);
-    if (change.new_username === user.username) throw new ValidationFailed('new_username is the current username');
+    if (change.new_username === user.username) {
+      throw ValidationFailed.ofField('new_username is the current username', 'new_username', 'same_as_current', 'This is already your user name; enter a different one.');
+    }
     if (await this.users.existsBy({ username: change.new_username })) {
       throw new PanelError('username_taken', 'That username is taken');
     }

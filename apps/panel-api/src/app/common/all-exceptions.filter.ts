@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
-import { fastifyErrorStatus, httpErrorMessage, noteAnsweredError } from '@shared/http-service';
+import { fastifyErrorStatus, FieldProblem, httpErrorFields, httpErrorMessage, noteAnsweredError } from '@shared/http-service';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import { ApiErrorBody } from './api-error';
@@ -24,12 +24,14 @@ export function codeForStatus(status: number): ErrorCode {
   return CODE_FOR_STATUS[status] ?? (status < 500 ? 'request_refused' : 'internal_error');
 }
 
-export function errorBody(status: number, message: string, code: ErrorCode = codeForStatus(status)): ApiErrorBody {
-  return { statusCode: status, error: STATUS_CODES[status] ?? 'Error', message, code };
+export function errorBody(status: number, message: string, code: ErrorCode = codeForStatus(status), fields?: readonly FieldProblem[]): ApiErrorBody {
+  const body: ApiErrorBody = { statusCode: status, error: STATUS_CODES[status] ?? 'Error', message, code };
+  if (fields?.length) body.fields = [...fields];
+  return body;
 }
 
 /**
- * Turns every error into `{statusCode, error, message, code}`. PanelErrors carry their code, whose
+ * Turns every error into `{statusCode, error, message, code, fields?}`. PanelErrors carry their code, whose
  * status comes from ERROR_STATUS (domain errors meet HTTP here and nowhere else); other
  * client errors get the code of their status. Anything unexpected is logged once with the request id
  * and answered 500 `internal_error` without internals.
@@ -54,14 +56,15 @@ export class AllExceptionsFilter implements ExceptionFilter {
     // unreachable, WebDAV failed): the request's own log line reports it at warn, with no stack trace.
     if (exception instanceof PanelError) {
       const status = ERROR_STATUS[exception.code];
-      return { status, body: errorBody(status, exception.message, exception.code) };
+      return { status, body: errorBody(status, exception.message, exception.code, exception.fields) };
     }
     if (exception instanceof InvalidJsonBodyError) return { status: 400, body: errorBody(400, exception.message, 'invalid_json') };
     const clientStatus = fastifyErrorStatus(exception);
     if (clientStatus !== undefined && clientStatus < 500) return { status: clientStatus, body: errorBody(clientStatus, (exception as Error).message) };
     const status = exception instanceof HttpException ? exception.getStatus() : HttpStatus.INTERNAL_SERVER_ERROR;
     if (exception instanceof HttpException && status !== 500) {
-      return { status, body: errorBody(status, httpErrorMessage(exception.getResponse(), exception.message)) };
+      const response = exception.getResponse();
+      return { status, body: errorBody(status, httpErrorMessage(response, exception.message), codeForStatus(status), httpErrorFields(response)) };
     }
     const requestId = String(request.id ?? '');
     const path = request.url.split('?')[0];

@@ -1,3 +1,5 @@
+import type { FieldProblem } from '@shared/http-service';
+
 /**
  * Every `code` an error body of panel-api can carry, with the HTTP status the exception filter
  * answers it with (the only place a domain error meets HTTP). The table in
@@ -81,6 +83,8 @@ export class PanelError extends Error {
     message: string,
     /** Seconds to wait before trying again (flood_wait, rate_limited): answered as Retry-After. */
     readonly retryAfterSeconds?: number,
+    /** The fields the error concerns, each with the rule it breaks (answered as `fields`). */
+    readonly fields?: readonly FieldProblem[],
   ) {
     super(message);
     this.name = new.target.name;
@@ -128,7 +132,12 @@ export class TaskNotRunnable extends PanelError {
 
 /** A request the checks of a service refused; the message says what is wrong. */
 export class ValidationFailed extends PanelError {
-  constructor(message: string) {
-    super('validation_failed', message);
+  constructor(message: string, fields?: readonly FieldProblem[]) {
+    super('validation_failed', message, undefined, fields);
+  }
+
+  /** A refusal that concerns one field of the request: `message` for programs, `sentence` for the person at the form. */
+  static ofField(message: string, field: string, rule: string, sentence: string, limits: { min?: number; max?: number } = {}): ValidationFailed {
+    return new ValidationFailed(message, [{ field, rule, ...limits, message: sentence }]);
   }
 }

@@ -1,3 +1,4 @@
+import type { FieldProblem } from '@shared/http-service';
 import { SettingsPatch } from './settings.types';
 
 type FieldName = keyof SettingsPatch;
@@ -51,7 +52,12 @@ export function isNewSecretDestination(from: string | null | undefined, to: stri
  * "kept", so it is refused in the same way when its URL changes.
  */
 export function secretsLeftAtOldDestination(stored: (field: FieldName) => unknown, patch: SettingsPatch): string[] {
-  const problems: string[] = [];
+  return secretsLeftBehind(stored, patch).map((problem) => problem.line);
+}
+
+/** secretsLeftAtOldDestination with each problem's entry for a form (rule `secret_needed_again` on the secret). */
+export function secretsLeftBehind(stored: (field: FieldName) => unknown, patch: SettingsPatch): Array<{ line: string; field: FieldProblem }> {
+  const problems: Array<{ line: string; field: FieldProblem }> = [];
   for (const destination of SECRET_DESTINATIONS) {
     const nextUrl = patch[destination.url];
     if (nextUrl === undefined) continue;
@@ -61,10 +67,16 @@ export function secretsLeftAtOldDestination(stored: (field: FieldName) => unknow
       if (patch[secret] !== undefined) continue;
       const kept = stored(secret);
       if (typeof kept !== 'string' || kept === '') continue;
-      problems.push(
-        `${secret} must be given again because ${destination.url} now points to another server; ` +
+      problems.push({
+        line:
+          `${secret} must be given again because ${destination.url} now points to another server; ` +
           `the stored ${secret} is never sent to a new destination (send the value, or null to clear it)`,
-      );
+        field: {
+          field: secret,
+          rule: 'secret_needed_again',
+          message: 'The address now points to another server, and a saved secret is never sent to a new one: enter it again, or clear it.',
+        },
+      });
     }
   }
   return problems;

@@ -1,4 +1,5 @@
 import { isIanaTimeZone } from '@shared/config';
+import { FieldProblem, fieldRuleSentence } from '@shared/http-service';
 import {
   AiSettings,
   GlobalSettings,
@@ -10,7 +11,19 @@ import {
 type FieldRule =
   | { kind: 'boolean' }
   | { kind: 'integer'; min: number; max: number; nullable?: boolean }
-  | { kind: 'string'; nullable: boolean; maxLength: number; check?: (value: string) => string | undefined };
+  | { kind: 'string'; nullable: boolean; maxLength: number; check?: TextCheck };
+
+/** A rule of a text setting beyond its length: what it is called for a form, and what to say when it is broken. */
+interface TextCheck {
+  /** Stable rule name (the web apps translate it): http_url, folder_path, bot_token... */
+  rule: string;
+  accepts: (value: string) => boolean;
+  /** The violation with the API's wording ("must be ..."), after the field's name. */
+  violation: string;
+  /** A plain sentence for the person at the form, without the API's names. */
+  sentence: string;
+  min?: number;
+}
 
 export type SettingsGroup = 'global' | 'ai' | 'telegramApi';
 
@@ -22,15 +35,21 @@ interface FieldDefinition {
   secret?: boolean;
 }
 
-function httpUrl(value: string): string | undefined {
+function isHttpUrl(value: string): boolean {
   try {
     const url = new URL(value);
-    if ((url.protocol === 'http:' || url.protocol === 'https:') && url.hostname) return undefined;
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
   } catch {
-    /* reported below */
+    return false;
   }
-  return 'must be an http(s) URL';
 }
+
+const httpUrl: TextCheck = {
+  rule: 'http_url',
+  accepts: isHttpUrl,
+  violation: 'must be an http(s) URL',
+  sentence: 'Enter a web address starting with http:// or https://.',
+};
 
 const boolean: FieldRule = { kind: 'boolean' };
 
@@ -59,7 +78,12 @@ export const SETTINGS_FIELDS: Record<keyof SettingsPatch, FieldDefinition> = {
       kind: 'string',
       nullable: false,
       maxLength: 512,
-      check: (value) => (value.trim() && !value.split('/').includes('..') ? undefined : 'must be a folder path without ".."'),
+      check: {
+        rule: 'folder_path',
+        accepts: (value) => value.trim() !== '' && !value.split('/').includes('..'),
+        violation: 'must be a folder path without ".."',
+        sentence: 'Enter a folder path such as backups/panel, without "..".',
+      },
     },
   },
   bot_token: {
@@ -69,7 +93,12 @@ export const SETTINGS_FIELDS: Record<keyof SettingsPatch, FieldDefinition> = {
       kind: 'string',
       nullable: true,
       maxLength: 256,
-      check: (value) => (/^\d+:[A-Za-z0-9_-]+$/.test(value) ? undefined : 'must look like a Bot API token (<id>:<secret>)'),
+      check: {
+        rule: 'bot_token',
+        accepts: (value) => /^\d+:[A-Za-z0-9_-]+$/.test(value),
+        violation: 'must look like a Bot API token (<id>:<secret>)',
+        sentence: 'Paste the bot token from @BotFather: digits, a colon, then letters and digits.',
+      },
     },
     secret: true,
   },
@@ -80,7 +109,12 @@ export const SETTINGS_FIELDS: Record<keyof SettingsPatch, FieldDefinition> = {
       kind: 'string',
       nullable: true,
       maxLength: 64,
-      check: (value) => (/^(-?\d+|@[A-Za-z0-9_]{4,})$/.test(value) ? undefined : 'must be a numeric chat id or an @channel name'),
+      check: {
+        rule: 'chat_id',
+        accepts: (value) => /^(-?\d+|@[A-Za-z0-9_]{4,})$/.test(value),
+        violation: 'must be a numeric chat id or an @channel name',
+        sentence: 'Enter a numeric chat id (such as -1001234567890) or a channel name starting with @.',
+      },
     },
   },
   bot_notify_enabled: { group: 'global', key: 'bot_notify_enabled', rule: boolean },
@@ -93,7 +127,17 @@ export const SETTINGS_FIELDS: Record<keyof SettingsPatch, FieldDefinition> = {
   push_server_chan_key: {
     group: 'global',
     key: 'push_server_chan_key',
-    rule: { kind: 'string', nullable: true, maxLength: 256, check: (value) => (/^[A-Za-z0-9_-]+$/.test(value) ? undefined : 'must be a ServerChan SendKey (letters, digits, "_" and "-")') },
+    rule: {
+      kind: 'string',
+      nullable: true,
+      maxLength: 256,
+      check: {
+        rule: 'send_key',
+        accepts: (value) => /^[A-Za-z0-9_-]+$/.test(value),
+        violation: 'must be a ServerChan SendKey (letters, digits, "_" and "-")',
+        sentence: 'Paste the ServerChan SendKey: letters, digits, "_" and "-" only.',
+      },
+    },
     secret: true,
   },
   push_ntfy_url: { group: 'global', key: 'push_ntfy_url', rule: { kind: 'string', nullable: true, maxLength: 2048, check: httpUrl } },
@@ -102,7 +146,12 @@ export const SETTINGS_FIELDS: Record<keyof SettingsPatch, FieldDefinition> = {
   webhook_secret: {
     group: 'global',
     key: 'webhook_secret',
-    rule: { kind: 'string', nullable: true, maxLength: 512, check: (value) => (value.length >= 16 ? undefined : 'must be at least 16 characters') },
+    rule: {
+      kind: 'string',
+      nullable: true,
+      maxLength: 512,
+      check: { rule: 'too_short', min: 16, accepts: (value) => value.length >= 16, violation: 'must be at least 16 characters', sentence: 'Use at least 16 characters.' },
+    },
     secret: true,
   },
   push_notify_task_failure: { group: 'global', key: 'push_notify_task_failure', rule: boolean },
@@ -113,7 +162,17 @@ export const SETTINGS_FIELDS: Record<keyof SettingsPatch, FieldDefinition> = {
   timezone: {
     group: 'global',
     key: 'timezone',
-    rule: { kind: 'string', nullable: false, maxLength: 64, check: (value) => (isIanaTimeZone(value) ? undefined : 'must be an IANA time zone such as Europe/Berlin') },
+    rule: {
+      kind: 'string',
+      nullable: false,
+      maxLength: 64,
+      check: {
+        rule: 'time_zone',
+        accepts: isIanaTimeZone,
+        violation: 'must be an IANA time zone such as Europe/Berlin',
+        sentence: 'Choose a time zone from the list, such as Asia/Shanghai.',
+      },
+    },
   },
   ai_base_url: { group: 'ai', key: 'base_url', rule: { kind: 'string', nullable: true, maxLength: 2048, check: httpUrl } },
   ai_model: { group: 'ai', key: 'model', rule: { kind: 'string', nullable: true, maxLength: 128 } },
@@ -126,42 +185,77 @@ export const SETTINGS_FIELDS: Record<keyof SettingsPatch, FieldDefinition> = {
       kind: 'string',
       nullable: true,
       maxLength: 32,
-      check: (value) => (/^[0-9a-f]{32}$/i.test(value) ? undefined : 'must be 32 hexadecimal characters'),
+      check: {
+        rule: 'api_hash',
+        accepts: (value) => /^[0-9a-f]{32}$/i.test(value),
+        violation: 'must be 32 hexadecimal characters',
+        sentence: 'Paste the API hash from my.telegram.org: 32 characters, digits and the letters a to f.',
+      },
     },
     secret: true,
   },
 };
 
+/** What is wrong with a value of a setting: the API's wording, and the rule with a sentence for a form. */
+export interface SettingsRuleProblem {
+  violation: string;
+  rule: string;
+  min?: number;
+  max?: number;
+  sentence: string;
+}
+
 /** Why `value` breaks `rule`, or undefined when it is acceptable. `null` is judged by `nullable`. */
-export function ruleViolation(rule: FieldRule, value: unknown): string | undefined {
+export function ruleProblem(rule: FieldRule, value: unknown): SettingsRuleProblem | undefined {
+  const wrongKind = (violation: string): SettingsRuleProblem => ({ violation, rule: 'type', sentence: fieldRuleSentence('type') });
   if (value === null) {
-    return rule.kind !== 'boolean' && rule.nullable ? undefined : 'must not be null';
+    return rule.kind !== 'boolean' && rule.nullable ? undefined : { violation: 'must not be null', rule: 'required', sentence: fieldRuleSentence('required') };
   }
   switch (rule.kind) {
     case 'boolean':
-      return typeof value === 'boolean' ? undefined : 'must be a boolean';
+      return typeof value === 'boolean' ? undefined : wrongKind('must be a boolean');
     case 'integer':
-      if (typeof value !== 'number' || !Number.isInteger(value)) return 'must be an integer';
-      return value < rule.min || value > rule.max ? `must be between ${rule.min} and ${rule.max}` : undefined;
+      if (typeof value !== 'number' || !Number.isInteger(value)) return { violation: 'must be an integer', rule: 'integer', sentence: fieldRuleSentence('integer') };
+      if (value >= rule.min && value <= rule.max) return undefined;
+      return { violation: `must be between ${rule.min} and ${rule.max}`, rule: 'range', min: rule.min, max: rule.max, sentence: fieldRuleSentence('range', rule) };
     case 'string':
-      if (typeof value !== 'string') return 'must be a string';
-      if (value.length > rule.maxLength) return `must be at most ${rule.maxLength} characters`;
-      return rule.check?.(value);
+      if (typeof value !== 'string') return wrongKind('must be a string');
+      if (value.length > rule.maxLength) {
+        return { violation: `must be at most ${rule.maxLength} characters`, rule: 'too_long', max: rule.maxLength, sentence: fieldRuleSentence('too_long', { max: rule.maxLength }) };
+      }
+      if (!rule.check || rule.check.accepts(value)) return undefined;
+      return { violation: rule.check.violation, rule: rule.check.rule, ...(rule.check.min !== undefined ? { min: rule.check.min } : {}), sentence: rule.check.sentence };
   }
+}
+
+/** Why `value` breaks `rule` in the API's wording ("must be ..."), or undefined when it is acceptable. */
+export function ruleViolation(rule: FieldRule, value: unknown): string | undefined {
+  return ruleProblem(rule, value)?.violation;
+}
+
+/** The problem of one settings field as an error body's field entry. */
+export function settingsFieldProblem(name: string, problem: SettingsRuleProblem): FieldProblem {
+  const limits = { ...(problem.min !== undefined ? { min: problem.min } : {}), ...(problem.max !== undefined ? { max: problem.max } : {}) };
+  return { field: name, rule: problem.rule, ...limits, message: problem.sentence };
 }
 
 /** Every problem of a patch, as "field message" lines; empty when it may be applied. */
 export function settingsPatchViolations(patch: Record<string, unknown>): string[] {
-  const problems: string[] = [];
+  return settingsPatchProblems(patch).map((problem) => problem.line);
+}
+
+/** Every problem of a patch: the "field message" line and the field's entry for a form. */
+export function settingsPatchProblems(patch: Record<string, unknown>): Array<{ line: string; field: FieldProblem }> {
+  const problems: Array<{ line: string; field: FieldProblem }> = [];
   for (const [name, value] of Object.entries(patch)) {
     const field = SETTINGS_FIELDS[name as keyof SettingsPatch];
     if (!field) {
-      problems.push(`property ${name} should not exist`);
+      problems.push({ line: `property ${name} should not exist`, field: { field: name, rule: 'unknown_field', message: fieldRuleSentence('unknown_field') } });
       continue;
     }
     if (value === undefined) continue;
-    const violation = ruleViolation(field.rule, value);
-    if (violation) problems.push(`${name} ${violation}`);
+    const problem = ruleProblem(field.rule, value);
+    if (problem) problems.push({ line: `${name} ${problem.violation}`, field: settingsFieldProblem(name, problem) });
   }
   return problems;
 }

@@ -35,7 +35,7 @@ export class SettingsController {
     try {
       await this.settings.update(toSettingsPatch(body));
     } catch (error) {
-      if (error instanceof InvalidSettingsError) throw new ValidationFailed(error.problems.join('; '));
+      if (error instanceof InvalidSettingsError) throw new ValidationFailed(error.problems.join('; '), error.fields);
       throw error;
     }
     return this.view();

@@ -1,8 +1,9 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataDirectory } from '../data-dir/data-directory';
 import { CorruptDataFileError, jsonFileText, readJsonObjectFile, replaceFilesAtomically, writeJsonFileAtomic } from '../data-dir/json-file-store';
-import { secretsLeftAtOldDestination } from './secret-destinations';
-import { ruleViolation, SETTINGS_FIELDS, SettingsGroup, SettingsGroups, settingsPatchViolations } from './settings-fields';
+import type { FieldProblem } from '@shared/http-service';
+import { secretsLeftBehind } from './secret-destinations';
+import { ruleViolation, SETTINGS_FIELDS, SettingsGroup, SettingsGroups, settingsPatchProblems } from './settings-fields';
 import {
   AiSettings,
   DEFAULT_AI_SETTINGS,
@@ -16,8 +17,13 @@ import {
 
 /** A settings update that breaks a rule; nothing was written. */
 export class InvalidSettingsError extends Error {
-  constructor(readonly problems: string[]) {
-    super(problems.join('; '));
+  readonly problems: string[];
+  readonly fields: FieldProblem[];
+
+  constructor(found: Array<{ line: string; field: FieldProblem }>) {
+    super(found.map((problem) => problem.line).join('; '));
+    this.problems = found.map((problem) => problem.line);
+    this.fields = found.map((problem) => problem.field);
     this.name = 'InvalidSettingsError';
   }
 }
@@ -73,10 +79,10 @@ export class SettingsService implements OnModuleInit {
    * points to another server needs its secrets given again (secretsLeftAtOldDestination).
    */
   async update(patch: SettingsPatch): Promise<SettingsChange> {
-    const problems = settingsPatchViolations(patch as Record<string, unknown>);
+    const problems = settingsPatchProblems(patch as Record<string, unknown>);
     if (problems.length) throw new InvalidSettingsError(problems);
     const current = this.settings();
-    const leftBehind = secretsLeftAtOldDestination((name) => this.stored(name), patch);
+    const leftBehind = secretsLeftBehind((name) => this.stored(name), patch);
     if (leftBehind.length) throw new InvalidSettingsError(leftBehind);
     const next: SettingsGroups = {
       global: { ...current.values.global },

@@ -3,7 +3,7 @@ import { Observable, Subject } from 'rxjs';
 import { AccountStore } from '../accounts/account-store';
 import { ExecutionMode, SignTask, SignTaskInput, TaskChange, TaskLastRun } from './sign-task.types';
 import { TaskStore, withDefaults } from './task-store';
-import { isTaskName, normaliseTask, pushSecretProblems, TASK_NAME_RULE, taskRuleProblems } from './task-validation';
+import { isTaskName, normaliseTask, pushSecretProblems, TASK_NAME_RULE, taskProblemFields, taskRuleProblems } from './task-validation';
 import { TaskExists, TaskNotFound, ValidationFailed } from '../common/panel-error';
 
 export interface TaskListFilter {
@@ -28,7 +28,7 @@ export interface WriteOptions {
 /** A task that breaks the rules; the API answers 400 with every problem. */
 export class InvalidTaskException extends ValidationFailed {
   constructor(readonly problems: string[]) {
-    super(problems.join('; '));
+    super(problems.join('; '), taskProblemFields(problems));
   }
 }
 
@@ -126,7 +126,12 @@ export class SignTasksService {
   async replace(name: string, input: SignTaskInput, options: WriteOptions = {}): Promise<SignTask> {
     await this.fresh();
     const existing = this.require(name);
-    if (input.name !== undefined && input.name !== name) throw new ValidationFailed('name in the body must match the task in the path (use clone to rename)');
+    if (input.name !== undefined && input.name !== name) throw ValidationFailed.ofField(
+        'name in the body must match the task in the path (use clone to rename)',
+        'name',
+        'rename_by_clone',
+        'A task cannot be renamed in place: clone it under the new name, then delete the old one.',
+      );
     const checked = this.check({ ...input, name }, options);
     const task: SignTask = { ...withDefaults(checked), last_run: existing.last_run, created_at: existing.created_at, updated_at: new Date().toISOString() };
     await this.store.save(task);

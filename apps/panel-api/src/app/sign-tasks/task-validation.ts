@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { SignTaskInputDto } from './dto/sign-task.dto';
 import { DEEP_LINK_ACTION, FOLLOW_UP_ACTIONS, LISTEN_ACTION, SIGN_ACTIONS, SignTaskInput, TaskAction, TaskChat } from './sign-task.types';
 import { linearRegexProblem } from '../common/linear-regex';
+import { FieldProblem, fieldRuleSentence } from '@shared/http-service';
 
 /**
  * A task name is a display name: any text (emoji and punctuation included, as people name tasks in
@@ -371,4 +372,40 @@ export function normaliseTask(input: SignTaskInput): SignTaskInput {
   const out: Record<string, unknown> = {};
   for (const field of STORED_FIELDS) if (plain[field] !== undefined) out[field] = plain[field];
   return out as unknown as SignTaskInput;
+}
+
+/** How a task problem line reads, and the rule and sentence it stands for (the first that matches wins). */
+const TASK_PROBLEM_RULES: ReadonlyArray<{ test: RegExp; rule: string; sentence: string }> = [
+  { test: /is not a valid regular expression for RE2/, rule: 'pattern', sentence: 'This pattern cannot run here: look-arounds and back-references are not supported; simplify it.' },
+  { test: /fires more often than once a minute/, rule: 'schedule_too_often', sentence: 'This schedule runs more than once a minute; give the seconds field a single value.' },
+  { test: /never fires/, rule: 'schedule_never', sentence: 'This schedule never runs (no date matches it, such as 31 February); change the day or month.' },
+  { test: /cron expression or HH:MM/, rule: 'schedule', sentence: 'Enter a time such as 08:00, or a cron expression with 5 or 6 fields.' },
+  { test: /needs range_start and range_end|must be HH:MM\[:SS\]/, rule: 'time_of_day', sentence: 'Enter a time of day such as 08:30 (24-hour clock).' },
+  { test: /must be HH:MM$/, rule: 'hour_minute', sentence: 'Enter a time of day such as 08:30 (24-hour clock).' },
+  { test: /must differ from range_start/, rule: 'range_same', sentence: 'The end of the window must differ from its start.' },
+  { test: /go together/, rule: 'together', sentence: 'Give both the start and the end, or neither.' },
+  { test: /must be an http\(s\) URL/, rule: 'url', sentence: 'Enter a web address starting with http:// or https://.' },
+  { test: /needs at least one keyword/, rule: 'keywords_required', sentence: 'Add at least one keyword.' },
+  { test: /needs at least one action/, rule: 'follow_up_required', sentence: 'Add at least one follow-up action.' },
+  { test: /is required for push_channel/, rule: 'required', sentence: 'Fill in this field for the chosen way of notifying.' },
+  { test: /is required/, rule: 'required', sentence: 'Fill in this field.' },
+  { test: /belongs|is not allowed here|is allowed only|hold only action 8|answer a hit message|apply only to/, rule: 'action_not_here', sentence: 'This action is not allowed here.' },
+  { test: /account_names|account_name|^account "/, rule: 'accounts', sentence: 'Choose the accounts again: one or more valid account names, or every account.' },
+  { test: /^name must be/, rule: 'name', sentence: 'Use a name of 1 to 64 characters, without control characters or spaces at either end.' },
+];
+
+/**
+ * The field a task problem line concerns and the rule it breaks, for a form: `chats.0.actions.1.text
+ * is required ...` -> field `chats.0.actions.1.text`, rule `required`. The path is the line's first
+ * word (before a space or a colon); account problems go to `accounts`, the range to `range_start`.
+ */
+export function taskProblemFields(lines: readonly string[]): FieldProblem[] {
+  return lines.map((line) => {
+    const known = TASK_PROBLEM_RULES.find((candidate) => candidate.test.test(line));
+    let field = /^([A-Za-z_][\w]*(?:\.[\w]+)*)(?=[\s:])/.exec(line)?.[1] ?? '';
+    if (/^(account_names?|account|give|use)$/.test(field)) field = 'accounts';
+    if (field === 'range') field = 'range_start';
+    field ||= 'task';
+    return { field, rule: known?.rule ?? 'invalid', message: known?.sentence ?? fieldRuleSentence('invalid') };
+  });
 }

@@ -1,6 +1,7 @@
 import { Badge, Button, Card, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { ErrorState, formatDateTime, LoadingState, OutsideLink, QueryState, safeUrl, toast } from '@shared/web-ui';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { Page } from '../../components/page';
 import { useTimeZone } from '../../components/hooks';
 import { formatBytes, formatDuration } from './format';
@@ -9,13 +10,11 @@ import { useCheckForUpdate, useMemoryQuery, useRuntimeQuery, useVersionQuery } f
 
 const STATE_COLOR: Record<string, string> = { running: 'green', idle: 'blue', disabled: 'gray', stopped: 'gray', degraded: 'yellow', error: 'red' };
 
-/** Version and update check, memory, runtime status of each feature (scheduler lock included). */
+/** The version and the update check; memory and the runtime status are on the System status page. */
 export function AboutPage() {
   const { t } = useTranslation();
   const timeZone = useTimeZone();
   const version = useVersionQuery();
-  const memory = useMemoryQuery();
-  const runtime = useRuntimeQuery();
   const check = useCheckForUpdate({ onError: (error) => toast.error(error) });
   const result = check.data;
   return (
@@ -57,21 +56,46 @@ export function AboutPage() {
         </Card>
         <Card withBorder>
           <Title order={3} size="h5" mb="xs">
-            {t('about.memory')}
+            {t('about.systemTitle')}
           </Title>
-          {memory.isPending ? (
-            <LoadingState rows={2} />
-          ) : memory.error || !memory.data ? (
-            <ErrorState error={memory.error} onRetry={() => void memory.refetch()} />
-          ) : (
-            <Stack gap={4}>
-              <Text size="sm">{t('about.rss', { value: formatBytes(memory.data.current.rss_bytes) })}</Text>
-              <Text size="sm">{t('about.heap', { used: formatBytes(memory.data.current.heap_used_bytes), total: formatBytes(memory.data.current.heap_total_bytes) })}</Text>
-              <Text size="sm">{t('about.peak', { value: formatBytes(memory.data.peak_rss_bytes) })}</Text>
-            </Stack>
-          )}
+          <Text size="sm" mb="xs">
+            {t('about.systemHint')}
+          </Text>
+          <Group>
+            <Button size="xs" variant="light" component={Link} to="/system">
+              {t('about.openSystem')}
+            </Button>
+          </Group>
         </Card>
       </SimpleGrid>
+    </Page>
+  );
+}
+
+/** Memory and the runtime status of each feature (scheduler lock included): what an operator looks at, apart from About. */
+export function SystemStatusPage() {
+  const { t } = useTranslation();
+  const timeZone = useTimeZone();
+  const memory = useMemoryQuery();
+  const runtime = useRuntimeQuery();
+  return (
+    <Page title={t('about.systemTitle')}>
+      <Card withBorder>
+        <Title order={3} size="h5" mb="xs">
+          {t('about.memory')}
+        </Title>
+        {memory.isPending ? (
+          <LoadingState rows={2} />
+        ) : memory.error || !memory.data ? (
+          <ErrorState error={memory.error} onRetry={() => void memory.refetch()} />
+        ) : (
+          <Stack gap={4}>
+            <Text size="sm">{t('about.rss', { value: formatBytes(memory.data.current.rss_bytes) })}</Text>
+            <Text size="sm">{t('about.heap', { used: formatBytes(memory.data.current.heap_used_bytes), total: formatBytes(memory.data.current.heap_total_bytes) })}</Text>
+            <Text size="sm">{t('about.peak', { value: formatBytes(memory.data.peak_rss_bytes) })}</Text>
+          </Stack>
+        )}
+      </Card>
       <Card withBorder>
         <Title order={3} size="h5" mb="xs">
           {t('about.runtime')}

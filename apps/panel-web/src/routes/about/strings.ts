@@ -5,6 +5,9 @@
 export const en = {
   about: {
     title: 'About',
+    systemTitle: 'System status',
+    systemHint: 'Memory, the database, and the state of each part of the service (scheduler, listeners, backups...).',
+    openSystem: 'Open the system status',
     version: 'Version',
     checkUpdate: 'Check for updates',
     checkDisabled: 'Update checks are turned off (APP_UPDATE_CHECK=0).',
@@ -107,6 +110,9 @@ export const en = {
 export const zh: typeof en = {
   about: {
     title: '关于',
+    systemTitle: '系统状态',
+    systemHint: '内存、数据库以及服务各部分（调度器、监听、备份等）的状态。',
+    openSystem: '打开系统状态',
     version: '版本',
     checkUpdate: '检查更新',
     checkDisabled: '已关闭更新检查（APP_UPDATE_CHECK=0）。',

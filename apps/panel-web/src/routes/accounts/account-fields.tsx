@@ -1,7 +1,7 @@
 import { Alert, TextInput } from '@mantine/core';
 import { ApiError, ErrorText } from '@shared/web-ui';
 import { useTranslation } from 'react-i18next';
-import { isAccountName, looksLikeProxy } from './login-flow';
+import { isAccountName, looksLikeProxy, proxyRule } from './login-flow';
 
 /** The account name of a new login (fixed when logging an existing account in again). */
 export function AccountNameField({ value, onChange, fixed, touched }: { value: string; onChange: (value: string) => void; fixed?: boolean; touched: boolean }) {
@@ -25,6 +25,7 @@ export function AccountNameField({ value, onChange, fixed, touched }: { value: s
 /** An optional proxy URL, checked for its form before sending (the service checks the rest). */
 export function ProxyField({ value, onChange, label, description }: { value: string; onChange: (value: string) => void; label?: string; description?: string }) {
   const { t } = useTranslation();
+  const rule = proxyRule(value);
   return (
     <TextInput
       label={label ?? t('accounts.proxy')}
@@ -33,7 +34,7 @@ export function ProxyField({ value, onChange, label, description }: { value: str
       autoComplete="off"
       maxLength={1000}
       value={value}
-      error={value.trim() !== '' && !looksLikeProxy(value) ? t('accounts.proxyInvalid') : undefined}
+      error={rule ? t(`fieldRules.${rule}`) : undefined}
       onChange={(event) => onChange(event.currentTarget.value)}
     />
   );

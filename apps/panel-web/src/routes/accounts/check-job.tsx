@@ -52,7 +52,7 @@ export function CheckJobPanel({ jobId, onDismiss }: { jobId: string; onDismiss: 
       <Stack gap="xs">
         <Group justify="space-between" gap="xs">
           <Text size="sm" fw={600} role="status" aria-live="polite">
-            {active ? t('accounts.checkProgress', { done, total }) : t(`accounts.jobStatus.${data?.status ?? 'running'}`, { done, total })}
+            {active ? t('accounts.checkProgress', { done, total }) : t(`accounts.jobStatus.${data?.status ?? 'running'}`, { done, total, count: total })}
           </Text>
           {active ? (
             <Button size="xs" variant="default" loading={cancel.isPending} disabled={data?.status === 'canceling'} onClick={() => cancel.mutate()}>

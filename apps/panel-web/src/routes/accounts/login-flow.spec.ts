@@ -7,6 +7,7 @@ import {
   isLoginCode,
   isPhoneNumber,
   looksLikeProxy,
+  proxyRule,
   phoneLoginReducer,
   QR_REFRESH_MARGIN_MS,
   QR_REFRESH_WINDOW_MS,
@@ -54,10 +55,22 @@ describe('phone login steps', () => {
     expect(isAccountName('a/b')).toBe(false);
     expect(isAccountName('x'.repeat(65))).toBe(false);
     expect(looksLikeProxy('socks5://user:pass@127.0.0.1:1080')).toBe(true);
-    expect(looksLikeProxy('tg://proxy?server=h&port=443&secret=ee')).toBe(true);
-    expect(looksLikeProxy('mtproxy://abcd@host:443')).toBe(true);
+    expect(looksLikeProxy('socks5://127.0.0.1:1080')).toBe(true);
+    expect(looksLikeProxy('SOCKS5://proxy.example.com:1080/')).toBe(true);
+    expect(looksLikeProxy('http://127.0.0.1:80')).toBe(true);
+    expect(looksLikeProxy(`tg://proxy?server=h&port=443&secret=${'ee'.repeat(16)}`)).toBe(true);
+    expect(looksLikeProxy(`mtproxy://${'ab'.repeat(16)}@host:443`)).toBe(true);
     expect(looksLikeProxy('127.0.0.1:1080')).toBe(false);
     expect(looksLikeProxy('ftp://host')).toBe(false);
+    // The service's reasons, so a person is told what is really wrong (a valid socks5:// is never told to start with socks5://).
+    expect(proxyRule('socks5://127.0.0.1')).toBe('proxy_port');
+    expect(proxyRule('socks5://127.0.0.1:99999')).toBe('proxy_port');
+    expect(proxyRule('ftp://127.0.0.1:21')).toBe('proxy_scheme');
+    expect(proxyRule('just words')).toBe('proxy_format');
+    expect(proxyRule('socks5://127.0.0.1:1080/path')).toBe('proxy_path');
+    expect(proxyRule('mtproxy://abc@127.0.0.1:443')).toBe('proxy_secret');
+    expect(proxyRule('socks5://u%zz:p@127.0.0.1:1080')).toBe('proxy_escape');
+    expect(proxyRule('tg://proxy?server=h&port=443&secret=ee')).toBe('proxy_link');
   });
 });
 

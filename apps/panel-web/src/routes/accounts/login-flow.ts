@@ -57,7 +57,51 @@ export function isAccountName(value: string): boolean {
 
 /** The proxy forms the service accepts (it validates the details and answers 400 with the reason). */
 export function looksLikeProxy(value: string): boolean {
-  return /^(socks5h?|socks4|http|mtproxy):\/\/\S+$/i.test(value.trim()) || /^tg:\/\/proxy\?\S+$/i.test(value.trim());
+  return proxyRule(value) === undefined;
+}
+
+const PROXY_SCHEMES = new Set(['socks5', 'socks5h', 'socks4', 'http', 'mtproxy']);
+
+function proxyPort(text: string | null | undefined): boolean {
+  return !!text && /^\d{1,5}$/.test(text) && Number(text) >= 1 && Number(text) <= 65535;
+}
+
+/**
+ * What is wrong with a proxy address, by the rule the service names (`proxy_port`, `proxy_scheme`...,
+ * see account-proxy.ts), or undefined when the service would take it. So `socks5://host` is told
+ * that its port is missing, not that it should start with socks5://.
+ */
+export function proxyRule(value: string): string | undefined {
+  const text = value.trim();
+  if (text === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    const written = /^[a-z0-9]+:\/\/[^/?#]*:(\d+)\/?$/i.exec(text)?.[1];
+    return written !== undefined && !proxyPort(written) ? 'proxy_port' : 'proxy_format';
+  }
+  const scheme = url.protocol.replace(/:$/, '').toLowerCase();
+  if (scheme === 'tg' || ((scheme === 'https' || scheme === 'http') && url.hostname === 't.me' && url.pathname === '/proxy')) {
+    const ok = (scheme !== 'tg' || url.hostname === 'proxy') && !!url.searchParams.get('server') && proxyPort(url.searchParams.get('port')) && /^[0-9a-f]{32,}$/i.test(url.searchParams.get('secret') ?? '');
+    return ok ? undefined : 'proxy_link';
+  }
+  if (!PROXY_SCHEMES.has(scheme)) return 'proxy_scheme';
+  if (!url.hostname) return 'proxy_host';
+  // The URL parser drops a scheme's default port (http://host:80): read it from the text.
+  if (!proxyPort(url.port || /^[a-z0-9]+:\/\/[^/?#]*:(\d{1,5})\/?$/i.exec(text)?.[1])) return 'proxy_port';
+  if ((url.pathname !== '' && url.pathname !== '/') || url.search) return 'proxy_path';
+  if (scheme === 'mtproxy' && (!/^[0-9a-f]{32,}$/i.test(decodeURIComponentSafe(url.username) ?? '') || url.password)) return 'proxy_secret';
+  if (decodeURIComponentSafe(url.username) === undefined || decodeURIComponentSafe(url.password) === undefined) return 'proxy_escape';
+  return undefined;
+}
+
+function decodeURIComponentSafe(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

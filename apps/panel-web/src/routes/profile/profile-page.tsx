@@ -1,5 +1,5 @@
 import { Badge, Button, Card, Group, Image, PasswordInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { confirmAction, QueryState, toast } from '@shared/web-ui';
+import { ApiError, confirmAction, QueryState, toast, useFieldRefusal } from '@shared/web-ui';
 import { FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Schemas } from '../../api/client';
@@ -7,55 +7,98 @@ import { session } from '../../auth/session';
 import { Page } from '../../components/page';
 import { useChangePassword, useChangeUsername, useDisableTotp, useEnableTotp, useMeQuery, useStartTotpSetup } from './profile-api';
 
+/** The service's rule for a username (auth.dto.ts). */
+const USERNAME = /^[A-Za-z0-9_.@-]+$/;
+
 /** Username, password and TOTP (set up with QR and secret, enable, disable). */
 export function ProfilePage() {
   const { t } = useTranslation();
   const me = useMeQuery();
 
-  const [username, setUsername] = useState({ new_username: '', current_password: '' });
+  const usernameRefusal = useFieldRefusal({ wrong_current_password: 'current_password', username_taken: 'new_username' });
+  const [username, setUsernameValues] = useState({ new_username: '', current_password: '' });
+  const setUsername = (next: typeof username) => {
+    for (const field of Object.keys(next) as Array<keyof typeof username>) if (next[field] !== username[field]) usernameRefusal.edited(field);
+    setUsernameValues(next);
+  };
+  const usernameInvalid = username.new_username !== '' && (username.new_username.length > 64 || !USERNAME.test(username.new_username));
   const changeUsername = useChangeUsername({
     onSuccess: (token) => {
       session.logIn(token.access_token);
-      setUsername({ new_username: '', current_password: '' });
+      usernameRefusal.reset();
+      setUsernameValues({ new_username: '', current_password: '' });
       toast.success(t('profile.usernameChanged'));
     },
-    onError: (error) => toast.error(error),
+    onError: (error) => {
+      if (!usernameRefusal.refuse(error)) toast.error(error);
+    },
   });
 
-  const [password, setPassword] = useState({ current_password: '', new_password: '', repeat: '' });
+  const passwordRefusal = useFieldRefusal({ wrong_current_password: 'current_password' });
+  const [password, setPasswordValues] = useState({ current_password: '', new_password: '', repeat: '' });
+  const setPassword = (next: typeof password) => {
+    for (const field of Object.keys(next) as Array<keyof typeof password>) if (next[field] !== password[field]) passwordRefusal.edited(field);
+    setPasswordValues(next);
+  };
   const passwordMismatch = password.repeat !== '' && password.repeat !== password.new_password;
+  const passwordShort = password.new_password !== '' && password.new_password.length < 8;
   const changePassword = useChangePassword({
     onSuccess: (token) => {
       session.logIn(token.access_token);
-      setPassword({ current_password: '', new_password: '', repeat: '' });
+      passwordRefusal.reset();
+      setPasswordValues({ current_password: '', new_password: '', repeat: '' });
       toast.success(t('profile.passwordChanged'));
     },
-    onError: (error) => toast.error(error),
+    onError: (error) => {
+      if (!passwordRefusal.refuse(error)) toast.error(error);
+    },
   });
 
-  const [totpPassword, setTotpPassword] = useState('');
-  const [totpCode, setTotpCode] = useState('');
+  // TOTP: the current password and the code go on their fields when the service refuses them.
+  const totpRefusal = useFieldRefusal({ wrong_current_password: 'current_password', wrong_totp_code: 'code', totp_invalid: 'code' });
+  const [totpPassword, setTotpPasswordValue] = useState('');
+  const [totpCode, setTotpCodeValue] = useState('');
+  const setTotpPassword = (value: string) => {
+    totpRefusal.edited('current_password');
+    setTotpPasswordValue(value);
+  };
+  const setTotpCode = (value: string) => {
+    totpRefusal.edited('code');
+    setTotpCodeValue(value);
+  };
+  const refuseTotp = (error: unknown) => {
+    if (!totpRefusal.refuse(error)) toast.error(error);
+  };
   const [setup, setSetup] = useState<Schemas['TotpSetupDto'] | null>(null);
   const startSetup = useStartTotpSetup({
-    onSuccess: (result) => setSetup(result),
-    onError: (error) => toast.error(error),
+    onSuccess: (result) => {
+      totpRefusal.reset();
+      setSetup(result);
+    },
+    onError: refuseTotp,
   });
   const enable = useEnableTotp({
     onSuccess: (result) => {
       session.logIn(result.access_token);
+      totpRefusal.reset();
       setSetup(null);
-      setTotpCode('');
-      setTotpPassword('');
+      setTotpCodeValue('');
+      setTotpPasswordValue('');
       toast.success(t('profile.totpEnabled'));
     },
-    onError: (error) => toast.error(error),
+    onError: (error) => {
+      // The password was given on the step before: go back to it, where its error shows.
+      if (error instanceof ApiError && error.code === 'wrong_current_password') setSetup(null);
+      refuseTotp(error);
+    },
   });
   const disable = useDisableTotp({
     onSuccess: () => {
-      setTotpCode('');
+      totpRefusal.reset();
+      setTotpCodeValue('');
       toast.success(t('profile.totpDisabled'));
     },
-    onError: (error) => toast.error(error),
+    onError: refuseTotp,
   });
 
   const submit = (action: () => void) => (event: FormEvent) => {
@@ -76,10 +119,22 @@ export function ProfilePage() {
                 {t('profile.current', { name: data.username })}
               </Text>
               <Stack gap="xs">
-                <TextInput label={t('profile.newUsername')} required autoComplete="username" value={username.new_username} onChange={(event) => setUsername({ ...username, new_username: event.currentTarget.value })} />
-                <PasswordInput label={t('profile.currentPassword')} required autoComplete="current-password" value={username.current_password} onChange={(event) => setUsername({ ...username, current_password: event.currentTarget.value })} />
+                <TextInput
+                  label={t('profile.newUsername')}
+                  required
+                  autoComplete="username"
+                  value={username.new_username}
+                  error={usernameInvalid ? t('profile.usernameRule') : usernameRefusal.errors['new_username']}
+                  onChange={(event) => setUsername({ ...username, new_username: event.currentTarget.value })} />
+                <PasswordInput
+                  label={t('profile.currentPassword')}
+                  required
+                  autoComplete="current-password"
+                  value={username.current_password}
+                  error={usernameRefusal.errors['current_password']}
+                  onChange={(event) => setUsername({ ...username, current_password: event.currentTarget.value })} />
                 <Group>
-                  <Button type="submit" loading={changeUsername.isPending} disabled={!username.new_username || !username.current_password}>
+                  <Button type="submit" loading={changeUsername.isPending} disabled={!username.new_username || !username.current_password || usernameInvalid}>
                     {t('profile.changeUsername')}
                   </Button>
                 </Group>
@@ -90,8 +145,21 @@ export function ProfilePage() {
                 {t('profile.password')}
               </Title>
               <Stack gap="xs">
-                <PasswordInput label={t('profile.currentPassword')} required autoComplete="current-password" value={password.current_password} onChange={(event) => setPassword({ ...password, current_password: event.currentTarget.value })} />
-                <PasswordInput label={t('profile.newPassword')} description={t('profile.passwordRule')} required autoComplete="new-password" value={password.new_password} onChange={(event) => setPassword({ ...password, new_password: event.currentTarget.value })} />
+                <PasswordInput
+                  label={t('profile.currentPassword')}
+                  required
+                  autoComplete="current-password"
+                  value={password.current_password}
+                  error={passwordRefusal.errors['current_password']}
+                  onChange={(event) => setPassword({ ...password, current_password: event.currentTarget.value })} />
+                <PasswordInput
+                  label={t('profile.newPassword')}
+                  description={t('profile.passwordRule')}
+                  required
+                  autoComplete="new-password"
+                  value={password.new_password}
+                  error={passwordShort ? t('profile.passwordShort') : passwordRefusal.errors['new_password']}
+                  onChange={(event) => setPassword({ ...password, new_password: event.currentTarget.value })} />
                 <PasswordInput
                   label={t('profile.repeatPassword')}
                   required
@@ -123,7 +191,15 @@ export function ProfilePage() {
                   })}
                 >
                   <Stack gap="xs">
-                    <TextInput label={t('profile.code')} inputMode="numeric" autoComplete="one-time-code" maxLength={6} value={totpCode} onChange={(event) => setTotpCode(event.currentTarget.value)} />
+                    <TextInput
+                      label={t('profile.code')}
+                      inputMode="numeric"
+                      autoComplete="one-time-code"
+                      maxLength={6}
+                      value={totpCode}
+                      error={totpRefusal.errors['code']}
+                      onChange={(event) => setTotpCode(event.currentTarget.value)}
+                    />
                     <Group>
                       <Button type="submit" color="red" variant="light" loading={disable.isPending} disabled={!/^\d{6}$/.test(totpCode)}>
                         {t('profile.disable')}
@@ -139,7 +215,15 @@ export function ProfilePage() {
                     <Text size="sm">
                       {t('profile.secret')} <code style={{ overflowWrap: 'anywhere' }}>{setup.secret}</code>
                     </Text>
-                    <TextInput label={t('profile.code')} inputMode="numeric" autoComplete="one-time-code" maxLength={6} value={totpCode} onChange={(event) => setTotpCode(event.currentTarget.value)} />
+                    <TextInput
+                      label={t('profile.code')}
+                      inputMode="numeric"
+                      autoComplete="one-time-code"
+                      maxLength={6}
+                      value={totpCode}
+                      error={totpRefusal.errors['code']}
+                      onChange={(event) => setTotpCode(event.currentTarget.value)}
+                    />
                     <Group>
                       <Button type="submit" loading={enable.isPending} disabled={!/^\d{6}$/.test(totpCode)}>
                         {t('profile.enable')}
@@ -154,7 +238,14 @@ export function ProfilePage() {
                 <form onSubmit={submit(() => startSetup.mutate(totpPassword))}>
                   <Stack gap="xs">
                     <Text size="sm">{t('profile.totpIntro')}</Text>
-                    <PasswordInput label={t('profile.currentPassword')} required autoComplete="current-password" value={totpPassword} onChange={(event) => setTotpPassword(event.currentTarget.value)} />
+                    <PasswordInput
+                      label={t('profile.currentPassword')}
+                      required
+                      autoComplete="current-password"
+                      value={totpPassword}
+                      error={totpRefusal.errors['current_password']}
+                      onChange={(event) => setTotpPassword(event.currentTarget.value)}
+                    />
                     <Group>
                       <Button type="submit" loading={startSetup.isPending} disabled={!totpPassword}>
                         {t('profile.setUp')}

@@ -1,7 +1,6 @@
 import { NumberInput, Switch, TextInput } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { SecretInput } from './secret-input';
-import { BooleanName, formProblems, INTEGER_LIMITS, SecretName, SettingsFormValues, SettingsView, TextName } from './settings-form';
+import { BooleanName, INTEGER_LIMITS, SecretName, SettingsFormValues, SettingsView, TextName } from './settings-form';
 
 /** The edited settings and the saved view, with field builders the sections share. */
 export interface FormBinding {
@@ -9,11 +8,11 @@ export interface FormBinding {
   values: SettingsFormValues;
   update: (change: (values: SettingsFormValues) => SettingsFormValues) => void;
   neededAgain: readonly SecretName[];
+  /** What to fix, by field: the service's refusal of the last save (until the field is edited), else the form's own checks. */
+  errors: Readonly<Partial<Record<string, string>>>;
 }
 
 export function TextField({ form, name, label, description, placeholder, inputMode }: { form: FormBinding; name: TextName; label: string; description?: string; placeholder?: string; inputMode?: 'url' | 'text' }) {
-  const { t } = useTranslation();
-  const problem = formProblems(form.values)[name];
   return (
     <TextInput
       label={label}
@@ -22,7 +21,7 @@ export function TextField({ form, name, label, description, placeholder, inputMo
       inputMode={inputMode}
       type={inputMode === 'url' ? 'url' : 'text'}
       value={form.values.text[name]}
-      error={problem ? t('settings.required') : undefined}
+      error={form.errors[name]}
       onChange={(event) => {
         const value = event.currentTarget.value;
         form.update((values) => ({ ...values, text: { ...values.text, [name]: value } }));
@@ -46,9 +45,7 @@ export function SwitchField({ form, name, label, description }: { form: FormBind
 }
 
 export function IntegerField({ form, name, label, description }: { form: FormBinding; name: keyof typeof INTEGER_LIMITS; label: string; description?: string }) {
-  const { t } = useTranslation();
   const limit = INTEGER_LIMITS[name];
-  const problem = formProblems(form.values)[name];
   return (
     <NumberInput
       label={label}
@@ -58,7 +55,7 @@ export function IntegerField({ form, name, label, description }: { form: FormBin
       allowDecimal={false}
       allowNegative={false}
       value={form.values.numbers[name]}
-      error={problem ? t('settings.range', { min: limit.min, max: limit.max }) : undefined}
+      error={form.errors[name]}
       onChange={(value) => form.update((values) => ({ ...values, numbers: { ...values.numbers, [name]: typeof value === 'number' ? value : value === '' ? '' : Number(value) } }))}
     />
   );
@@ -72,6 +69,7 @@ export function SecretSetting({ form, name, label, description }: { form: FormBi
       isSet={form.view[`${name}_set`]}
       input={form.values.secrets[name]}
       neededAgain={form.neededAgain.includes(name)}
+      error={form.errors[name]}
       onChange={(input) => form.update((values) => ({ ...values, secrets: { ...values.secrets, [name]: input } }))}
     />
   );

@@ -10,11 +10,13 @@ export interface SecretInputProps {
   onChange: (input: SecretValue) => void;
   /** The URL this secret goes to now points at another server, so the service wants it again. */
   neededAgain?: boolean;
+  /** What to fix in the typed value (the form's check or the service's refusal). */
+  error?: string;
   description?: string;
 }
 
 /** A write-only secret: empty keeps the saved value, typing replaces it, clearing is an explicit checkbox. */
-export function SecretInput({ label, isSet, input, onChange, neededAgain, description }: SecretInputProps) {
+export function SecretInput({ label, isSet, input, onChange, neededAgain, error, description }: SecretInputProps) {
   const { t } = useTranslation();
   const status = input.clear ? t('settings.secret.willClear') : isSet ? t('settings.secret.saved') : t('settings.secret.notSet');
   return (
@@ -25,7 +27,7 @@ export function SecretInput({ label, isSet, input, onChange, neededAgain, descri
         value={input.value}
         disabled={input.clear}
         autoComplete="new-password"
-        error={neededAgain ? t('settings.secret.neededAgain') : undefined}
+        error={error ?? (neededAgain ? t('settings.secret.neededAgain') : undefined)}
         onChange={(event) => onChange({ ...input, value: event.currentTarget.value })}
       />
       {isSet ? (

@@ -94,6 +94,35 @@ describe('settings form logic', () => {
     values.text.webhook_url = 'https://hooks.example.org/x';
     expect(secretsNeededAgain(VIEW, values)).toEqual([]);
   });
+
+  it('says an AI base URL that is no address is not an address, not that it points to another server', () => {
+    const values = formValuesOf(VIEW);
+    values.text.ai_base_url = 'not a url';
+    expect(secretsNeededAgain(VIEW, values)).toEqual([]);
+    expect(formProblems(values)).toEqual({ ai_base_url: { rule: 'http_url' } });
+  });
+
+  it('checks what the service would refuse, by the rule it names', () => {
+    const values = formValuesOf(VIEW);
+    values.text.bot_chat_id = 'chat 1';
+    values.text.webdav_dir = '../etc';
+    values.secrets.bot_token = { value: 'no-colon', clear: false };
+    values.secrets.telegram_api_hash = { value: 'xyz', clear: false };
+    values.secrets.webhook_secret = { value: 'short', clear: false };
+    expect(formProblems(values)).toEqual({
+      bot_chat_id: { rule: 'chat_id' },
+      webdav_dir: { rule: 'folder_path' },
+      bot_token: { rule: 'bot_token' },
+      telegram_api_hash: { rule: 'api_hash' },
+      webhook_secret: { rule: 'too_short', min: 16 },
+    });
+    values.text.bot_chat_id = '@my_channel';
+    values.text.webdav_dir = 'backups/panel';
+    values.secrets.bot_token = { value: '123:abc_DEF-1', clear: false };
+    values.secrets.telegram_api_hash = { value: '0123456789abcdef0123456789ABCDEF', clear: false };
+    values.secrets.webhook_secret = { value: 'a-long-enough-secret', clear: false };
+    expect(formProblems(values)).toEqual({});
+  });
 });
 
 const BACKUP_STATUS = {
@@ -161,6 +190,48 @@ describe('SettingsPage', () => {
     await screen.findByText('Settings saved');
     expect(puts).toEqual([{ webdav_url: 'https://backup.example.org/dav', webdav_password: 'fresh-password' }]);
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Save' })).not.toBeInTheDocument());
+  });
+
+  it('shows what the service refused on the field, in the page language, until the field is edited; a later save takes the error toast away', async () => {
+    let refuse = true;
+    fetchMock.mockImplementation(async (input) => {
+      const request = input as Request;
+      const other = otherReads(request);
+      if (other) return other;
+      if (request.method === 'PUT') {
+        const body = (await request.json()) as Record<string, unknown>;
+        if (refuse) {
+          refuse = false;
+          return jsonResponse(
+            {
+              statusCode: 400,
+              error: 'Bad Request',
+              message: 'ai_model must be at most 128 characters',
+              code: 'validation_failed',
+              fields: [{ field: 'ai_model', rule: 'too_long', max: 128, message: 'Use at most 128 characters.' }],
+            },
+            400,
+          );
+        }
+        return jsonResponse({ ...VIEW, ai_model: body['ai_model'] });
+      }
+      return jsonResponse(VIEW);
+    });
+    renderWithProviders(<SettingsPage />, { resources, language: 'zh-CN', path: '/settings', url: '/settings' });
+    await screen.findByRole('tab', { name: '常规' });
+    await userEvent.click(screen.getByRole('tab', { name: 'AI' }));
+    const model = await screen.findByLabelText('模型');
+    await userEvent.type(model, '-long');
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    // On the field, in Chinese, with the limit; the toast says to look at the fields, never the API's words.
+    expect(await screen.findByText('最多 128 个字符。')).toBeInTheDocument();
+    expect(await screen.findByText('有些字段需要修改，每个字段下方都写明了要改什么。')).toBeInTheDocument();
+    expect(document.body.textContent).not.toMatch(/ai_model|must be/);
+    await userEvent.type(model, 'x');
+    expect(screen.queryByText('最多 128 个字符。')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await screen.findByText('设置已保存');
+    await waitFor(() => expect(screen.queryByText('有些字段需要修改，每个字段下方都写明了要改什么。')).not.toBeInTheDocument());
   });
 
   it('sends null for a secret only when "clear" is ticked', async () => {

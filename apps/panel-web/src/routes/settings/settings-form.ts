@@ -105,6 +105,16 @@ const SECRET_DESTINATIONS: ReadonlyArray<{ url: (typeof TEXT_FIELDS)[number]; se
   { url: 'webhook_url', secret: 'webhook_secret' },
 ];
 
+/** An http(s) address with a host (the service's rule for every URL setting). */
+export function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 /** Scheme, host and port: where a URL sends credentials (another path on the same server is the same place). */
 function credentialOrigin(url: string | null): string | undefined {
   if (!url) return undefined;
@@ -119,11 +129,14 @@ function credentialOrigin(url: string | null): string | undefined {
 /**
  * Secrets the service will ask for again: their URL now points at another server while the saved
  * secret is neither typed anew nor cleared (the service never sends a saved secret to a new place).
+ * A URL that is no address at all is not "another server": its own field says what is wrong.
  */
 export function secretsNeededAgain(view: SettingsView, values: SettingsFormValues): SecretName[] {
   const needed: SecretName[] = [];
   for (const { url, secret } of SECRET_DESTINATIONS) {
-    const next = credentialOrigin(values.text[url].trim() || null);
+    const text = values.text[url].trim();
+    if (text !== '' && !isHttpUrl(text)) continue;
+    const next = credentialOrigin(text || null);
     if (next === undefined || next === credentialOrigin(view[url])) continue;
     const input = values.secrets[secret];
     if (isSecretSet(view, secret) && !input.clear && input.value === '') needed.push(secret);
@@ -131,15 +144,60 @@ export function secretsNeededAgain(view: SettingsView, values: SettingsFormValue
   return needed;
 }
 
-/** Problems the form can see before asking the service: integers out of range, required text empty. */
-export function formProblems(values: SettingsFormValues): Partial<Record<IntegerName | TextName, { min?: number; max?: number }>> {
-  const problems: Partial<Record<IntegerName | TextName, { min?: number; max?: number }>> = {};
+/** A rule a field breaks, named as the service names it (`fields[].rule` of its 400), with its limits. */
+export interface FieldIssue {
+  rule: string;
+  min?: number;
+  max?: number;
+}
+
+export type FieldName = IntegerName | TextName | SecretName;
+
+const URL_TEXT_FIELDS: readonly TextName[] = ['webdav_url', 'push_ntfy_url', 'webhook_url', 'ai_base_url'];
+
+/** The checks of a typed secret that the service applies (SETTINGS_FIELDS), by the rule it would name. */
+const SECRET_CHECKS: Partial<Record<SecretName, (value: string) => FieldIssue | undefined>> = {
+  bot_token: (value) => (/^\d+:[A-Za-z0-9_-]+$/.test(value) ? undefined : { rule: 'bot_token' }),
+  telegram_api_hash: (value) => (/^[0-9a-f]{32}$/i.test(value) ? undefined : { rule: 'api_hash' }),
+  webhook_secret: (value) => (value.length >= 16 ? undefined : { rule: 'too_short', min: 16 }),
+  push_server_chan_key: (value) => (/^[A-Za-z0-9_-]+$/.test(value) ? undefined : { rule: 'send_key' }),
+  push_bark_url: (value) => (isHttpUrl(value) ? undefined : { rule: 'http_url' }),
+};
+
+/**
+ * Problems the form can see before asking the service, by field: integers out of range, required
+ * text empty, addresses that are not http(s), a chat id, a folder with "..", typed secrets of the
+ * wrong form. The same rules the service applies, so a save it would refuse is not sent.
+ */
+export function formProblems(values: SettingsFormValues): Partial<Record<FieldName, FieldIssue>> {
+  const problems: Partial<Record<FieldName, FieldIssue>> = {};
   for (const [name, limit] of Object.entries(INTEGER_LIMITS) as Array<[IntegerName, { min: number; max: number }]>) {
     const value = values.numbers[name];
     if (value === '') {
-      if (name !== 'telegram_api_id') problems[name] = limit;
-    } else if (!Number.isInteger(value) || value < limit.min || value > limit.max) problems[name] = limit;
+      if (name !== 'telegram_api_id') problems[name] = { rule: 'range', ...limit };
+    } else if (!Number.isInteger(value) || value < limit.min || value > limit.max) problems[name] = { rule: 'range', ...limit };
   }
-  for (const name of REQUIRED_TEXT_FIELDS) if (values.text[name].trim() === '') problems[name] = {};
+  for (const name of REQUIRED_TEXT_FIELDS) if (values.text[name].trim() === '') problems[name] = { rule: 'required' };
+  for (const name of URL_TEXT_FIELDS) {
+    const text = values.text[name].trim();
+    if (text !== '' && !isHttpUrl(text)) problems[name] = { rule: 'http_url' };
+  }
+  const chat = values.text.bot_chat_id.trim();
+  if (chat !== '' && !/^(-?\d+|@[A-Za-z0-9_]{4,})$/.test(chat)) problems.bot_chat_id = { rule: 'chat_id' };
+  if (values.text.webdav_dir.trim() !== '' && values.text.webdav_dir.split('/').includes('..')) problems.webdav_dir = { rule: 'folder_path' };
+  for (const [name, check] of Object.entries(SECRET_CHECKS) as Array<[SecretName, (value: string) => FieldIssue | undefined]>) {
+    const input = values.secrets[name];
+    const issue = !input.clear && input.value !== '' ? check(input.value) : undefined;
+    if (issue) problems[name] = issue;
+  }
   return problems;
+}
+
+/** The edited value of a field, to tell whether the person changed it since the service refused it. */
+export function fieldValue(values: SettingsFormValues, name: string): unknown {
+  if (name in values.text) return values.text[name as TextName];
+  if (name in values.numbers) return values.numbers[name as IntegerName];
+  if (name in values.secrets) return values.secrets[name as SecretName];
+  if (name in values.flags) return values.flags[name as BooleanName];
+  return undefined;
 }

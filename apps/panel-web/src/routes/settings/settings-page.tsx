@@ -1,5 +1,5 @@
 import { Alert, Badge, Button, Card, Checkbox, Group, Paper, Select, SimpleGrid, Stack, Table, Tabs, Text } from '@mantine/core';
-import { QueryState, toast, useUnsavedChangesGuard } from '@shared/web-ui';
+import { fieldProblemsOf, QueryState, toast, useFieldErrors, useFieldProblemText, useUnsavedChangesGuard } from '@shared/web-ui';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -12,10 +12,25 @@ import { ChannelTestControls } from './channel-tests';
 import { useRunDeviceKeepalive, useSaveSettings, useTestAi } from './settings-api';
 import { Section, TestButton, TestResult } from './settings-parts';
 import { FormBinding, IntegerField, SecretSetting, SwitchField, TextField } from './form-binding';
-import { formProblems, formValuesOf, secretsNeededAgain, SettingsFormValues, settingsPatch, SettingsView } from './settings-form';
+import { fieldValue, formProblems, formValuesOf, secretsNeededAgain, SettingsFormValues, settingsPatch, SettingsView } from './settings-form';
 
 export const SETTINGS_TABS = ['general', 'telegram', 'ai', 'notifications', 'backups', 'configuration'] as const;
 type SettingsTab = (typeof SETTINGS_TABS)[number];
+
+/** The tab that shows a setting, by its API name (to open it when the service refuses that field). */
+function tabOfField(field: string): SettingsTab {
+  if (field.startsWith('telegram_')) return 'telegram';
+  if (field.startsWith('ai_')) return 'ai';
+  if (/^(bot_|push_|webhook_)/.test(field)) return 'notifications';
+  if (/^(webdav_|auto_backup_)/.test(field)) return 'backups';
+  return 'general';
+}
+
+/** The service's refusal of a save, by field, with the values it judged (an edited field drops its error). */
+interface Refusal {
+  errors: Record<string, string>;
+  values: SettingsFormValues;
+}
 
 /** Every setting of the service in tabs, one save for all of them, tests, backups and configuration transfer. */
 export function SettingsPage() {
@@ -34,19 +49,41 @@ function SettingsForm({ view }: { view: SettingsView }) {
   const [values, setValues] = useState<SettingsFormValues>(() => formValuesOf(view));
   const patch = useMemo(() => settingsPatch(view, values), [view, values]);
   const neededAgain = useMemo(() => secretsNeededAgain(view, values), [view, values]);
-  const invalid = Object.keys(formProblems(values)).length > 0 || neededAgain.length > 0;
+  const problems = useMemo(() => formProblems(values), [values]);
+  const invalid = Object.keys(problems).length > 0 || neededAgain.length > 0;
   const dirty = Object.keys(patch).length > 0;
   useUnsavedChangesGuard(dirty);
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const problemText = useFieldProblemText();
+  const fieldErrors = useFieldErrors();
+  const errors = useMemo(() => {
+    const shown: Record<string, string> = {};
+    for (const [name, issue] of Object.entries(problems)) shown[name] = problemText({ field: name, ...issue, message: '' });
+    for (const [name, text] of Object.entries(refusal?.errors ?? {})) if (fieldValue(values, name) === fieldValue(refusal?.values ?? values, name)) shown[name] = text;
+    return shown;
+  }, [problems, refusal, values, problemText]);
 
   const save = useSaveSettings({
     onSuccess: (saved) => {
+      setRefusal(null);
       setValues(formValuesOf(saved));
       toast.success(t('settings.saved'));
     },
-    onError: (error) => toast.error(error, t('settings.saveFailed')),
+    onError: (error) => {
+      const fields = fieldProblemsOf(error);
+      if (!fields.length) {
+        toast.error(error, t('settings.saveFailed'));
+        return;
+      }
+      // Each refused field says what to fix under itself; the tab of the first one opens.
+      setRefusal({ errors: fieldErrors(error), values });
+      const first = tabOfField(fields[0].field);
+      if (first !== tab) setParams(first !== 'general' ? { tab: first } : {}, { replace: true });
+      toast.error(new Error(t('ui:error.checkFields')), t('settings.saveFailed'));
+    },
   });
 
-  const form: FormBinding = { view, values, update: (change) => setValues((current) => change(current)), neededAgain };
+  const form: FormBinding = { view, values, update: (change) => setValues((current) => change(current)), neededAgain, errors };
   return (
     <Page title={t('settings.title')}>
       {neededAgain.length > 0 ? (
@@ -141,6 +178,7 @@ function GeneralTab({ form }: { form: FormBinding }) {
           data={zones.includes(form.values.text.timezone) ? zones : [form.values.text.timezone, ...zones]}
           value={form.values.text.timezone}
           nothingFoundMessage={t('settings.general.noZone')}
+          error={form.errors['timezone']}
           onChange={(zone) => zone && form.update((values) => ({ ...values, text: { ...values.text, timezone: zone } }))}
         />
       </Section>

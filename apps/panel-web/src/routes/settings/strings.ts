@@ -10,8 +10,6 @@ export const en = {
     unsaved: 'Unsaved changes',
     discard: 'Discard changes',
     saveFirst: 'Save your changes first: the test uses the saved settings.',
-    required: 'Required',
-    range: 'A whole number from {{min}} to {{max}}',
     tabs: { general: 'General', telegram: 'Telegram API', ai: 'AI', notifications: 'Notifications', backups: 'Backups', configuration: 'Import and export' },
     secret: {
       saved: 'Saved; leave empty to keep it.',
@@ -256,8 +254,6 @@ export const zh: typeof en = {
     unsaved: '有未保存的更改',
     discard: '放弃更改',
     saveFirst: '请先保存更改：测试使用已保存的设置。',
-    required: '必填',
-    range: '{{min}} 到 {{max}} 之间的整数',
     tabs: { general: '常规', telegram: 'Telegram API', ai: 'AI', notifications: '通知', backups: '备份', configuration: '导入与导出' },
     secret: {
       saved: '已保存；留空则保持不变。',

@@ -119,7 +119,32 @@ describe('TaskEditorPage', () => {
     });
   }, WALK_TIMEOUT_MS);
 
-  it('shows the service\'s 400 on the field it names and goes back to that step', async () => {
+  it('shows the service\'s 400 on the field it names, in words, and goes back to that step', async () => {
+    const user = userEvent.setup();
+    saveResponse = () =>
+      jsonResponse(
+        {
+          statusCode: 400,
+          error: 'Bad Request',
+          message: 'sign_at never fires (no date in the next 8 years matches it, e.g. 31 February); property x should not exist',
+          code: 'validation_failed',
+          fields: [
+            { field: 'sign_at', rule: 'schedule_never', message: 'This schedule never runs.' },
+            { field: 'x', rule: 'unknown_field', message: 'This field is not part of this form; reload the page.' },
+          ],
+        },
+        400,
+      );
+    render();
+    await fillThroughChats(user);
+    await user.click(await screen.findByRole('button', { name: 'Save task' }));
+    expect(await screen.findByText('This schedule never runs (no date matches it, such as 31 February); change the day or month.')).toBeInTheDocument();
+    expect(screen.getByLabelText(/^When/)).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByText('This field is not part of this form; reload the page.')).toBeInTheDocument();
+    expect(document.body.textContent).not.toMatch(/sign_at|should not exist/);
+  }, WALK_TIMEOUT_MS);
+
+  it('still places an older service\'s 400 message on its field', async () => {
     const user = userEvent.setup();
     saveResponse = () =>
       jsonResponse({ statusCode: 400, error: 'Bad Request', message: 'sign_at never fires (no date in the next 8 years matches it, e.g. 31 February); property x should not exist' }, 400);
@@ -128,7 +153,19 @@ describe('TaskEditorPage', () => {
     await user.click(await screen.findByRole('button', { name: 'Save task' }));
     expect(await screen.findByText('sign_at never fires (no date in the next 8 years matches it, e.g. 31 February)')).toBeInTheDocument();
     expect(screen.getByLabelText(/^When/)).toHaveAttribute('aria-invalid', 'true');
-    expect(screen.getByText('property x should not exist')).toBeInTheDocument();
+  }, WALK_TIMEOUT_MS);
+
+  it('leaves out the schedule step and the run options for a listen task', async () => {
+    const user = userEvent.setup();
+    render();
+    await user.type(await screen.findByLabelText(/^Name/), 'watch prices');
+    await user.click(screen.getByLabelText('Every account (also accounts added later)'));
+    await user.click(screen.getByLabelText('Listen for keywords and react'));
+    expect(screen.queryByText('Schedule')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    // Straight from the basics to the chats and their listen rules.
+    expect(await screen.findByRole('heading', { name: 'Chats and listen rules' })).toBeInTheDocument();
+    expect(screen.queryByLabelText(/^When/)).not.toBeInTheDocument();
   }, WALK_TIMEOUT_MS);
 
   it('asks before leaving with unsaved changes', async () => {

@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Checkbox, Group, List, MultiSelect, NumberInput,
 import { useForm, UseFormReturnType } from '@mantine/form';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { ApiError, EmptyState, ErrorState, formatDateTime, LoadingState, toast, useErrorMessage, useUnsavedChangesGuard } from '@shared/web-ui';
+import { ApiError, EmptyState, ErrorState, formatDateTime, LoadingState, toast, useErrorMessage, useFieldErrors, useFieldProblemText, useUnsavedChangesGuard } from '@shared/web-ui';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -22,9 +22,11 @@ import {
   LISTEN_ACTION,
   scheduleIssues,
   SIGN_ACTIONS,
+  Step,
   STEPS,
   stepOfField,
   TaskForm,
+  taskFormField,
   taskFromForm,
   validateTask,
 } from './task-form';
@@ -61,6 +63,8 @@ function translateIssues(issues: FormIssues, t: (key: string, values?: Record<st
 export function TaskEditor({ initial, original }: { initial: TaskForm; original?: string }) {
   const { t } = useTranslation();
   const describeError = useErrorMessage();
+  const fieldErrors = useFieldErrors();
+  const problemText = useFieldProblemText();
   const navigate = useNavigate();
   const phone = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
   const form = useForm<TaskForm>({ mode: 'controlled', initialValues: initial });
@@ -77,11 +81,15 @@ export function TaskEditor({ initial, original }: { initial: TaskForm; original?
 
   const issues = () => translateIssues(validateTask(form.getValues()), t);
 
+  // A listen task has no schedule: its steps skip that one.
+  const steps: readonly Step[] = listen ? STEPS.filter((id) => id !== 'schedule') : STEPS;
+  const stepIndex = (path: string) => steps.indexOf(stepOfField(path));
+
   /** Shows the problems of the steps up to `upTo`; true when there are none. */
   const checkSteps = (upTo: number): boolean => {
-    const found = Object.fromEntries(Object.entries(issues()).filter(([path]) => STEPS.indexOf(stepOfField(path)) <= upTo));
+    const found = Object.fromEntries(Object.entries(issues()).filter(([path]) => stepIndex(path) <= upTo));
     form.setErrors(found);
-    const first = Object.keys(found).map((path) => STEPS.indexOf(stepOfField(path)));
+    const first = Object.keys(found).map(stepIndex);
     if (first.length) {
       setStep(Math.min(...first));
       return false;
@@ -91,7 +99,7 @@ export function TaskEditor({ initial, original }: { initial: TaskForm; original?
 
   const submit = async () => {
     setServerProblems([]);
-    if (!checkSteps(STEPS.length - 1)) {
+    if (!checkSteps(steps.length - 1)) {
       toast.error(new Error(t('tasks.editor.fixErrors')));
       return;
     }
@@ -105,12 +113,21 @@ export function TaskEditor({ initial, original }: { initial: TaskForm; original?
       if (error instanceof ApiError && error.code === 'task_exists') {
         form.setErrors({ name: describeError(error) });
         setStep(0);
+      } else if (error instanceof ApiError && error.status === 400 && error.fields.length) {
+        // Each refused field in the page's words, on the field; what the form does not show goes in the summary.
+        const fields = fieldErrors(error, taskFormField);
+        const other = [...new Set(error.fields.filter((problem) => taskFormField(problem.field) === undefined).map(problemText))];
+        form.setErrors(fields);
+        setServerProblems(other);
+        const refused = Object.keys(fields).map(stepIndex).filter((index) => index >= 0);
+        if (refused.length) setStep(Math.min(...refused));
+        toast.error(new Error(t('tasks.editor.fixErrors')), t('tasks.editor.serverRefused'));
       } else if (error instanceof ApiError && error.status === 400) {
         const { fields, other } = apiFieldErrors(error.message);
         form.setErrors(fields);
         setServerProblems(other);
-        const steps = Object.keys(fields).map((path) => STEPS.indexOf(stepOfField(path)));
-        if (steps.length) setStep(Math.min(...steps));
+        const refused = Object.keys(fields).map(stepIndex).filter((index) => index >= 0);
+        if (refused.length) setStep(Math.min(...refused));
         toast.error(new Error(t('tasks.editor.fixErrors')), t('tasks.editor.serverRefused'));
       } else {
         toast.error(error);
@@ -134,7 +151,8 @@ export function TaskEditor({ initial, original }: { initial: TaskForm; original?
     }
   };
 
-  const stepLabels = STEPS.map((id) => (id === 'chats' && listen ? t('tasks.editor.steps.chatsListen') : t(`tasks.editor.steps.${id}`)));
+  const current = steps[Math.min(step, steps.length - 1)];
+  const stepLabels = steps.map((id) => (id === 'chats' && listen ? t('tasks.editor.steps.chatsListen') : t(`tasks.editor.steps.${id}`)));
   const title = original ? t('tasks.editor.editTitle', { name: original }) : t('tasks.editor.createTitle');
 
   return (
@@ -143,25 +161,25 @@ export function TaskEditor({ initial, original }: { initial: TaskForm; original?
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
-          if (step < STEPS.length - 1) {
+          if (step < steps.length - 1) {
             if (checkSteps(step)) setStep(step + 1);
           } else void submit();
         }}
       >
         <Stack gap="md">
           <Stepper active={step} onStepClick={setStep} size="sm" iconSize={phone ? 28 : 34} allowNextStepsSelect>
-            {STEPS.map((id, index) => (
+            {steps.map((id, index) => (
               <Stepper.Step key={id} label={phone ? <span className="visually-hidden">{stepLabels[index]}</span> : stepLabels[index]} />
             ))}
           </Stepper>
           <Title order={3} size="h4">
-            {phone ? `${t('tasks.editor.stepOf', { step: step + 1, count: STEPS.length })}: ` : ''}
+            {phone ? `${t('tasks.editor.stepOf', { step: step + 1, count: steps.length })}: ` : ''}
             {stepLabels[step]}
           </Title>
-          {step === 0 ? <BasicsStep form={form} onMode={changeMode} editing={original !== undefined} /> : null}
-          {step === 1 ? <ScheduleStep form={form} /> : null}
-          {step === 2 ? <ChatsStep form={form} /> : null}
-          {step === 3 ? <ReviewStep form={form} /> : null}
+          {current === 'basics' ? <BasicsStep form={form} onMode={changeMode} editing={original !== undefined} /> : null}
+          {current === 'schedule' ? <ScheduleStep form={form} /> : null}
+          {current === 'chats' ? <ChatsStep form={form} /> : null}
+          {current === 'review' ? <ReviewStep form={form} /> : null}
           {serverProblems.length ? (
             <Alert color="red" title={t('tasks.editor.serverRefused')} role="alert">
               <List size="sm">
@@ -183,9 +201,9 @@ export function TaskEditor({ initial, original }: { initial: TaskForm; original?
               ) : null}
             </Group>
             <Group gap="xs">
-              {step < STEPS.length - 1 ? <Button type="submit">{t('tasks.editor.next')}</Button> : null}
-              {step === STEPS.length - 1 || original ? (
-                <Button type={step === STEPS.length - 1 ? 'submit' : 'button'} onClick={step === STEPS.length - 1 ? undefined : () => void submit()} loading={save.isPending}>
+              {step < steps.length - 1 ? <Button type="submit">{t('tasks.editor.next')}</Button> : null}
+              {step === steps.length - 1 || original ? (
+                <Button type={step === steps.length - 1 ? 'submit' : 'button'} onClick={step === steps.length - 1 ? undefined : () => void submit()} loading={save.isPending}>
                   {t('tasks.editor.save')}
                 </Button>
               ) : null}
@@ -262,6 +280,7 @@ function ScheduleStep({ form }: { form: TaskFormApi }) {
 /** The next five runs as the service's scheduler computes them, in the configured time zone. */
 function SchedulePreview({ form }: { form: TaskFormApi }) {
   const { t } = useTranslation();
+  const describeError = useErrorMessage();
   const values = form.values;
   const input: PreviewInput | undefined = useMemo(() => {
     if (values.execution_mode === 'listen' || Object.keys(scheduleIssues(values)).length > 0) return undefined;
@@ -273,7 +292,7 @@ function SchedulePreview({ form }: { form: TaskFormApi }) {
   const preview = useSchedulePreviewQuery(debounced);
   let body;
   if (!input) body = <Text size="sm" c="dimmed">{t('tasks.editor.previewInvalid')}</Text>;
-  else if (preview.isError) body = <Text size="sm" c="red" role="alert">{preview.error instanceof Error ? preview.error.message : String(preview.error)}</Text>;
+  else if (preview.isError) body = <Text size="sm" c="red" role="alert">{describeError(preview.error)}</Text>;
   else if (!preview.data || preview.isFetching) body = <Text size="sm" c="dimmed">{t('tasks.editor.previewLoading')}</Text>;
   else {
     const zone = preview.data.time_zone;
@@ -391,13 +410,20 @@ function ReviewStep({ form }: { form: TaskFormApi }) {
         </Stack>
       </Paper>
       {values.execution_mode !== 'listen' ? <SchedulePreview form={form} /> : null}
-      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" verticalSpacing="xs">
-        <NumberInput label={t('tasks.editor.retryCount')} min={0} max={99} allowDecimal={false} allowNegative={false} {...form.getInputProps('retry_count')} />
-        <NumberInput label={t('tasks.editor.signInterval')} min={0} max={3600} allowDecimal={false} allowNegative={false} {...form.getInputProps('sign_interval')} />
-      </SimpleGrid>
-      <Checkbox label={t('tasks.editor.enabled')} {...form.getInputProps('enabled', { type: 'checkbox' })} />
-      <Checkbox label={t('tasks.editor.notifyFailure')} {...form.getInputProps('notify_on_failure', { type: 'checkbox' })} />
-      <Checkbox label={t('tasks.editor.notifySuccess')} {...form.getInputProps('notify_on_success', { type: 'checkbox' })} />
+      {values.execution_mode !== 'listen' ? (
+        // Retries, the pause between accounts and run notices belong to runs; a listener has none (keyword hits notify by their rule).
+        <>
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" verticalSpacing="xs">
+            <NumberInput label={t('tasks.editor.retryCount')} min={0} max={99} allowDecimal={false} allowNegative={false} {...form.getInputProps('retry_count')} />
+            <NumberInput label={t('tasks.editor.signInterval')} min={0} max={3600} allowDecimal={false} allowNegative={false} {...form.getInputProps('sign_interval')} />
+          </SimpleGrid>
+          <Checkbox label={t('tasks.editor.enabled')} {...form.getInputProps('enabled', { type: 'checkbox' })} />
+          <Checkbox label={t('tasks.editor.notifyFailure')} {...form.getInputProps('notify_on_failure', { type: 'checkbox' })} />
+          <Checkbox label={t('tasks.editor.notifySuccess')} {...form.getInputProps('notify_on_success', { type: 'checkbox' })} />
+        </>
+      ) : (
+        <Checkbox label={t('tasks.editor.enabled')} {...form.getInputProps('enabled', { type: 'checkbox' })} />
+      )}
       <Paper withBorder p="sm">
         <Text size="sm" fw={600}>
           {t('tasks.editor.summary')}

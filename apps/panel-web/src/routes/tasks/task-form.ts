@@ -501,6 +501,17 @@ export function stepOfField(path: string): Step {
 const FIELD_PATH = /^(name|account_names?|sign_at|range_start|range_end|random_seconds|sign_interval|retry_count|chats(?:\.\d+(?:\.(?:chat_id|name|message_thread_id|action_interval|delete_after|actions(?:\.\d+(?:\.[a-z_]+(?:\.\d+(?:\.[a-z_]+)?)?)?)?))?)?)\b/;
 
 /**
+ * The form field that shows a problem of the API's field `path` (`chats.0.actions.1.keywords.3` ->
+ * the keywords box, `account_names` -> the accounts), or undefined when the form has no such field.
+ */
+export function taskFormField(path: string): string | undefined {
+  if (/^(account_names?|accounts)$/.test(path)) return 'accounts';
+  const match = FIELD_PATH.exec(path);
+  if (!match || match[1].length !== path.length) return undefined;
+  return match[1].replace(/\.keywords\.\d+$/, '.keywords').replace(/(\.actions\.\d+)$/, '$1.action').replace(/(\.continue_actions\.\d+)$/, '$1.action');
+}
+
+/**
  * The API's 400 message (`problem; problem; …`) as errors per form field where a problem names one
  * (`chats.0.actions.1.text is required …` → `chats.0.actions.1.text`), and the rest for a summary.
  */

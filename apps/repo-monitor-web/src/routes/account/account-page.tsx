@@ -1,6 +1,6 @@
 import { Button, Card, Group, PasswordInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { formatDateTime, Page, QueryState, toast } from '@shared/web-ui';
+import { formatDateTime, Page, QueryState, toast, useFieldRefusal } from '@shared/web-ui';
 import { FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client';
@@ -25,13 +25,23 @@ export function AccountPage() {
   const session = useQuery({ queryKey: ['auth', 'session'], queryFn: () => unwrap(api.GET('/api/v1/auth/session')) });
   const [form, setForm] = useState({ current: '', next: '', repeat: '' });
   const problem = passwordProblem(form);
+  // A wrong current password or a new one the rule refuses goes on its field, in the page's language.
+  const refusal = useFieldRefusal({ invalid_credentials: 'current_password' });
+  const edit = (next: typeof form) => {
+    if (next.current !== form.current) refusal.edited('current_password');
+    if (next.next !== form.next) refusal.edited('new_password');
+    setForm(next);
+  };
   const change = useMutation({
     mutationFn: () => unwrap(api.POST('/api/v1/auth/password', { body: { current_password: form.current, new_password: form.next } })),
     onSuccess: () => {
+      refusal.reset();
       setForm({ current: '', next: '', repeat: '' });
       toast.success(t('account.passwordChanged'));
     },
-    onError: (error) => toast.error(error),
+    onError: (error) => {
+      if (!refusal.refuse(error)) toast.error(error);
+    },
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -63,15 +73,22 @@ export function AccountPage() {
             {t('account.password')}
           </Title>
           <Stack gap="xs">
-            <PasswordInput label={t('account.currentPassword')} required autoComplete="current-password" value={form.current} onChange={(event) => setForm({ ...form, current: event.currentTarget.value })} />
+            <PasswordInput
+              label={t('account.currentPassword')}
+              required
+              autoComplete="current-password"
+              value={form.current}
+              error={refusal.errors['current_password']}
+              onChange={(event) => edit({ ...form, current: event.currentTarget.value })}
+            />
             <PasswordInput
               label={t('account.newPassword')}
               description={t('account.passwordRule', { min: PASSWORD_MIN_LENGTH })}
               required
               autoComplete="new-password"
               value={form.next}
-              error={form.next && problem === 'same' ? t('account.same') : undefined}
-              onChange={(event) => setForm({ ...form, next: event.currentTarget.value })}
+              error={form.next && problem === 'same' ? t('account.same') : refusal.errors['new_password']}
+              onChange={(event) => edit({ ...form, next: event.currentTarget.value })}
             />
             <PasswordInput
               label={t('account.repeatPassword')}
@@ -79,7 +96,7 @@ export function AccountPage() {
               autoComplete="new-password"
               value={form.repeat}
               error={form.repeat && problem === 'mismatch' ? t('account.mismatch') : undefined}
-              onChange={(event) => setForm({ ...form, repeat: event.currentTarget.value })}
+              onChange={(event) => edit({ ...form, repeat: event.currentTarget.value })}
             />
             <Text size="xs" c="dimmed">
               {t('account.otherSessions')}

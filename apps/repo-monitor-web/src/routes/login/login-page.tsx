@@ -1,6 +1,6 @@
 import { Alert, Button, Center, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { ApiError, ColorSchemePicker, errorMessage, LanguagePicker, safeNext, useCountdown } from '@shared/web-ui';
+import { ApiError, ColorSchemePicker, LanguagePicker, safeNext, useCountdown, useErrorMessage } from '@shared/web-ui';
 import { ChangeEvent, FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
@@ -22,6 +22,7 @@ function needsTotp(error: unknown): boolean {
 /** The console's sign-in: a 429 shows a countdown from Retry-After; with no admin yet it points to the setup. */
 export function LoginPage() {
   const { t } = useTranslation();
+  const describeError = useErrorMessage();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const next = safeNext(params.get('next'), '/dashboard', ['/login', '/setup']);
@@ -79,7 +80,7 @@ export function LoginPage() {
   else if (secondsLeft > 0) message = t('login.throttled', { seconds: secondsLeft });
   else if (needsTotp(error)) message = values.totpCode ? t('login.wrongCode') : t('login.enterCode');
   else if (error instanceof ApiError && error.status === 401) message = t('login.wrong');
-  else if (error && !(error instanceof ApiError && error.status === 429)) message = errorMessage(error);
+  else if (error && !(error instanceof ApiError && error.status === 429)) message = describeError(error);
 
   return (
     <Center mih="100vh" p="md" component="main">

@@ -1,6 +1,6 @@
 import { Alert, Button, Center, Code, Group, List, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, ColorSchemePicker, ErrorState, errorMessage, LanguagePicker, LoadingState, toast } from '@shared/web-ui';
+import { ApiError, ColorSchemePicker, ErrorState, LanguagePicker, LoadingState, toast, useErrorMessage, useFieldErrors } from '@shared/web-ui';
 import { ChangeEvent, FormEvent, ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
@@ -91,6 +91,9 @@ function SetupForm() {
   const queryClient = useQueryClient();
   const [values, setValues] = useState<SetupValues>({ username: 'admin', password: '', repeat: '' });
   const [errors, setErrors] = useState<Partial<Record<keyof SetupValues, string>>>({});
+  const [placed, setPlaced] = useState(false);
+  const fieldErrors = useFieldErrors();
+  const describe = useErrorMessage();
   const field = (name: keyof SetupValues) => ({
     value: values[name],
     error: errors[name],
@@ -112,6 +115,10 @@ function SetupForm() {
       void navigate('/dashboard', { replace: true });
     },
     onError: (error) => {
+      // A refusal of the user name or the password goes on that field, in the page's language.
+      const onFields = fieldErrors(error, (name) => (name === 'username' || name === 'password' ? name : undefined));
+      setPlaced(Object.keys(onFields).length > 0);
+      setErrors((current) => ({ ...current, ...onFields }));
       // Someone finished setup meanwhile, or the service refuses this client: show the current state.
       if (error instanceof ApiError && (error.status === 404 || error.status === 403)) void queryClient.invalidateQueries({ queryKey: ['setup', 'status'] });
     },
@@ -130,9 +137,9 @@ function SetupForm() {
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
         <Text size="sm">{t('setup.intro')}</Text>
-        {create.error ? (
+        {create.error && !placed ? (
           <Alert color="red" variant="light" role="alert">
-            {errorMessage(create.error)}
+            {describe(create.error)}
           </Alert>
         ) : null}
         <TextInput label={t('setup.username')} description={t('setup.usernameHint')} autoComplete="username" required {...field('username')} />

@@ -9,7 +9,7 @@ import { AdminAccountRepository } from './admin-account.repository';
 import { AdminSessionRepository } from './admin-session.repository';
 import { AuditLogService } from './audit-log.service';
 import type { PasswordAttempt } from './login-throttle';
-import { passwordRuleViolation } from './password-rule';
+import { passwordRuleDetails, passwordRuleViolation } from './password-rule';
 import { TotpVerifier } from './totp-verifier';
 
 const totpAssociatedData = (id: number) => `admin_account.totp_secret:${id}`;
@@ -53,7 +53,7 @@ export class AdminAccountService implements OnModuleInit {
   /** Web setup: creates the admin or answers 404 when one exists. */
   async setup(username: string, password: string, clientIp: string): Promise<void> {
     const violation = passwordRuleViolation(password);
-    if (violation) throw new MonitorError('validation_failed', violation, { field: 'password' });
+    if (violation) throw new MonitorError('validation_failed', violation, passwordRuleDetails(password, 'password'));
     if (!(await this.create(username, password, 'setup', clientIp))) {
       throw new MonitorError('not_found', 'setup is complete: an admin account exists');
     }
@@ -84,7 +84,7 @@ export class AdminAccountService implements OnModuleInit {
     }
     attempt.succeeded();
     const violation = passwordRuleViolation(newPassword);
-    if (violation) throw new MonitorError('validation_failed', violation, { field: 'new_password' });
+    if (violation) throw new MonitorError('validation_failed', violation, passwordRuleDetails(newPassword, 'new_password'));
     const passwordHash = await hashPassword(newPassword);
     await this.database.transaction(async (manager) => {
       await this.accounts.update(manager, { passwordHash, updatedAt: new Date() });
@@ -153,7 +153,7 @@ export class AdminAccountService implements OnModuleInit {
     }
     if (!this.totpCodeMatches(account, code)) {
       attempt.failed();
-      throw new MonitorError('validation_failed', 'the code is wrong or was already used; enter the code your authenticator app shows now', { field: 'code' });
+      throw new MonitorError('validation_failed', 'the code is wrong or was already used; enter the code your authenticator app shows now', { field: 'code', rule: 'totp_wrong' });
     }
     attempt.succeeded();
   }

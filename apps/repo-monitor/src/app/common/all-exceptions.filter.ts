@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
-import { fastifyErrorStatus, httpErrorMessage, noteAnsweredError } from '@shared/http-service';
+import { fastifyErrorStatus, FieldProblem, httpErrorFields, httpErrorMessage, noteAnsweredError } from '@shared/http-service';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MonitorError, MonitorErrorBody } from './monitor-error';
 
@@ -54,7 +54,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (exception instanceof MonitorError) {
       const status = exception.getStatus();
       const body: MonitorErrorBody = { error_code: exception.errorCode, message: exception.message };
-      if (exception.details) body.details = exception.details;
+      if (exception.details) body.details = withFieldList(exception.errorCode, exception.message, exception.details);
       // A MonitorError is thrown on purpose (not configured, upstream down): the request's log line
       // says so at warn; no stack trace.
       if (status >= 500) return { status, body: withRequestId(body, request) };
@@ -62,10 +62,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     if (exception instanceof HttpException && exception.getStatus() < 500) {
       const status = exception.getStatus();
-      return {
-        status,
-        body: { error_code: CODE_FOR_STATUS[status] ?? 'validation_failed', message: httpErrorMessage(exception.getResponse(), exception.message) },
-      };
+      const response = exception.getResponse();
+      const body: MonitorErrorBody = { error_code: CODE_FOR_STATUS[status] ?? 'validation_failed', message: httpErrorMessage(response, exception.message) };
+      const fields = httpErrorFields(response);
+      if (fields) body.details = { fields };
+      return { status, body };
     }
     if (isStaticFileError(exception, request)) {
       return { status: 404, body: { error_code: 'not_found', message: 'no such file' } };
@@ -95,4 +96,18 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
 function withRequestId(body: MonitorErrorBody, request: FastifyRequest): MonitorErrorBody {
   return { ...body, details: { ...(body.details ?? {}), request_id: String(request.id ?? '') } };
+}
+
+/**
+ * A validation_failed about one field (`details.field`, with `rule`, `min`, `max` when the thrower
+ * knows them) also gets the `fields` list a DTO refusal has, so a form reads both the same way.
+ * Without a rule it is `invalid`, and the message is the sentence to show.
+ */
+function withFieldList(code: string, message: string, details: Record<string, unknown>): Record<string, unknown> {
+  if (code !== 'validation_failed' || typeof details['field'] !== 'string' || details['fields'] !== undefined) return details;
+  const { field, rule, min, max, ...rest } = details;
+  const entry: FieldProblem = { field: field as string, rule: typeof rule === 'string' ? rule : 'invalid', message };
+  if (typeof min === 'number') entry.min = min;
+  if (typeof max === 'number') entry.max = max;
+  return { ...rest, field, fields: [entry] };
 }

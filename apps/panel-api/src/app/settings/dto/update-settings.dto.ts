@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { ValidateBy, ValidationArguments } from 'class-validator';
-import { ruleViolation, SETTINGS_FIELDS } from '../settings-fields';
+import { describeFieldProblems } from '@shared/http-service';
+import { ruleProblem, ruleViolation, SETTINGS_FIELDS, settingsFieldProblem } from '../settings-fields';
 import { SettingsPatch } from '../settings.types';
 
 /** An empty string is "keep" for a secret and "clear" for other nullable text; everything else follows the field's rule. */
@@ -12,8 +13,15 @@ function acceptsEmptyString(name: keyof SettingsPatch): boolean {
 /** Checks a field against the same rule the settings service and the settings files use. */
 function SettingsRule(name: keyof SettingsPatch): PropertyDecorator {
   const rule = SETTINGS_FIELDS[name].rule;
+  const constraint = `settingsRule.${name}`;
+  describeFieldProblems(constraint, (value) => {
+    const problem = ruleProblem(rule, value);
+    if (!problem) return undefined;
+    const { field: _field, ...rest } = settingsFieldProblem(name, problem);
+    return rest;
+  });
   return ValidateBy({
-    name: 'settingsRule',
+    name: constraint,
     validator: {
       validate: (value: unknown) =>
         value === undefined || (value === '' && acceptsEmptyString(name)) || ruleViolation(rule, value) === undefined,
