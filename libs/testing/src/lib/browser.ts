@@ -50,7 +50,7 @@ export async function waitInPage<Arg>(page: Page, predicate: string | ((arg: Arg
  * axe and screenshots see the final colours. Endless ones (spinners) are not waited for.
  */
 export async function animationsSettled(page: Page, timeoutMs = 10_000): Promise<void> {
-  await waitInPage(page, () => document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity), undefined, timeoutMs);
+  await waitInPage(page, "document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity)", undefined, timeoutMs);
 }
 
 /**
