@@ -1444,7 +1444,7 @@ export interface components {
         };
         CategoryCountDto: {
             /** @enum {string} */
-            category: "none" | "session_invalid" | "flood_wait" | "ai_timeout" | "ai_error" | "button_not_found" | "target_not_found" | "network_proxy" | "timeout" | "strong_failure" | "unknown";
+            category: "none" | "session_invalid" | "flood_wait" | "ai_timeout" | "ai_error" | "button_not_found" | "target_not_found" | "network_proxy" | "timeout" | "strong_failure" | "bot_refused" | "unconfirmed" | "unknown";
             count: number;
         };
         ChangePasswordDto: {
@@ -1482,6 +1482,49 @@ export interface components {
         ChannelTestListDto: {
             /** @description The last test of every channel tested so far */
             tests: components["schemas"]["ChannelTestDto"][];
+        };
+        ChatVerdictDto: {
+            /** @description Ask the configured model to classify an answer no pattern matched */
+            ai_fallback?: boolean;
+            /**
+             * @example [
+             *       {
+             *         "mode": "contains",
+             *         "pattern": "今日已签"
+             *       }
+             *     ]
+             */
+            already_done?: components["schemas"]["VerdictPatternDto"][];
+            /**
+             * @example [
+             *       {
+             *         "mode": "regex",
+             *         "pattern": "失败|error"
+             *       }
+             *     ]
+             */
+            failure?: components["schemas"]["VerdictPatternDto"][];
+            /**
+             * @description In a group: whose messages count besides replies to ours (a user id or @username)
+             * @example @checkin_bot
+             */
+            from?: string;
+            /**
+             * @description An answer that names a wait runs the task once more after it (at most once a day)
+             * @default true
+             */
+            rerun_after_wait: boolean;
+            /**
+             * @example [
+             *       {
+             *         "mode": "contains",
+             *         "pattern": "签到成功"
+             *       }
+             *     ]
+             */
+            success?: components["schemas"]["VerdictPatternDto"][];
+            /** @default 30 */
+            timeout_seconds: number;
         };
         CheckJobDto: {
             account_names: string[];
@@ -1562,14 +1605,20 @@ export interface components {
              * @example 2026-11-23
              */
             today: string;
+            /** @description Runs today the bot answered were already done (counted in today_success) */
+            today_already_done: number;
             /** @description Failed runs today */
             today_failure: number;
             /** @description Keyword hits today */
             today_keyword_hits: number;
             /** @description Successful runs today */
             today_success: number;
+            /** @description Runs today the bot did not confirm (counted in today_failure) */
+            today_unconfirmed: number;
         };
         DayCountDto: {
+            /** @description Of the successes: the bot said the check-in was already done */
+            already_done: number;
             /**
              * @description Day in the configured time zone
              * @example 2026-11-23
@@ -1578,6 +1627,8 @@ export interface components {
             failure: number;
             keyword_hits: number;
             success: number;
+            /** @description Of the failures: the bot did not confirm (no answer, or no pattern matched) */
+            unconfirmed: number;
         };
         DeviceDto: {
             /** Format: date-time */
@@ -1633,6 +1684,13 @@ export interface components {
             success: boolean;
             task_name: string;
             trigger: string;
+            /**
+             * @description What the bot's answer said (tasks with verdict patterns); null when the task declares none
+             * @enum {string|null}
+             */
+            verdict: "success" | "already_done" | "failed" | "unconfirmed" | null;
+            /** @description The answer that decided the verdict (one line, at most 500 characters) */
+            verdict_text: string | null;
         };
         HistoryListDto: {
             history: components["schemas"]["HistoryEntryDto"][];
@@ -1944,6 +2002,13 @@ export interface components {
             success: boolean;
             task_name: string;
             trigger: string;
+            /**
+             * @description What the bot's answer said (tasks with verdict patterns); null when the task declares none
+             * @enum {string|null}
+             */
+            verdict: "success" | "already_done" | "failed" | "unconfirmed" | null;
+            /** @description The answer that decided the verdict (one line, at most 500 characters) */
+            verdict_text: string | null;
         };
         RunListDto: {
             items: components["schemas"]["RunListItemDto"][];
@@ -1973,6 +2038,13 @@ export interface components {
             success: boolean;
             task_name: string;
             trigger: string;
+            /**
+             * @description What the bot's answer said (tasks with verdict patterns); null when the task declares none
+             * @enum {string|null}
+             */
+            verdict: "success" | "already_done" | "failed" | "unconfirmed" | null;
+            /** @description The answer that decided the verdict (one line, at most 500 characters) */
+            verdict_text: string | null;
         };
         RunStartedDto: {
             runs: components["schemas"]["StartedRunDto"][];
@@ -1983,7 +2055,7 @@ export interface components {
             attempts: number;
             error: string | null;
             /** @enum {string} */
-            failure_category: "none" | "session_invalid" | "flood_wait" | "ai_timeout" | "ai_error" | "button_not_found" | "target_not_found" | "network_proxy" | "timeout" | "strong_failure" | "unknown";
+            failure_category: "none" | "session_invalid" | "flood_wait" | "ai_timeout" | "ai_error" | "button_not_found" | "target_not_found" | "network_proxy" | "timeout" | "strong_failure" | "bot_refused" | "unconfirmed" | "unknown";
             /** Format: date-time */
             finished_at: string | null;
             /** @description In-memory flow log; empty about 60 s after the end (history keeps it) */
@@ -2001,6 +2073,13 @@ export interface components {
             task_name: string;
             timeout_seconds: number;
             trigger: string | null;
+            /**
+             * @description What the bot's answer said (tasks with verdict patterns); null when the task declares none
+             * @enum {string|null}
+             */
+            verdict: "success" | "already_done" | "failed" | "unconfirmed" | null;
+            /** @description The answer that decided the verdict (one line, at most 500 characters) */
+            verdict_text: string | null;
             wait_seconds: number | null;
         };
         RunTaskDto: {
@@ -2244,13 +2323,19 @@ export interface components {
             /** @description Seconds after which messages sent by the follow-ups are deleted (0 = at once) */
             continue_delete_after?: number;
             continue_message_thread_id?: number;
+            /** @description Action 8: seconds after a hit during which the rule ignores further hits */
+            cooldown?: number;
             custom_url?: string;
             /** @description Seconds before the step, or a random range "a-b" */
             delay?: number | string;
             /** @example 🎲 */
             dice?: string;
+            /** @description Action 8: user ids whose messages never trigger the rule */
+            exclude_user_ids?: string[];
             forward_chat_id?: number | string;
             forward_message_thread_id?: number;
+            /** @description Actions 3 and 7: press the button on the bot's reply to the chat's previous action (reply-to mode) */
+            from_reply?: boolean;
             /** @default true */
             ignore_case: boolean;
             /** @default true */
@@ -2263,6 +2348,10 @@ export interface components {
              * @default 5
              */
             max_batch: number;
+            /** @description Action 8: at most this many hits acted on per day */
+            max_daily?: number;
+            /** @description Action 8: chance that a hit is acted on (1 = always) */
+            probability?: number;
             /** @enum {string} */
             push_channel?: "telegram" | "forward" | "bark" | "custom" | "server_chan" | "continue";
             /** @description Action 1 as a listen follow-up: send the first capture group of this expression in the hit message (else text) */
@@ -2288,6 +2377,8 @@ export interface components {
             /** @description Forum topic */
             message_thread_id?: number;
             name?: string;
+            /** @description How to read the bot's answer to the chat's last action */
+            verdict?: components["schemas"]["ChatVerdictDto"];
         };
         TaskLastRunDto: {
             account_name: string;
@@ -2302,7 +2393,7 @@ export interface components {
             attempts: number;
             error: string | null;
             /** @enum {string} */
-            failure_category: "none" | "session_invalid" | "flood_wait" | "ai_timeout" | "ai_error" | "button_not_found" | "target_not_found" | "network_proxy" | "timeout" | "strong_failure" | "unknown";
+            failure_category: "none" | "session_invalid" | "flood_wait" | "ai_timeout" | "ai_error" | "button_not_found" | "target_not_found" | "network_proxy" | "timeout" | "strong_failure" | "bot_refused" | "unconfirmed" | "unknown";
             /** Format: date-time */
             finished_at: string | null;
             /** @description In-memory flow log; empty about 60 s after the end (history keeps it) */
@@ -2322,6 +2413,13 @@ export interface components {
             task_name: string;
             timeout_seconds: number;
             trigger: string | null;
+            /**
+             * @description What the bot's answer said (tasks with verdict patterns); null when the task declares none
+             * @enum {string|null}
+             */
+            verdict: "success" | "already_done" | "failed" | "unconfirmed" | null;
+            /** @description The answer that decided the verdict (one line, at most 500 characters) */
+            verdict_text: string | null;
             wait_seconds: number | null;
         };
         TotpCodeDto: {
@@ -2516,6 +2614,15 @@ export interface components {
             webhook_secret?: string | null;
             /** @description Custom webhook URL: notices are POSTed as signed JSON. null or an empty string clears it. */
             webhook_url?: string | null;
+        };
+        VerdictPatternDto: {
+            /**
+             * @description contains: the answer contains the text (any case); regex: an RE2 expression (any case)
+             * @enum {string}
+             */
+            mode: "contains" | "regex";
+            /** @example 签到成功 */
+            pattern: string;
         };
         VersionInfoDto: {
             build_time: string | null;
@@ -5459,7 +5566,7 @@ export interface operations {
             query?: {
                 /** @description Account name */
                 account?: string;
-                failure_category?: "none" | "session_invalid" | "flood_wait" | "ai_timeout" | "ai_error" | "button_not_found" | "target_not_found" | "network_proxy" | "timeout" | "strong_failure" | "unknown";
+                failure_category?: "none" | "session_invalid" | "flood_wait" | "ai_timeout" | "ai_error" | "button_not_found" | "target_not_found" | "network_proxy" | "timeout" | "strong_failure" | "bot_refused" | "unconfirmed" | "unknown";
                 limit?: number;
                 offset?: number;
                 /** @description First day (YYYY-MM-DD) in the configured time zone, inclusive */
@@ -5469,6 +5576,8 @@ export interface operations {
                 task?: string;
                 /** @description Last day (YYYY-MM-DD) in the configured time zone, inclusive */
                 until?: string;
+                /** @description What the bot's answer said (runs of tasks with verdict patterns) */
+                verdict?: "success" | "already_done" | "failed" | "unconfirmed";
             };
             header?: never;
             path?: never;

@@ -21,6 +21,9 @@ export const RUN_FAILURE_CATEGORIES = [
   'network_proxy',
   'timeout',
   'strong_failure',
+  // The bot answered with a failure pattern, or no pattern matched its answer in time (issue 35).
+  'bot_refused',
+  'unconfirmed',
   'unknown',
 ] as const;
 

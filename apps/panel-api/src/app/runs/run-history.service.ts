@@ -21,6 +21,9 @@ export interface SignLogEvent {
   message: string;
   created_at: string;
   failure_category: string;
+  /** Runs of tasks that read the bot's answer: the verdict and the answer that decided it. */
+  verdict?: string | null;
+  verdict_text?: string | null;
 }
 
 /** A finished run as kept in `.signer/history/<task>/<run_id>.json`. */
@@ -34,6 +37,8 @@ export interface HistoryEntry {
   failure_category: string;
   message: string;
   attempts: number;
+  verdict: string | null;
+  verdict_text: string | null;
   started_at: string;
   finished_at: string;
   flow_log: FlowLogEntry[];
@@ -68,6 +73,8 @@ export class RunHistoryService {
       failure_category: run.failure_category,
       message,
       attempts: run.attempts,
+      verdict: run.verdict,
+      verdict_text: run.verdict_text,
       started_at: run.started_at,
       finished_at: run.finished_at ?? new Date().toISOString(),
       flow_log: [...run.logs],
@@ -92,6 +99,8 @@ export class RunHistoryService {
           message,
           trigger: run.trigger,
           attempts: run.attempts,
+          verdict: run.verdict,
+          verdictText: run.verdict_text,
           createdAt,
         }),
       );
@@ -107,6 +116,8 @@ export class RunHistoryService {
       message,
       created_at: createdAt.toISOString(),
       failure_category: run.failure_category,
+      verdict: run.verdict,
+      verdict_text: run.verdict_text,
     };
     this.eventSubject.next(event);
     return event;
@@ -147,6 +158,8 @@ export class RunHistoryService {
       failure_category: row.failureCategory,
       message: row.message,
       attempts: row.attempts,
+      verdict: row.verdict ?? null,
+      verdict_text: row.verdictText ?? null,
       started_at: stored?.started_at ?? row.createdAt.toISOString(),
       finished_at: stored?.finished_at ?? row.createdAt.toISOString(),
       flow_log: stored?.flow_log ?? [],
