@@ -2,6 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AccountNotFound, NeedsRelogin, PanelError } from '../common/panel-error';
 import { TelegramError } from '../telegram/telegram-error';
 import { TELEGRAM_GATEWAY, TelegramGateway, TelegramSession } from '../telegram/telegram-gateway';
+import { AccountGovernor } from '../safety/account-governor';
+import { GovernedTelegramGateway } from '../safety/governed-telegram-gateway';
 import { AccountStore, AccountUserInfo, CheckCode } from './account-store';
 
 export type AccountEvent =
@@ -67,11 +69,15 @@ export function userInfoOf(user: { id: string; username?: string; firstName?: st
 @Injectable()
 export class AccountSessionsService {
   private readonly listeners = new Set<AccountEventListener>();
+  /** The Telegram port behind the account safety governor (issue 35): what every feature acting as an account uses. */
+  readonly gateway: TelegramGateway;
 
   constructor(
     private readonly store: AccountStore,
-    @Inject(TELEGRAM_GATEWAY) readonly gateway: TelegramGateway,
+    @Inject(TELEGRAM_GATEWAY) telegram: TelegramGateway,
+    governor: AccountGovernor,
   ) {
+    this.gateway = new GovernedTelegramGateway(telegram, governor);
     // Another replica on the same database added, logged in or removed an account: the listeners
     // and the scheduler here follow as they do for a change made here.
     this.store.onExternalChange((change) => {

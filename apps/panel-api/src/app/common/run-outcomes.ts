@@ -24,6 +24,8 @@ export const RUN_FAILURE_CATEGORIES = [
   // The bot answered with a failure pattern, or no pattern matched its answer in time (issue 35).
   'bot_refused',
   'unconfirmed',
+  // The account's safety governor refused the action: automation paused, or the daily budget used up.
+  'safety_limit',
   'unknown',
 ] as const;
 

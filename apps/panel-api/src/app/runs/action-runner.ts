@@ -44,6 +44,8 @@ export interface ActionContext {
   onReply?: (reply: TelegramMessage | null) => void;
   /** The bot's reply to the chat's previous action, for buttons pressed in reply-to mode (`from_reply`). */
   previousReply?: TelegramMessage | null;
+  /** A write that would wait longer than this for the account's safety budget is refused (listener replies). */
+  budgetMaxWaitMs?: number;
 }
 
 /** Where the answer to an action is: a new message after `afterId` or an edit since `sinceSeconds`. */
@@ -73,6 +75,8 @@ export interface RunActionsOptions {
   onLog?: (entry: FlowLogEntry) => void;
   /** Told about every message the account sent (a listen rule's `continue_delete_after`). */
   onSent?: (chat: ChatId, message: TelegramMessage) => void;
+  /** A write that would wait longer than this for the account's safety budget is refused (listener replies). */
+  budgetMaxWaitMs?: number;
 }
 
 export interface RunActionsResult {
@@ -170,7 +174,7 @@ export class ActionRunner {
       for (const [index, action] of actions.entries()) {
         const step = `action ${index + 1}`;
         if (index > 0 && target.action_interval) await waitFor(target.action_interval * 1000, signal);
-        await this.runAction(action, { session, target, signal, step, variables: options.variables, log: (entry) => log(entry, step), onSent: options.onSent });
+        await this.runAction(action, { session, target, signal, step, variables: options.variables, log: (entry) => log(entry, step), onSent: options.onSent, budgetMaxWaitMs: options.budgetMaxWaitMs });
         completed = index + 1;
       }
       return { success: true, completed, failure_category: 'none', error: null, flow_log: flowLog };
@@ -477,7 +481,7 @@ export class ActionRunner {
   private async call<T>(context: ActionContext, run: (options: CallOptions) => Promise<T>): Promise<T> {
     if (context.signal.aborted) throw interruptionOf(context.signal);
     try {
-      return await run({ signal: context.signal, timeoutMs: this.timings.telegramCallTimeoutMs });
+      return await run({ signal: context.signal, timeoutMs: this.timings.telegramCallTimeoutMs, budgetMaxWaitMs: context.budgetMaxWaitMs });
     } catch (error) {
       if (context.signal.aborted || isTelegramError(error, 'aborted')) throw interruptionOf(context.signal);
       throw error;
