@@ -88,6 +88,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/accounts/{account_name}/safety": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's safety budget: actions this minute and today against the limits, FloodWaits, paused or not */
+        get: operations["SafetyController_safety"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/{account_name}/safety/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resume the account's automation after a pause (a FloodWait still in force keeps holding actions back until it passes) */
+        post: operations["SafetyController_resume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/accounts/import-session": {
         parameters: {
             query?: never;
@@ -1061,6 +1095,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sign-tasks/{name}/recipe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A task as a single shareable recipe JSON document (no name, accounts, state or times) */
+        get: operations["TaskRecipesController_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sign-tasks/{name}/run": {
         parameters: {
             query?: never;
@@ -1160,6 +1211,40 @@ export interface paths {
         get: operations["DashboardController_stats"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/task-recipes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The built-in recipes for common check-in bots, each a task body with its success / already-done / failure patterns */
+        get: operations["TaskRecipesController_catalog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/task-recipes/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a task from a recipe document, with a name and accounts of this panel */
+        post: operations["TaskRecipesController_import"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1300,6 +1385,32 @@ export interface components {
         AccountListDto: {
             accounts: components["schemas"]["AccountDto"][];
             total: number;
+        };
+        AccountSafetyDto: {
+            account_name: string;
+            /** @description Every Telegram call of the account today, reads included */
+            calls_today: number;
+            day_limit: number;
+            /** @description Actions today (UTC) */
+            day_used: number;
+            /**
+             * Format: date-time
+             * @description No action before this time (a FloodWait in force)
+             */
+            flood_wait_until: string | null;
+            /** @description Latest FloodWaits, newest first (at most 20) */
+            flood_waits: components["schemas"]["FloodWaitDto"][];
+            minute_limit: number;
+            /** @description Actions (messages, dice, clicks, deletions) in the last 60 s */
+            minute_used: number;
+            /** @example FloodWait of 900 s on sendMessage */
+            pause_reason: string | null;
+            /** @description True while the account's automation is paused after a long FloodWait */
+            paused: boolean;
+            /** Format: date-time */
+            paused_at: string | null;
+            /** @description Actions refused today: budget used up, paused, or a listener reply that would have waited too long */
+            refused_today: number;
         };
         AccountUserDto: {
             first_name: string | null;
@@ -1444,7 +1555,7 @@ export interface components {
         };
         CategoryCountDto: {
             /** @enum {string} */
-            category: "none" | "session_invalid" | "flood_wait" | "ai_timeout" | "ai_error" | "button_not_found" | "target_not_found" | "network_proxy" | "timeout" | "strong_failure" | "bot_refused" | "unconfirmed" | "unknown";
+            category: "none" | "session_invalid" | "flood_wait" | "ai_timeout" | "ai_error" | "button_not_found" | "target_not_found" | "network_proxy" | "timeout" | "strong_failure" | "bot_refused" | "unconfirmed" | "safety_limit" | "unknown";
             count: number;
         };
         ChangePasswordDto: {
@@ -1659,6 +1770,17 @@ export interface components {
             account_name: string;
             devices: components["schemas"]["DeviceDto"][];
         };
+        FloodWaitDto: {
+            /** Format: date-time */
+            at: string;
+            /**
+             * @description The call Telegram answered with the FloodWait
+             * @example sendMessage
+             */
+            method: string;
+            /** @description Seconds Telegram asked to wait */
+            seconds: number;
+        };
         FlowLogEntryDto: {
             /** Format: date-time */
             at: string;
@@ -1740,6 +1862,17 @@ export interface components {
             /** @description Whether importing the selection (every item without one) would be accepted */
             valid: boolean;
         };
+        ImportRecipeDto: {
+            /** @example main */
+            account_name?: string;
+            account_names?: string[];
+            /**
+             * @description Name of the new task
+             * @example daily-checkin
+             */
+            name: string;
+            recipe: components["schemas"]["RecipeDocumentDto"];
+        };
         ImportResultDto: {
             created: components["schemas"]["ImportItemDto"][];
             note: string;
@@ -1815,7 +1948,7 @@ export interface components {
             push_channel: "telegram" | "forward" | "bark" | "custom" | "server_chan" | "continue";
             push_error: string | null;
             /** @enum {string} */
-            push_status: "pending" | "sent" | "failed";
+            push_status: "pending" | "sent" | "failed" | "skipped";
             sender_id: string | null;
             sender_name: string | null;
             sender_username: string | null;
@@ -1860,6 +1993,10 @@ export interface components {
             modified_at: string;
             name: string;
             size_bytes: number;
+        };
+        LocalizedTextDto: {
+            en: string;
+            zh: string;
         };
         LoginDto: {
             /** Format: password */
@@ -1976,6 +2113,18 @@ export interface components {
             /** @enum {string} */
             state: "waiting_scan" | "scanned_wait_confirm" | "password_required" | "success" | "expired" | "failed";
         };
+        RecipeDocumentDto: {
+            /** @example signpulse-task-recipe */
+            format: string;
+            /** @description The task without name and accounts */
+            task: {
+                [key: string]: unknown;
+            };
+            /** @example daily-checkin */
+            title?: string;
+            /** @example 1 */
+            version: number;
+        };
         RemoteBackupFileDto: {
             modified_at: string | null;
             name: string;
@@ -2055,7 +2204,7 @@ export interface components {
             attempts: number;
             error: string | null;
             /** @enum {string} */
-            failure_category: "none" | "session_invalid" | "flood_wait" | "ai_timeout" | "ai_error" | "button_not_found" | "target_not_found" | "network_proxy" | "timeout" | "strong_failure" | "bot_refused" | "unconfirmed" | "unknown";
+            failure_category: "none" | "session_invalid" | "flood_wait" | "ai_timeout" | "ai_error" | "button_not_found" | "target_not_found" | "network_proxy" | "timeout" | "strong_failure" | "bot_refused" | "unconfirmed" | "safety_limit" | "unknown";
             /** Format: date-time */
             finished_at: string | null;
             /** @description In-memory flow log; empty about 60 s after the end (history keeps it) */
@@ -2190,6 +2339,11 @@ export interface components {
             push_ntfy_token_set: boolean;
             push_ntfy_url: string | null;
             push_server_chan_key_set: boolean;
+            safety_flood_pause_seconds: number;
+            safety_jitter_ms: number;
+            safety_min_spacing_seconds: number;
+            safety_per_day: number;
+            safety_per_minute: number;
             telegram_api_hash_set: boolean;
             telegram_api_id: number | null;
             timezone: string;
@@ -2388,12 +2542,25 @@ export interface components {
             message: string;
             success: boolean;
         };
+        TaskRecipeDto: {
+            description: components["schemas"]["LocalizedTextDto"];
+            /** @example send-command */
+            id: string;
+            /** @description A task body without name and accounts (see POST /api/sign-tasks) */
+            task: {
+                [key: string]: unknown;
+            };
+            title: components["schemas"]["LocalizedTextDto"];
+        };
+        TaskRecipeListDto: {
+            recipes: components["schemas"]["TaskRecipeDto"][];
+        };
         TaskRunStatusDto: {
             account_name: string | null;
             attempts: number;
             error: string | null;
             /** @enum {string} */
-            failure_category: "none" | "session_invalid" | "flood_wait" | "ai_timeout" | "ai_error" | "button_not_found" | "target_not_found" | "network_proxy" | "timeout" | "strong_failure" | "bot_refused" | "unconfirmed" | "unknown";
+            failure_category: "none" | "session_invalid" | "flood_wait" | "ai_timeout" | "ai_error" | "button_not_found" | "target_not_found" | "network_proxy" | "timeout" | "strong_failure" | "bot_refused" | "unconfirmed" | "safety_limit" | "unknown";
             /** Format: date-time */
             finished_at: string | null;
             /** @description In-memory flow log; empty about 60 s after the end (history keeps it) */
@@ -2589,6 +2756,31 @@ export interface components {
             push_ntfy_url?: string | null;
             /** @description ServerChan SendKey. Secret, write-only. An empty string keeps the stored value; null clears it. */
             push_server_chan_key?: string | null;
+            /**
+             * @description Safety governor: a FloodWait longer than this pauses the account's automation until resumed.
+             * @default 600
+             */
+            safety_flood_pause_seconds: number;
+            /**
+             * @description Safety governor: random milliseconds added to every wait it imposes.
+             * @default 1500
+             */
+            safety_jitter_ms: number;
+            /**
+             * @description Safety governor: seconds between two actions of an account in one chat.
+             * @default 3
+             */
+            safety_min_spacing_seconds: number;
+            /**
+             * @description Safety governor: actions per account per day (UTC).
+             * @default 500
+             */
+            safety_per_day: number;
+            /**
+             * @description Safety governor: actions (messages, dice, clicks, deletions) per account per minute.
+             * @default 20
+             */
+            safety_per_minute: number;
             /** @description Telegram api_hash (32 hex). Secret, write-only. An empty string keeps the stored value; null clears it. */
             telegram_api_hash?: string | null;
             /** @description Telegram api_id from my.telegram.org. */
@@ -3103,6 +3295,106 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
+        };
+    };
+    SafetyController_safety: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountSafetyDto"];
+                };
+            };
+            /** @description The name is not path-safe */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    SafetyController_resume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountSafetyDto"];
+                };
+            };
+            /** @description The name is not path-safe */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     AccountsController_importSession: {
@@ -5566,7 +5858,7 @@ export interface operations {
             query?: {
                 /** @description Account name */
                 account?: string;
-                failure_category?: "none" | "session_invalid" | "flood_wait" | "ai_timeout" | "ai_error" | "button_not_found" | "target_not_found" | "network_proxy" | "timeout" | "strong_failure" | "bot_refused" | "unconfirmed" | "unknown";
+                failure_category?: "none" | "session_invalid" | "flood_wait" | "ai_timeout" | "ai_error" | "button_not_found" | "target_not_found" | "network_proxy" | "timeout" | "strong_failure" | "bot_refused" | "unconfirmed" | "safety_limit" | "unknown";
                 limit?: number;
                 offset?: number;
                 /** @description First day (YYYY-MM-DD) in the configured time zone, inclusive */
@@ -6138,6 +6430,56 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    TaskRecipesController_export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecipeDocumentDto"];
+                };
+            };
+            /** @description A task name that is not path-safe */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     RunsController_run: {
         parameters: {
             query?: never;
@@ -6433,6 +6775,97 @@ export interface operations {
             };
             /** @description Missing or invalid access token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    TaskRecipesController_catalog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskRecipeListDto"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    TaskRecipesController_import: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportRecipeDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignTaskDto"];
+                };
+            };
+            /** @description Not a recipe document, or the task it holds is invalid (every problem is listed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description A task with this name exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Body larger than 524288 bytes */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

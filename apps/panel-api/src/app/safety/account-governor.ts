@@ -141,9 +141,9 @@ export class AccountGovernor implements OnModuleInit {
     budget.chain = new Promise<void>((resolve) => (release = resolve));
     try {
       await previous;
-      budget.calls += 1;
       const limits = this.limits();
       this.rollDay(budget);
+      budget.calls += 1;
       if (budget.paused) throw this.refuse(budget, 'paused', `The automation of ${accountName} is paused (${budget.paused.reason}); resume it on the accounts page`);
       if (budget.dayCount >= limits.perDay) throw this.refuse(budget, 'daily_cap', `${accountName} used its daily budget of ${limits.perDay} actions`);
       const now = this.clock.now();
