@@ -1,4 +1,4 @@
-import { requestJson } from '@shared/testing';
+import { LocalOpenAiServer, requestJson } from '@shared/testing';
 import { RUN_TIMINGS, RunTimings } from '../src/app/runs/run-timings';
 import { TaskRunner } from '../src/app/runs/task-runner.service';
 import { TELEGRAM_GATEWAY } from '../src/app/telegram/telegram-gateway';
@@ -72,6 +72,7 @@ describe('panel-api sign verdicts from the bot\'s answer, retries, reruns after 
   let panel: RunningPanel;
   let token: string;
   const telegram = new TelegramSimulator();
+  const openai = new LocalOpenAiServer({ apiKey: 'sk-local' });
   let bots: CheckInBots;
 
   const api = <T = Record<string, unknown>>(path: string, options: { method?: string; body?: unknown } = {}) =>
@@ -102,6 +103,7 @@ describe('panel-api sign verdicts from the bot\'s answer, retries, reruns after 
   };
 
   beforeAll(async () => {
+    await openai.start();
     const alice = telegram.createUser({ phone: '+31 600 000 351', firstName: 'Alice' });
     bots = addCheckInBots(telegram);
     panel = await startPanel({
@@ -114,10 +116,13 @@ describe('panel-api sign verdicts from the bot\'s answer, retries, reruns after 
     token = await loginAsAdmin(panel);
     const imported = await api('/api/accounts/import-session', { method: 'POST', body: { account_name: 'alice', session_string: telegram.issueSession(alice.id) } });
     expect(imported.status).toBe(201);
+    const settings = await api('/api/config/settings', { method: 'PUT', body: { ai_base_url: openai.baseUrl, ai_model: 'gpt-4o-mini', ai_api_key: 'sk-local' } });
+    expect(settings.status).toBe(200);
   });
 
   afterAll(async () => {
     await panel?.close();
+    await openai.close();
   });
 
   it('refuses verdict patterns RE2 cannot run and unknown pattern modes', async () => {
@@ -173,6 +178,15 @@ describe('panel-api sign verdicts from the bot\'s answer, retries, reruns after 
 
     await create('unmatched', { chat_id: '@sign_ok_bot', actions: [{ action: 1, text: '/help' }], verdict: { ...SIGN_PATTERNS, timeout_seconds: 1 } });
     expect(await runAndWait('unmatched')).toMatchObject({ verdict: 'unconfirmed', verdict_text: '未知命令 /help' });
+  });
+
+  it('asks the configured model about an answer no pattern matched when ai_fallback is on, and logs its classification', async () => {
+    openai.setReply(() => 'already_done');
+    await create('fallback', { chat_id: '@sign_ok_bot', actions: [{ action: 1, text: '/points' }], verdict: { ...SIGN_PATTERNS, timeout_seconds: 1, ai_fallback: true } });
+    const status = await runAndWait('fallback');
+    expect(status).toMatchObject({ success: true, verdict: 'already_done', verdict_text: '未知命令 /points' });
+    expect(status.logs.map((l) => l.message)).toEqual(expect.arrayContaining(['model answered: already_done', 'verdict already_done: no pattern matched; the model classified the answer as already_done (未知命令 /points)']));
+    expect(JSON.stringify(openai.completions.at(-1)?.messages)).toContain('未知命令 /points');
   });
 
   it('reads a bot that edits its "processing" message into the result', async () => {
