@@ -6,10 +6,10 @@
 // chain, the counters). Target: under 1 ms per action.
 import { loadavg } from 'node:os';
 import type { Repository } from 'typeorm';
-import { AccountGovernor } from '../../apps/panel-api/src/app/safety/account-governor';
-import type { AccountSafety } from '../../apps/panel-api/src/app/safety/entities/account-safety.entity';
-import { GovernedTelegramGateway } from '../../apps/panel-api/src/app/safety/governed-telegram-gateway';
-import { SYSTEM_CLOCK } from '../../apps/panel-api/src/app/safety/governor-clock';
+import { AccountGovernor } from '../../apps/panel-api/src/app/governor/account-governor';
+import type { AccountSafety } from '../../apps/panel-api/src/app/governor/entities/account-safety.entity';
+import { GovernedTelegramGateway } from '../../apps/panel-api/src/app/governor/governed-telegram-gateway';
+import { SYSTEM_CLOCK } from '../../apps/panel-api/src/app/governor/governor-clock';
 import type { SettingsService } from '../../apps/panel-api/src/app/settings/settings.service';
 import type { TelegramGateway, TelegramMessage, TelegramSession } from '../../apps/panel-api/src/app/telegram/telegram-gateway';
 

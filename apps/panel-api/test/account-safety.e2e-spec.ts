@@ -1,7 +1,7 @@
 import { LocalTelegramBotApi, requestJson } from '@shared/testing';
 import { KeywordListenersService } from '../src/app/listeners/keyword-listeners.service';
 import { RUN_TIMINGS, RunTimings } from '../src/app/runs/run-timings';
-import { GOVERNOR_CLOCK } from '../src/app/safety/governor-clock';
+import { GOVERNOR_CLOCK } from '../src/app/governor/governor-clock';
 import { SendOptions, TELEGRAM_GATEWAY, TelegramChatRef, TelegramMessage, TelegramSession } from '../src/app/telegram/telegram-gateway';
 import { addCheckInBots } from './check-in-bots';
 import { loginAsAdmin, RunningPanel, startPanel } from './harness';

@@ -3,7 +3,7 @@ import { RawVariables } from '@shared/config';
 import { createTestPostgresDatabase, requestJson, tempDir, testDatabaseDriver, TestPostgresDatabase } from '@shared/testing';
 import { createPanelApp, listenPanelApp, PanelAppOptions, shutDownPanelApp } from '../src/app/create-app';
 import { loadPanelConfig, PanelConfig } from '../src/app/config/panel-config';
-import { GOVERNOR_CLOCK } from '../src/app/safety/governor-clock';
+import { GOVERNOR_CLOCK } from '../src/app/governor/governor-clock';
 import { VirtualClock } from './virtual-clock';
 
 export interface RunningPanel {

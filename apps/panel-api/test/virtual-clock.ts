@@ -1,4 +1,4 @@
-import { GovernorClock } from '../src/app/safety/governor-clock';
+import { GovernorClock } from '../src/app/governor/governor-clock';
 
 /**
  * A clock for the safety governor in tests: `sleep` moves virtual time forward at once, so spacing,

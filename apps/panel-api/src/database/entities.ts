@@ -8,7 +8,7 @@ import { ListenerWatermark } from '../app/listeners/entities/listener-watermark.
 import { SignTaskRow } from '../app/sign-tasks/entities/sign-task-row.entity';
 import { StoreRevision } from '../app/data-dir/entities/store-revision.entity';
 import { ChannelTest } from '../app/notifications/entities/channel-test.entity';
-import { AccountSafety } from '../app/safety/entities/account-safety.entity';
+import { AccountSafety } from '../app/governor/entities/account-safety.entity';
 
 /**
  * Every TypeORM entity of panel-api. Feature modules own their entity files; this list is what the

@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AccountNotFound, NeedsRelogin, PanelError } from '../common/panel-error';
 import { TelegramError } from '../telegram/telegram-error';
 import { TELEGRAM_GATEWAY, TelegramGateway, TelegramSession } from '../telegram/telegram-gateway';
-import { AccountGovernor } from '../safety/account-governor';
-import { GovernedTelegramGateway } from '../safety/governed-telegram-gateway';
+import { AccountGovernor } from '../governor/account-governor';
+import { GovernedTelegramGateway } from '../governor/governed-telegram-gateway';
 import { AccountStore, AccountUserInfo, CheckCode } from './account-store';
 
 export type AccountEvent =

@@ -1,7 +1,7 @@
 import { SessionCipher } from './session-cipher';
 import { Module } from '@nestjs/common';
 import { TelegramModule } from '../telegram/telegram.module';
-import { GovernorModule } from '../safety/governor.module';
+import { GovernorModule } from '../governor/governor.module';
 import { AccountCheckJobsService } from './account-check-jobs.service';
 import { AccountLoginController } from './account-login.controller';
 import { AccountLoginService } from './account-login.service';

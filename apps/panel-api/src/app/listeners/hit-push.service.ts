@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { GovernorRefusal } from '../safety/account-governor';
+import { GovernorRefusal } from '../governor/account-governor';
 import { BarkSender, CustomWebhookSender, describeFetchError, escapeTelegramHtml, PushMessage, PushResult, redirectRefusal, resolveTarget, ServerChanSender } from '@shared/notify';
 import { AccountSessionsService } from '../accounts/account-sessions.service';
 import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { RUN_VERDICTS } from '../runs/verdict';
+import { RUN_VERDICTS } from '../common/verdict';
 import { createHash } from 'node:crypto';
 import { collectProcessMetrics } from '@shared/http-service';
 import { Counter, Gauge, Registry } from 'prom-client';

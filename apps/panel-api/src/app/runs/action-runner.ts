@@ -10,7 +10,7 @@ import { failureCategoryOf, RunInterrupted, StepFailure } from './failure-catego
 import { RUN_TIMINGS, RunTimings } from './run-timings';
 import { LinearRegex } from '../common/linear-regex';
 import { AccountNotFound, NeedsRelogin } from '../common/panel-error';
-import { ChatVerdictRules, clipMatchedText, RUN_VERDICTS, RunVerdict, VERDICT_LIMITS, VerdictMatcher } from './verdict';
+import { ChatVerdictRules, clipMatchedText, RUN_VERDICTS, RunVerdict, VERDICT_LIMITS, VerdictMatcher } from '../common/verdict';
 
 export interface FlowLogEntry {
   at: string;

@@ -1,7 +1,7 @@
 import { TelegramError } from '../telegram/telegram-error';
 import { AiError } from './ai-client';
 import type { FailureCategory } from '../common/run-outcomes';
-import { GovernorRefusal } from '../safety/account-governor';
+import { GovernorRefusal } from '../governor/account-governor';
 
 /** A step failed for a reason the runner names itself (no matching button, no image, account unusable). */
 export class StepFailure extends Error {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
 import { FlowLogEntry } from './action-runner';
 import type { FailureCategory, RunState } from '../common/run-outcomes';
-import type { RunVerdict } from './verdict';
+import type { RunVerdict } from '../common/verdict';
 
 export type RunPhase = 'starting' | 'checking_account' | 'waiting_lock' | 'cooldown' | 'running' | 'finalizing';
 /** `rerun`: the bot named a wait and the task ran again after it. */

@@ -14,7 +14,7 @@ import { SentMessageDeletions } from './sent-message-deletions';
 import { TaskBusy, TaskNotRunnable } from '../common/panel-error';
 import { TelegramMessage } from '../telegram/telegram-gateway';
 import { AnswerMark, VerdictResult } from './action-runner';
-import { combineVerdicts, namedWaitMs, RunVerdict, VerdictMatcher } from './verdict';
+import { combineVerdicts, namedWaitMs, RunVerdict, VerdictMatcher } from '../common/verdict';
 
 const VERDICT_TITLES: Record<RunVerdict, string> = {
   success: 'signed in',

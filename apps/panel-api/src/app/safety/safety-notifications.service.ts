@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { PanelNotifier } from '../notifications/panel-notifier.service';
-import { AccountGovernor } from './account-governor';
+import { AccountGovernor } from '../governor/account-governor';
 
 /**
  * Tells the owner when the governor pauses an account. Sent as an account-health notice (the

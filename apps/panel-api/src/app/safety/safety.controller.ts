@@ -4,7 +4,7 @@ import { assertAccountName } from '../accounts/account-name';
 import { AccountStore } from '../accounts/account-store';
 import { AccountNotFound } from '../common/panel-error';
 import { BEARER_SCHEME } from '../openapi';
-import { AccountGovernor } from './account-governor';
+import { AccountGovernor } from '../governor/account-governor';
 import { AccountSafetyDto } from './dto/account-safety.dto';
 
 @ApiTags('accounts')

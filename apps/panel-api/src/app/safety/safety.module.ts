@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { NotificationsModule } from '../notifications/notifications.module';
-import { GovernorModule } from './governor.module';
+import { GovernorModule } from '../governor/governor.module';
 import { SafetyController } from './safety.controller';
 import { SafetyNotifications } from './safety-notifications.service';
 

@@ -1,4 +1,4 @@
-import type { ChatVerdictRules } from '../runs/verdict';
+import type { ChatVerdictRules } from '../common/verdict';
 
 /**
  * The task document as it is stored (the `sign_tasks` table; `.signer/tasks/<name>.json` before) and served by the API. Field

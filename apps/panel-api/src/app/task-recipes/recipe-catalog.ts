@@ -1,5 +1,5 @@
 import type { SignTaskInput, TaskChat } from '../sign-tasks/sign-task.types';
-import type { ChatVerdictRules } from '../runs/verdict';
+import type { ChatVerdictRules } from '../common/verdict';
 
 /** A task without its name and accounts: what a recipe carries and what "start from a recipe" fills in. */
 export type RecipeTask = Omit<SignTaskInput, 'name' | 'account_name' | 'account_names'>;

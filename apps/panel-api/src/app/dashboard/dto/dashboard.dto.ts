@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { FAILURE_CATEGORIES } from '../../common/run-outcomes';
 import { HistoryEntryDto } from '../../runs/dto/run.dto';
-import { RUN_VERDICTS } from '../../runs/verdict';
+import { RUN_VERDICTS } from '../../common/verdict';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { FAILURE_CATEGORIES, RUN_STATES } from '../../common/run-outcomes';
-import { RUN_VERDICTS } from '../verdict';
+import { RUN_VERDICTS } from '../../common/verdict';
 
 export class FlowLogEntryDto {
   @ApiProperty({ format: 'date-time' }) at!: string;

@@ -29,7 +29,7 @@ import {
   PushChannel,
   TASK_LIMITS,
 } from '../sign-task.types';
-import { VERDICT_LIMITS, VERDICT_PATTERN_MODES, VerdictPatternMode } from '../../runs/verdict';
+import { VERDICT_LIMITS, VERDICT_PATTERN_MODES, VerdictPatternMode } from '../../common/verdict';
 
 /** A numeric id, an @username, or `me` (the account's Saved Messages, as tg-signer writes it). */
 const CHAT_ID_PATTERN = /^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31}|me)$/;

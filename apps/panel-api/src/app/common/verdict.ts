@@ -1,4 +1,4 @@
-import { LinearRegex } from '../common/linear-regex';
+import { LinearRegex } from './linear-regex';
 
 /** How a sign run ended by the bot's answer (issue 35). */
 export const RUN_VERDICTS = ['success', 'already_done', 'failed', 'unconfirmed'] as const;
