@@ -90,15 +90,15 @@ describe('runs across tasks and dashboard stats', () => {
     expect(body.today).toBe(today);
     expect([body.today_success, body.today_failure, body.today_keyword_hits]).toEqual([1, 2, 2]);
     expect(body.days).toHaveLength(14);
-    expect(body.days[13]).toEqual({ day: today, success: 1, failure: 2, keyword_hits: 2 });
-    expect(body.days[12]).toEqual({ day: addDays(today, -1), success: 1, failure: 0, keyword_hits: 1 });
-    expect(body.days[10]).toEqual({ day: addDays(today, -3), success: 0, failure: 1, keyword_hits: 0 });
+    expect(body.days[13]).toEqual({ day: today, success: 1, failure: 2, already_done: 0, unconfirmed: 0, keyword_hits: 2 });
+    expect(body.days[12]).toEqual({ day: addDays(today, -1), success: 1, failure: 0, already_done: 0, unconfirmed: 0, keyword_hits: 1 });
+    expect(body.days[10]).toEqual({ day: addDays(today, -3), success: 0, failure: 1, already_done: 0, unconfirmed: 0, keyword_hits: 0 });
     expect(body.failure_categories).toEqual([
       { category: 'flood_wait', count: 2 },
       { category: 'session_invalid', count: 1 },
     ]);
     const short = await get<Stats>('/api/stats/dashboard?days=1');
-    expect(short.body.days).toEqual([{ day: today, success: 1, failure: 2, keyword_hits: 2 }]);
+    expect(short.body.days).toEqual([{ day: today, success: 1, failure: 2, already_done: 0, unconfirmed: 0, keyword_hits: 2 }]);
   });
 
   it('lists runs of every task newest first with server-side filters and paging', async () => {

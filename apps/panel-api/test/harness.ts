@@ -3,6 +3,8 @@ import { RawVariables } from '@shared/config';
 import { createTestPostgresDatabase, requestJson, tempDir, testDatabaseDriver, TestPostgresDatabase } from '@shared/testing';
 import { createPanelApp, listenPanelApp, PanelAppOptions, shutDownPanelApp } from '../src/app/create-app';
 import { loadPanelConfig, PanelConfig } from '../src/app/config/panel-config';
+import { GOVERNOR_CLOCK } from '../src/app/governor/governor-clock';
+import { VirtualClock } from './virtual-clock';
 
 export interface RunningPanel {
   url: string;
@@ -68,7 +70,10 @@ export async function startPanel(options: StartOptions = {}): Promise<RunningPan
     ...(databaseUrl ? { APP_DATABASE_URL: databaseUrl, APP_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY } : {}),
     ...(options.env ?? {}),
   });
-  const app = await createPanelApp(config, { overrides: options.overrides, webRoot: options.webRoot, lifecycle: options.lifecycle });
+  // The safety governor's waits pass in virtual time unless a test brings its own clock (its own tests do).
+  const overrides = [...(options.overrides ?? [])];
+  if (!overrides.some((override) => override.provide === GOVERNOR_CLOCK)) overrides.push({ provide: GOVERNOR_CLOCK, useValue: new VirtualClock() });
+  const app = await createPanelApp(config, { overrides, webRoot: options.webRoot, lifecycle: options.lifecycle });
   // Nest registers its routes while starting to listen; record them for the route-table test.
   const routes: RegisteredRoute[] = [];
   app

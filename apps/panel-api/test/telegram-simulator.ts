@@ -49,6 +49,16 @@ export interface SimReply {
   replyKeyboard?: string[][];
   /** Attach a photo (bytes), for AI image actions. */
   photo?: Buffer;
+  /** The bot edits this message later instead of sending another (like check-in bots that answer "processing…" first). */
+  thenEdit?: { afterMs: number; text: string };
+}
+
+/** Someone in a group answers what the account wrote (the group's bot, or other members). */
+export interface SimGroupAnswer {
+  from: { id: string; username?: string; name?: string };
+  text: string;
+  /** Sent as a reply to the account's message. */
+  replyToOurs?: boolean;
 }
 
 export interface SimCallbackAnswer {
@@ -83,6 +93,8 @@ export interface SimGroupDefinition {
   type?: 'group' | 'channel';
   /** Forum supergroup: messages carry a thread id. */
   forum?: boolean;
+  /** What the group's members (its bot, other people) write after the account's message, in order. */
+  onMessage?: (text: string, context: SimBotContext) => SimGroupAnswer[] | undefined;
 }
 
 interface SimAuthorization {
@@ -109,6 +121,7 @@ interface SimChat {
   username?: string;
   type: 'user' | 'group' | 'channel';
   bot?: SimBotDefinition & { id: string };
+  groupOnMessage?: SimGroupDefinition['onMessage'];
 }
 
 interface StoredMessage extends TelegramMessage {
@@ -246,7 +259,7 @@ export class TelegramSimulator implements TelegramGateway {
   }
 
   addGroup(definition: SimGroupDefinition): { id: string } {
-    this.chats.set(definition.id, { id: definition.id, title: definition.title, username: definition.username, type: definition.type ?? 'group' });
+    this.chats.set(definition.id, { id: definition.id, title: definition.title, username: definition.username, type: definition.type ?? 'group', groupOnMessage: definition.onMessage });
     return { id: definition.id };
   }
 
@@ -674,6 +687,17 @@ export class TelegramSimulator implements TelegramGateway {
   }
 
   private botAnswer(user: SimUser, chat: SimChat, text: string, sent: StoredMessage): void {
+    for (const member of chat.groupOnMessage?.(text, { user, threadId: sent.threadId, message: sent }) ?? []) {
+      this.append(user.id, chat.id, {
+        text: member.text,
+        senderId: member.from.id,
+        senderName: member.from.name ?? member.from.username ?? 'Someone',
+        senderUsername: member.from.username,
+        out: false,
+        threadId: sent.threadId,
+        replyToMessageId: member.replyToOurs ? sent.id : undefined,
+      });
+    }
     const answer = chat.bot?.onMessage?.(text, { user, threadId: sent.threadId, message: sent });
     if (!answer) return;
     for (const reply of Array.isArray(answer) ? answer : [answer]) this.botSend(user, chat, reply, sent.threadId);
@@ -681,7 +705,7 @@ export class TelegramSimulator implements TelegramGateway {
 
   private botSend(user: SimUser, chat: SimChat, reply: SimReply, threadId?: number): void {
     const bot = chat.bot;
-    this.append(user.id, chat.id, {
+    const message = this.append(user.id, chat.id, {
       text: reply.text,
       senderId: bot?.id ?? chat.id,
       senderName: chat.title,
@@ -693,6 +717,14 @@ export class TelegramSimulator implements TelegramGateway {
       mediaKind: reply.photo ? 'photo' : undefined,
       photo: reply.photo,
     });
+    const edit = reply.thenEdit;
+    if (edit) {
+      setTimeout(() => {
+        message.text = edit.text;
+        message.editDate = now();
+        this.emit(user.id, chat, message, 'edited');
+      }, edit.afterMs).unref();
+    }
   }
 
   private takeFault(method: SimMethod, accountName: string): TelegramError | undefined {

@@ -20,6 +20,8 @@ import { ProviderOverride, ProviderOverridesModule } from './common/provider-ove
 import { AccountsModule } from './accounts/accounts.module';
 import { DevicesModule } from './devices/devices.module';
 import { KeepaliveModule } from './keepalive/keepalive.module';
+import { SafetyModule } from './safety/safety.module';
+import { TaskRecipesModule } from './task-recipes/task-recipes.module';
 import { SignTasksModule } from './sign-tasks/sign-tasks.module';
 import { RunsModule } from './runs/runs.module';
 import { DashboardModule } from './dashboard/dashboard.module';
@@ -56,6 +58,8 @@ export class AppModule {
         AccountsModule,
         DevicesModule,
         KeepaliveModule,
+        SafetyModule,
+        TaskRecipesModule,
         SignTasksModule,
         RunsModule,
         SchedulerModule,

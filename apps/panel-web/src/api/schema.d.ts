@@ -88,6 +88,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/accounts/{account_name}/safety": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's safety budget: actions this minute and today against the limits, FloodWaits, paused or not */
+        get: operations["SafetyController_safety"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/{account_name}/safety/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resume the account's automation after a pause (a FloodWait still in force keeps holding actions back until it passes) */
+        post: operations["SafetyController_resume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/accounts/import-session": {
         parameters: {
             query?: never;
@@ -1078,6 +1112,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sign-tasks/{name}/recipe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A task as a single shareable recipe JSON document (no name, accounts, state or times) */
+        get: operations["TaskRecipesController_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sign-tasks/{name}/run": {
         parameters: {
             query?: never;
@@ -1177,6 +1228,40 @@ export interface paths {
         get: operations["DashboardController_stats"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/task-recipes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The built-in recipes for common check-in bots, each a task body with its success / already-done / failure patterns */
+        get: operations["TaskRecipesController_catalog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/task-recipes/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a task from a recipe document, with a name and accounts of this panel */
+        post: operations["TaskRecipesController_import"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1317,6 +1402,32 @@ export interface components {
         AccountListDto: {
             accounts: components["schemas"]["AccountDto"][];
             total: number;
+        };
+        AccountSafetyDto: {
+            account_name: string;
+            /** @description Every Telegram call of the account today, reads included */
+            calls_today: number;
+            day_limit: number;
+            /** @description Actions today (UTC) */
+            day_used: number;
+            /**
+             * Format: date-time
+             * @description No action before this time (a FloodWait in force)
+             */
+            flood_wait_until: string | null;
+            /** @description Latest FloodWaits, newest first (at most 20) */
+            flood_waits: components["schemas"]["FloodWaitDto"][];
+            minute_limit: number;
+            /** @description Actions (messages, dice, clicks, deletions) in the last 60 s */
+            minute_used: number;
+            /** @example FloodWait of 900 s on sendMessage */
+            pause_reason: string | null;
+            /** @description True while the account's automation is paused after a long FloodWait */
+            paused: boolean;
+            /** Format: date-time */
+            paused_at: string | null;
+            /** @description Actions refused today: budget used up, paused, or a listener reply that would have waited too long */
+            refused_today: number;
         };
         AccountUserDto: {
             first_name: string | null;
@@ -1486,7 +1597,7 @@ export interface components {
         };
         CategoryCountDto: {
             /** @enum {string} */
-            category: "none" | "session_invalid" | "flood_wait" | "ai_timeout" | "ai_error" | "button_not_found" | "target_not_found" | "network_proxy" | "timeout" | "strong_failure" | "unknown";
+            category: "none" | "session_invalid" | "flood_wait" | "ai_timeout" | "ai_error" | "button_not_found" | "target_not_found" | "network_proxy" | "timeout" | "strong_failure" | "bot_refused" | "unconfirmed" | "safety_limit" | "unknown";
             count: number;
         };
         ChangePasswordDto: {
@@ -1524,6 +1635,49 @@ export interface components {
         ChannelTestListDto: {
             /** @description The last test of every channel tested so far */
             tests: components["schemas"]["ChannelTestDto"][];
+        };
+        ChatVerdictDto: {
+            /** @description Ask the configured model to classify an answer no pattern matched */
+            ai_fallback?: boolean;
+            /**
+             * @example [
+             *       {
+             *         "mode": "contains",
+             *         "pattern": "今日已签"
+             *       }
+             *     ]
+             */
+            already_done?: components["schemas"]["VerdictPatternDto"][];
+            /**
+             * @example [
+             *       {
+             *         "mode": "regex",
+             *         "pattern": "失败|error"
+             *       }
+             *     ]
+             */
+            failure?: components["schemas"]["VerdictPatternDto"][];
+            /**
+             * @description In a group: whose messages count besides replies to ours (a user id or @username)
+             * @example @checkin_bot
+             */
+            from?: string;
+            /**
+             * @description An answer that names a wait runs the task once more after it (at most once a day)
+             * @default true
+             */
+            rerun_after_wait: boolean;
+            /**
+             * @example [
+             *       {
+             *         "mode": "contains",
+             *         "pattern": "签到成功"
+             *       }
+             *     ]
+             */
+            success?: components["schemas"]["VerdictPatternDto"][];
+            /** @default 30 */
+            timeout_seconds: number;
         };
         CheckJobDto: {
             account_names: string[];
@@ -1638,14 +1792,20 @@ export interface components {
              * @example 2026-11-23
              */
             today: string;
+            /** @description Runs today the bot answered were already done (counted in today_success) */
+            today_already_done: number;
             /** @description Failed runs today */
             today_failure: number;
             /** @description Keyword hits today */
             today_keyword_hits: number;
             /** @description Successful runs today */
             today_success: number;
+            /** @description Runs today the bot did not confirm (counted in today_failure) */
+            today_unconfirmed: number;
         };
         DayCountDto: {
+            /** @description Of the successes: the bot said the check-in was already done */
+            already_done: number;
             /**
              * @description Day in the configured time zone
              * @example 2026-11-23
@@ -1654,6 +1814,8 @@ export interface components {
             failure: number;
             keyword_hits: number;
             success: number;
+            /** @description Of the failures: the bot did not confirm (no answer, or no pattern matched) */
+            unconfirmed: number;
         };
         DeviceDto: {
             /** Format: date-time */
@@ -1684,6 +1846,17 @@ export interface components {
             account_name: string;
             devices: components["schemas"]["DeviceDto"][];
         };
+        FloodWaitDto: {
+            /** Format: date-time */
+            at: string;
+            /**
+             * @description The call Telegram answered with the FloodWait
+             * @example sendMessage
+             */
+            method: string;
+            /** @description Seconds Telegram asked to wait */
+            seconds: number;
+        };
         FlowLogEntryDto: {
             /** Format: date-time */
             at: string;
@@ -1709,6 +1882,13 @@ export interface components {
             success: boolean;
             task_name: string;
             trigger: string;
+            /**
+             * @description What the bot's answer said (tasks with verdict patterns); null when the task declares none
+             * @enum {string|null}
+             */
+            verdict: "success" | "already_done" | "failed" | "unconfirmed" | null;
+            /** @description The answer that decided the verdict (one line, at most 500 characters) */
+            verdict_text: string | null;
         };
         HistoryListDto: {
             history: components["schemas"]["HistoryEntryDto"][];
@@ -1757,6 +1937,17 @@ export interface components {
             problems: string[];
             /** @description Whether importing the selection (every item without one) would be accepted */
             valid: boolean;
+        };
+        ImportRecipeDto: {
+            /** @example main */
+            account_name?: string;
+            account_names?: string[];
+            /**
+             * @description Name of the new task
+             * @example daily-checkin
+             */
+            name: string;
+            recipe: components["schemas"]["RecipeDocumentDto"];
         };
         ImportResultDto: {
             created: components["schemas"]["ImportItemDto"][];
@@ -1833,7 +2024,7 @@ export interface components {
             push_channel: "telegram" | "forward" | "bark" | "custom" | "server_chan" | "continue";
             push_error: string | null;
             /** @enum {string} */
-            push_status: "pending" | "sent" | "failed";
+            push_status: "pending" | "sent" | "failed" | "skipped";
             sender_id: string | null;
             sender_name: string | null;
             sender_username: string | null;
@@ -1878,6 +2069,10 @@ export interface components {
             modified_at: string;
             name: string;
             size_bytes: number;
+        };
+        LocalizedTextDto: {
+            en: string;
+            zh: string;
         };
         LoginDto: {
             /** Format: password */
@@ -1994,6 +2189,18 @@ export interface components {
             /** @enum {string} */
             state: "waiting_scan" | "scanned_wait_confirm" | "password_required" | "success" | "expired" | "failed";
         };
+        RecipeDocumentDto: {
+            /** @example signpulse-task-recipe */
+            format: string;
+            /** @description The task without name and accounts */
+            task: {
+                [key: string]: unknown;
+            };
+            /** @example daily-checkin */
+            title?: string;
+            /** @example 1 */
+            version: number;
+        };
         RemoteBackupFileDto: {
             modified_at: string | null;
             name: string;
@@ -2020,6 +2227,13 @@ export interface components {
             success: boolean;
             task_name: string;
             trigger: string;
+            /**
+             * @description What the bot's answer said (tasks with verdict patterns); null when the task declares none
+             * @enum {string|null}
+             */
+            verdict: "success" | "already_done" | "failed" | "unconfirmed" | null;
+            /** @description The answer that decided the verdict (one line, at most 500 characters) */
+            verdict_text: string | null;
         };
         RunListDto: {
             items: components["schemas"]["RunListItemDto"][];
@@ -2049,6 +2263,13 @@ export interface components {
             success: boolean;
             task_name: string;
             trigger: string;
+            /**
+             * @description What the bot's answer said (tasks with verdict patterns); null when the task declares none
+             * @enum {string|null}
+             */
+            verdict: "success" | "already_done" | "failed" | "unconfirmed" | null;
+            /** @description The answer that decided the verdict (one line, at most 500 characters) */
+            verdict_text: string | null;
         };
         RunStartedDto: {
             runs: components["schemas"]["StartedRunDto"][];
@@ -2059,7 +2280,7 @@ export interface components {
             attempts: number;
             error: string | null;
             /** @enum {string} */
-            failure_category: "none" | "session_invalid" | "flood_wait" | "ai_timeout" | "ai_error" | "button_not_found" | "target_not_found" | "network_proxy" | "timeout" | "strong_failure" | "unknown";
+            failure_category: "none" | "session_invalid" | "flood_wait" | "ai_timeout" | "ai_error" | "button_not_found" | "target_not_found" | "network_proxy" | "timeout" | "strong_failure" | "bot_refused" | "unconfirmed" | "safety_limit" | "unknown";
             /** Format: date-time */
             finished_at: string | null;
             /** @description In-memory flow log; empty about 60 s after the end (history keeps it) */
@@ -2077,6 +2298,13 @@ export interface components {
             task_name: string;
             timeout_seconds: number;
             trigger: string | null;
+            /**
+             * @description What the bot's answer said (tasks with verdict patterns); null when the task declares none
+             * @enum {string|null}
+             */
+            verdict: "success" | "already_done" | "failed" | "unconfirmed" | null;
+            /** @description The answer that decided the verdict (one line, at most 500 characters) */
+            verdict_text: string | null;
             wait_seconds: number | null;
         };
         RunTaskDto: {
@@ -2187,6 +2415,11 @@ export interface components {
             push_ntfy_token_set: boolean;
             push_ntfy_url: string | null;
             push_server_chan_key_set: boolean;
+            safety_flood_pause_seconds: number;
+            safety_jitter_ms: number;
+            safety_min_spacing_seconds: number;
+            safety_per_day: number;
+            safety_per_minute: number;
             telegram_api_hash_set: boolean;
             telegram_api_id: number | null;
             timezone: string;
@@ -2320,13 +2553,19 @@ export interface components {
             /** @description Seconds after which messages sent by the follow-ups are deleted (0 = at once) */
             continue_delete_after?: number;
             continue_message_thread_id?: number;
+            /** @description Action 8: seconds after a hit during which the rule ignores further hits */
+            cooldown?: number;
             custom_url?: string;
             /** @description Seconds before the step, or a random range "a-b" */
             delay?: number | string;
             /** @example 🎲 */
             dice?: string;
+            /** @description Action 8: user ids whose messages never trigger the rule */
+            exclude_user_ids?: string[];
             forward_chat_id?: number | string;
             forward_message_thread_id?: number;
+            /** @description Actions 3 and 7: press the button on the bot's reply to the chat's previous action (reply-to mode) */
+            from_reply?: boolean;
             /** @default true */
             ignore_case: boolean;
             /** @default true */
@@ -2339,6 +2578,10 @@ export interface components {
              * @default 5
              */
             max_batch: number;
+            /** @description Action 8: at most this many hits acted on per day */
+            max_daily?: number;
+            /** @description Action 8: chance that a hit is acted on (1 = always) */
+            probability?: number;
             /** @enum {string} */
             push_channel?: "telegram" | "forward" | "bark" | "custom" | "server_chan" | "continue";
             /** @description Action 1 as a listen follow-up: send the first capture group of this expression in the hit message (else text) */
@@ -2364,6 +2607,8 @@ export interface components {
             /** @description Forum topic */
             message_thread_id?: number;
             name?: string;
+            /** @description How to read the bot's answer to the chat's last action */
+            verdict?: components["schemas"]["ChatVerdictDto"];
         };
         TaskLastRunDto: {
             account_name: string;
@@ -2373,12 +2618,25 @@ export interface components {
             message: string;
             success: boolean;
         };
+        TaskRecipeDto: {
+            description: components["schemas"]["LocalizedTextDto"];
+            /** @example send-command */
+            id: string;
+            /** @description A task body without name and accounts (see POST /api/sign-tasks) */
+            task: {
+                [key: string]: unknown;
+            };
+            title: components["schemas"]["LocalizedTextDto"];
+        };
+        TaskRecipeListDto: {
+            recipes: components["schemas"]["TaskRecipeDto"][];
+        };
         TaskRunStatusDto: {
             account_name: string | null;
             attempts: number;
             error: string | null;
             /** @enum {string} */
-            failure_category: "none" | "session_invalid" | "flood_wait" | "ai_timeout" | "ai_error" | "button_not_found" | "target_not_found" | "network_proxy" | "timeout" | "strong_failure" | "unknown";
+            failure_category: "none" | "session_invalid" | "flood_wait" | "ai_timeout" | "ai_error" | "button_not_found" | "target_not_found" | "network_proxy" | "timeout" | "strong_failure" | "bot_refused" | "unconfirmed" | "safety_limit" | "unknown";
             /** Format: date-time */
             finished_at: string | null;
             /** @description In-memory flow log; empty about 60 s after the end (history keeps it) */
@@ -2398,6 +2656,13 @@ export interface components {
             task_name: string;
             timeout_seconds: number;
             trigger: string | null;
+            /**
+             * @description What the bot's answer said (tasks with verdict patterns); null when the task declares none
+             * @enum {string|null}
+             */
+            verdict: "success" | "already_done" | "failed" | "unconfirmed" | null;
+            /** @description The answer that decided the verdict (one line, at most 500 characters) */
+            verdict_text: string | null;
             wait_seconds: number | null;
         };
         TotpCodeDto: {
@@ -2567,6 +2832,31 @@ export interface components {
             push_ntfy_url?: string | null;
             /** @description ServerChan SendKey. Secret, write-only. An empty string keeps the stored value; null clears it. */
             push_server_chan_key?: string | null;
+            /**
+             * @description Safety governor: a FloodWait longer than this pauses the account's automation until resumed.
+             * @default 600
+             */
+            safety_flood_pause_seconds: number;
+            /**
+             * @description Safety governor: random milliseconds added to every wait it imposes.
+             * @default 1500
+             */
+            safety_jitter_ms: number;
+            /**
+             * @description Safety governor: seconds between two actions of an account in one chat.
+             * @default 3
+             */
+            safety_min_spacing_seconds: number;
+            /**
+             * @description Safety governor: actions per account per day (UTC).
+             * @default 500
+             */
+            safety_per_day: number;
+            /**
+             * @description Safety governor: actions (messages, dice, clicks, deletions) per account per minute.
+             * @default 20
+             */
+            safety_per_minute: number;
             /** @description Telegram api_hash (32 hex). Secret, write-only. An empty string keeps the stored value; null clears it. */
             telegram_api_hash?: string | null;
             /** @description Telegram api_id from my.telegram.org. */
@@ -2592,6 +2882,15 @@ export interface components {
             webhook_secret?: string | null;
             /** @description Custom webhook URL: notices are POSTed as signed JSON. null or an empty string clears it. */
             webhook_url?: string | null;
+        };
+        VerdictPatternDto: {
+            /**
+             * @description contains: the answer contains the text (any case); regex: an RE2 expression (any case)
+             * @enum {string}
+             */
+            mode: "contains" | "regex";
+            /** @example 签到成功 */
+            pattern: string;
         };
         VersionInfoDto: {
             build_time: string | null;
@@ -3072,6 +3371,106 @@ export interface operations {
                     "application/json": components["schemas"]["ApiErrorBody"];
                 };
             };
+        };
+    };
+    SafetyController_safety: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountSafetyDto"];
+                };
+            };
+            /** @description The name is not path-safe */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    SafetyController_resume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountSafetyDto"];
+                };
+            };
+            /** @description The name is not path-safe */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     AccountsController_importSession: {
@@ -5565,7 +5964,7 @@ export interface operations {
             query?: {
                 /** @description Account name */
                 account?: string;
-                failure_category?: "none" | "session_invalid" | "flood_wait" | "ai_timeout" | "ai_error" | "button_not_found" | "target_not_found" | "network_proxy" | "timeout" | "strong_failure" | "unknown";
+                failure_category?: "none" | "session_invalid" | "flood_wait" | "ai_timeout" | "ai_error" | "button_not_found" | "target_not_found" | "network_proxy" | "timeout" | "strong_failure" | "bot_refused" | "unconfirmed" | "safety_limit" | "unknown";
                 limit?: number;
                 offset?: number;
                 /** @description First day (YYYY-MM-DD) in the configured time zone, inclusive */
@@ -5575,6 +5974,8 @@ export interface operations {
                 task?: string;
                 /** @description Last day (YYYY-MM-DD) in the configured time zone, inclusive */
                 until?: string;
+                /** @description What the bot's answer said (runs of tasks with verdict patterns) */
+                verdict?: "success" | "already_done" | "failed" | "unconfirmed";
             };
             header?: never;
             path?: never;
@@ -6135,6 +6536,56 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    TaskRecipesController_export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecipeDocumentDto"];
+                };
+            };
+            /** @description A task name that is not path-safe */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     RunsController_run: {
         parameters: {
             query?: never;
@@ -6430,6 +6881,97 @@ export interface operations {
             };
             /** @description Missing or invalid access token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    TaskRecipesController_catalog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskRecipeListDto"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    TaskRecipesController_import: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportRecipeDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignTaskDto"];
+                };
+            };
+            /** @description Not a recipe document, or the task it holds is invalid (every problem is listed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description A task with this name exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Body larger than 524288 bytes */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

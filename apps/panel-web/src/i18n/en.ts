@@ -198,9 +198,12 @@ export const en = {
       network_proxy: 'Network or proxy',
       timeout: 'Timed out',
       strong_failure: 'Permanent failure',
+      bot_refused: 'Bot refused',
+      unconfirmed: 'Not confirmed by the bot',
+      safety_limit: 'Safety limit',
       unknown: 'Other',
     },
-    trigger: { manual: 'Run by hand', schedule: 'Scheduled', batch: 'Bulk run' },
+    trigger: { manual: 'Run by hand', schedule: 'Scheduled', batch: 'Bulk run', rerun: 'Rerun after a wait' },
     runState: { idle: 'Idle', running: 'Running', finished: 'Finished', cancelled: 'Cancelled', stale: 'Stale', timeout: 'Timed out', interrupted: 'Interrupted' },
   },
 };

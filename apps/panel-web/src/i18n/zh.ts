@@ -194,9 +194,12 @@ export const zh: typeof en = {
       network_proxy: '网络或代理',
       timeout: '超时',
       strong_failure: '不可重试的失败',
+      bot_refused: '机器人拒绝',
+      unconfirmed: '机器人未确认',
+      safety_limit: '安全限制',
       unknown: '其他',
     },
-    trigger: { manual: '手动运行', schedule: '定时', batch: '批量运行' },
+    trigger: { manual: '手动运行', schedule: '定时', batch: '批量运行', rerun: '等待后重跑' },
     runState: { idle: '空闲', running: '运行中', finished: '已完成', cancelled: '已取消', stale: '已失联', timeout: '超时', interrupted: '已中断' },
   },
 };

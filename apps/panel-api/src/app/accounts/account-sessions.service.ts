@@ -3,6 +3,8 @@ import { ClusterService } from '../cluster/cluster.service';
 import { AccountNotFound, NeedsRelogin, PanelError } from '../common/panel-error';
 import { TelegramError } from '../telegram/telegram-error';
 import { TELEGRAM_GATEWAY, TelegramGateway, TelegramSession } from '../telegram/telegram-gateway';
+import { AccountGovernor } from '../governor/account-governor';
+import { GovernedTelegramGateway } from '../governor/governed-telegram-gateway';
 import { AccountStore, AccountUserInfo, CheckCode } from './account-store';
 
 export type AccountEvent =
@@ -68,12 +70,16 @@ export function userInfoOf(user: { id: string; username?: string; firstName?: st
 @Injectable()
 export class AccountSessionsService {
   private readonly listeners = new Set<AccountEventListener>();
+  /** The Telegram port behind the account safety governor (issue 35): what every feature acting as an account uses. */
+  readonly gateway: TelegramGateway;
 
   constructor(
     private readonly store: AccountStore,
-    @Inject(TELEGRAM_GATEWAY) readonly gateway: TelegramGateway,
+    @Inject(TELEGRAM_GATEWAY) telegram: TelegramGateway,
+    governor: AccountGovernor,
     private readonly cluster: ClusterService,
   ) {
+    this.gateway = new GovernedTelegramGateway(telegram, governor);
     // Replicas on PostgreSQL: an account this replica gives up (or stops trusting its lease of) is
     // disconnected before the lease can pass to another replica.
     this.cluster.addReleaseHook(async (accounts) => {

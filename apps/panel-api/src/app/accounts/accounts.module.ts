@@ -1,6 +1,7 @@
 import { SessionCipher } from './session-cipher';
 import { Module } from '@nestjs/common';
 import { TelegramModule } from '../telegram/telegram.module';
+import { GovernorModule } from '../governor/governor.module';
 import { AccountCheckJobsService } from './account-check-jobs.service';
 import { AccountLoginController } from './account-login.controller';
 import { AccountLoginService } from './account-login.service';
@@ -16,11 +17,11 @@ import { AccountsService } from './accounts.service';
  * Other features act as an account through AccountSessionsService (exported with the store).
  */
 @Module({
-  imports: [TelegramModule],
+  imports: [TelegramModule, GovernorModule],
   // Status and login routes are static paths under /api/accounts; they are registered before the
   // `:account_name` routes so that the router never mistakes them for an account.
   controllers: [AccountStatusController, AccountLoginController, AccountsController],
   providers: [SessionCipher, AccountStore, AccountSessionsService, AccountsService, AccountLoginService, AccountStatusService, AccountCheckJobsService],
-  exports: [AccountStore, AccountSessionsService, TelegramModule],
+  exports: [AccountStore, AccountSessionsService, TelegramModule, GovernorModule],
 })
 export class AccountsModule {}

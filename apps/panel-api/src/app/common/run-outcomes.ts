@@ -22,6 +22,11 @@ export const RUN_FAILURE_CATEGORIES = [
   'network_proxy',
   'timeout',
   'strong_failure',
+  // The bot answered with a failure pattern, or no pattern matched its answer in time (issue 35).
+  'bot_refused',
+  'unconfirmed',
+  // The account's safety governor refused the action: automation paused, or the daily budget used up.
+  'safety_limit',
   'unknown',
 ] as const;
 

@@ -49,6 +49,11 @@ const GLOBAL_KEYS: Record<string, FieldName> = {
   auto_backup_interval_hours: 'auto_backup_interval_hours',
   auto_backup_keep: 'auto_backup_keep',
   timezone: 'timezone',
+  safety_min_spacing_seconds: 'safety_min_spacing_seconds',
+  safety_per_minute: 'safety_per_minute',
+  safety_per_day: 'safety_per_day',
+  safety_jitter_ms: 'safety_jitter_ms',
+  safety_flood_pause_seconds: 'safety_flood_pause_seconds',
 };
 
 const AI_KEYS: Record<string, FieldName> = { api_key: 'ai_api_key', base_url: 'ai_base_url', model: 'ai_model' };
@@ -117,6 +122,11 @@ const EXPORT_GLOBAL_KEYS: Array<[string, FieldName]> = [
   ['webdav_password', 'webdav_password'],
   ['webdav_remote_dir', 'webdav_dir'],
   ['timezone', 'timezone'],
+  ['safety_min_spacing_seconds', 'safety_min_spacing_seconds'],
+  ['safety_per_minute', 'safety_per_minute'],
+  ['safety_per_day', 'safety_per_day'],
+  ['safety_jitter_ms', 'safety_jitter_ms'],
+  ['safety_flood_pause_seconds', 'safety_flood_pause_seconds'],
 ];
 
 function exported(settings: SettingsService, name: FieldName): unknown {

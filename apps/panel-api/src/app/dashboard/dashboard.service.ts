@@ -35,6 +35,7 @@ export class DashboardService {
     if (query.task) where.taskName = query.task;
     if (query.status) where.success = query.status === 'success';
     if (query.failure_category) where.failureCategory = query.failure_category;
+    if (query.verdict) where.verdict = query.verdict;
     const from = query.since ? startOfZonedDay(query.since, timeZone) : undefined;
     const to = query.until ? startOfZonedDay(addDays(query.until, 1), timeZone) : undefined;
     if (from && to) where.createdAt = Between(from, new Date(to.getTime() - 1));
@@ -54,6 +55,8 @@ export class DashboardService {
         failure_category: row.failureCategory,
         message: row.message,
         attempts: row.attempts,
+        verdict: row.verdict ?? null,
+        verdict_text: row.verdictText ?? null,
         created_at: row.createdAt.toISOString(),
       })),
       total,
@@ -74,12 +77,14 @@ export class DashboardService {
     for (let index = days - 1; index >= 0; index -= 1) {
       const day = addDays(today, -index);
       const range = Between(startOfZonedDay(day, timeZone), new Date(startOfZonedDay(addDays(day, 1), timeZone).getTime() - 1));
-      const [success, failure, keywordHits] = await Promise.all([
+      const [success, failure, alreadyDone, unconfirmed, keywordHits] = await Promise.all([
         this.logs.count({ where: { createdAt: range, success: true } }),
         this.logs.count({ where: { createdAt: range, success: false } }),
+        this.logs.count({ where: { createdAt: range, verdict: 'already_done' } }),
+        this.logs.count({ where: { createdAt: range, verdict: 'unconfirmed' } }),
         this.hits.count({ where: { hitAt: range } }),
       ]);
-      series.push({ day, success, failure, keyword_hits: keywordHits });
+      series.push({ day, success, failure, already_done: alreadyDone, unconfirmed, keyword_hits: keywordHits });
     }
     const first = startOfZonedDay(series[0].day, timeZone);
     const categories = await this.logs
@@ -98,6 +103,8 @@ export class DashboardService {
       today,
       today_success: last.success,
       today_failure: last.failure,
+      today_already_done: last.already_done,
+      today_unconfirmed: last.unconfirmed,
       today_keyword_hits: last.keyword_hits,
       days: series,
       failure_categories: failureCategories,

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { join } from 'node:path';
 import { AccountSessionsService, checkCodeFor } from '../accounts/account-sessions.service';
 import { AccountStore, CheckCode } from '../accounts/account-store';
@@ -7,7 +7,6 @@ import { DataDirectory } from '../data-dir/data-directory';
 import { CorruptDataFileError, readJsonObjectFile, writeJsonFileAtomic } from '../data-dir/json-file-store';
 import { SettingsService } from '../settings/settings.service';
 import { TelegramError } from '../telegram/telegram-error';
-import { TELEGRAM_GATEWAY, TelegramGateway } from '../telegram/telegram-gateway';
 import { PanelError } from '../common/panel-error';
 
 const KEEPALIVE_CONCURRENCY = 3;
@@ -64,7 +63,6 @@ export class KeepaliveService implements OnModuleInit, OnModuleDestroy {
     private readonly store: AccountStore,
     private readonly sessions: AccountSessionsService,
     private readonly settings: SettingsService,
-    @Inject(TELEGRAM_GATEWAY) private readonly gateway: TelegramGateway,
   ) {}
 
   onModuleInit(): void {
@@ -134,7 +132,8 @@ export class KeepaliveService implements OnModuleInit, OnModuleDestroy {
       const attemptAt = new Date().toISOString();
       try {
         const session = this.sessions.sessionFor(name);
-        await this.gateway.wakeUp(session, { timeoutMs: KEEPALIVE_TIMEOUT_MS });
+        // Through the safety governor: a paused account is not woken.
+        await this.sessions.gateway.wakeUp(session, { timeoutMs: KEEPALIVE_TIMEOUT_MS });
         this.recordAccount(name, { last_keepalive_at: attemptAt, last_attempt_at: attemptAt, last_code: 'OK', last_message: 'Woken' });
         return { account_name: name, outcome: 'woken', code: 'OK', message: 'Woken', last_keepalive_at: attemptAt };
       } catch (error) {

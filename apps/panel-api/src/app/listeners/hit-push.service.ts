@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { GovernorRefusal } from '../governor/account-governor';
 import { BarkSender, CustomWebhookSender, describeFetchError, escapeTelegramHtml, PushMessage, PushResult, redirectRefusal, resolveTarget, ServerChanSender } from '@shared/notify';
 import { AccountSessionsService } from '../accounts/account-sessions.service';
 import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
@@ -8,7 +9,7 @@ import { SentMessageDeletions } from '../runs/sent-message-deletions';
 import type { ChatId, TaskAction } from '../sign-tasks/sign-task.types';
 import { HitVariables, renderTemplate, usesTemplateVariables } from './hit-template';
 
-export type PushOutcome = { status: 'sent' } | { status: 'failed'; error: string };
+export type PushOutcome = { status: 'sent' } | { status: 'failed' | 'skipped'; error: string };
 
 /** What the push needs to know about the hit besides the rule. */
 export interface HitToPush {
@@ -20,6 +21,8 @@ export interface HitToPush {
 }
 
 const PUSH_TIMEOUT_MS = 10_000;
+/** A listener's reply that would wait longer than this for the account's safety budget is skipped: a late answer is worse than none. */
+export const LISTENER_REPLY_MAX_WAIT_MS = 60_000;
 
 function pushResultOutcome(result: PushResult): PushOutcome {
   if (result.outcome === 'sent') return { status: 'sent' };
@@ -72,6 +75,7 @@ export class HitPushService {
           return { status: 'failed', error: `unknown push_channel ${String(action.push_channel)}` };
       }
     } catch (error) {
+      if (error instanceof GovernorRefusal) return { status: 'skipped', error: `safety budget: ${error.message}` };
       return { status: 'failed', error: errorText(error) };
     }
   }
@@ -110,7 +114,7 @@ export class HitPushService {
     if (action.forward_chat_id === undefined) return { status: 'failed', error: 'forward: forward_chat_id is not set' };
     const target = action.forward_chat_id;
     await this.sessions.run(hit.accountName, (gateway, session) =>
-      gateway.sendMessage(session, target, this.summary(hit), { threadId: action.forward_message_thread_id, timeoutMs: PUSH_TIMEOUT_MS }),
+      gateway.sendMessage(session, target, this.summary(hit), { threadId: action.forward_message_thread_id, timeoutMs: PUSH_TIMEOUT_MS, budgetMaxWaitMs: LISTENER_REPLY_MAX_WAIT_MS }),
     );
     return { status: 'sent' };
   }
@@ -153,6 +157,7 @@ export class HitPushService {
       followUps,
       {
         variables: { ...hit.variables },
+        budgetMaxWaitMs: LISTENER_REPLY_MAX_WAIT_MS,
         // Like tg-signer's delete_after: each message is deleted that long after it was sent.
         onSent: (chat: ChatId, message) => {
           if (action.continue_delete_after === undefined) return;
@@ -167,6 +172,7 @@ export class HitPushService {
         },
       },
     );
+    if (!result.success && result.failure_category === 'safety_limit') return { status: 'skipped', error: `safety budget: ${result.error ?? 'refused'}` };
     return result.success ? { status: 'sent' } : { status: 'failed', error: `continue: action ${result.completed + 1} failed: ${result.error ?? result.failure_category}` };
   }
 }

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
+import { RuleGate } from './rule-gate';
 import { AccountSessionsService } from '../accounts/account-sessions.service';
 import { AccountStore } from '../accounts/account-store';
 import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
@@ -53,6 +54,7 @@ export class KeywordListenersService implements OnApplicationBootstrap, OnModule
   private readonly retries = new Map<string, { timer: NodeJS.Timeout; attempt: number; at: Date }>();
   private readonly pushes = new Set<Promise<void>>();
   private readonly unsubscribers: Array<() => void> = [];
+  private readonly ruleGate = new RuleGate();
   private syncing: Promise<void> = Promise.resolve();
   private destroyed = false;
 
@@ -193,6 +195,11 @@ export class KeywordListenersService implements OnApplicationBootstrap, OnModule
     }, { fence: (manager) => this.cluster.assertOwned(manager, rule.accountName) });
     if (!hit) return; // already recorded (a replay): never pushed twice
     this.metrics.keywordHitRecorded(rule.accountName);
+    const held = this.ruleGate.check(rule, this.timeZone());
+    if (held) {
+      await this.hitStore.setPushOutcome(hit.id, 'skipped', held).catch((error: unknown) => this.logger.error({ err: error, hit: hit.id }, 'Storing a skipped keyword hit failed'));
+      return;
+    }
     const sender = message.senderUsername ? `@${message.senderUsername}` : (message.senderName ?? message.senderId ?? '');
     const variables: HitVariables = {
       keyword,
@@ -208,7 +215,7 @@ export class KeywordListenersService implements OnApplicationBootstrap, OnModule
     };
     const push = this.pushService
       .push(rule.action, { accountName: rule.accountName, chatId: message.chatId, threadId: message.threadId, variables })
-      .then((outcome) => this.hitStore.setPushOutcome(hit.id, outcome.status, outcome.status === 'failed' ? outcome.error : undefined))
+      .then((outcome) => this.hitStore.setPushOutcome(hit.id, outcome.status, outcome.status === 'sent' ? undefined : outcome.error))
       .catch((error: unknown) => this.logger.error({ err: error, hit: hit.id }, 'Storing the push outcome of a keyword hit failed'));
     this.pushes.add(push);
     void push.finally(() => this.pushes.delete(push));

@@ -198,6 +198,7 @@ export class CompiledListenRule {
   readonly problems: string[];
   private readonly textMatcher: TextMatcher;
   private readonly senderFilter?: SenderFilter;
+  private readonly excludedSenders: ReadonlySet<string>;
   private readonly activeHours?: ActiveHours;
   private resolvedChatId?: string;
 
@@ -219,6 +220,7 @@ export class CompiledListenRule {
     this.textMatcher = compiled.matcher;
     this.problems = compiled.problems;
     this.senderFilter = parseSenderFilter(action.sender_filter);
+    this.excludedSenders = new Set((action.exclude_user_ids ?? []).map((id) => String(id).trim()));
     this.activeHours = activeHoursOf(action.active_time_start, action.active_time_end);
     if ((action.active_time_start || action.active_time_end) && !this.activeHours) {
       this.problems.push('active_time_start/active_time_end must both be HH:MM; the rule is active all day');
@@ -241,6 +243,7 @@ export class CompiledListenRule {
     const message = view.message;
     if (this.ignoreSelf && message.out) return undefined;
     if (this.senderFilter && !senderAccepted(this.senderFilter, message)) return undefined;
+    if (message.senderId !== undefined && this.excludedSenders.has(message.senderId)) return undefined;
     if (!isWithinActiveHours(this.activeHours, new Date(message.date * 1000), timeZone)) return undefined;
     if (!message.text) return undefined;
     return this.textMatcher(view);

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { RUN_VERDICTS } from '../common/verdict';
 import { createHash } from 'node:crypto';
 import { collectProcessMetrics } from '@shared/http-service';
 import { Counter, Gauge, Registry } from 'prom-client';
@@ -39,6 +40,7 @@ export interface SearchIndexSource {
 export class PanelMetrics {
   readonly registry = new Registry();
   private readonly runs: Counter<'result' | 'failure_category'>;
+  private readonly verdicts: Counter<'verdict'>;
   private readonly keywordHits: Counter<'account'>;
   private readonly backups: Counter<'kind' | 'result'>;
   private listeners?: ListenerStatusSource;
@@ -62,6 +64,13 @@ export class PanelMetrics {
     });
     this.runs.inc({ result: 'success', failure_category: 'none' }, 0);
     for (const category of RUN_FAILURE_CATEGORIES) this.runs.inc({ result: 'failure', failure_category: category }, 0);
+    this.verdicts = new Counter({
+      name: 'panel_run_verdicts_total',
+      help: "Finished runs of tasks that read the bot's answer, by verdict (success, already_done, failed, unconfirmed)",
+      labelNames: ['verdict'],
+      registers,
+    });
+    for (const verdict of RUN_VERDICTS) this.verdicts.inc({ verdict }, 0);
     this.keywordHits = new Counter({
       name: 'panel_keyword_hits_total',
       help:
@@ -167,7 +176,8 @@ export class PanelMetrics {
     this.searchIndex = source;
   }
 
-  runFinished(run: { success?: boolean | null; state: RunState; failure_category: string }): void {
+  runFinished(run: { success?: boolean | null; state: RunState; failure_category: string; verdict?: string | null }): void {
+    if (run.verdict) this.verdicts.inc({ verdict: run.verdict });
     const interrupted = INTERRUPTED_RUN_STATES.find((state) => state === run.state);
     const result: RunResult = run.success === true ? 'success' : (interrupted ?? 'failure');
     this.runs.inc({ result, failure_category: run.success === true ? 'none' : run.failure_category });

@@ -10,6 +10,7 @@ import { failureCategoryOf, RunInterrupted, StepFailure } from './failure-catego
 import { RUN_TIMINGS, RunTimings } from './run-timings';
 import { LinearRegex } from '../common/linear-regex';
 import { AccountNotFound, NeedsRelogin } from '../common/panel-error';
+import { ChatVerdictRules, clipMatchedText, RUN_VERDICTS, RunVerdict, VERDICT_LIMITS, VerdictMatcher } from '../common/verdict';
 
 export interface FlowLogEntry {
   at: string;
@@ -37,6 +38,33 @@ export interface ActionContext {
   variables?: Readonly<Record<string, string>>;
   /** Told about every message the account sent in this step (for the chat's `delete_after`). */
   onSent?: (chat: ChatId, message: TelegramMessage) => void;
+  /** Told where the bot's answer to this step will be: messages after `afterId`, or edits since `sinceSeconds`. */
+  onMark?: (mark: AnswerMark) => void;
+  /** Told about the bot's reply to this step (or null when none came in time). */
+  onReply?: (reply: TelegramMessage | null) => void;
+  /** The bot's reply to the chat's previous action, for buttons pressed in reply-to mode (`from_reply`). */
+  previousReply?: TelegramMessage | null;
+  /** A write that would wait longer than this for the account's safety budget is refused (listener replies). */
+  budgetMaxWaitMs?: number;
+}
+
+/** Where the answer to an action is: a new message after `afterId` or an edit since `sinceSeconds`. */
+export interface AnswerMark {
+  afterId: number;
+  /** The message the action sent (a reply to it counts in a group). */
+  ownMessageId?: number;
+  /** Unix seconds when the action was made. */
+  sinceSeconds: number;
+  /** The message whose button the action pressed: the bot may answer by editing it. */
+  pressedMessageId?: number;
+}
+
+export interface VerdictResult {
+  verdict: RunVerdict;
+  /** The answer that decided it (or the last unmatched answer), null when none came. */
+  text: string | null;
+  /** How it was decided, for the flow log. */
+  reason: string;
 }
 
 export interface RunActionsOptions {
@@ -47,6 +75,8 @@ export interface RunActionsOptions {
   onLog?: (entry: FlowLogEntry) => void;
   /** Told about every message the account sent (a listen rule's `continue_delete_after`). */
   onSent?: (chat: ChatId, message: TelegramMessage) => void;
+  /** A write that would wait longer than this for the account's safety budget is refused (listener replies). */
+  budgetMaxWaitMs?: number;
 }
 
 export interface RunActionsResult {
@@ -144,7 +174,7 @@ export class ActionRunner {
       for (const [index, action] of actions.entries()) {
         const step = `action ${index + 1}`;
         if (index > 0 && target.action_interval) await waitFor(target.action_interval * 1000, signal);
-        await this.runAction(action, { session, target, signal, step, variables: options.variables, log: (entry) => log(entry, step), onSent: options.onSent });
+        await this.runAction(action, { session, target, signal, step, variables: options.variables, log: (entry) => log(entry, step), onSent: options.onSent, budgetMaxWaitMs: options.budgetMaxWaitMs });
         completed = index + 1;
       }
       return { success: true, completed, failure_category: 'none', error: null, flow_log: flowLog };
@@ -186,7 +216,7 @@ export class ActionRunner {
       case 2:
         return this.sendDice(action.dice ?? '🎲', context);
       case 3:
-        return this.clickButtonByText(fillTemplate(action.text ?? '', context.variables), context);
+        return this.clickButtonByText(fillTemplate(action.text ?? '', context.variables), context, action.from_reply === true);
       case 4:
         return this.aiChooseOption(action, context);
       case 5:
@@ -205,24 +235,40 @@ export class ActionRunner {
   // ----- actions ----------------------------------------------------------------------------
 
   private async sendText(text: string, context: ActionContext): Promise<void> {
+    const sinceSeconds = Math.floor(Date.now() / 1000);
     const sent = await this.call(context, (options) => this.gateway.sendMessage(context.session, context.target.chat_id, text, { ...options, threadId: context.target.message_thread_id }));
+    context.onMark?.({ afterId: sent.id, ownMessageId: sent.id, sinceSeconds });
     context.onSent?.(context.target.chat_id, sent);
     context.log({ level: 'info', message: `sent: ${text}` });
     await this.recordReply(sent.id, context);
   }
 
   private async sendDice(emoji: string, context: ActionContext): Promise<void> {
+    const sinceSeconds = Math.floor(Date.now() / 1000);
     const sent = await this.call(context, (options) => this.gateway.sendDice(context.session, context.target.chat_id, emoji, { ...options, threadId: context.target.message_thread_id }));
+    context.onMark?.({ afterId: sent.id, ownMessageId: sent.id, sinceSeconds });
     context.onSent?.(context.target.chat_id, sent);
     context.log({ level: 'info', message: `sent dice ${emoji}${sent.diceValue !== undefined ? ` (rolled ${sent.diceValue})` : ''}` });
     await this.recordReply(sent.id, context);
   }
 
-  private async clickButtonByText(text: string, context: ActionContext): Promise<void> {
-    const recent = await this.recentIncoming(context);
-    const message = recent.find((m) => m.buttons.flat().some((b) => b.text.includes(text)));
+  private async clickButtonByText(text: string, context: ActionContext, fromReply: boolean): Promise<void> {
+    const message = fromReply ? await this.replyWithButtons(context) : (await this.recentIncoming(context)).find((m) => m.buttons.flat().some((b) => b.text.includes(text)));
     if (!message) throw new StepFailure('button_not_found', `No recent message in ${context.target.chat_id} has a button "${text}"`);
+    if (!message.buttons.flat().some((b) => b.text.includes(text))) {
+      throw new StepFailure('button_not_found', `The bot's reply to the previous action has no button "${text}" (it has ${message.buttons.flat().map((b) => `"${b.text}"`).join(', ') || 'none'})`);
+    }
     await this.press(message, text, context);
+  }
+
+  /** The bot's reply to the chat's previous action as it is now (its buttons may have changed since). */
+  private async replyWithButtons(context: ActionContext): Promise<TelegramMessage> {
+    const previous = context.previousReply;
+    if (!previous) throw new StepFailure('button_not_found', `The previous action in ${context.target.chat_id} got no reply to press a button on`);
+    const [current] = await this.call(context, (options) => this.gateway.getMessages(context.session, context.target.chat_id, { ...options, ids: [previous.id] }));
+    if (!current) throw new StepFailure('button_not_found', `The bot's reply to the previous action (message ${previous.id}) is gone`);
+    context.log({ level: 'info', message: `using the bot's reply to the previous action (message ${previous.id})` });
+    return current;
   }
 
   private async aiChooseOption(action: TaskAction, context: ActionContext): Promise<void> {
@@ -265,7 +311,7 @@ export class ActionRunner {
   }
 
   private async aiCalculateAndClick(action: TaskAction, context: ActionContext): Promise<void> {
-    const message = (await this.recentIncoming(context)).find((m) => m.buttons.length > 0);
+    const message = action.from_reply ? await this.replyWithButtons(context) : (await this.recentIncoming(context)).find((m) => m.buttons.length > 0);
     if (!message) throw new StepFailure('button_not_found', `No recent message with buttons in ${context.target.chat_id}`);
     const options = message.buttons.flat().map((b) => b.text);
     const image = message.hasMedia && message.mediaKind === 'photo' ? await this.download(message, context) : undefined;
@@ -334,9 +380,59 @@ export class ActionRunner {
     }
   }
 
+  /**
+   * Reads the bot's answer to the chat's last action (a new message after the mark, edited or not,
+   * or the pressed message edited since) until a pattern matches or `timeout_seconds` pass. Only the target's messages
+   * count: in a private chat every incoming one; in a group replies to our message and messages
+   * from `rules.from`. Unmatched answers go to the model when `ai_fallback` asks for it.
+   */
+  async awaitVerdict(rules: ChatVerdictRules, mark: AnswerMark, context: ActionContext): Promise<VerdictResult> {
+    const matcher = new VerdictMatcher(rules);
+    const timeoutMs = (rules.timeout_seconds ?? VERDICT_LIMITS.timeoutSeconds.default) * 1000;
+    const deadline = Date.now() + timeoutMs;
+    const pollMs = this.timings.verdictPollMs ?? 1_500;
+    const fromTarget = targetFilter(context.target.chat_id, rules.from, mark.ownMessageId);
+    const seen = new Map<number, string>();
+    let lastUnmatched: string | null = null;
+    for (;;) {
+      const messages = await this.call(context, (options) => this.gateway.getMessages(context.session, context.target.chat_id, { ...options, limit: 50 }));
+      const answers = messages
+        .filter((m) => !m.out && fromTarget(m) && (m.id > mark.afterId || (m.id === mark.pressedMessageId && m.editDate !== undefined && m.editDate >= mark.sinceSeconds)))
+        .sort((a, b) => a.id - b.id);
+      for (const answer of answers) {
+        const text = answer.text;
+        if (seen.get(answer.id) === text) continue;
+        seen.set(answer.id, text);
+        const hit = matcher.classify(text);
+        if (hit) {
+          const how = answer.editDate !== undefined ? 'edited message' : 'reply';
+          return { verdict: hit.verdict, text: clipMatchedText(text), reason: `${how} matched ${hit.pattern.mode} pattern ${JSON.stringify(hit.pattern.pattern)}` };
+        }
+        if (text.trim()) lastUnmatched = text;
+      }
+      if (Date.now() + pollMs > deadline) break;
+      await waitFor(pollMs, context.signal);
+    }
+    if (lastUnmatched !== null && rules.ai_fallback) {
+      const answer = await this.askAi(context, {
+        instruction:
+          'A Telegram check-in bot answered the message below. Classify the answer with exactly one word: success (the check-in worked), already_done (it was done before today), failed (it did not work), or unconfirmed (cannot tell).',
+        text: lastUnmatched,
+      });
+      const word = answer.trim().toLowerCase().replace(/[^a-z_]/g, '');
+      const verdict = RUN_VERDICTS.find((v) => v === word) ?? 'unconfirmed';
+      return { verdict, text: clipMatchedText(lastUnmatched), reason: `no pattern matched; the model classified the answer as ${verdict}` };
+    }
+    if (lastUnmatched !== null) return { verdict: 'unconfirmed', text: clipMatchedText(lastUnmatched), reason: `no pattern matched the answer within ${Math.round(timeoutMs / 1000)} s` };
+    return { verdict: 'unconfirmed', text: null, reason: `no answer from the target within ${Math.round(timeoutMs / 1000)} s` };
+  }
+
   // ----- helpers ----------------------------------------------------------------------------
 
   private async press(message: TelegramMessage, buttonText: string, context: ActionContext): Promise<void> {
+    const sinceSeconds = Math.floor(Date.now() / 1000);
+    const before = await this.recentIncoming(context, 1);
+    context.onMark?.({ afterId: Math.max(message.id, before[0]?.id ?? 0), sinceSeconds, pressedMessageId: message.id });
     const result = await this.call(context, (options) => this.gateway.clickButton(context.session, context.target.chat_id, message.id, buttonText, options));
     if (result.kind === 'sent') {
       context.onSent?.(context.target.chat_id, result.message);
@@ -354,6 +450,7 @@ export class ActionRunner {
     const reply = await this.call(context, (callOptions) =>
       this.gateway.waitForReply(context.session, context.target.chat_id, afterId, { signal: callOptions.signal, timeoutMs: this.timings.replyWaitMs }),
     );
+    context.onReply?.(reply);
     if (reply) context.log({ level: 'info', message: `reply: ${reply.text || (reply.hasMedia ? `[${reply.mediaKind ?? 'media'}]` : '(empty)')}` });
     else if (!options.quiet) context.log({ level: 'warn', message: `no reply within ${Math.round(this.timings.replyWaitMs / 1000)} s` });
   }
@@ -384,12 +481,26 @@ export class ActionRunner {
   private async call<T>(context: ActionContext, run: (options: CallOptions) => Promise<T>): Promise<T> {
     if (context.signal.aborted) throw interruptionOf(context.signal);
     try {
-      return await run({ signal: context.signal, timeoutMs: this.timings.telegramCallTimeoutMs });
+      return await run({ signal: context.signal, timeoutMs: this.timings.telegramCallTimeoutMs, budgetMaxWaitMs: context.budgetMaxWaitMs });
     } catch (error) {
       if (context.signal.aborted || isTelegramError(error, 'aborted')) throw interruptionOf(context.signal);
       throw error;
     }
   }
+}
+
+/**
+ * Which incoming messages of a chat are the target's: every one in a private chat (a positive id or
+ * an @username without `from`), otherwise replies to our message and messages of `from`.
+ */
+function targetFilter(chatId: ChatId, from: string | undefined, ownMessageId: number | undefined): (message: TelegramMessage) => boolean {
+  const fromUser = from?.startsWith('@') ? from.slice(1).toLowerCase() : undefined;
+  const fromId = from !== undefined && !from.startsWith('@') ? from : undefined;
+  const isFrom = (m: TelegramMessage): boolean => (fromUser !== undefined && m.senderUsername?.toLowerCase() === fromUser) || (fromId !== undefined && m.senderId === fromId);
+  const isReply = (m: TelegramMessage): boolean => ownMessageId !== undefined && m.replyToMessageId === ownMessageId;
+  const group = String(chatId).startsWith('-');
+  if (from === undefined && !group) return () => true;
+  return (m) => isReply(m) || isFrom(m);
 }
 
 /** A random whole number of seconds in [0, max]. */

@@ -1,6 +1,7 @@
 import { TelegramError } from '../telegram/telegram-error';
 import { AiError } from './ai-client';
 import type { FailureCategory } from '../common/run-outcomes';
+import { GovernorRefusal } from '../governor/account-governor';
 
 /** A step failed for a reason the runner names itself (no matching button, no image, account unusable). */
 export class StepFailure extends Error {
@@ -23,6 +24,7 @@ export class RunInterrupted extends Error {
 
 export function failureCategoryOf(error: unknown): FailureCategory {
   if (error instanceof StepFailure) return error.category;
+  if (error instanceof GovernorRefusal) return 'safety_limit';
   if (error instanceof RunInterrupted) return error.reason === 'timeout' ? 'timeout' : 'none';
   if (error instanceof AiError) return error.kind === 'timeout' ? 'ai_timeout' : error.kind === 'not_configured' ? 'strong_failure' : 'ai_error';
   if (error instanceof TelegramError) {
@@ -47,5 +49,5 @@ export function failureCategoryOf(error: unknown): FailureCategory {
 
 /** Failures a retry cannot fix: the session is gone, the account or AI is not set up, the run is over. */
 export function isRetryable(category: FailureCategory): boolean {
-  return !['session_invalid', 'strong_failure', 'timeout', 'none'].includes(category);
+  return !['session_invalid', 'strong_failure', 'timeout', 'none', 'safety_limit'].includes(category);
 }

@@ -23,6 +23,9 @@ export interface SignLogEvent {
   message: string;
   created_at: string;
   failure_category: string;
+  /** Runs of tasks that read the bot's answer: the verdict and the answer that decided it. */
+  verdict?: string | null;
+  verdict_text?: string | null;
 }
 
 /** A finished run as kept in `.signer/history/<task>/<run_id>.json`. */
@@ -36,6 +39,8 @@ export interface HistoryEntry {
   failure_category: string;
   message: string;
   attempts: number;
+  verdict: string | null;
+  verdict_text: string | null;
   started_at: string;
   finished_at: string;
   flow_log: FlowLogEntry[];
@@ -75,6 +80,8 @@ export class RunHistoryService {
       failure_category: run.failure_category,
       message,
       attempts: run.attempts,
+      verdict: run.verdict,
+      verdict_text: run.verdict_text,
       started_at: run.started_at,
       finished_at: run.finished_at ?? new Date().toISOString(),
       flow_log: [...run.logs],
@@ -105,6 +112,8 @@ export class RunHistoryService {
             message,
             trigger: run.trigger,
             attempts: run.attempts,
+            verdict: run.verdict,
+            verdictText: run.verdict_text,
             createdAt,
           }),
         );
@@ -122,6 +131,8 @@ export class RunHistoryService {
       message,
       created_at: createdAt.toISOString(),
       failure_category: run.failure_category,
+      verdict: run.verdict,
+      verdict_text: run.verdict_text,
     };
     // A fenced run is not announced: the account's new owner records and announces it as interrupted.
     if (!fenced) {
@@ -204,6 +215,8 @@ export class RunHistoryService {
       failure_category: row.failureCategory,
       message: row.message,
       attempts: row.attempts,
+      verdict: row.verdict ?? null,
+      verdict_text: row.verdictText ?? null,
       started_at: stored?.started_at ?? row.createdAt.toISOString(),
       finished_at: stored?.finished_at ?? row.createdAt.toISOString(),
       flow_log: stored?.flow_log ?? [],

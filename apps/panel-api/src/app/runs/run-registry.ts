@@ -3,9 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
 import { FlowLogEntry } from './action-runner';
 import type { FailureCategory, RunState } from '../common/run-outcomes';
+import type { RunVerdict } from '../common/verdict';
 
 export type RunPhase = 'starting' | 'checking_account' | 'waiting_lock' | 'cooldown' | 'running' | 'finalizing';
-export type RunTrigger = 'manual' | 'schedule' | 'batch';
+/** `rerun`: the bot named a wait and the task ran again after it. */
+export type RunTrigger = 'manual' | 'schedule' | 'batch' | 'rerun';
 
 /** One run of a task for one account, as kept in memory while it runs and a while after. */
 export interface RunRecord {
@@ -19,6 +21,10 @@ export interface RunRecord {
   success: boolean | null;
   error: string | null;
   failure_category: FailureCategory;
+  /** What the bot's answer said (tasks with verdict patterns), null otherwise or while running. */
+  verdict: RunVerdict | null;
+  /** The answer that decided the verdict. */
+  verdict_text: string | null;
   /** Summary line of the outcome (the last reply or the failure). */
   output: string | null;
   started_at: string;
@@ -63,6 +69,8 @@ export class RunRegistry implements OnModuleDestroy {
       success: null,
       error: null,
       failure_category: 'none',
+      verdict: null,
+      verdict_text: null,
       output: null,
       started_at: now,
       finished_at: null,

@@ -19,6 +19,10 @@ export interface RunTimings {
   telegramCallTimeoutMs: number;
   /** Comment line on idle SSE streams. */
   sseKeepAliveMs: number;
+  /** How often the chat is read while waiting for the bot's answer that decides the verdict (1.5 s by default). */
+  verdictPollMs?: number;
+  /** Multiplies a wait a bot names ("try again in 37 minutes") before the rerun; 1 except in tests. */
+  namedWaitScale?: number;
 }
 
 export const DEFAULT_RUN_TIMINGS: RunTimings = {

@@ -12,6 +12,33 @@ import { RunRecord, RunRegistry, RunTrigger } from './run-registry';
 import { RUN_TIMINGS, RunTimings } from './run-timings';
 import { SentMessageDeletions } from './sent-message-deletions';
 import { TaskBusy, TaskNotRunnable } from '../common/panel-error';
+import { TelegramMessage } from '../telegram/telegram-gateway';
+import { AnswerMark, VerdictResult } from './action-runner';
+import { combineVerdicts, namedWaitMs, RunVerdict, VerdictMatcher } from '../common/verdict';
+
+const VERDICT_TITLES: Record<RunVerdict, string> = {
+  success: 'signed in',
+  already_done: 'already signed in today',
+  failed: 'the bot refused',
+  unconfirmed: 'not confirmed by the bot',
+};
+
+interface StepsResult {
+  lastReply: string | undefined;
+  verdict: RunVerdict | null;
+  verdictText: string | null;
+  /** The bot named a wait: run the task once more after it. */
+  rerunAfterMs?: number;
+}
+
+interface RunOutcome {
+  success: boolean;
+  category: FailureCategory;
+  message: string;
+  state: 'finished' | 'cancelled' | 'timeout';
+  verdict: RunVerdict | null;
+  verdictText: string | null;
+}
 
 interface Step {
   chatIndex: number;
@@ -37,6 +64,10 @@ export interface StartedRun {
 export class TaskRunner implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(TaskRunner.name);
   private readonly pending = new Set<Promise<void>>();
+  private readonly rerunTimers = new Map<string, NodeJS.Timeout>();
+  private readonly rerunAt = new Map<string, string>();
+  /** Task and account → the UTC day a rerun after a named wait was last scheduled. */
+  private readonly rerunDays = new Map<string, string>();
   private stopListening?: () => void;
 
   constructor(
@@ -63,6 +94,8 @@ export class TaskRunner implements OnModuleInit, OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     this.stopListening?.();
+    for (const timer of this.rerunTimers.values()) clearTimeout(timer);
+    this.rerunTimers.clear();
     for (const run of this.registry.active()) run.abort?.abort();
     await this.settle();
   }
@@ -101,7 +134,9 @@ export class TaskRunner implements OnModuleInit, OnModuleDestroy {
     let timeoutTimer: NodeJS.Timeout | undefined;
     const log = (level: FlowLogEntry['level'], message: string, step: string | null = null): void =>
       this.registry.log(run, { at: new Date().toISOString(), step, level, message });
-    let outcome: { success: boolean; category: FailureCategory; message: string; state: 'finished' | 'cancelled' | 'timeout' };
+    let outcome: RunOutcome;
+    let rerunAfterMs: number | undefined;
+    const judged = task.chats.some((chat) => chat.verdict !== undefined && new VerdictMatcher(chat.verdict).declared);
     const sent: SentByChat = new Map();
     try {
       this.registry.update(run, { phase: 'checking_account', phase_detail: `account ${run.account_name}` });
@@ -121,8 +156,17 @@ export class TaskRunner implements OnModuleInit, OnModuleDestroy {
 
       timeoutTimer = setTimeout(() => abort.abort(new RunInterrupted('timeout')), this.timings.runTimeoutMs);
       this.registry.update(run, { phase: 'running', phase_detail: null, wait_seconds: null });
-      const lastReply = await this.runSteps(task, run, session, signal, log, sent);
-      outcome = { success: true, category: 'none', message: lastReply ?? 'completed', state: 'finished' };
+      const result = await this.runSteps(task, run, session, signal, log, sent);
+      rerunAfterMs = result.rerunAfterMs;
+      const good = result.verdict === null || result.verdict === 'success' || result.verdict === 'already_done';
+      outcome = {
+        success: good,
+        category: good ? 'none' : result.verdict === 'failed' ? 'bot_refused' : 'unconfirmed',
+        message: result.verdictText ?? result.lastReply ?? (result.verdict === 'unconfirmed' ? 'no answer from the bot' : 'completed'),
+        state: 'finished',
+        verdict: result.verdict,
+        verdictText: result.verdictText,
+      };
     } catch (error) {
       const interrupted = error instanceof RunInterrupted ? error : signal.aborted ? interruptionOf(signal) : undefined;
       const category = interrupted ? (interrupted.reason === 'timeout' ? 'timeout' : 'none') : failureCategoryOf(error);
@@ -134,6 +178,9 @@ export class TaskRunner implements OnModuleInit, OnModuleDestroy {
         category,
         message,
         state: interrupted ? (interrupted.reason === 'timeout' ? 'timeout' : 'cancelled') : 'finished',
+        // A task judged by the bot's answer that could not even act failed; a cancelled run has no verdict.
+        verdict: judged && interrupted?.reason !== 'cancelled' ? 'failed' : null,
+        verdictText: null,
       };
     } finally {
       if (timeoutTimer) clearTimeout(timeoutTimer);
@@ -142,9 +189,49 @@ export class TaskRunner implements OnModuleInit, OnModuleDestroy {
     // A failed or cancelled run still cleans up what it sent before it stopped.
     for (const chatIndex of [...sent.keys()]) this.scheduleDeletion(task, run, chatIndex, sent, log);
     await this.finalize(task, run, outcome);
+    if (rerunAfterMs !== undefined && outcome.state === 'finished' && !outcome.success) this.scheduleRerun(task, run, rerunAfterMs);
   }
 
-  /** Runs the steps from the first; on a retryable failure waits and resumes at the failed step. Returns the last reply seen. */
+  /**
+   * The bot named a wait ("请 37 分钟后再试"): the task runs once more for this account after it,
+   * at most once a (UTC) day per task and account; the timer lives in this process and is logged.
+   */
+  private scheduleRerun(task: SignTask, run: RunRecord, waitMs: number): void {
+    const key = `${task.name}\u0000${run.account_name}`;
+    const day = new Date().toISOString().slice(0, 10);
+    if (run.trigger === 'rerun' || this.rerunDays.get(key) === day) {
+      this.logger.log(`Run ${run.run_id} of ${task.name} (${run.account_name}) named a wait, but the task already ran again after a wait today`);
+      return;
+    }
+    this.rerunDays.set(key, day);
+    const delay = Math.min(2_147_000_000, Math.max(0, Math.round(waitMs * (this.timings.namedWaitScale ?? 1))));
+    const at = new Date(Date.now() + delay).toISOString();
+    this.logger.log(`Task ${task.name} (${run.account_name}) runs again at ${at}: the bot asked to wait ${Math.round(waitMs / 1000)} s`);
+    this.rerunAt.set(key, at);
+    clearTimeout(this.rerunTimers.get(key));
+    const timer = setTimeout(() => {
+      this.rerunTimers.delete(key);
+      this.rerunAt.delete(key);
+      try {
+        this.start(task.name, 'rerun', run.account_name);
+      } catch (error) {
+        this.logger.warn(`The rerun of ${task.name} (${run.account_name}) after the bot's wait did not start: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }, delay);
+    timer.unref();
+    this.rerunTimers.set(key, timer);
+  }
+
+  /** When a task runs again after a wait its bot named, per account (ISO time), for the flow log and tests. */
+  pendingReruns(taskName: string): Array<{ account_name: string; at: string }> {
+    return [...this.rerunAt.entries()].filter(([key]) => key.startsWith(`${taskName}\u0000`)).map(([key, at]) => ({ account_name: key.split('\u0000')[1], at }));
+  }
+
+  /**
+   * Runs the steps from the first; on a retryable failure waits and resumes at the failed step. A
+   * chat that declares verdict patterns is judged by the bot's answer to its last action; a `failed`
+   * answer repeats the chat per the retry policy, one that names a wait asks for a rerun after it.
+   */
   private async runSteps(
     task: SignTask,
     run: RunRecord,
@@ -152,15 +239,23 @@ export class TaskRunner implements OnModuleInit, OnModuleDestroy {
     signal: AbortSignal,
     log: (level: FlowLogEntry['level'], message: string, step?: string | null) => void,
     sent: SentByChat,
-  ): Promise<string | undefined> {
+  ): Promise<StepsResult> {
     const steps: Step[] = task.chats.flatMap((chat, chatIndex) => chat.actions.map((action, actionIndex) => ({ chatIndex, actionIndex, chat, action })));
     let next = 0;
     let retriesLeft = task.retry_count;
     let lastReply: string | undefined;
+    const verdicts = new Map<number, VerdictResult>();
+    let rerunAfterMs: number | undefined;
+    let mark: AnswerMark | undefined;
+    let previousReply: TelegramMessage | null = null;
     this.registry.update(run, { attempts: 1 });
     while (next < steps.length) {
       const step = steps[next];
       const label = `chat ${step.chatIndex + 1} action ${step.actionIndex + 1}`;
+      if (step.actionIndex === 0) {
+        mark = undefined;
+        previousReply = null;
+      }
       try {
         if (step.actionIndex > 0 && step.chat.action_interval) await waitFor(step.chat.action_interval * 1000, signal);
         if (step.actionIndex === 0 && step.chatIndex > 0 && task.sign_interval) await waitFor(task.sign_interval * 1000, signal);
@@ -170,6 +265,7 @@ export class TaskRunner implements OnModuleInit, OnModuleDestroy {
           target: { chat_id: step.chat.chat_id, message_thread_id: step.chat.message_thread_id },
           signal,
           step: label,
+          previousReply,
           log: (entry) => {
             if (entry.message.startsWith('reply: ')) lastReply = entry.message.slice('reply: '.length);
             log(entry.level, entry.message, entry.step === undefined ? label : entry.step);
@@ -177,9 +273,43 @@ export class TaskRunner implements OnModuleInit, OnModuleDestroy {
           onSent: (_chat, message) => {
             if (step.chat.delete_after) sent.set(step.chatIndex, [...(sent.get(step.chatIndex) ?? []), message.id]);
           },
+          onMark: (value) => {
+            mark = value;
+          },
+          onReply: (reply) => {
+            previousReply = reply;
+          },
         });
         next += 1;
-        if (step.actionIndex === step.chat.actions.length - 1) this.scheduleDeletion(task, run, step.chatIndex, sent, log);
+        const lastOfChat = step.actionIndex === step.chat.actions.length - 1;
+        if (lastOfChat && step.chat.verdict && new VerdictMatcher(step.chat.verdict).declared) {
+          const chatLabel = `chat ${step.chatIndex + 1}`;
+          this.registry.update(run, { phase_detail: `${chatLabel}: reading the bot's answer in ${step.chat.chat_id}` });
+          const result = await this.actions.awaitVerdict(step.chat.verdict, mark ?? { afterId: 0, sinceSeconds: Math.floor(Date.now() / 1000) }, {
+            session,
+            target: { chat_id: step.chat.chat_id, message_thread_id: step.chat.message_thread_id },
+            signal,
+            step: chatLabel,
+            log: (entry) => log(entry.level, entry.message, entry.step === undefined ? chatLabel : entry.step),
+          });
+          verdicts.set(step.chatIndex, result);
+          log(result.verdict === 'success' || result.verdict === 'already_done' ? 'info' : 'warn', `verdict ${result.verdict}: ${result.reason}${result.text ? ` (${result.text})` : ''}`, chatLabel);
+          const wait = result.text && (result.verdict === 'failed' || result.verdict === 'unconfirmed') && step.chat.verdict.rerun_after_wait !== false
+            ? namedWaitMs(result.text, new Date(), 'UTC')
+            : undefined;
+          if (wait !== undefined) {
+            rerunAfterMs = wait;
+          } else if (result.verdict === 'failed' && retriesLeft > 0) {
+            retriesLeft -= 1;
+            next = steps.findIndex((candidate) => candidate.chatIndex === step.chatIndex);
+            log('warn', `the bot answered with a failure; repeating ${chatLabel} in ${Math.ceil(this.timings.retryDelayMs / 1000)} s, ${retriesLeft} retries left`, chatLabel);
+            this.registry.update(run, { attempts: run.attempts + 1, phase_detail: `retrying ${chatLabel}`, wait_seconds: Math.ceil(this.timings.retryDelayMs / 1000) });
+            await waitFor(this.timings.retryDelayMs, signal);
+            this.registry.update(run, { wait_seconds: null });
+            continue;
+          }
+        }
+        if (lastOfChat) this.scheduleDeletion(task, run, step.chatIndex, sent, log);
       } catch (error) {
         if (error instanceof RunInterrupted || signal.aborted) throw error;
         const category = failureCategoryOf(error);
@@ -194,7 +324,10 @@ export class TaskRunner implements OnModuleInit, OnModuleDestroy {
         this.registry.update(run, { wait_seconds: null, failure_category: 'none' });
       }
     }
-    return lastReply;
+    const judged = [...verdicts.values()];
+    const verdict = combineVerdicts(judged.map((v) => v.verdict));
+    const deciding = verdict === null ? undefined : [...judged].reverse().find((v) => v.verdict === verdict);
+    return { lastReply, verdict, verdictText: deciding?.text ?? null, rerunAfterMs };
   }
 
   /** Hands what the run sent in one chat to the `delete_after` timer; the run does not wait for it. */
@@ -207,13 +340,11 @@ export class TaskRunner implements OnModuleInit, OnModuleDestroy {
     log('info', `${messageIds.length} sent message(s) in ${chat.chat_id} will be deleted in ${chat.delete_after} s`, `chat ${chatIndex + 1}`);
   }
 
-  private async finalize(
-    task: SignTask,
-    run: RunRecord,
-    outcome: { success: boolean; category: FailureCategory; message: string; state: 'finished' | 'cancelled' | 'timeout' },
-  ): Promise<void> {
+  private async finalize(task: SignTask, run: RunRecord, outcome: RunOutcome): Promise<void> {
     const finishedAt = new Date().toISOString();
     this.registry.update(run, {
+      verdict: outcome.verdict,
+      verdict_text: outcome.verdictText,
       phase: 'finalizing',
       state: outcome.state,
       success: outcome.success,
@@ -223,10 +354,10 @@ export class TaskRunner implements OnModuleInit, OnModuleDestroy {
       finished_at: finishedAt,
       wait_seconds: null,
     });
-    this.registry.log(run, { at: finishedAt, step: null, level: outcome.success ? 'info' : 'error', message: outcome.success ? 'run succeeded' : `run ${outcome.state === 'finished' ? 'failed' : outcome.state}` });
+    this.registry.log(run, { at: finishedAt, step: null, level: outcome.success ? 'info' : 'error', message: outcome.verdict ? `run ended: ${outcome.verdict}` : outcome.success ? 'run succeeded' : `run ${outcome.state === 'finished' ? 'failed' : outcome.state}` });
     try {
       await this.history.record(run, outcome.message);
-      await this.tasks.recordLastRun(task.name, { at: finishedAt, account_name: run.account_name, success: outcome.success, message: outcome.message, failure_category: outcome.category });
+      await this.tasks.recordLastRun(task.name, { at: finishedAt, account_name: run.account_name, success: outcome.success, message: outcome.message, failure_category: outcome.category, verdict: outcome.verdict });
       await this.notify(task, run, outcome);
     } catch (error) {
       this.logger.error({ err: error }, `Finishing run ${run.run_id} of ${task.name} failed`);
@@ -236,12 +367,17 @@ export class TaskRunner implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  private async notify(task: SignTask, run: RunRecord, outcome: { success: boolean; category: FailureCategory; message: string; state: string }): Promise<void> {
+  private async notify(task: SignTask, run: RunRecord, outcome: RunOutcome): Promise<void> {
     if (outcome.state === 'cancelled') return;
     if (outcome.success && !task.notify_on_success) return;
     if (!outcome.success && !task.notify_on_failure) return;
-    const title = outcome.success ? `Sign task ${task.name} succeeded` : `Sign task ${task.name} failed`;
-    const lines = [`Account: ${run.account_name}`, ...(outcome.success ? [] : [`Category: ${outcome.category}`]), `Result: ${outcome.message}`];
+    const title = outcome.verdict ? `Sign task ${task.name}: ${VERDICT_TITLES[outcome.verdict]}` : outcome.success ? `Sign task ${task.name} succeeded` : `Sign task ${task.name} failed`;
+    const lines = [
+      `Account: ${run.account_name}`,
+      ...(outcome.success ? [] : [`Category: ${outcome.category}`]),
+      ...(outcome.verdict ? [`Verdict: ${outcome.verdict}`] : []),
+      `Result: ${outcome.message}`,
+    ];
     await this.notifier.notify({ kind: outcome.success ? 'task_success' : 'task_failure', title, lines });
   }
 }

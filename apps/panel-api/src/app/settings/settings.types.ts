@@ -37,6 +37,16 @@ export interface GlobalSettings {
   push_notify_admin_login: boolean;
   /** IANA time zone of schedules such as the daily keep-alive. */
   timezone: string;
+  /** The safety governor (issue 35): seconds between two actions of an account in one chat. */
+  safety_min_spacing_seconds: number;
+  /** At most this many actions (messages, dice, clicks, deletions) of one account per minute … */
+  safety_per_minute: number;
+  /** … and per day (UTC). */
+  safety_per_day: number;
+  /** Up to this many milliseconds of random jitter on every wait the governor imposes. */
+  safety_jitter_ms: number;
+  /** A FloodWait longer than this many seconds pauses the account's automation until resumed. */
+  safety_flood_pause_seconds: number;
 }
 
 /** The OpenAI-compatible model used by the AI actions, stored in `.openai_config.json`. */
@@ -82,6 +92,11 @@ export const DEFAULT_GLOBAL_SETTINGS: Readonly<GlobalSettings> = Object.freeze({
   push_notify_session_invalid: true,
   push_notify_admin_login: false,
   timezone: 'UTC',
+  safety_min_spacing_seconds: 3,
+  safety_per_minute: 20,
+  safety_per_day: 500,
+  safety_jitter_ms: 1_500,
+  safety_flood_pause_seconds: 600,
 });
 
 export const DEFAULT_AI_SETTINGS: Readonly<AiSettings> = Object.freeze({ base_url: null, model: null, api_key: null });
@@ -122,6 +137,11 @@ export interface SettingsPatch {
   push_notify_session_invalid?: boolean;
   push_notify_admin_login?: boolean;
   timezone?: string;
+  safety_min_spacing_seconds?: number;
+  safety_per_minute?: number;
+  safety_per_day?: number;
+  safety_jitter_ms?: number;
+  safety_flood_pause_seconds?: number;
   ai_base_url?: string | null;
   ai_model?: string | null;
   ai_api_key?: string | null;
@@ -141,4 +161,9 @@ export const SETTINGS_LIMITS = {
   deviceKeepaliveIntervalDays: { min: 1, max: 170 },
   autoBackupIntervalHours: { min: 1, max: 720 },
   autoBackupKeep: { min: 1, max: 365 },
+  safetyMinSpacingSeconds: { min: 0, max: 3_600 },
+  safetyPerMinute: { min: 1, max: 600 },
+  safetyPerDay: { min: 1, max: 100_000 },
+  safetyJitterMs: { min: 0, max: 60_000 },
+  safetyFloodPauseSeconds: { min: 1, max: 86_400 },
 } as const;

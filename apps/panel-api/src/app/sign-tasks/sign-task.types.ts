@@ -1,3 +1,5 @@
+import type { ChatVerdictRules } from '../common/verdict';
+
 /**
  * The task document as it is stored (the `sign_tasks` table; `.signer/tasks/<name>.json` before) and served by the API. Field
  * names are those of the panel users migrate from (panel-api-details.md), so its exports import here.
@@ -43,6 +45,8 @@ export interface TaskAction {
   dice?: string;
   /** 4-7: extra instructions for the model. */
   ai_prompt?: string;
+  /** 3 and 7: press the button on the bot's reply to this chat's previous action (reply-to mode), not on the newest message that has it. */
+  from_reply?: boolean;
 
   // Action 8 (keyword listen rule).
   keywords?: string[];
@@ -64,6 +68,14 @@ export interface TaskAction {
   continue_actions?: TaskAction[];
   /** Seconds after which the messages the follow-ups sent are deleted (0 = at once; kept when absent). */
   continue_delete_after?: number;
+  /** Seconds after a hit during which this rule ignores further hits (as tg-signer forks write it). */
+  cooldown?: number;
+  /** Chance (0-1) that a hit is acted on; 1 when absent. */
+  probability?: number;
+  /** At most this many hits acted on per day (in the configured time zone). */
+  max_daily?: number;
+  /** Senders (user ids) whose messages never trigger the rule. */
+  exclude_user_ids?: Array<number | string>;
 
   // Action 9 (follow a bot deep link), as the panel users migrate from writes it.
   /** The bot to start; by default the bot of a `t.me/<bot>?start=` link in the hit message. */
@@ -86,6 +98,8 @@ export interface TaskChat {
   /** Seconds after which the messages the run sent are deleted (kept when absent). */
   delete_after?: number;
   actions: TaskAction[];
+  /** Success, already-done and failure patterns read from the bot's answer to the chat's last action (issue 35). */
+  verdict?: ChatVerdictRules;
 }
 
 export interface TaskLastRun {
@@ -94,6 +108,8 @@ export interface TaskLastRun {
   success: boolean;
   message: string;
   failure_category: string;
+  /** What the bot's answer said, when the task declares patterns. */
+  verdict?: string | null;
 }
 
 export interface SignTask {
@@ -148,4 +164,7 @@ export const TASK_LIMITS = {
   textLength: 4_096,
   signInterval: { max: 3_600 },
   maxBatch: { max: 20, default: 5 },
+  ruleCooldown: { max: 86_400 },
+  maxDaily: { max: 100_000 },
+  excludeUserIds: 500,
 } as const;

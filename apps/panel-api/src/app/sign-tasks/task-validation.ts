@@ -178,10 +178,11 @@ function actionProblems(action: TaskAction, path: string, context: 'sign' | 'lis
     }
   }
   if (action.action !== LISTEN_ACTION) {
-    for (const field of ['keywords', 'match_mode', 'push_channel', 'continue_actions', 'continue_delete_after'] as const) {
+    for (const field of ['keywords', 'match_mode', 'push_channel', 'continue_actions', 'continue_delete_after', 'cooldown', 'probability', 'max_daily', 'exclude_user_ids'] as const) {
       if (action[field] !== undefined) problems.push(`${path}.${field} belongs to action 8 rules only`);
     }
   }
+  if (action.from_reply !== undefined && action.action !== 3 && action.action !== 7) problems.push(`${path}.from_reply belongs to actions 3 and 7 only`);
   return problems;
 }
 
@@ -254,7 +255,16 @@ function listenRuleProblems(rule: TaskAction, path: string): string[] {
 }
 
 function chatProblems(chat: TaskChat, path: string, listen: boolean): string[] {
-  return chat.actions.flatMap((action, index) => actionProblems(action, `${path}.actions.${index}`, listen ? 'listen' : 'sign'));
+  const problems = chat.actions.flatMap((action, index) => actionProblems(action, `${path}.actions.${index}`, listen ? 'listen' : 'sign'));
+  if (chat.verdict) {
+    if (listen) problems.push(`${path}.verdict applies to sign tasks only`);
+    for (const key of ['success', 'already_done', 'failure'] as const) {
+      (chat.verdict[key] ?? []).forEach((pattern, index) => {
+        if (pattern.mode === 'regex') problems.push(...regexProblems(pattern.pattern, `${path}.verdict.${key}.${index}.pattern`, true));
+      });
+    }
+  }
+  return problems;
 }
 
 /**

@@ -32,6 +32,11 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Deadline of the whole call including connecting; the gateway's default when omitted. */
   timeoutMs?: number;
+  /**
+   * A write that would have to wait longer than this for the account's safety budget is refused
+   * instead (listener replies: a late answer is worse than none). No bound when omitted.
+   */
+  budgetMaxWaitMs?: number;
 }
 
 /** A chat by numeric id (`-100…` for channels and supergroups, a user id) or by `@username`. */

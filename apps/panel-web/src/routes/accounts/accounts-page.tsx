@@ -11,6 +11,7 @@ import { AddAccountDialog, LoginMethod } from './add-account-dialog';
 import { Account, accountsApi, isJobActive, useAccounts, useCheckJob, useRefreshAccounts } from './accounts-api';
 import { CheckJobPanel } from './check-job';
 import { DevicesDrawer } from './devices-drawer';
+import { SafetyDrawer } from './safety-drawer';
 import { EditAccountDialog } from './edit-account-dialog';
 import { StatusBadge, useCheckCode } from './status';
 
@@ -28,6 +29,7 @@ export function AccountsPage() {
   });
   const [editing, setEditing] = useState<Account | null>(null);
   const [devicesOf, setDevicesOf] = useState<string | null>(null);
+  const [safetyOf, setSafetyOf] = useState<string | null>(null);
   const [jobId, setJobId] = useState<string | null>(null);
   const job = useCheckJob(jobId);
   const jobRunning = jobId !== null && (job.data === undefined ? !job.error : isJobActive(job.data));
@@ -123,6 +125,7 @@ export function AccountsPage() {
                 deleting={remove.isPending && remove.variables === account.account_name}
                 onCheck={() => checkOne.mutate(account.account_name)}
                 onDevices={() => setDevicesOf(account.account_name)}
+                onSafety={() => setSafetyOf(account.account_name)}
                 onEdit={() => setEditing(account)}
                 onRelogin={() => setAdding({ method: 'phone', relogin: account.account_name })}
                 onDelete={() => void askDelete(account)}
@@ -145,6 +148,7 @@ export function AccountsPage() {
       ) : null}
       <EditAccountDialog account={editing} onClose={() => setEditing(null)} />
       <DevicesDrawer accountName={devicesOf} onClose={() => setDevicesOf(null)} />
+      <SafetyDrawer accountName={safetyOf} onClose={() => setSafetyOf(null)} />
     </Page>
   );
 }
@@ -155,6 +159,7 @@ function AccountCard({
   deleting,
   onCheck,
   onDevices,
+  onSafety,
   onEdit,
   onRelogin,
   onDelete,
@@ -164,6 +169,7 @@ function AccountCard({
   deleting: boolean;
   onCheck: () => void;
   onDevices: () => void;
+  onSafety: () => void;
   onEdit: () => void;
   onRelogin: () => void;
   onDelete: () => void;
@@ -218,6 +224,9 @@ function AccountCard({
           </Button>
           <Button size="xs" variant="light" onClick={onDevices} aria-label={t('accounts.devicesLabel', { name })}>
             {t('accounts.devices')}
+          </Button>
+          <Button size="xs" variant="light" onClick={onSafety} aria-label={t('accounts.safetyLabel', { name })}>
+            {t('accounts.safety')}
           </Button>
           <Button size="xs" variant="light" onClick={onEdit} aria-label={t('accounts.editLabel', { name })}>
             {t('common.edit')}

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { en, zh } from '../../i18n/all';
 import { chartScale, labelEvery, SignChart } from './sign-chart';
 
-const day = (date: string, success: number, failure: number, hits: number) => ({ day: date, success, failure, keyword_hits: hits });
+const day = (date: string, success: number, failure: number, hits: number) => ({ day: date, success, failure, already_done: 0, unconfirmed: 0, keyword_hits: hits });
 
 describe('sign chart', () => {
   it('picks a round top for the y axis that holds the tallest bar', () => {

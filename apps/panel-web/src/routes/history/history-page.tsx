@@ -8,7 +8,7 @@ import { Page } from '../../components/page';
 import { useRunQuery, useRunsQuery } from './history-api';
 
 const PAGE_SIZE = 25;
-const CATEGORIES = ['session_invalid', 'flood_wait', 'ai_timeout', 'ai_error', 'button_not_found', 'target_not_found', 'network_proxy', 'timeout', 'strong_failure', 'unknown'] as const;
+const CATEGORIES = ['session_invalid', 'flood_wait', 'ai_timeout', 'ai_error', 'button_not_found', 'target_not_found', 'network_proxy', 'timeout', 'strong_failure', 'bot_refused', 'unconfirmed', 'safety_limit', 'unknown'] as const;
 type Category = (typeof CATEGORIES)[number];
 const FILTERS = ['account', 'task', 'status', 'failure_category', 'since', 'until'] as const;
 

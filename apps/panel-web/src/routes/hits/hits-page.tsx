@@ -15,7 +15,7 @@ const GROUP_PAGE_SIZE = 100;
 /** The filters' choices: the tasks, accounts and chats with the latest hits, this many of each (the API's largest page). */
 const CHOICES_LIMIT = 1000;
 const SEARCH_DELAY_MS = 400;
-const PUSH_COLOR: Record<Schemas['KeywordHitDto']['push_status'], string> = { sent: 'teal', pending: 'gray', failed: 'red' };
+const PUSH_COLOR: Record<Schemas['KeywordHitDto']['push_status'], string> = { sent: 'teal', pending: 'gray', failed: 'red', skipped: 'yellow' };
 
 type Hit = Schemas['KeywordHitDto'];
 type HitGroup = Schemas['KeywordHitGroupDto'];

@@ -33,6 +33,11 @@ export const INTEGER_LIMITS = {
   auto_backup_interval_hours: { min: 1, max: 720 },
   auto_backup_keep: { min: 1, max: 365 },
   telegram_api_id: { min: 1, max: 2_147_483_647 },
+  safety_min_spacing_seconds: { min: 0, max: 3_600 },
+  safety_per_minute: { min: 1, max: 600 },
+  safety_per_day: { min: 1, max: 100_000 },
+  safety_jitter_ms: { min: 0, max: 60_000 },
+  safety_flood_pause_seconds: { min: 1, max: 86_400 },
 } as const;
 type IntegerName = keyof typeof INTEGER_LIMITS;
 

@@ -197,6 +197,13 @@ function GeneralTab({ form }: { form: FormBinding }) {
         <SwitchField form={form} name="device_keepalive_enabled" label={t('settings.keepalive.enabled')} />
         <IntegerField form={form} name="device_keepalive_interval_days" label={t('settings.keepalive.interval')} description={t('settings.keepalive.intervalHint')} />
               </Section>
+      <Section title={t('settings.safety.title')} intro={t('settings.safety.intro')}>
+        <IntegerField form={form} name="safety_min_spacing_seconds" label={t('settings.safety.spacing')} description={t('settings.safety.spacingHint')} />
+        <IntegerField form={form} name="safety_per_minute" label={t('settings.safety.perMinute')} />
+        <IntegerField form={form} name="safety_per_day" label={t('settings.safety.perDay')} />
+        <IntegerField form={form} name="safety_jitter_ms" label={t('settings.safety.jitter')} description={t('settings.safety.jitterHint')} />
+        <IntegerField form={form} name="safety_flood_pause_seconds" label={t('settings.safety.floodPause')} description={t('settings.safety.floodPauseHint')} />
+      </Section>
       {keepalive.data ? <KeepaliveResult result={keepalive.data} /> : null}
     </>
   );

@@ -145,6 +145,7 @@ function ActionFields({ form, path, action, context, kinds, followUpKinds }: { f
         />
       ) : null}
       {action.action === 3 ? <TextInput label={t('tasks.editor.buttonText')} {...field('text')} /> : null}
+      {(action.action === 3 || action.action === 7) && context !== 'listen' ? <Checkbox label={t('tasks.editor.fromReply')} description={t('tasks.editor.fromReplyHint')} {...check('from_reply')} /> : null}
       {action.action >= 4 && action.action <= 7 ? <Textarea label={t('tasks.editor.aiPrompt')} autosize minRows={1} maxRows={6} {...field('ai_prompt')} /> : null}
       {action.action === 9 ? (
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" verticalSpacing="xs">
@@ -178,6 +179,12 @@ function ListenRuleFields({ form, path, action, followUpKinds }: { form: TaskFor
         <TextInput label={t('tasks.editor.activeStart')} placeholder="08:00" {...field('active_time_start')} />
         <TextInput label={t('tasks.editor.activeEnd')} placeholder="23:30" {...field('active_time_end')} />
       </SimpleGrid>
+      <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="xs" verticalSpacing="xs">
+        <NumberInput label={t('tasks.editor.ruleCooldown')} min={0} max={86_400} allowDecimal={false} allowNegative={false} {...field('cooldown')} />
+        <NumberInput label={t('tasks.editor.ruleProbability')} min={0} max={1} step={0.1} decimalScale={3} allowNegative={false} {...field('probability')} />
+        <NumberInput label={t('tasks.editor.ruleMaxDaily')} min={1} max={100_000} allowDecimal={false} allowNegative={false} {...field('max_daily')} />
+      </SimpleGrid>
+      <Textarea label={t('tasks.editor.excludeUserIds')} description={t('tasks.editor.excludeUserIdsHint')} autosize minRows={1} maxRows={6} {...field('exclude_user_ids')} />
       <NativeSelect label={t('tasks.editor.pushChannel')} data={PUSH_CHANNELS.map((channel) => ({ value: channel, label: t(`tasks.editor.pushChannels.${channel}`) }))} {...field('push_channel')} />
       {action.push_channel === 'forward' ? (
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" verticalSpacing="xs">

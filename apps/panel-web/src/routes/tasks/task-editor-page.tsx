@@ -10,6 +10,8 @@ import { useSettingsQuery } from '../../components/hooks';
 import { Page } from '../../components/page';
 import { describeSchedule } from './schedule-text';
 import { ActionList } from './action-fields';
+import { RecipeBar } from './recipe-bar';
+import { VerdictFields } from './verdict-fields';
 import {
   ActionForm,
   apiFieldErrors,
@@ -167,6 +169,7 @@ export function TaskEditor({ initial, original }: { initial: TaskForm; original?
         }}
       >
         <Stack gap="md">
+          <RecipeBar form={form} original={original} />
           <Stepper active={step} onStepClick={setStep} size="sm" iconSize={phone ? 28 : 34} allowNextStepsSelect>
             {steps.map((id, index) => (
               <Stepper.Step key={id} label={phone ? <span className="visually-hidden">{stepLabels[index]}</span> : stepLabels[index]} />
@@ -354,6 +357,7 @@ function ChatsStep({ form }: { form: TaskFormApi }) {
               ) : null}
             </SimpleGrid>
             <ActionList form={form} path={`chats.${index}.actions`} context={listen ? 'listen' : 'sign'} kinds={listen ? [LISTEN_ACTION] : SIGN_ACTIONS} followUpKinds={FOLLOW_UP_ACTIONS} />
+            {!listen ? <VerdictFields form={form} index={index} /> : null}
           </Stack>
         </Paper>
       ))}

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Schemas } from '../../api/client';
-import { apiFieldErrors, chatIdValue, emptyAction, emptyTask, formFromTask, scheduleIssues, stepOfField, TaskForm, taskFromForm, validateTask } from './task-form';
+import { apiFieldErrors, chatIdValue, emptyAction, emptyChat, emptyTask, formFromTask, patternList, scheduleIssues, stepOfField, TaskForm, taskFromForm, validateTask } from './task-form';
 
 function signTask(overrides: Partial<TaskForm> = {}): TaskForm {
-  return { ...emptyTask(), name: 'daily', accounts: ['alice'], chats: [{ chat_id: '@checkin_bot', name: '', message_thread_id: '', action_interval: '', delete_after: '', actions: [{ ...emptyAction(1), text: '/checkin' }] }], ...overrides };
+  return { ...emptyTask(), name: 'daily', accounts: ['alice'], chats: [{ ...emptyChat(), chat_id: '@checkin_bot', actions: [{ ...emptyAction(1), text: '/checkin' }] }], ...overrides };
 }
 
 describe('task form', () => {
@@ -55,7 +55,7 @@ describe('task form', () => {
         { ...emptyAction(9), max_batch: 3 as const },
       ],
     };
-    const form = signTask({ execution_mode: 'listen', chats: [{ chat_id: '-100200', name: 'Deals', message_thread_id: '', action_interval: '', delete_after: '', actions: [rule] }] });
+    const form = signTask({ execution_mode: 'listen', chats: [{ ...emptyChat('listen'), chat_id: '-100200', name: 'Deals', message_thread_id: '', action_interval: '', delete_after: '', actions: [rule] }] });
     const body = taskFromForm(form);
     expect(body.random_seconds).toBeUndefined();
     expect(body.chats[0]).toEqual({
@@ -101,7 +101,7 @@ describe('task form', () => {
 
   it('checks listen rules: push channel needs, active hours together, follow-ups', () => {
     const rule = { ...emptyAction(8), keywords: 'x', push_channel: 'bark' as const, bark_url: 'ftp://nope', active_time_start: '8:00' };
-    const form = signTask({ execution_mode: 'listen', chats: [{ chat_id: 'me', name: '', message_thread_id: '', action_interval: '', delete_after: '', actions: [rule, { ...emptyAction(8), keywords: 'y', push_channel: 'continue' }] }] });
+    const form = signTask({ execution_mode: 'listen', chats: [{ ...emptyChat('listen'), chat_id: 'me', name: '', message_thread_id: '', action_interval: '', delete_after: '', actions: [rule, { ...emptyAction(8), keywords: 'y', push_channel: 'continue' }] }] });
     const keys = Object.fromEntries(Object.entries(validateTask(form)).map(([path, issue]) => [path, issue.key]));
     expect(keys).toEqual({ 'chats.0.actions.0.bark_url': 'url', 'chats.0.actions.0.active_time_end': 'activeTogether', 'chats.0.actions.1.continue_actions': 'followUpRequired' });
   });
@@ -139,5 +139,52 @@ describe('task form', () => {
     expect(chatIdValue(' -100123 ')).toBe(-100123);
     expect(chatIdValue('@bot_name')).toBe('@bot_name');
     expect(chatIdValue('me')).toBe('me');
+  });
+
+  it('writes verdict patterns (text, or /regex/), reply-to clicks and listen throttles, and reads them back unchanged', () => {
+    expect(patternList('签到成功\n /already|已签/ \n\n/x')).toEqual([
+      { mode: 'contains', pattern: '签到成功' },
+      { mode: 'regex', pattern: 'already|已签' },
+      { mode: 'contains', pattern: '/x' },
+    ]);
+    const form = signTask({
+      chats: [
+        {
+          ...emptyChat(),
+          chat_id: '@checkin_bot',
+          actions: [{ ...emptyAction(1), text: '/start' }, { ...emptyAction(3), text: '签到', from_reply: true }],
+          verdict_success: '签到成功\n/check.?in success/',
+          verdict_already_done: '今日已签',
+          verdict_timeout: 20,
+          verdict_rerun_after_wait: false,
+        },
+      ],
+    });
+    const body = taskFromForm(form);
+    expect(body.chats[0]).toEqual({
+      chat_id: '@checkin_bot',
+      actions: [{ action: 1, text: '/start' }, { action: 3, text: '签到', from_reply: true }],
+      verdict: {
+        success: [{ mode: 'contains', pattern: '签到成功' }, { mode: 'regex', pattern: 'check.?in success' }],
+        already_done: [{ mode: 'contains', pattern: '今日已签' }],
+        timeout_seconds: 20,
+        rerun_after_wait: false,
+      },
+    });
+    const again = formFromTask({ ...body, last_run: null, created_at: '', updated_at: '' } as unknown as Schemas['SignTaskDto']);
+    expect(taskFromForm(again)).toEqual(body);
+    // No pattern at all: no verdict, the run is judged by its actions as before.
+    expect(taskFromForm(signTask()).chats[0]).not.toHaveProperty('verdict');
+
+    const listen = taskFromForm(
+      signTask({
+        execution_mode: 'listen',
+        chats: [{ ...emptyChat('listen'), chat_id: '-100123', actions: [{ ...emptyAction(8), keywords: 'gift', cooldown: 60, probability: 0.5, max_daily: 3, exclude_user_ids: '111\n222' }] }],
+      }),
+    );
+    expect(listen.chats[0].actions[0]).toMatchObject({ cooldown: 60, probability: 0.5, max_daily: 3, exclude_user_ids: ['111', '222'] });
+    expect(apiFieldErrors('chats.0.verdict.success.1.pattern is not a valid regular expression for RE2: x').fields).toEqual({
+      'chats.0.verdict_success': 'chats.0.verdict.success.1.pattern is not a valid regular expression for RE2: x',
+    });
   });
 });

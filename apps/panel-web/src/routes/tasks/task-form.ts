@@ -69,6 +69,14 @@ export interface ActionForm {
   command_prefix: string;
   start_param: string;
   max_batch: Numeric;
+  /** Actions 3 and 7: press the button of the bot's reply to the previous action. */
+  from_reply: boolean;
+  /** Action 8 throttles. */
+  cooldown: Numeric;
+  probability: Numeric;
+  max_daily: Numeric;
+  /** One user id a line. */
+  exclude_user_ids: string;
 }
 
 export interface ChatForm {
@@ -78,6 +86,14 @@ export interface ChatForm {
   action_interval: Numeric;
   delete_after: Numeric;
   actions: ActionForm[];
+  /** Verdict patterns, one a line; a line written /…/ is an RE2 regular expression, any other line is text the answer contains. */
+  verdict_success: string;
+  verdict_already_done: string;
+  verdict_failure: string;
+  verdict_timeout: Numeric;
+  verdict_from: string;
+  verdict_ai_fallback: boolean;
+  verdict_rerun_after_wait: boolean;
 }
 
 export interface TaskForm {
@@ -127,11 +143,74 @@ export function emptyAction(action: ActionNumber = 1): ActionForm {
     command_prefix: '',
     start_param: '',
     max_batch: '',
+    from_reply: false,
+    cooldown: '',
+    probability: '',
+    max_daily: '',
+    exclude_user_ids: '',
   };
 }
 
 export function emptyChat(mode: ExecutionMode = 'fixed'): ChatForm {
-  return { chat_id: '', name: '', message_thread_id: '', action_interval: '', delete_after: '', actions: [emptyAction(mode === 'listen' ? LISTEN_ACTION : 1)] };
+  return {
+    chat_id: '',
+    name: '',
+    message_thread_id: '',
+    action_interval: '',
+    delete_after: '',
+    actions: [emptyAction(mode === 'listen' ? LISTEN_ACTION : 1)],
+    verdict_success: '',
+    verdict_already_done: '',
+    verdict_failure: '',
+    verdict_timeout: '',
+    verdict_from: '',
+    verdict_ai_fallback: false,
+    verdict_rerun_after_wait: true,
+  };
+}
+
+type VerdictPattern = Schemas['VerdictPatternDto'];
+
+/** Patterns as the editor shows them: one a line, regular expressions between slashes. */
+export function patternLines(patterns: readonly VerdictPattern[] | undefined): string {
+  return (patterns ?? []).map((p) => (p.mode === 'regex' ? `/${p.pattern}/` : p.pattern)).join('\n');
+}
+
+/** The lines of a pattern box as the API takes them. */
+export function patternList(value: string): VerdictPattern[] {
+  return value
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .map((line) => (line.length > 2 && line.startsWith('/') && line.endsWith('/') ? { mode: 'regex' as const, pattern: line.slice(1, -1) } : { mode: 'contains' as const, pattern: line }));
+}
+
+function verdictForm(verdict: Partial<Schemas['ChatVerdictDto']> | undefined): Pick<ChatForm, 'verdict_success' | 'verdict_already_done' | 'verdict_failure' | 'verdict_timeout' | 'verdict_from' | 'verdict_ai_fallback' | 'verdict_rerun_after_wait'> {
+  return {
+    verdict_success: patternLines(verdict?.success),
+    verdict_already_done: patternLines(verdict?.already_done),
+    verdict_failure: patternLines(verdict?.failure),
+    verdict_timeout: typeof verdict?.timeout_seconds === 'number' ? verdict.timeout_seconds : '',
+    verdict_from: verdict?.from ?? '',
+    verdict_ai_fallback: verdict?.ai_fallback === true,
+    verdict_rerun_after_wait: verdict?.rerun_after_wait !== false,
+  };
+}
+
+function verdictBody(chat: ChatForm): Partial<Schemas['ChatVerdictDto']> | undefined {
+  const success = patternList(chat.verdict_success);
+  const alreadyDone = patternList(chat.verdict_already_done);
+  const failure = patternList(chat.verdict_failure);
+  if (success.length + alreadyDone.length + failure.length === 0) return undefined;
+  const out: Partial<Schemas['ChatVerdictDto']> = {};
+  if (success.length) out.success = success;
+  if (alreadyDone.length) out.already_done = alreadyDone;
+  if (failure.length) out.failure = failure;
+  if (chat.verdict_timeout !== '') out.timeout_seconds = chat.verdict_timeout;
+  if (chat.verdict_from.trim()) out.from = chat.verdict_from.trim();
+  if (chat.verdict_ai_fallback) out.ai_fallback = true;
+  if (!chat.verdict_rerun_after_wait) out.rerun_after_wait = false;
+  return out;
 }
 
 export function emptyTask(): TaskForm {
@@ -187,6 +266,11 @@ function actionForm(action: Schemas['TaskActionDto']): ActionForm {
     command_prefix: text(action.command_prefix),
     start_param: text(action.start_param),
     max_batch: numeric(action.max_batch),
+    from_reply: action.from_reply === true,
+    cooldown: numeric(action.cooldown),
+    probability: numeric(action.probability),
+    max_daily: numeric(action.max_daily),
+    exclude_user_ids: (action.exclude_user_ids ?? []).map(String).join('\n'),
   };
 }
 
@@ -214,6 +298,7 @@ export function formFromTask(task: Schemas['SignTaskDto']): TaskForm {
       action_interval: numeric(chat.action_interval),
       delete_after: numeric(chat.delete_after),
       actions: chat.actions.map(actionForm),
+      ...verdictForm(chat.verdict),
     })),
   };
 }
@@ -263,12 +348,14 @@ function actionBody(form: ActionForm, context: 'sign' | 'listen' | 'follow_up'):
       break;
     case 3:
       put(body, 'text', form.text);
+      if (form.from_reply) body.from_reply = true;
       break;
     case 4:
     case 5:
     case 6:
     case 7:
       put(body, 'ai_prompt', form.ai_prompt);
+      if (form.action === 7 && form.from_reply) body.from_reply = true;
       break;
     case 8: {
       body.keywords = keywordList(form.keywords);
@@ -278,6 +365,10 @@ function actionBody(form: ActionForm, context: 'sign' | 'listen' | 'follow_up'):
       put(body, 'sender_filter', form.sender_filter.trim());
       put(body, 'active_time_start', form.active_time_start.trim());
       put(body, 'active_time_end', form.active_time_end.trim());
+      put(body, 'cooldown', form.cooldown);
+      put(body, 'probability', form.probability);
+      put(body, 'max_daily', form.max_daily);
+      if (keywordList(form.exclude_user_ids).length) body.exclude_user_ids = keywordList(form.exclude_user_ids);
       body.push_channel = form.push_channel;
       if (form.push_channel === 'forward') {
         put(body, 'forward_chat_id', form.forward_chat_id.trim() === '' ? undefined : chatIdValue(form.forward_chat_id));
@@ -317,6 +408,8 @@ export function taskFromForm(form: TaskForm): Schemas['SignTaskInputDto'] {
       const out: Record<string, unknown> = { chat_id: chatIdValue(chat.chat_id), actions: chat.actions.map((action) => actionBody(action, listen ? 'listen' : 'sign')) };
       if (chat.name.trim()) out['name'] = chat.name.trim();
       for (const field of ['message_thread_id', 'action_interval', 'delete_after'] as const) if (chat[field] !== '') out[field] = chat[field];
+      const verdict = listen ? undefined : verdictBody(chat);
+      if (verdict) out['verdict'] = verdict;
       return out;
     }),
   };
@@ -498,7 +591,7 @@ export function stepOfField(path: string): Step {
 }
 
 /** Fields the form shows an error on (the API's problem paths mapped onto them). */
-const FIELD_PATH = /^(name|account_names?|sign_at|range_start|range_end|random_seconds|sign_interval|retry_count|chats(?:\.\d+(?:\.(?:chat_id|name|message_thread_id|action_interval|delete_after|actions(?:\.\d+(?:\.[a-z_]+(?:\.\d+(?:\.[a-z_]+)?)?)?)?))?)?)\b/;
+const FIELD_PATH = /^(name|account_names?|sign_at|range_start|range_end|random_seconds|sign_interval|retry_count|chats(?:\.\d+(?:\.(?:chat_id|name|message_thread_id|action_interval|delete_after|verdict(?:\.[a-z_]+)?|actions(?:\.\d+(?:\.[a-z_]+(?:\.\d+(?:\.[a-z_]+)?)?)?)?))?)?)\b/;
 
 /**
  * The form field that shows a problem of the API's field `path` (`chats.0.actions.1.keywords.3` ->
@@ -526,6 +619,8 @@ export function apiFieldErrors(message: string): { fields: Record<string, string
     if (/^range mode needs/.test(problem)) path = 'range_start';
     // keywords.3 → the keywords box; a bare chats.0.actions.1 (a rule about the whole step) → its action field.
     if (path) path = path.replace(/\.keywords\.\d+$/, '.keywords').replace(/(\.actions\.\d+)$/, '$1.action').replace(/(\.continue_actions\.\d+)$/, '$1.action');
+    // chats.0.verdict.success.2.pattern → the chat's success pattern box.
+    if (path) path = path.replace(/\.verdict\.(success|already_done|failure|from)$/, '.verdict_$1').replace(/\.verdict\.timeout_seconds$/, '.verdict_timeout').replace(/\.verdict$/, '.verdict_success');
     if (path) fields[path] = fields[path] ? `${fields[path]}; ${problem}` : problem;
     else other.push(problem);
   }

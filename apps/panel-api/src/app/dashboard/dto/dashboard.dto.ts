@@ -3,6 +3,7 @@ import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { FAILURE_CATEGORIES } from '../../common/run-outcomes';
 import { HistoryEntryDto } from '../../runs/dto/run.dto';
+import { RUN_VERDICTS } from '../../common/verdict';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -28,6 +29,11 @@ export class RunListQueryDto {
   @IsOptional()
   @IsIn(FAILURE_CATEGORIES)
   failure_category?: string;
+
+  @ApiPropertyOptional({ enum: RUN_VERDICTS, description: "What the bot's answer said (runs of tasks with verdict patterns)" })
+  @IsOptional()
+  @IsIn(RUN_VERDICTS)
+  verdict?: string;
 
   @ApiPropertyOptional({ description: 'First day (YYYY-MM-DD) in the configured time zone, inclusive', example: '2026-11-01' })
   @IsOptional()
@@ -66,6 +72,8 @@ export class RunListItemDto {
   @ApiProperty() failure_category!: string;
   @ApiProperty() message!: string;
   @ApiProperty() attempts!: number;
+  @ApiProperty({ nullable: true, enum: RUN_VERDICTS, description: "What the bot's answer said (tasks with verdict patterns); null when the task declares none" }) verdict!: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'The answer that decided the verdict (one line, at most 500 characters)' }) verdict_text!: string | null;
   @ApiProperty({ format: 'date-time', description: 'When the run was recorded (its end)' }) created_at!: string;
 }
 
@@ -93,6 +101,8 @@ export class DayCountDto {
   @ApiProperty({ example: '2026-11-23', description: 'Day in the configured time zone' }) day!: string;
   @ApiProperty() success!: number;
   @ApiProperty() failure!: number;
+  @ApiProperty({ description: 'Of the successes: the bot said the check-in was already done' }) already_done!: number;
+  @ApiProperty({ description: 'Of the failures: the bot did not confirm (no answer, or no pattern matched)' }) unconfirmed!: number;
   @ApiProperty() keyword_hits!: number;
 }
 
@@ -106,6 +116,8 @@ export class DashboardStatsDto {
   @ApiProperty({ example: '2026-11-23', description: 'Today in the configured time zone' }) today!: string;
   @ApiProperty({ description: 'Successful runs today' }) today_success!: number;
   @ApiProperty({ description: 'Failed runs today' }) today_failure!: number;
+  @ApiProperty({ description: 'Runs today the bot answered were already done (counted in today_success)' }) today_already_done!: number;
+  @ApiProperty({ description: 'Runs today the bot did not confirm (counted in today_failure)' }) today_unconfirmed!: number;
   @ApiProperty({ description: 'Keyword hits today' }) today_keyword_hits!: number;
   @ApiProperty({ type: [DayCountDto], description: 'Oldest first, today last' }) days!: DayCountDto[];
   @ApiProperty({ type: [CategoryCountDto], description: 'Failed runs of the whole series by category, most first' }) failure_categories!: CategoryCountDto[];

@@ -108,7 +108,7 @@ export class KeywordHitDto {
   @ApiProperty({ nullable: true, type: String }) url!: string | null;
   @ApiProperty({ description: 'When the message was sent (UTC, ISO 8601)' }) hit_at!: string;
   @ApiProperty({ enum: ['telegram', 'forward', 'bark', 'custom', 'server_chan', 'continue'] }) push_channel!: string;
-  @ApiProperty({ enum: ['pending', 'sent', 'failed'] }) push_status!: string;
+  @ApiProperty({ enum: ['pending', 'sent', 'failed', 'skipped'] }) push_status!: string;
   @ApiProperty({ nullable: true, type: String }) push_error!: string | null;
   @ApiProperty() created_at!: string;
 }

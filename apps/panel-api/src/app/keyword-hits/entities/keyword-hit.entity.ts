@@ -1,6 +1,7 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-export type HitPushStatus = 'pending' | 'sent' | 'failed';
+/** `skipped`: the listen rule's cooldown, probability or max_daily, or the account's safety budget, let the hit go unanswered. */
+export type HitPushStatus = 'pending' | 'sent' | 'failed' | 'skipped';
 
 /**
  * One keyword hit of a listen task. Written before any push is tried, so a failed push never loses

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { FAILURE_CATEGORIES, RUN_STATES } from '../../common/run-outcomes';
+import { RUN_VERDICTS } from '../../common/verdict';
 
 export class FlowLogEntryDto {
   @ApiProperty({ format: 'date-time' }) at!: string;
@@ -21,6 +22,8 @@ export class RunStatusDto {
   @ApiProperty({ nullable: true, type: String }) error!: string | null;
   @ApiProperty({ enum: FAILURE_CATEGORIES }) failure_category!: string;
   @ApiProperty({ nullable: true, type: String }) output!: string | null;
+  @ApiProperty({ nullable: true, enum: RUN_VERDICTS, description: "What the bot's answer said (tasks with verdict patterns); null when the task declares none" }) verdict!: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'The answer that decided the verdict (one line, at most 500 characters)' }) verdict_text!: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) started_at!: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) finished_at!: string | null;
   @ApiProperty({ nullable: true, type: Number }) wait_seconds!: number | null;
@@ -98,6 +101,8 @@ export class HistoryEntryDto {
   @ApiProperty() failure_category!: string;
   @ApiProperty() message!: string;
   @ApiProperty() attempts!: number;
+  @ApiProperty({ nullable: true, enum: RUN_VERDICTS, description: "What the bot's answer said (tasks with verdict patterns); null when the task declares none" }) verdict!: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'The answer that decided the verdict (one line, at most 500 characters)' }) verdict_text!: string | null;
   @ApiProperty({ format: 'date-time' }) started_at!: string;
   @ApiProperty({ format: 'date-time' }) finished_at!: string;
   @ApiProperty({ type: [FlowLogEntryDto] }) flow_log!: FlowLogEntryDto[];

@@ -36,6 +36,13 @@ export class SignLog {
   @Column({ type: 'integer', default: 0 })
   attempts!: number;
 
+  /** success, already_done, failed or unconfirmed when the task reads the bot's answer; null otherwise. */
+  @Column({ type: 'varchar', length: 16, nullable: true })
+  verdict!: string | null;
+
+  @Column({ name: 'verdict_text', type: 'varchar', length: 500, nullable: true })
+  verdictText!: string | null;
+
   @CreateDateColumn({ name: 'created_at' })
   createdAt!: Date;
 }

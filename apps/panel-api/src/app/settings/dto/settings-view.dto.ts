@@ -32,6 +32,11 @@ export class SettingsViewDto {
   @ApiProperty() push_notify_session_invalid!: boolean;
   @ApiProperty() push_notify_admin_login!: boolean;
   @ApiProperty() timezone!: string;
+  @ApiProperty() safety_min_spacing_seconds!: number;
+  @ApiProperty() safety_per_minute!: number;
+  @ApiProperty() safety_per_day!: number;
+  @ApiProperty() safety_jitter_ms!: number;
+  @ApiProperty() safety_flood_pause_seconds!: number;
   @ApiProperty({ type: String, nullable: true }) ai_base_url!: string | null;
   @ApiProperty({ type: String, nullable: true }) ai_model!: string | null;
   @ApiProperty() ai_api_key_set!: boolean;

@@ -151,6 +151,26 @@ export class UpdateSettingsDto implements SettingsPatch {
   @SettingsRule('timezone')
   timezone?: string;
 
+  @ApiPropertyOptional({ type: Number, minimum: 0, maximum: 3600, default: 3, description: 'Safety governor: seconds between two actions of an account in one chat.' })
+  @SettingsRule('safety_min_spacing_seconds')
+  safety_min_spacing_seconds?: number;
+
+  @ApiPropertyOptional({ type: Number, minimum: 1, maximum: 600, default: 20, description: 'Safety governor: actions (messages, dice, clicks, deletions) per account per minute.' })
+  @SettingsRule('safety_per_minute')
+  safety_per_minute?: number;
+
+  @ApiPropertyOptional({ type: Number, minimum: 1, maximum: 100000, default: 500, description: 'Safety governor: actions per account per day (UTC).' })
+  @SettingsRule('safety_per_day')
+  safety_per_day?: number;
+
+  @ApiPropertyOptional({ type: Number, minimum: 0, maximum: 60000, default: 1500, description: 'Safety governor: random milliseconds added to every wait it imposes.' })
+  @SettingsRule('safety_jitter_ms')
+  safety_jitter_ms?: number;
+
+  @ApiPropertyOptional({ type: Number, minimum: 1, maximum: 86400, default: 600, description: "Safety governor: a FloodWait longer than this pauses the account's automation until resumed." })
+  @SettingsRule('safety_flood_pause_seconds')
+  safety_flood_pause_seconds?: number;
+
   @ApiPropertyOptional({ type: String, nullable: true, description: `OpenAI-compatible base URL. ${CLEARABLE_NOTE}` })
   @SettingsRule('ai_base_url')
   ai_base_url?: string | null;

@@ -7,6 +7,7 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsNumber,
   IsOptional,
   IsString,
   Matches,
@@ -28,6 +29,7 @@ import {
   PushChannel,
   TASK_LIMITS,
 } from '../sign-task.types';
+import { VERDICT_LIMITS, VERDICT_PATTERN_MODES, VerdictPatternMode } from '../../common/verdict';
 
 /** A numeric id, an @username, or `me` (the account's Saved Messages, as tg-signer writes it). */
 const CHAT_ID_PATTERN = /^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31}|me)$/;
@@ -77,6 +79,81 @@ function IsDelayValue(): PropertyDecorator {
     });
 }
 
+function IsUserIdList(): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isUserIdList',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      validator: {
+        validate: (value: unknown) =>
+          Array.isArray(value) && value.every((id) => (typeof id === 'number' && Number.isSafeInteger(id)) || (typeof id === 'string' && /^-?\d{1,20}$/.test(id.trim()))),
+        defaultMessage: (args?: ValidationArguments) => `${args?.property} must be a list of numeric user ids`,
+      },
+    });
+}
+
+export class VerdictPatternDto {
+  @ApiProperty({ enum: VERDICT_PATTERN_MODES, description: 'contains: the answer contains the text (any case); regex: an RE2 expression (any case)' })
+  @IsIn(VERDICT_PATTERN_MODES)
+  mode!: VerdictPatternMode;
+
+  @ApiProperty({ example: '签到成功' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(VERDICT_LIMITS.patternLength)
+  pattern!: string;
+}
+
+export class ChatVerdictDto {
+  @ApiPropertyOptional({ type: [VerdictPatternDto], example: [{ mode: 'contains', pattern: '签到成功' }] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(VERDICT_LIMITS.patterns)
+  @ValidateNested({ each: true })
+  @Type(() => VerdictPatternDto)
+  success?: VerdictPatternDto[];
+
+  @ApiPropertyOptional({ type: [VerdictPatternDto], example: [{ mode: 'contains', pattern: '今日已签' }] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(VERDICT_LIMITS.patterns)
+  @ValidateNested({ each: true })
+  @Type(() => VerdictPatternDto)
+  already_done?: VerdictPatternDto[];
+
+  @ApiPropertyOptional({ type: [VerdictPatternDto], example: [{ mode: 'regex', pattern: '失败|error' }] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(VERDICT_LIMITS.patterns)
+  @ValidateNested({ each: true })
+  @Type(() => VerdictPatternDto)
+  failure?: VerdictPatternDto[];
+
+  @ApiPropertyOptional({ default: VERDICT_LIMITS.timeoutSeconds.default, minimum: VERDICT_LIMITS.timeoutSeconds.min, maximum: VERDICT_LIMITS.timeoutSeconds.max })
+  @IsOptional()
+  @IsInt()
+  @Min(VERDICT_LIMITS.timeoutSeconds.min)
+  @Max(VERDICT_LIMITS.timeoutSeconds.max)
+  timeout_seconds?: number;
+
+  @ApiPropertyOptional({ example: '@checkin_bot', description: 'In a group: whose messages count besides replies to ours (a user id or @username)' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31})$/, { message: 'from must be a numeric user id or an @username' })
+  from?: string;
+
+  @ApiPropertyOptional({ description: 'Ask the configured model to classify an answer no pattern matched' })
+  @IsOptional()
+  @IsBoolean()
+  ai_fallback?: boolean;
+
+  @ApiPropertyOptional({ default: true, description: 'An answer that names a wait runs the task once more after it (at most once a day)' })
+  @IsOptional()
+  @IsBoolean()
+  rerun_after_wait?: boolean;
+}
+
 const chatIdSchema = { oneOf: [{ type: 'integer' }, { type: 'string', example: '@checkin_bot' }] };
 
 export class TaskActionDto {
@@ -120,6 +197,39 @@ export class TaskActionDto {
   @IsString()
   @MaxLength(TASK_LIMITS.textLength)
   ai_prompt?: string;
+
+  @ApiPropertyOptional({ description: "Actions 3 and 7: press the button on the bot's reply to the chat's previous action (reply-to mode)" })
+  @IsOptional()
+  @IsBoolean()
+  from_reply?: boolean;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: TASK_LIMITS.ruleCooldown.max, description: 'Action 8: seconds after a hit during which the rule ignores further hits' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(TASK_LIMITS.ruleCooldown.max)
+  cooldown?: number;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: 1, description: 'Action 8: chance that a hit is acted on (1 = always)' })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(1)
+  probability?: number;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: TASK_LIMITS.maxDaily.max, description: 'Action 8: at most this many hits acted on per day' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(TASK_LIMITS.maxDaily.max)
+  max_daily?: number;
+
+  @ApiPropertyOptional({ type: [String], description: 'Action 8: user ids whose messages never trigger the rule' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(TASK_LIMITS.excludeUserIds)
+  @IsUserIdList()
+  exclude_user_ids?: Array<number | string>;
 
   @ApiPropertyOptional({ type: [String] })
   @IsOptional()
@@ -225,6 +335,12 @@ export class TaskChatDto {
   @ValidateNested({ each: true })
   @Type(() => TaskActionDto)
   actions!: TaskActionDto[];
+
+  @ApiPropertyOptional({ type: ChatVerdictDto, description: "How to read the bot's answer to the chat's last action" })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ChatVerdictDto)
+  verdict?: ChatVerdictDto;
 }
 
 /** Body of POST /api/sign-tasks and PUT /api/sign-tasks/{name}; the rules across fields are in task-validation.ts. */
