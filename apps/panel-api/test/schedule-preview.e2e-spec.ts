@@ -1,4 +1,5 @@
 import { requestJson } from '@shared/testing';
+import { AccountStore } from '../src/app/accounts/account-store';
 import { loginAsAdmin, RunningPanel, startPanel } from './harness';
 
 interface Preview {
@@ -65,6 +66,9 @@ describe('schedule preview', () => {
   });
 
   it('agrees with the job the scheduler registers for the same schedule', async () => {
+    // The task's account exists (as after an import, before its login): replicas on PostgreSQL keep
+    // the jobs of the accounts they hold, and nobody holds an account that does not exist.
+    await panel.app.get(AccountStore).updateMeta('alice', () => undefined);
     const created = await api('/api/sign-tasks', {
       method: 'POST',
       body: { name: 'preview-check', account_name: 'alice', sign_at: '7 9 * * 1-5', execution_mode: 'fixed', chats: [{ chat_id: '@checkin_bot', actions: [{ action: 1, text: '/sign' }] }] },

@@ -223,6 +223,7 @@ export class AccountStore implements OnModuleInit, OnModuleDestroy {
   async updateMeta(name: string, change: (meta: AccountMeta) => void): Promise<AccountMeta> {
     assertAccountName(name);
     let updated: AccountMeta | undefined;
+    let created = false;
     await this.write(async (manager, revision) => {
       const row = await manager.findOneBy(AccountRow, { name });
       const meta = row ? this.metaOf(row) : defaultAccountMeta(name);
@@ -232,8 +233,12 @@ export class AccountStore implements OnModuleInit, OnModuleDestroy {
       updated = meta;
       if (row) await manager.update(AccountRow, { name }, { meta: JSON.stringify(meta), revision, updatedAt: Date.now() });
       else await manager.insert(AccountRow, { name, meta: JSON.stringify(meta), sealedSession: null, revision, updatedAt: Date.now() });
+      created = !row;
       return { meta, session: row?.sealedSession ? this.openSession(name, row.sealedSession) : undefined };
     });
+    // An account created here (an import, a login started) is this replica's at once when no other
+    // replica owns it, as writeSession does, instead of after a lease's wait for an orphan.
+    if (created) await this.cluster.adopt(name).catch((error: unknown) => this.logger.warn(`Could not take the lease of ${name}: ${error instanceof Error ? error.message : String(error)}`));
     return structuredClone(updated as AccountMeta);
   }
 

@@ -270,7 +270,9 @@ export class KeywordListenersService implements OnApplicationBootstrap, OnModule
         hits: 0,
         problems: entry.rules.flatMap((rule) => rule.problems.map((problem) => `${rule.taskName}: ${problem}`)),
       };
-      const exclusion = listenerScopeExclusion(account, this.config.listeners) ?? (this.cluster.owns(account) ? undefined : 'other_replica');
+      // An account that does not exist is held by no replica: it waits for its login here, as on one instance.
+      const elsewhere = this.accounts.get(account) !== undefined && !this.cluster.owns(account);
+      const exclusion = listenerScopeExclusion(account, this.config.listeners) ?? (elsewhere ? 'other_replica' : undefined);
       const unavailable = exclusion ? undefined : this.unavailableReason(account);
       if (exclusion || unavailable) {
         this.idle.set(account, { ...base, state: exclusion ? 'excluded' : 'waiting_for_login', reason: exclusion ?? unavailable });
