@@ -24,7 +24,9 @@ export function installOwnerForwarding(fastify: FastifyInstance, cluster: Cluste
     if (request.headers[FORWARDED_BY_HEADER]) return;
     const account = (request.params as Record<string, string | undefined>)['account_name'];
     if (!account || cluster.owns(account)) return;
-    const owner = await cluster.ownerOf(account);
+    // A name no account can have (a NUL byte PostgreSQL refuses, say) has no owner: the route answers it here (400).
+    const possible = account.length <= 64 && [...account].every((character) => character.charCodeAt(0) >= 0x20);
+    const owner = possible ? await cluster.ownerOf(account) : undefined;
     if (!owner || owner.id === cluster.replicaId) return;
     const headers: Record<string, string> = { [FORWARDED_BY_HEADER]: cluster.replicaId };
     for (const name of PASSED_REQUEST_HEADERS) {
