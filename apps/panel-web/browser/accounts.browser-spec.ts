@@ -127,7 +127,7 @@ describe('panel-web: accounts', () => {
     // Check all: the job's progress, then the result.
     await page.getByRole('button', { name: 'Check all' }).click();
     await page.getByText('Check finished: 2 working, 0 with problems').waitFor();
-    await page.getByRole('region', { name: 'Check of all accounts' }).getByText('Checked 2 account(s)').waitFor();
+    await page.getByRole('region', { name: 'Check of all accounts' }).getByText('Checked 2 accounts').waitFor();
 
     // Edit: a proxy the form accepts but the service refuses shows the service's message.
     await page.getByRole('button', { name: 'Edit ada' }).click();
