@@ -28,7 +28,7 @@ const sqlite3Dir = join(root, 'node_modules/sqlite3');
 /** Where prebuild-install looks for a cached sqlite3 binary (its verbose log names the file). */
 function cachedPrebuild() {
   const bin = join(root, 'node_modules/prebuild-install/bin.js');
-  const probe = spawnSync(process.execPath, [bin, '-r', 'napi', '--verbose'], { cwd: sqlite3Dir, encoding: 'utf8', timeout: 60_000 });
+  const probe = spawnSync(process.execPath, [bin, '--runtime', 'napi', '--verbose'], { cwd: sqlite3Dir, encoding: 'utf8', timeout: 60_000 });
   return /looking for cached prebuild @ (\S+)/.exec(`${probe.stdout}${probe.stderr}`)?.[1];
 }
 
