@@ -2,7 +2,8 @@
 // npm test's first step: makes sure the native modules the tests load (sqlite3, argon2) work after
 // `npm ci --ignore-scripts`.
 //
-// argon2 ships prebuilt binaries in its package. sqlite3's install script asks GitHub for a prebuilt
+// argon2 ships prebuilt binaries in its package, but they do not load on this CI machine, so it is
+// compiled (about 70 s of one core, beside the build and typecheck). sqlite3's install script asks GitHub for a prebuilt
 // binary (prebuild-install) and compiles SQLite when it cannot get one: about 80 s of one core, on
 // every fresh clone of a machine that cannot reach GitHub (this CI machine). prebuild-install looks in
 // npm's cache (`<npm cache>/_prebuilds/`) before it downloads, so once this step has compiled sqlite3
@@ -41,8 +42,10 @@ if (modules.every(loads)) {
   console.log(`sqlite3: its binary was taken from npm's cache (${cache}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   process.exit(0);
 }
-console.log('sqlite3: no cached binary, npm rebuild compiles it');
-const rebuild = spawnSync('npm', ['rebuild', '--no-audit', '--no-fund', ...modules.filter((name) => !loads(name))], { cwd: root, stdio: 'inherit' });
+// argon2's shipped binaries do not load on every machine (not on this CI machine): then it is compiled too.
+const missing = modules.filter((name) => !loads(name));
+console.log(`${missing.join(' and ')} ${missing.length > 1 ? 'do' : 'does'} not load${existsSync(cache ?? '') ? ` (sqlite3 came from npm's cache)` : ''}: npm rebuild compiles ${missing.length > 1 ? 'them' : 'it'}`);
+const rebuild = spawnSync('npm', ['rebuild', '--no-audit', '--no-fund', ...missing], { cwd: root, stdio: 'inherit' });
 if (rebuild.status !== 0) process.exit(rebuild.status ?? 1);
 const broken = modules.filter((name) => !loads(name));
 if (broken.length) {
