@@ -1,7 +1,7 @@
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { loginAsAdmin } from '../../panel-api/test/harness';
 import { Page } from 'playwright-core';
-import { DESKTOP, logIn, newPage, PHONE, screenshot, scrollsSideways, seriousAxeViolations, startWebPanel, WebPanel } from './support';
+import { animationsSettled, DESKTOP, logIn, newPage, PHONE, screenshot, scrollsSideways, seriousAxeViolations, startWebPanel, WebPanel } from './support';
 
 /**
  * Issue 35 in the browser: a new task started from a recipe (its answer patterns filled in), the
@@ -32,6 +32,8 @@ describe('panel-web: verdict patterns, recipes and the safety budget', () => {
   });
 
   async function expectAccessible(page: Page): Promise<void> {
+    // A drawer or dialog fading in has its colours mid-fade: axe looks once the transitions end.
+    await animationsSettled(page);
     expect(await seriousAxeViolations(page)).toEqual([]);
     expect(await scrollsSideways(page)).toBe(false);
   }
