@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { InjectRepository } from '@nestjs/typeorm';
-import { randomUUID } from 'node:crypto';
+import { createSecretKey, randomUUID } from 'node:crypto';
 import { LessThan, Repository } from 'typeorm';
 import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
 import { DataDirectory } from '../data-dir/data-directory';
@@ -42,7 +42,7 @@ function isTokenId(value: unknown): value is string {
 /** Issues and checks the panel's JWT access tokens (HS256). */
 @Injectable()
 export class AccessTokenService implements OnModuleInit {
-  private secret?: string;
+  private signer?: JwtService;
   private readonly jwt = new JwtService();
 
   constructor(
@@ -53,7 +53,7 @@ export class AccessTokenService implements OnModuleInit {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    this.signingSecret();
+    this.signing();
     await this.pruneRevocations();
   }
 
@@ -63,11 +63,7 @@ export class AccessTokenService implements OnModuleInit {
 
   async issue(user: AdminUser): Promise<IssuedToken> {
     const claims: AccessTokenClaims = { sub: String(user.id), ver: user.tokenVersion, jti: randomUUID() };
-    const token = await this.jwt.signAsync(claims, {
-      secret: this.signingSecret(),
-      algorithm: ALGORITHM,
-      expiresIn: this.lifetimeSeconds,
-    });
+    const token = await this.signing().signAsync(claims, { algorithm: ALGORITHM, expiresIn: this.lifetimeSeconds });
     return { access_token: token, token_type: 'bearer', expires_in: this.lifetimeSeconds };
   }
 
@@ -75,7 +71,7 @@ export class AccessTokenService implements OnModuleInit {
   async verify(token: string): Promise<AuthenticatedAdmin> {
     let claims: AccessTokenClaims & { exp?: unknown };
     try {
-      claims = await this.jwt.verifyAsync<AccessTokenClaims & { exp?: unknown }>(token, { secret: this.signingSecret(), algorithms: [ALGORITHM] });
+      claims = await this.signing().verifyAsync<AccessTokenClaims & { exp?: unknown }>(token, { algorithms: [ALGORITHM] });
     } catch {
       throw new PanelError('unauthorized', 'Invalid or expired access token');
     }
@@ -118,11 +114,17 @@ export class AccessTokenService implements OnModuleInit {
     return { userId, tokenVersion: claims.ver, expiresAtMs: typeof claims.exp === 'number' ? claims.exp * 1000 : undefined };
   }
 
-  private signingSecret(): string {
-    if (!this.secret) {
+  /**
+   * Signs and verifies with the secret as a KeyObject, made once: given a string, jsonwebtoken first
+   * tries to parse it as a PEM public key on every verification, and that failed parse (an OpenSSL
+   * call and a thrown error) was the largest single cost of an authenticated request (about 0.3 ms).
+   */
+  private signing(): JwtService {
+    if (!this.signer) {
       this.dataDirectory.prepare();
-      this.secret = loadOrCreateJwtSecret(this.dataDirectory.jwtSecretFile, this.config.auth.jwtSecret);
+      const secret = loadOrCreateJwtSecret(this.dataDirectory.jwtSecretFile, this.config.auth.jwtSecret);
+      this.signer = new JwtService({ secret: createSecretKey(Buffer.from(secret)) });
     }
-    return this.secret;
+    return this.signer;
   }
 }
