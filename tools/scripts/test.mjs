@@ -266,9 +266,15 @@ for (const timing of timings) {
   console.log(`  ${timing.name.padEnd(24)} ${timing.seconds.toFixed(0).padStart(5)}s${cores}`);
 }
 console.log(`  ${'all'.padEnd(24)} ${total.toFixed(0).padStart(5)}s  cpu ${timings.reduce((sum, timing) => sum + (timing.cpu ?? 0), 0).toFixed(0).padStart(5)}s`);
-console.log('\nSlowest 20 spec files:');
+console.log('\nSlowest 20 spec files (wall time; CPU time of the files run in the runner\'s own process):');
 for (const entry of files.sort((a, b) => b.seconds - a.seconds).slice(0, 20)) {
-  console.log(`  ${entry.seconds.toFixed(1).padStart(6)}s  ${entry.label.padEnd(24)} ${entry.file}`);
+  const cpu = entry.cpu === undefined ? '' : ` cpu ${entry.cpu.toFixed(1).padStart(5)}s`;
+  console.log(`  ${entry.seconds.toFixed(1).padStart(6)}s${cpu}  ${entry.label.padEnd(24)} ${entry.file}`);
+}
+const byCpu = files.filter((entry) => entry.cpu !== undefined).sort((a, b) => b.cpu - a.cpu);
+if (byCpu.length) {
+  console.log(`\nMost CPU-hungry 20 spec files (of ${byCpu.length} run in-band, ${byCpu.reduce((sum, entry) => sum + entry.cpu, 0).toFixed(0)} CPU-s in all):`);
+  for (const entry of byCpu.slice(0, 20)) console.log(`  ${entry.cpu.toFixed(1).padStart(6)}s  ${entry.label.padEnd(24)} ${entry.file}`);
 }
 console.log('\nSlowest 20 tests:');
 for (const entry of tests.sort((a, b) => b.seconds - a.seconds).slice(0, 20)) {
