@@ -8,6 +8,8 @@ module.exports = {
   displayName: 'panel-api-e2e',
   preset: '../../jest.preset.js',
   rootDir: __dirname,
+  // The services started in the test process hash passwords at the cheapest Argon2id cost (the file says why).
+  setupFiles: ['<rootDir>/../../tools/testing/cheap-password-hashing.js'],
   testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
   testTimeout: 60000,
   // Specs marked `// Database-free:` run on SQLite only (tools/testing/database-free.js says why).

@@ -4,6 +4,8 @@ module.exports = {
   displayName: 'panel-web-browser',
   preset: '../../jest.preset.js',
   rootDir: __dirname,
+  // The services started in the test process hash passwords at the cheapest Argon2id cost (the file says why).
+  setupFiles: ['<rootDir>/../../tools/testing/cheap-password-hashing.js'],
   testMatch: ['<rootDir>/browser/**/*.browser-spec.ts'],
   testTimeout: 180000,
 };
