@@ -98,7 +98,7 @@ export class HitPushService {
 
   private pushMessage(hit: HitToPush): PushMessage {
     const v = hit.variables;
-    return { title: `Keyword hit: ${v.keyword}`, body: this.summary({ ...hit, variables: { ...v, url: '' } }), url: v.url || undefined };
+    return { title: `Keyword hit: ${v.keyword}`, body: this.summary({ ...hit, variables: { ...v, url: '' } }), url: v.url || undefined, linkLabel: 'Open in Telegram' };
   }
 
   /** Through a push channel saved in the settings (its credentials stay there, none in the task). */
