@@ -108,7 +108,7 @@ export const en = {
         },
         notification: {
           title: 'Test a notification channel',
-          hint: 'Set up the Telegram bot, Bark, ServerChan, ntfy or a webhook, save, and send a test from its card.',
+          hint: 'Set up the Telegram bot, Bark, ServerChan, ntfy, Discord, Slack, Teams, Gotify, email or a webhook, save, and send a test from its card.',
           action: 'Open the notification settings',
         },
       },
@@ -116,6 +116,12 @@ export const en = {
   },
   // what a field breaks, by the rule a 400 names (fields[].rule); the common rules are web-ui's `field.*`
   fieldRules: {
+    app_token: 'Paste the token of a Gotify application: letters and digits, without spaces.',
+    host_name: 'Enter the mail server\'s name, such as smtp.example.org, without http:// or a port.',
+    smtp_security: 'Choose STARTTLS, TLS or no encryption.',
+    no_spaces: 'Enter the login without spaces.',
+    email_from: 'Enter the sender as panel@example.com or as Name <panel@example.com>.',
+    email_list: 'Enter 1 to 20 addresses such as ops@example.com, separated by commas.',
     bot_token: 'Paste the bot token from @BotFather: digits, a colon, then letters and digits.',
     chat_id: 'Enter a numeric chat id (such as -1001234567890) or a channel name starting with @.',
     send_key: 'Paste the ServerChan SendKey: letters, digits, "_" and "-" only.',

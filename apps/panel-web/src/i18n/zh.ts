@@ -106,7 +106,7 @@ export const zh: typeof en = {
         },
         notification: {
           title: '测试一个通知渠道',
-          hint: '配置 Telegram 机器人、Bark、Server酱、ntfy 或 Webhook，保存后在其卡片上发送测试。',
+          hint: '配置 Telegram 机器人、Bark、Server酱、ntfy、Discord、Slack、Teams、Gotify、邮件或 Webhook，保存后在其卡片上发送测试。',
           action: '打开通知设置',
         },
       },
@@ -114,6 +114,12 @@ export const zh: typeof en = {
   },
   // codes the API answers with, shown translated on every page
   fieldRules: {
+    app_token: '粘贴 Gotify 应用的令牌：字母和数字，不含空格。',
+    host_name: '填写邮件服务器的名称，例如 smtp.example.org，不要带 http:// 或端口。',
+    smtp_security: '请选择 STARTTLS、TLS 或不加密。',
+    no_spaces: '登录名不能包含空格。',
+    email_from: '发件人请写成 panel@example.com 或 名称 <panel@example.com>。',
+    email_list: '填写 1 到 20 个地址（例如 ops@example.com），用逗号分隔。',
     bot_token: '请粘贴从 @BotFather 获得的机器人令牌：数字、冒号，然后是字母和数字。',
     chat_id: '请输入数字聊天 ID（例如 -1001234567890）或以 @ 开头的频道名。',
     send_key: '请粘贴 Server酱 SendKey：只能包含字母、数字、"_" 和 "-"。',
