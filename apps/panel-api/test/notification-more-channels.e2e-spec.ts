@@ -303,3 +303,28 @@ describe('notices, channel tests and keyword hits through Discord, Slack, Teams,
     expect(received().email.at(-1)?.raw).toContain(`${summary('email').replace(/\n/g, '\r\n')}\r\n\r\n${byKeyword.get('to-email')?.url}\r\n`);
   });
 });
+
+describe('email without encryption while private addresses are off', () => {
+  let panel: RunningPanel;
+  let token: string;
+
+  beforeAll(async () => {
+    panel = await startPanel({ env: { APP_OUTBOUND_ALLOW_PRIVATE: '0' } });
+    token = await loginAsAdmin(panel);
+  });
+
+  afterAll(async () => {
+    await panel?.close();
+  });
+
+  it('sends nothing and says encryption is required, so no login crosses the internet in plain text', async () => {
+    const saved = await requestJson(panel.url, '/api/config/settings', {
+      method: 'PUT',
+      token,
+      body: { push_email_smtp_host: 'mail.example.org', push_email_smtp_security: 'none', push_email_smtp_password: 'plain-text-password', push_email_from: 'panel@example.org', push_email_to: 'ops@example.org' },
+    });
+    expect(saved.status).toBe(200);
+    const test = await requestJson(panel.url, '/api/config/notifications/email/test', { method: 'POST', token });
+    expect([test.status, test.body]).toEqual([200, { channel: 'email', ok: false, tested_at: expect.any(String), error_code: 'encryption_required', status: null, detail: null }]);
+  });
+});

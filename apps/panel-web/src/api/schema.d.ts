@@ -1624,7 +1624,7 @@ export interface components {
              * @description Why it failed (a stable code the web app explains)
              * @enum {string|null}
              */
-            error_code?: "http_error" | "rate_limited" | "timeout" | "network_error" | "invalid_url" | "private_target_refused" | "redirect_refused" | "dns_failed" | "rejected_by_receiver" | null;
+            error_code?: "http_error" | "rate_limited" | "timeout" | "network_error" | "invalid_url" | "private_target_refused" | "redirect_refused" | "dns_failed" | "rejected_by_receiver" | "encryption_required" | null;
             /** @description true when the receiver accepted the test message */
             ok: boolean;
             /** @description The receiver's HTTP status, when it answered */

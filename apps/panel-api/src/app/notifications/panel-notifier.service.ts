@@ -73,9 +73,28 @@ export type TestableChannel = (typeof TESTABLE_CHANNELS)[number];
 /** What one test delivery came to. `detail` is the receiver's own words, never a network error's text. */
 export interface ChannelTestOutcome {
   ok: boolean;
-  errorCode?: DeliveryErrorCode;
+  /** A delivery's code, or `encryption_required`: unencrypted email to a server the panel may not send it to. */
+  errorCode?: DeliveryErrorCode | 'encryption_required';
   status?: number;
   detail?: string;
+}
+
+/**
+ * The email channel set to send without encryption while private addresses are off: nothing is sent
+ * (a login in plain text would cross the internet), and the failure says why.
+ */
+class PlainSmtpRefused implements PushSender {
+  readonly channel = 'email' as const;
+
+  async send(): Promise<PushResult> {
+    return {
+      channel: this.channel,
+      outcome: 'permanent',
+      message: 'email without encryption (smtp security "none") goes only to a server on your own network, with APP_OUTBOUND_ALLOW_PRIVATE=1; choose starttls or tls',
+      attempts: 0,
+      durationMs: 0,
+    };
+  }
 }
 
 /** Keeps the receiver's words (a refusal it explained) and drops our own diagnostics (errno codes, URLs). */
@@ -139,6 +158,7 @@ export class PanelNotifier {
     } else {
       const sender = this.pushSender(channel, settings);
       if (!sender) return undefined;
+      if (sender instanceof PlainSmtpRefused) return { ok: false, errorCode: 'encryption_required' };
       result = await sender.send({ title, body });
     }
     if (result.outcome === 'sent') return { ok: true, status: result.status };
@@ -192,19 +212,7 @@ export class PanelNotifier {
   private emailSender(settings: Readonly<GlobalSettings>): PushSender | undefined {
     const to = emailRecipients(settings.push_email_to);
     if (!settings.push_email_smtp_host || !settings.push_email_from || to.length === 0) return undefined;
-    if (settings.push_email_smtp_security === 'none' && !this.config.outbound.allowPrivate) {
-      return {
-        channel: 'email',
-        send: async () => ({
-          channel: 'email',
-          outcome: 'permanent',
-          errorCode: 'rejected_by_receiver',
-          message: 'email without encryption (smtp security "none") is sent only to a local server, with APP_OUTBOUND_ALLOW_PRIVATE=1',
-          attempts: 0,
-          durationMs: 0,
-        }),
-      };
-    }
+    if (settings.push_email_smtp_security === 'none' && !this.config.outbound.allowPrivate) return new PlainSmtpRefused();
     return new EmailSender(
       {
         host: settings.push_email_smtp_host,
