@@ -21,9 +21,12 @@ describe('panel-web: dashboard', () => {
           runId: randomUUID(),
           taskName: 'daily-check',
           accountName: 'alice',
-          success: index % 4 !== 0,
+          // Every verdict of the bot's answer: success, already done, failed (refused), unconfirmed.
+          success: index % 4 < 2,
           state: 'finished',
-          failureCategory: index % 4 === 0 ? 'flood_wait' : 'none',
+          failureCategory: ['none', 'none', 'bot_refused', 'unconfirmed'][index % 4],
+          verdict: ['success', 'already_done', 'failed', 'unconfirmed'][index % 4],
+          verdictText: ['签到成功', '今日已签到', '签到失败', null][index % 4],
           message: 'ok',
           trigger: 'schedule',
           attempts: 1,
@@ -52,7 +55,12 @@ describe('panel-web: dashboard', () => {
     await page.getByText('Successes today').waitFor();
     // The chart draws its bars, and screen readers get its figures as a table.
     await page.locator('figure svg rect').first().waitFor();
-    expect(await page.getByRole('table', { name: /Sign-ins per day/ }).getByRole('row').count()).toBe(15);
+    const table = page.getByRole('table', { name: /Sign-ins per day/ });
+    expect(await table.getByRole('row').count()).toBe(15);
+    expect(await table.getByRole('columnheader').allInnerTexts()).toEqual(['Day', 'Success', 'Already done', 'Failure', 'Unconfirmed', 'Keyword hits']);
+    // The seeded days hold every verdict between them: the bars are drawn in the four verdict colours.
+    const fills = await page.locator('figure svg rect').evaluateAll((rects) => [...new Set(rects.map((rect) => rect.getAttribute('fill')))]);
+    expect(fills.sort()).toEqual(['var(--mantine-color-orange-4)', 'var(--mantine-color-red-7)', 'var(--mantine-color-teal-3)', 'var(--mantine-color-teal-7)']);
     await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
     const runId = randomUUID();
     web.panel.app.get(RunHistoryService).publish({
@@ -88,6 +96,9 @@ describe('panel-web: dashboard', () => {
     expect(await scrollsSideways(page)).toBe(false);
     expect(await seriousAxeViolations(page)).toEqual([]);
     await screenshot(page, `dashboard-${name}`);
+    // The chart by verdict, in view.
+    await page.locator('figure').scrollIntoViewIfNeeded();
+    await screenshot(page, `dashboard-chart-${name}`);
     expect(errors).toEqual([]);
     await context.close();
   });

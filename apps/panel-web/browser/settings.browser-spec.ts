@@ -1,6 +1,6 @@
 // The browser test uses the same local stand-ins (Bot API, OpenAI-compatible server, WebDAV) as panel-api's e2e tests.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { LocalOpenAiServer, LocalTelegramBotApi, LocalWebDavServer, LocalWebhookReceiver } from '@shared/testing';
+import { LocalOpenAiServer, LocalSmtpServer, LocalTelegramBotApi, LocalWebDavServer, LocalWebhookReceiver, waitFor } from '@shared/testing';
 import { readFileSync } from 'node:fs';
 import { Page } from 'playwright-core';
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -35,15 +35,16 @@ describe('panel-web: settings', () => {
   const openai = new LocalOpenAiServer({ apiKey: 'sk-local', reply: () => 'OK' });
   const webdav = new LocalWebDavServer();
   const receiver = new LocalWebhookReceiver();
+  const smtp = new LocalSmtpServer();
 
   beforeAll(async () => {
-    await Promise.all([bot.start(), openai.start(), webdav.start(), receiver.start()]);
+    await Promise.all([bot.start(), openai.start(), webdav.start(), receiver.start(), smtp.start()]);
     web = await startWebPanel({ APP_BOT_API_BASE_URL: bot.apiBaseUrl });
   });
 
   afterAll(async () => {
     await web?.close();
-    await Promise.all([bot.close(), openai.close(), webdav.close(), receiver.close()]);
+    await Promise.all([bot.close(), openai.close(), webdav.close(), receiver.close(), smtp.close()]);
   });
 
   it('saves settings that persist after a reload, tests the bot and the AI model, and passes axe on every tab', async () => {
@@ -213,6 +214,63 @@ describe('panel-web: settings', () => {
     await page.getByRole('link', { name: 'Dashboard' }).first().click();
     await page.getByRole('dialog', { name: 'Leave without saving?' }).getByRole('button', { name: 'Leave' }).click();
     await page.waitForURL(/\/dashboard$/);
+    await context.close();
+  });
+
+  it.each([
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ])('sets up Discord and email, says what is wrong on the field, and tests both from their cards (%s)', async (name, viewport) => {
+    const { page, context, errors } = await newPage(web, viewport);
+    await logIn(page, { path: '/login?next=%2Fsettings%3Ftab%3Dnotifications' });
+    const card = (title: string) => page.locator('.mantine-Card-root', { has: page.getByRole('heading', { name: title, exact: true }) });
+    await card('Email').waitFor();
+    const discordPath = `/api/webhooks/${name}/token`;
+    await page.getByRole('textbox', { name: 'Discord webhook URL' }).fill(receiver.urlFor(discordPath));
+    await page.getByLabel('SMTP server').fill('smtp://wrong');
+    await page.getByLabel('Recipients').fill('ops@example.org, nobody');
+    // The form says what to fix in a sentence on each field, and does not send what the service would refuse.
+    await card('Email').getByText('Enter the mail server\'s name, such as smtp.example.org, without http:// or a port.').waitFor();
+    await card('Email').getByText('Enter 1 to 20 addresses such as ops@example.com, separated by commas.').waitFor();
+    expect(await page.getByRole('button', { name: 'Save', exact: true }).isDisabled()).toBe(true);
+    await page.getByLabel('SMTP server').fill(smtp.host);
+    await card('Email').getByLabel('Port').fill(String(smtp.listeningPort));
+    await page.getByRole('combobox', { name: 'Encryption' }).click();
+    await page.getByRole('option', { name: 'None (local server only)' }).click();
+    await page.getByLabel('Sender').fill('Sign Panel <panel@example.org>');
+    await page.getByLabel('Recipients').fill(`ops-${name}@example.org`);
+    await save(page);
+
+    // The desktop run tested these cards before: the receivers, not the cards, say this test arrived.
+    const mails = () => smtp.messages.filter((message) => message.to.includes(`ops-${name}@example.org`));
+    await card('Discord').getByRole('button', { name: 'Send a test' }).click();
+    await waitFor(() => receiver.requestsTo(discordPath).length === 1);
+    await card('Discord').getByText('Last test delivered').waitFor();
+    expect(JSON.parse(receiver.requestsTo(discordPath)[0]?.bodyText ?? '{}')).toMatchObject({ content: expect.stringMatching(/^\*\*Test notification\*\*\n/) });
+    await card('Email').getByRole('button', { name: 'Send a test' }).click();
+    await waitFor(() => mails().length === 1);
+    await card('Email').getByText('Last test delivered').waitFor();
+    expect(mails()[0]?.raw).toMatch(/^Subject: Test notification\r$/m);
+    await page.reload();
+    await card('Email').getByText('Last test delivered').waitFor();
+    expect(await page.getByRole('textbox', { name: 'Discord webhook URL' }).inputValue()).toBe('');
+    await page.getByRole('checkbox', { name: 'Clear the saved Discord webhook URL' }).waitFor();
+    expect(await page.getByLabel('SMTP server').inputValue()).toBe(smtp.host);
+    expect(await scrollsSideways(page)).toBe(false);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await rawKeys(page)).toEqual([]);
+    // The new cards in view: Discord onwards on a wide screen, the email card on a phone.
+    await card(name === 'desktop' ? 'Discord' : 'Email').evaluate((element) => element.scrollIntoView({ block: 'start' }));
+    await screenshot(page, `settings-channels-${name}`);
+
+    if (name === 'desktop') {
+      // The same cards in Chinese (the banner's language picker; on a phone it sits in the menu).
+      await page.getByRole('banner').getByLabel('Language').selectOption('zh-CN');
+      await page.getByRole('heading', { name: '邮件', exact: true }).waitFor();
+      await page.getByLabel('SMTP 服务器').waitFor();
+      expect(await rawKeys(page)).toEqual([]);
+    }
+    expect(errors).toEqual([]);
     await context.close();
   });
 

@@ -1617,14 +1617,14 @@ export interface components {
         };
         ChannelTestDto: {
             /** @enum {string} */
-            channel: "bot" | "bark" | "server_chan" | "ntfy" | "custom_webhook";
+            channel: "bot" | "bark" | "server_chan" | "ntfy" | "discord" | "slack" | "teams" | "gotify" | "email" | "custom_webhook";
             /** @description What the receiver said when it refused (never a network error) */
             detail?: string | null;
             /**
              * @description Why it failed (a stable code the web app explains)
              * @enum {string|null}
              */
-            error_code?: "http_error" | "rate_limited" | "timeout" | "network_error" | "invalid_url" | "private_target_refused" | "redirect_refused" | "dns_failed" | "rejected_by_receiver" | null;
+            error_code?: "http_error" | "rate_limited" | "timeout" | "network_error" | "invalid_url" | "private_target_refused" | "redirect_refused" | "dns_failed" | "rejected_by_receiver" | "encryption_required" | null;
             /** @description true when the receiver accepted the test message */
             ok: boolean;
             /** @description The receiver's HTTP status, when it answered */
@@ -2021,7 +2021,7 @@ export interface components {
             message_id: number;
             message_thread_id: number | null;
             /** @enum {string} */
-            push_channel: "telegram" | "forward" | "bark" | "custom" | "server_chan" | "continue";
+            push_channel: "telegram" | "forward" | "bark" | "custom" | "server_chan" | "continue" | "ntfy" | "discord" | "slack" | "teams" | "gotify" | "email";
             push_error: string | null;
             /** @enum {string} */
             push_status: "pending" | "sent" | "failed" | "skipped";
@@ -2407,6 +2407,18 @@ export interface components {
             device_keepalive_enabled: boolean;
             device_keepalive_interval_days: number;
             push_bark_url_set: boolean;
+            push_discord_url_set: boolean;
+            push_email_from: string | null;
+            push_email_smtp_host: string | null;
+            push_email_smtp_password_set: boolean;
+            push_email_smtp_port: number;
+            /** @enum {string} */
+            push_email_smtp_security: "starttls" | "tls" | "none";
+            push_email_smtp_username: string | null;
+            /** @description Recipients, separated by commas */
+            push_email_to: string | null;
+            push_gotify_token_set: boolean;
+            push_gotify_url: string | null;
             push_notify_admin_login: boolean;
             push_notify_backup_failure: boolean;
             push_notify_session_invalid: boolean;
@@ -2415,6 +2427,8 @@ export interface components {
             push_ntfy_token_set: boolean;
             push_ntfy_url: string | null;
             push_server_chan_key_set: boolean;
+            push_slack_url_set: boolean;
+            push_teams_url_set: boolean;
             safety_flood_pause_seconds: number;
             safety_jitter_ms: number;
             safety_min_spacing_seconds: number;
@@ -2583,7 +2597,7 @@ export interface components {
             /** @description Action 8: chance that a hit is acted on (1 = always) */
             probability?: number;
             /** @enum {string} */
-            push_channel?: "telegram" | "forward" | "bark" | "custom" | "server_chan" | "continue";
+            push_channel?: "telegram" | "forward" | "bark" | "custom" | "server_chan" | "continue" | "ntfy" | "discord" | "slack" | "teams" | "gotify" | "email";
             /** @description Action 1 as a listen follow-up: send the first capture group of this expression in the hit message (else text) */
             send_text_search_regex?: string;
             /** @description Only these senders (ids, @usernames, names, or me for the account itself; comma separated) */
@@ -2801,6 +2815,33 @@ export interface components {
             device_keepalive_interval_days: number;
             /** @description Bark device URL (https://api.day.app/<device key>). Secret, write-only. An empty string keeps the stored value; null clears it. */
             push_bark_url?: string | null;
+            /** @description Discord incoming webhook URL (https://discord.com/api/webhooks/<id>/<token>). Secret, write-only. An empty string keeps the stored value; null clears it. */
+            push_discord_url?: string | null;
+            /** @description Sender: panel@example.com or "Name <panel@example.com>". null or an empty string clears it. */
+            push_email_from?: string | null;
+            /** @description SMTP server host name of the email channel. null or an empty string clears it. */
+            push_email_smtp_host?: string | null;
+            /** @description SMTP password. Secret, write-only. An empty string keeps the stored value; null clears it. */
+            push_email_smtp_password?: string | null;
+            /**
+             * @description SMTP server port (587 for STARTTLS, 465 for TLS).
+             * @default 587
+             */
+            push_email_smtp_port: number;
+            /**
+             * @description starttls (required on a plain port), tls (from the first byte) or none (only to a local server, with APP_OUTBOUND_ALLOW_PRIVATE=1).
+             * @default starttls
+             * @enum {string}
+             */
+            push_email_smtp_security: "starttls" | "tls" | "none";
+            /** @description SMTP login (optional). null or an empty string clears it. */
+            push_email_smtp_username?: string | null;
+            /** @description Recipients, 1 to 20 addresses separated by commas. null or an empty string clears it. */
+            push_email_to?: string | null;
+            /** @description Gotify application token. Secret, write-only. An empty string keeps the stored value; null clears it. */
+            push_gotify_token?: string | null;
+            /** @description Gotify server URL (https://gotify.example.org). null or an empty string clears it. */
+            push_gotify_url?: string | null;
             /**
              * @description Push channels and webhook: every panel login.
              * @default false
@@ -2832,6 +2873,10 @@ export interface components {
             push_ntfy_url?: string | null;
             /** @description ServerChan SendKey. Secret, write-only. An empty string keeps the stored value; null clears it. */
             push_server_chan_key?: string | null;
+            /** @description Slack incoming webhook URL (https://hooks.slack.com/services/...). Secret, write-only. An empty string keeps the stored value; null clears it. */
+            push_slack_url?: string | null;
+            /** @description Microsoft Teams Workflows webhook URL ("When a Teams webhook request is received"). Secret, write-only. An empty string keeps the stored value; null clears it. */
+            push_teams_url?: string | null;
             /**
              * @description Safety governor: a FloodWait longer than this pauses the account's automation until resumed.
              * @default 600
@@ -5048,7 +5093,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The channel to test */
-                channel: "bot" | "bark" | "server_chan" | "ntfy" | "custom_webhook";
+                channel: "bot" | "bark" | "server_chan" | "ntfy" | "discord" | "slack" | "teams" | "gotify" | "email" | "custom_webhook";
             };
             cookie?: never;
         };

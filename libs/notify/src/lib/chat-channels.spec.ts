@@ -56,6 +56,15 @@ describe('chat and push channels against a local receiver (the exact body each s
     expect(await slack.send(message)).toMatchObject({ outcome: 'permanent', status: 400, responseSnippet: 'invalid_payload' });
   });
 
+  it('Slack and Teams: the link shows the words the caller gives (panel-api links to Telegram, not GitHub)', async () => {
+    const link = { title: 'Keyword hit', body: 'text', url: 'https://t.me/c/1/2', linkLabel: 'Open in <Telegram>|' };
+    await new SlackWebhookSender(receiver.urlFor('/s')).send(link);
+    await new TeamsWorkflowSender(receiver.urlFor('/t')).send(link);
+    expect((JSON.parse(receiver.requests[0]?.bodyText ?? '') as { text: string }).text).toBe('*Keyword hit*\ntext\n<https://t.me/c/1/2|Open in Telegram>');
+    const card = JSON.parse(receiver.requests[1]?.bodyText ?? '') as { attachments: Array<{ content: { actions: unknown[] } }> };
+    expect(card.attachments[0].content.actions).toEqual([{ type: 'Action.OpenUrl', title: 'Open in <Telegram>|', url: 'https://t.me/c/1/2' }]);
+  });
+
   it('Teams: a message with one Adaptive Card (title, text, a link action); 202 accepted', async () => {
     receiver.replyNext({ status: 202 });
     expect(await new TeamsWorkflowSender(receiver.urlFor('/workflows/abc')).send(message)).toMatchObject({ channel: 'teams', outcome: 'sent', status: 202 });

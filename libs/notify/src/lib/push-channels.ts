@@ -20,6 +20,8 @@ export interface PushMessage {
   body: string;
   /** A link the notification opens (Bark `url`, ntfy `Click`). */
   url?: string;
+  /** The words of that link where a channel shows them (Slack, Teams); default "View on GitHub". */
+  linkLabel?: string;
   /**
    * The body is already written in the channel's markup (Discord Markdown, Slack mrkdwn), its values
    * escaped by whoever wrote it (a message template): sent as it is instead of escaped as text.
@@ -374,7 +376,7 @@ export class SlackWebhookSender implements PushSender {
   ) {}
 
   body(message: PushMessage): Record<string, unknown> {
-    const link = message.url ? `\n<${message.url.replace(/[<>|]/g, encodeURIComponent)}|View on GitHub>` : '';
+    const link = message.url ? `\n<${message.url.replace(/[<>|]/g, encodeURIComponent)}|${(message.linkLabel ?? 'View on GitHub').replace(/[<>|]/g, '')}>` : '';
     const head = `*${escapeSlackText(message.title)}*\n`;
     const body = message.formatted ? message.body : escapeSlackText(message.body);
     const text = `${head}${clipText(body, Math.max(SLACK_TEXT_LIMIT - head.length - link.length, 1))}${link}`;
@@ -415,7 +417,7 @@ export class TeamsWorkflowSender implements PushSender {
         { type: 'TextBlock', text: clipText(message.body, TEAMS_TEXT_LIMIT), wrap: true },
       ],
     };
-    if (message.url) card['actions'] = [{ type: 'Action.OpenUrl', title: 'View on GitHub', url: message.url }];
+    if (message.url) card['actions'] = [{ type: 'Action.OpenUrl', title: message.linkLabel ?? 'View on GitHub', url: message.url }];
     return { type: 'message', attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive', contentUrl: null, content: card }] };
   }
 

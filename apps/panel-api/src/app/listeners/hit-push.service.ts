@@ -6,7 +6,7 @@ import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
 import { PanelNotifier } from '../notifications/panel-notifier.service';
 import { ActionRunner } from '../runs/action-runner';
 import { SentMessageDeletions } from '../runs/sent-message-deletions';
-import type { ChatId, TaskAction } from '../sign-tasks/sign-task.types';
+import type { ChatId, SettingsPushChannel, TaskAction } from '../sign-tasks/sign-task.types';
 import { HitVariables, renderTemplate, usesTemplateVariables } from './hit-template';
 
 export type PushOutcome = { status: 'sent' } | { status: 'failed' | 'skipped'; error: string };
@@ -54,7 +54,8 @@ export class HitPushService {
 
   async push(action: TaskAction, hit: HitToPush): Promise<PushOutcome> {
     try {
-      switch (action.push_channel ?? 'telegram') {
+      const channel = action.push_channel ?? 'telegram';
+      switch (channel) {
         case 'telegram':
           return await this.toBot(hit);
         case 'forward':
@@ -71,8 +72,15 @@ export class HitPushService {
           );
         case 'continue':
           return await this.continueActions(action, hit);
+        case 'ntfy':
+        case 'discord':
+        case 'slack':
+        case 'teams':
+        case 'gotify':
+        case 'email':
+          return await this.toSettingsChannel(channel, hit);
         default:
-          return { status: 'failed', error: `unknown push_channel ${String(action.push_channel)}` };
+          return { status: 'failed', error: `unknown push_channel ${String(channel)}` };
       }
     } catch (error) {
       if (error instanceof GovernorRefusal) return { status: 'skipped', error: `safety budget: ${error.message}` };
@@ -90,7 +98,14 @@ export class HitPushService {
 
   private pushMessage(hit: HitToPush): PushMessage {
     const v = hit.variables;
-    return { title: `Keyword hit: ${v.keyword}`, body: this.summary({ ...hit, variables: { ...v, url: '' } }), url: v.url || undefined };
+    return { title: `Keyword hit: ${v.keyword}`, body: this.summary({ ...hit, variables: { ...v, url: '' } }), url: v.url || undefined, linkLabel: 'Open in Telegram' };
+  }
+
+  /** Through a push channel saved in the settings (its credentials stay there, none in the task). */
+  private async toSettingsChannel(channel: SettingsPushChannel, hit: HitToPush): Promise<PushOutcome> {
+    const sender = this.notifier.pushSender(channel);
+    if (!sender) return { status: 'failed', error: `${channel}: the ${channel} channel is not set up in the settings` };
+    return pushResultOutcome(await sender.send(this.pushMessage(hit)));
   }
 
   private async toBot(hit: HitToPush): Promise<PushOutcome> {

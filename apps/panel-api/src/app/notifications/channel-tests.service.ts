@@ -59,5 +59,10 @@ const CHANNEL_NAMES: Record<TestableChannel, string> = {
   bark: 'Bark URL',
   server_chan: 'ServerChan send key',
   ntfy: 'ntfy URL',
+  discord: 'Discord webhook URL',
+  slack: 'Slack webhook URL',
+  teams: 'Teams workflow URL',
+  gotify: 'Gotify server URL and application token',
+  email: 'email channel (SMTP server, sender and recipients)',
   custom_webhook: 'signed webhook (URL and secret)',
 };

@@ -3,16 +3,22 @@ import {
   BarkSender,
   CustomWebhookSender,
   DeliveryErrorCode,
+  DiscordWebhookSender,
+  EmailSender,
   escapeTelegramHtml,
+  GotifySender,
   NtfySender,
   PushChannelKind,
   PushResult,
   PushSender,
   ServerChanSender,
+  SlackWebhookSender,
+  TeamsWorkflowSender,
   TelegramBotSender,
   TelegramSendResult,
 } from '@shared/notify';
 import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
+import { emailRecipients } from '../settings/settings-fields';
 import { SettingsService } from '../settings/settings.service';
 import { GlobalSettings } from '../settings/settings.types';
 
@@ -61,15 +67,34 @@ export interface NotificationOutcome {
 const PUSH_TIMEOUT_MS = 10_000;
 
 /** Every channel a person can test from its card in the settings. */
-export const TESTABLE_CHANNELS = ['bot', 'bark', 'server_chan', 'ntfy', 'custom_webhook'] as const;
+export const TESTABLE_CHANNELS = ['bot', 'bark', 'server_chan', 'ntfy', 'discord', 'slack', 'teams', 'gotify', 'email', 'custom_webhook'] as const;
 export type TestableChannel = (typeof TESTABLE_CHANNELS)[number];
 
 /** What one test delivery came to. `detail` is the receiver's own words, never a network error's text. */
 export interface ChannelTestOutcome {
   ok: boolean;
-  errorCode?: DeliveryErrorCode;
+  /** A delivery's code, or `encryption_required`: unencrypted email to a server the panel may not send it to. */
+  errorCode?: DeliveryErrorCode | 'encryption_required';
   status?: number;
   detail?: string;
+}
+
+/**
+ * The email channel set to send without encryption while private addresses are off: nothing is sent
+ * (a login in plain text would cross the internet), and the failure says why.
+ */
+class PlainSmtpRefused implements PushSender {
+  readonly channel = 'email' as const;
+
+  async send(): Promise<PushResult> {
+    return {
+      channel: this.channel,
+      outcome: 'permanent',
+      message: 'email without encryption (smtp security "none") goes only to a server on your own network, with APP_OUTBOUND_ALLOW_PRIVATE=1; choose starttls or tls',
+      attempts: 0,
+      durationMs: 0,
+    };
+  }
 }
 
 /** Keeps the receiver's words (a refusal it explained) and drops our own diagnostics (errno codes, URLs). */
@@ -80,7 +105,7 @@ function receiverDetail(errorCode: DeliveryErrorCode | undefined, text: string |
 
 /**
  * The panel's outbound notices: to the Telegram bot and to every push channel (Bark, ServerChan,
- * ntfy) and the signed custom webhook configured in the settings, each under the switch of the
+ * ntfy, Discord, Slack, Teams, Gotify, email) and the signed custom webhook configured in the settings, each under the switch of the
  * notice's kind. Reads the settings on every call, so a change applies at once. Never throws.
  */
 @Injectable()
@@ -131,8 +156,9 @@ export class PanelNotifier {
       const sender = new CustomWebhookSender(settings.webhook_url, { secret: settings.webhook_secret, timeoutMs: PUSH_TIMEOUT_MS, retry: { attempts: 1 }, addressGuard: this.addressGuard });
       result = await sender.send({ title, body }, { event: 'panel.test', kind: 'test', lines: [body] });
     } else {
-      const sender = this.pushSenders(settings).find((candidate) => candidate.channel === channel);
+      const sender = this.pushSender(channel, settings);
       if (!sender) return undefined;
+      if (sender instanceof PlainSmtpRefused) return { ok: false, errorCode: 'encryption_required' };
       result = await sender.send({ title, body });
     }
     if (result.outcome === 'sent') return { ok: true, status: result.status };
@@ -159,14 +185,47 @@ export class PanelNotifier {
     return [`<b>${escapeTelegramHtml(title)}</b>`, ...lines.map((line) => escapeTelegramHtml(line))].join('\n');
   }
 
+  /** The sender of one push channel of the settings; undefined while that channel is not set up. */
+  pushSender(channel: PushChannelKind, settings: Readonly<GlobalSettings> = this.settings.getGlobal()): PushSender | undefined {
+    return this.pushSenders(settings).find((sender) => sender.channel === channel);
+  }
+
   private pushSenders(settings: Readonly<GlobalSettings>): PushSender[] {
+    const options = { timeoutMs: PUSH_TIMEOUT_MS, addressGuard: this.addressGuard };
     const senders: PushSender[] = [];
-    if (settings.push_bark_url) senders.push(new BarkSender(settings.push_bark_url, { timeoutMs: PUSH_TIMEOUT_MS, addressGuard: this.addressGuard }));
-    if (settings.push_server_chan_key) {
-      senders.push(new ServerChanSender(settings.push_server_chan_key, { baseUrl: this.config.push.serverChanBaseUrl, timeoutMs: PUSH_TIMEOUT_MS, addressGuard: this.addressGuard }));
-    }
-    if (settings.push_ntfy_url) senders.push(new NtfySender(settings.push_ntfy_url, { accessToken: settings.push_ntfy_token ?? undefined, timeoutMs: PUSH_TIMEOUT_MS, addressGuard: this.addressGuard }));
+    if (settings.push_bark_url) senders.push(new BarkSender(settings.push_bark_url, options));
+    if (settings.push_server_chan_key) senders.push(new ServerChanSender(settings.push_server_chan_key, { ...options, baseUrl: this.config.push.serverChanBaseUrl }));
+    if (settings.push_ntfy_url) senders.push(new NtfySender(settings.push_ntfy_url, { ...options, accessToken: settings.push_ntfy_token ?? undefined }));
+    if (settings.push_discord_url) senders.push(new DiscordWebhookSender(settings.push_discord_url, options));
+    if (settings.push_slack_url) senders.push(new SlackWebhookSender(settings.push_slack_url, options));
+    if (settings.push_teams_url) senders.push(new TeamsWorkflowSender(settings.push_teams_url, options));
+    if (settings.push_gotify_url && settings.push_gotify_token) senders.push(new GotifySender(settings.push_gotify_url, settings.push_gotify_token, options));
+    const email = this.emailSender(settings);
+    if (email) senders.push(email);
     return senders;
+  }
+
+  /**
+   * The email channel, once its server, sender and recipients are set. Without encryption it only
+   * goes to a local server (APP_OUTBOUND_ALLOW_PRIVATE=1): a login over plain text to the internet is refused.
+   */
+  private emailSender(settings: Readonly<GlobalSettings>): PushSender | undefined {
+    const to = emailRecipients(settings.push_email_to);
+    if (!settings.push_email_smtp_host || !settings.push_email_from || to.length === 0) return undefined;
+    if (settings.push_email_smtp_security === 'none' && !this.config.outbound.allowPrivate) return new PlainSmtpRefused();
+    return new EmailSender(
+      {
+        host: settings.push_email_smtp_host,
+        port: settings.push_email_smtp_port,
+        secure: settings.push_email_smtp_security === 'tls',
+        requireTls: settings.push_email_smtp_security === 'starttls',
+        username: settings.push_email_smtp_username ?? undefined,
+        password: settings.push_email_smtp_password ?? undefined,
+        from: settings.push_email_from,
+        to,
+      },
+      { timeoutMs: PUSH_TIMEOUT_MS, addressGuard: this.addressGuard },
+    );
   }
 
   private async toBot(target: { token: string; chatId: string }, notice: Notice): Promise<ChannelOutcome> {

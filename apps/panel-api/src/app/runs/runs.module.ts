@@ -12,6 +12,7 @@ import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
 import { AI_CLIENT, OpenAiCompatibleClient } from './ai-client';
 import { AiTestController } from './ai-test.controller';
 import { BatchController } from './batch.controller';
+import { PendingRerun } from './entities/pending-rerun.entity';
 import { SignLog } from './entities/sign-log.entity';
 import { RunHistoryService } from './run-history.service';
 import { RunRegistry } from './run-registry';
@@ -26,7 +27,7 @@ import { TaskRunner } from './task-runner.service';
  * Keyword listeners import this module and inject ActionRunner for `continue` follow-ups.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([SignLog]), AccountsModule, SettingsModule, SignTasksModule, NotificationsModule],
+  imports: [TypeOrmModule.forFeature([SignLog, PendingRerun]), AccountsModule, SettingsModule, SignTasksModule, NotificationsModule],
   controllers: [RunsController, BatchController, AiTestController],
   providers: [
     overridableProvider(AI_CLIENT, (settings: SettingsService, config: PanelConfig) => new OpenAiCompatibleClient(settings, config), [SettingsService, PANEL_CONFIG]),

@@ -1,4 +1,6 @@
-import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { IsNull, Not, Repository } from 'typeorm';
 import { PanelNotifier } from '../notifications/panel-notifier.service';
 import { SignTask, TaskAction, TaskChat } from '../sign-tasks/sign-task.types';
 import { SignTasksService } from '../sign-tasks/sign-tasks.service';
@@ -11,6 +13,7 @@ import { RunHistoryService } from './run-history.service';
 import { RunRecord, RunRegistry, RunTrigger } from './run-registry';
 import { RUN_TIMINGS, RunTimings } from './run-timings';
 import { SentMessageDeletions } from './sent-message-deletions';
+import { PendingRerun } from './entities/pending-rerun.entity';
 import { TaskBusy, TaskNotRunnable } from '../common/panel-error';
 import { TelegramMessage } from '../telegram/telegram-gateway';
 import { AnswerMark, VerdictResult } from './action-runner';
@@ -61,13 +64,11 @@ export interface StartedRun {
  * the end history, the live event and the notifications the task asks for.
  */
 @Injectable()
-export class TaskRunner implements OnModuleInit, OnModuleDestroy {
+export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(TaskRunner.name);
   private readonly pending = new Set<Promise<void>>();
   private readonly rerunTimers = new Map<string, NodeJS.Timeout>();
   private readonly rerunAt = new Map<string, string>();
-  /** Task and account → the UTC day a rerun after a named wait was last scheduled. */
-  private readonly rerunDays = new Map<string, string>();
   private stopListening?: () => void;
 
   constructor(
@@ -79,6 +80,7 @@ export class TaskRunner implements OnModuleInit, OnModuleDestroy {
     private readonly notifier: PanelNotifier,
     private readonly deletions: SentMessageDeletions,
     @Inject(RUN_TIMINGS) private readonly timings: RunTimings,
+    @InjectRepository(PendingRerun) private readonly reruns: Repository<PendingRerun>,
   ) {}
 
   onModuleInit(): void {
@@ -88,8 +90,26 @@ export class TaskRunner implements OnModuleInit, OnModuleDestroy {
       for (const name of change.names) {
         this.registry.cancel(name);
         this.registry.forgetTask(name);
+        this.dropReruns(name);
       }
     });
+  }
+
+  /** Reruns after a named wait that were still pending when the service stopped run at their time, or now if it passed. */
+  async onApplicationBootstrap(): Promise<void> {
+    try {
+      const pending = await this.reruns.find({ where: { dueAt: Not(IsNull()) } });
+      for (const row of pending) {
+        if (!this.tasks.get(row.taskName)) {
+          await this.reruns.delete({ taskName: row.taskName, accountName: row.accountName });
+          continue;
+        }
+        this.logger.log(`Task ${row.taskName} (${row.accountName}) still runs again after the wait its bot named, at ${new Date(row.dueAt as number).toISOString()}`);
+        this.armRerun(row.taskName, row.accountName, row.dueAt as number);
+      }
+    } catch (error) {
+      this.logger.error(`The pending reruns after a named wait could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -188,38 +208,71 @@ export class TaskRunner implements OnModuleInit, OnModuleDestroy {
     }
     // A failed or cancelled run still cleans up what it sent before it stopped.
     for (const chatIndex of [...sent.keys()]) this.scheduleDeletion(task, run, chatIndex, sent, log);
+    // Stored before the run shows as finished, so whoever sees it finished also sees its pending rerun.
+    if (rerunAfterMs !== undefined && outcome.state === 'finished' && !outcome.success) await this.scheduleRerun(task, run, rerunAfterMs);
     await this.finalize(task, run, outcome);
-    if (rerunAfterMs !== undefined && outcome.state === 'finished' && !outcome.success) this.scheduleRerun(task, run, rerunAfterMs);
   }
 
   /**
    * The bot named a wait ("请 37 分钟后再试"): the task runs once more for this account after it,
-   * at most once a (UTC) day per task and account; the timer lives in this process and is logged.
+   * at most once a (UTC) day per task and account. Stored in the database (pending_reruns), so a
+   * restart before the wait ends still runs it; logged. Never throws.
    */
-  private scheduleRerun(task: SignTask, run: RunRecord, waitMs: number): void {
-    const key = `${task.name}\u0000${run.account_name}`;
-    const day = new Date().toISOString().slice(0, 10);
-    if (run.trigger === 'rerun' || this.rerunDays.get(key) === day) {
-      this.logger.log(`Run ${run.run_id} of ${task.name} (${run.account_name}) named a wait, but the task already ran again after a wait today`);
-      return;
+  private async scheduleRerun(task: SignTask, run: RunRecord, waitMs: number): Promise<void> {
+    try {
+      const day = new Date().toISOString().slice(0, 10);
+      const where = { taskName: task.name, accountName: run.account_name };
+      const earlier = await this.reruns.findOne({ where });
+      if (run.trigger === 'rerun' || earlier?.day === day) {
+        this.logger.log(`Run ${run.run_id} of ${task.name} (${run.account_name}) named a wait, but the task already ran again after a wait today`);
+        return;
+      }
+      const delay = Math.min(2_147_000_000, Math.max(0, Math.round(waitMs * (this.timings.namedWaitScale ?? 1))));
+      const dueAt = Date.now() + delay;
+      await this.reruns.save(this.reruns.create({ ...where, day, dueAt, runId: run.run_id, createdAt: Date.now() }));
+      this.logger.log(`Task ${task.name} (${run.account_name}) runs again at ${new Date(dueAt).toISOString()}: the bot asked to wait ${Math.round(waitMs / 1000)} s`);
+      this.armRerun(task.name, run.account_name, dueAt);
+    } catch (error) {
+      this.logger.error(`The rerun of ${task.name} (${run.account_name}) after the bot's wait could not be stored: ${error instanceof Error ? error.message : String(error)}`);
     }
-    this.rerunDays.set(key, day);
-    const delay = Math.min(2_147_000_000, Math.max(0, Math.round(waitMs * (this.timings.namedWaitScale ?? 1))));
-    const at = new Date(Date.now() + delay).toISOString();
-    this.logger.log(`Task ${task.name} (${run.account_name}) runs again at ${at}: the bot asked to wait ${Math.round(waitMs / 1000)} s`);
-    this.rerunAt.set(key, at);
+  }
+
+  /**
+   * Starts the stored rerun at `dueAt`. The row is claimed first (due_at cleared only while it still
+   * holds this time), so a rerun starts once even when several replicas or a restart armed it.
+   */
+  private armRerun(taskName: string, accountName: string, dueAt: number): void {
+    const key = `${taskName}\u0000${accountName}`;
+    this.rerunAt.set(key, new Date(dueAt).toISOString());
     clearTimeout(this.rerunTimers.get(key));
     const timer = setTimeout(() => {
       this.rerunTimers.delete(key);
       this.rerunAt.delete(key);
-      try {
-        this.start(task.name, 'rerun', run.account_name);
-      } catch (error) {
-        this.logger.warn(`The rerun of ${task.name} (${run.account_name}) after the bot's wait did not start: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }, delay);
+      void this.fireRerun(taskName, accountName, dueAt);
+    }, Math.max(0, dueAt - Date.now()));
     timer.unref();
     this.rerunTimers.set(key, timer);
+  }
+
+  private async fireRerun(taskName: string, accountName: string, dueAt: number): Promise<void> {
+    try {
+      const claim = await this.reruns.update({ taskName, accountName, dueAt }, { dueAt: null });
+      if (claim.affected !== 1) return;
+      this.start(taskName, 'rerun', accountName);
+    } catch (error) {
+      this.logger.warn(`The rerun of ${taskName} (${accountName}) after the bot's wait did not start: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** A deleted task's pending reruns end with it. */
+  private dropReruns(taskName: string): void {
+    for (const [key, timer] of this.rerunTimers) {
+      if (!key.startsWith(`${taskName}\u0000`)) continue;
+      clearTimeout(timer);
+      this.rerunTimers.delete(key);
+      this.rerunAt.delete(key);
+    }
+    this.reruns.delete({ taskName }).catch((error: unknown) => this.logger.warn(`The pending reruns of ${taskName} were not removed: ${error instanceof Error ? error.message : String(error)}`));
   }
 
   /** When a task runs again after a wait its bot named, per account (ISO time), for the flow log and tests. */

@@ -17,6 +17,9 @@ export const SECRET_DESTINATIONS: readonly SecretDestination[] = [
   { url: 'webdav_url', secrets: ['webdav_password'] },
   { url: 'ai_base_url', secrets: ['ai_api_key'] },
   { url: 'push_ntfy_url', secrets: ['push_ntfy_token'] },
+  { url: 'push_gotify_url', secrets: ['push_gotify_token'] },
+  // A host name, not a URL: credentialOrigin compares it as it is written.
+  { url: 'push_email_smtp_host', secrets: ['push_email_smtp_password'] },
   { url: 'webhook_url', secrets: ['webhook_secret'] },
 ];
 

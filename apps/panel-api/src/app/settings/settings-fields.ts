@@ -5,6 +5,7 @@ import {
   GlobalSettings,
   SETTINGS_LIMITS,
   SettingsPatch,
+  SMTP_SECURITY,
   TelegramApiSettings,
 } from './settings.types';
 
@@ -52,6 +53,20 @@ const httpUrl: TextCheck = {
 };
 
 const boolean: FieldRule = { kind: 'boolean' };
+
+/** A secret web address (Discord, Slack and Teams webhooks carry their credential in the URL). */
+const secretHttpUrl = (maxLength = 2048): Pick<FieldDefinition, 'rule' | 'secret'> => ({ rule: { kind: 'string', nullable: true, maxLength, check: httpUrl }, secret: true });
+
+const HOST_NAME = /^([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^\d{1,3}(\.\d{1,3}){3}$|^[0-9A-Fa-f:]{2,39}$/;
+const EMAIL_ADDRESS = /^[^\s@<>"(),;:]{1,64}@[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$/;
+const EMAIL_FROM = /^([^\r\n<>"]{1,100} <[^\s@<>"(),;:]{1,64}@[A-Za-z0-9.-]{1,253}>|[^\s@<>"(),;:]{1,64}@[A-Za-z0-9.-]{1,253})$/;
+/** The most recipients one notice is mailed to. */
+export const EMAIL_RECIPIENTS_LIMIT = 20;
+
+/** The recipients of `push_email_to`: addresses separated by commas, semicolons or spaces. */
+export function emailRecipients(value: string | null | undefined): string[] {
+  return (value ?? '').split(/[,;\s]+/).filter((address) => address !== '');
+}
 
 /** Every settings field by its API name: which file holds it under which key, and its rule. */
 export const SETTINGS_FIELDS: Record<keyof SettingsPatch, FieldDefinition> = {
@@ -142,6 +157,101 @@ export const SETTINGS_FIELDS: Record<keyof SettingsPatch, FieldDefinition> = {
   },
   push_ntfy_url: { group: 'global', key: 'push_ntfy_url', rule: { kind: 'string', nullable: true, maxLength: 2048, check: httpUrl } },
   push_ntfy_token: { group: 'global', key: 'push_ntfy_token', rule: { kind: 'string', nullable: true, maxLength: 512 }, secret: true },
+  push_discord_url: { group: 'global', key: 'push_discord_url', ...secretHttpUrl() },
+  push_slack_url: { group: 'global', key: 'push_slack_url', ...secretHttpUrl() },
+  push_teams_url: { group: 'global', key: 'push_teams_url', ...secretHttpUrl(4096) },
+  push_gotify_url: { group: 'global', key: 'push_gotify_url', rule: { kind: 'string', nullable: true, maxLength: 2048, check: httpUrl } },
+  push_gotify_token: {
+    group: 'global',
+    key: 'push_gotify_token',
+    rule: {
+      kind: 'string',
+      nullable: true,
+      maxLength: 256,
+      check: {
+        rule: 'app_token',
+        accepts: (value) => /^[A-Za-z0-9._-]+$/.test(value),
+        violation: 'must be a Gotify application token (letters, digits, ".", "_" and "-")',
+        sentence: 'Paste the token of a Gotify application: letters and digits, without spaces.',
+      },
+    },
+    secret: true,
+  },
+  push_email_smtp_host: {
+    group: 'global',
+    key: 'push_email_smtp_host',
+    rule: {
+      kind: 'string',
+      nullable: true,
+      maxLength: 253,
+      check: {
+        rule: 'host_name',
+        accepts: (value) => HOST_NAME.test(value),
+        violation: 'must be a host name or an IP address',
+        sentence: 'Enter the mail server\'s name, such as smtp.example.org, without http:// or a port.',
+      },
+    },
+  },
+  push_email_smtp_port: { group: 'global', key: 'push_email_smtp_port', rule: { kind: 'integer', ...SETTINGS_LIMITS.smtpPort } },
+  push_email_smtp_security: {
+    group: 'global',
+    key: 'push_email_smtp_security',
+    rule: {
+      kind: 'string',
+      nullable: false,
+      maxLength: 16,
+      check: {
+        rule: 'smtp_security',
+        accepts: (value) => (SMTP_SECURITY as readonly string[]).includes(value),
+        violation: `must be one of ${SMTP_SECURITY.join(', ')}`,
+        sentence: 'Choose STARTTLS, TLS or no encryption.',
+      },
+    },
+  },
+  push_email_smtp_username: {
+    group: 'global',
+    key: 'push_email_smtp_username',
+    rule: {
+      kind: 'string',
+      nullable: true,
+      maxLength: 256,
+      check: { rule: 'no_spaces', accepts: (value) => /^\S+$/.test(value), violation: 'must not contain spaces', sentence: 'Enter the login without spaces.' },
+    },
+  },
+  push_email_smtp_password: { group: 'global', key: 'push_email_smtp_password', rule: { kind: 'string', nullable: true, maxLength: 1024 }, secret: true },
+  push_email_from: {
+    group: 'global',
+    key: 'push_email_from',
+    rule: {
+      kind: 'string',
+      nullable: true,
+      maxLength: 320,
+      check: {
+        rule: 'email_from',
+        accepts: (value) => EMAIL_FROM.test(value),
+        violation: 'must be an address like panel@example.com or "Name <panel@example.com>"',
+        sentence: 'Enter the sender as panel@example.com or as Name <panel@example.com>.',
+      },
+    },
+  },
+  push_email_to: {
+    group: 'global',
+    key: 'push_email_to',
+    rule: {
+      kind: 'string',
+      nullable: true,
+      maxLength: 2048,
+      check: {
+        rule: 'email_list',
+        accepts: (value) => {
+          const recipients = emailRecipients(value);
+          return recipients.length >= 1 && recipients.length <= EMAIL_RECIPIENTS_LIMIT && recipients.every((address) => EMAIL_ADDRESS.test(address));
+        },
+        violation: `must be 1 to ${EMAIL_RECIPIENTS_LIMIT} addresses like ops@example.com, separated by commas`,
+        sentence: `Enter 1 to ${EMAIL_RECIPIENTS_LIMIT} addresses such as ops@example.com, separated by commas.`,
+      },
+    },
+  },
   webhook_url: { group: 'global', key: 'webhook_url', rule: { kind: 'string', nullable: true, maxLength: 2048, check: httpUrl } },
   webhook_secret: {
     group: 'global',

@@ -1,3 +1,7 @@
+/** How the email channel talks to its SMTP server: STARTTLS on a plain port, TLS from the first byte (465), or unencrypted (local servers only). */
+export const SMTP_SECURITY = ['starttls', 'tls', 'none'] as const;
+export type SmtpSecurity = (typeof SMTP_SECURITY)[number];
+
 /** Global settings, stored in `.global_settings.json`. Secrets are kept here and never leave the service unmasked. */
 export interface GlobalSettings {
   device_keepalive_enabled: boolean;
@@ -26,6 +30,23 @@ export interface GlobalSettings {
   /** ntfy topic URL (`https://ntfy.sh/<topic>`) and its optional access token. */
   push_ntfy_url: string | null;
   push_ntfy_token: string | null;
+  /** Discord incoming webhook URL; the URL is the credential, so it is kept like a secret. */
+  push_discord_url: string | null;
+  /** Slack incoming webhook URL (a secret, like Discord's). */
+  push_slack_url: string | null;
+  /** Microsoft Teams Workflows webhook URL (signed in its query, so a secret). */
+  push_teams_url: string | null;
+  /** Gotify server URL (`https://gotify.example.org`) and its application token. */
+  push_gotify_url: string | null;
+  push_gotify_token: string | null;
+  /** Email over SMTP: the server, its encryption (`starttls`, `tls` from the first byte, or `none`), login, sender and recipients (comma-separated). */
+  push_email_smtp_host: string | null;
+  push_email_smtp_port: number;
+  push_email_smtp_security: SmtpSecurity;
+  push_email_smtp_username: string | null;
+  push_email_smtp_password: string | null;
+  push_email_from: string | null;
+  push_email_to: string | null;
   /** Custom webhook: a JSON POST signed `X-Signature-256: sha256=<hex HMAC-SHA256(webhook_secret, body)>`. */
   webhook_url: string | null;
   webhook_secret: string | null;
@@ -84,6 +105,18 @@ export const DEFAULT_GLOBAL_SETTINGS: Readonly<GlobalSettings> = Object.freeze({
   push_server_chan_key: null,
   push_ntfy_url: null,
   push_ntfy_token: null,
+  push_discord_url: null,
+  push_slack_url: null,
+  push_teams_url: null,
+  push_gotify_url: null,
+  push_gotify_token: null,
+  push_email_smtp_host: null,
+  push_email_smtp_port: 587,
+  push_email_smtp_security: 'starttls',
+  push_email_smtp_username: null,
+  push_email_smtp_password: null,
+  push_email_from: null,
+  push_email_to: null,
   webhook_url: null,
   webhook_secret: null,
   push_notify_task_failure: true,
@@ -129,6 +162,18 @@ export interface SettingsPatch {
   push_server_chan_key?: string | null;
   push_ntfy_url?: string | null;
   push_ntfy_token?: string | null;
+  push_discord_url?: string | null;
+  push_slack_url?: string | null;
+  push_teams_url?: string | null;
+  push_gotify_url?: string | null;
+  push_gotify_token?: string | null;
+  push_email_smtp_host?: string | null;
+  push_email_smtp_port?: number;
+  push_email_smtp_security?: SmtpSecurity;
+  push_email_smtp_username?: string | null;
+  push_email_smtp_password?: string | null;
+  push_email_from?: string | null;
+  push_email_to?: string | null;
   webhook_url?: string | null;
   webhook_secret?: string | null;
   push_notify_task_failure?: boolean;
@@ -166,4 +211,5 @@ export const SETTINGS_LIMITS = {
   safetyPerDay: { min: 1, max: 100_000 },
   safetyJitterMs: { min: 0, max: 60_000 },
   safetyFloodPauseSeconds: { min: 1, max: 86_400 },
+  smtpPort: { min: 1, max: 65_535 },
 } as const;

@@ -16,10 +16,13 @@ export const LISTEN_ACTION: ActionNumber = 8;
 export const DEEP_LINK_ACTION: ActionNumber = 9;
 
 export type MatchMode = 'contains' | 'exact' | 'regex' | 'all';
-export type PushChannel = 'telegram' | 'forward' | 'bark' | 'custom' | 'server_chan' | 'continue';
+/** The last six send through the channel of that name saved in the settings (its credentials stay there). */
+export type PushChannel = 'telegram' | 'forward' | 'bark' | 'custom' | 'server_chan' | 'continue' | SettingsPushChannel;
 
 export const MATCH_MODES: readonly MatchMode[] = ['contains', 'exact', 'regex', 'all'];
-export const PUSH_CHANNELS: readonly PushChannel[] = ['telegram', 'forward', 'bark', 'custom', 'server_chan', 'continue'];
+export const SETTINGS_PUSH_CHANNELS = ['ntfy', 'discord', 'slack', 'teams', 'gotify', 'email'] as const;
+export type SettingsPushChannel = (typeof SETTINGS_PUSH_CHANNELS)[number];
+export const PUSH_CHANNELS: readonly PushChannel[] = ['telegram', 'forward', 'bark', 'custom', 'server_chan', 'continue', ...SETTINGS_PUSH_CHANNELS];
 
 /** A chat as Telegram knows it: a numeric id (`-100…` for channels) or `@username`. */
 export type ChatId = number | string;

@@ -7,7 +7,26 @@ const HEIGHT = 220;
 const AXIS_WIDTH = 36;
 const LABEL_HEIGHT = 20;
 const TOP = 8;
-const COLORS = { success: 'var(--mantine-color-teal-6)', failure: 'var(--mantine-color-red-6)', hits: 'var(--mantine-color-indigo-4)' } as const;
+const COLORS = {
+  success: 'var(--mantine-color-teal-7)',
+  already_done: 'var(--mantine-color-teal-3)',
+  failed: 'var(--mantine-color-red-7)',
+  unconfirmed: 'var(--mantine-color-orange-4)',
+  hits: 'var(--mantine-color-indigo-4)',
+} as const;
+
+type Verdict = 'success' | 'already_done' | 'failed' | 'unconfirmed';
+const VERDICTS: readonly Verdict[] = ['success', 'already_done', 'failed', 'unconfirmed'];
+
+/**
+ * A day's runs by the verdict of the bot's answer: the service counts `already_done` among the
+ * successes and `unconfirmed` among the failures, so each is taken out of its total here.
+ */
+export function verdictCounts(day: Schemas['DayCountDto']): Record<Verdict, number> {
+  const alreadyDone = Math.min(day.already_done, day.success);
+  const unconfirmed = Math.min(day.unconfirmed, day.failure);
+  return { success: day.success - alreadyDone, already_done: alreadyDone, failed: day.failure - unconfirmed, unconfirmed };
+}
 
 /** A round upper bound for the y axis and its ticks (0, half, top), never below 1. */
 export function chartScale(days: readonly Schemas['DayCountDto'][]): { top: number; ticks: number[] } {
@@ -25,7 +44,8 @@ export function labelEvery(width: number, count: number): number {
 }
 
 /**
- * Sign-ins per day (successes and failures stacked) beside keyword hits per day, drawn as SVG.
+ * Sign-ins per day stacked by verdict (success, already done, failed, unconfirmed) beside keyword
+ * hits per day, drawn as SVG.
  * Drawn here rather than with a chart library: Mantine charts on recharts cost 120 KB of gzip JS
  * (as much as React DOM, Mantine core and the router together) and the longest task of the page's
  * load, for fourteen pairs of bars. Screen readers get the same figures as a table.
@@ -39,11 +59,13 @@ export function SignChart({ days }: { days: Schemas['DayCountDto'][] }) {
   const barWidth = Math.max(2, Math.min(18, slot * 0.32));
   const y = (value: number) => TOP + plotHeight - (value / top) * plotHeight;
   const every = labelEvery(width, days.length);
-  const series = [
-    { key: 'success', label: t('dashboard.success'), color: COLORS.success },
-    { key: 'failure', label: t('dashboard.failure'), color: COLORS.failure },
-    { key: 'hits', label: t('dashboard.hits'), color: COLORS.hits },
-  ];
+  const verdictLabel: Record<Verdict, string> = {
+    success: t('dashboard.success'),
+    already_done: t('dashboard.alreadyDone'),
+    failed: t('dashboard.failure'),
+    unconfirmed: t('dashboard.unconfirmed'),
+  };
+  const series = [...VERDICTS.map((key) => ({ key, label: verdictLabel[key], color: COLORS[key] })), { key: 'hits', label: t('dashboard.hits'), color: COLORS.hits }];
   return (
     <figure style={{ margin: 0 }}>
       <figcaption className="visually-hidden">{t('dashboard.chartCaption')}</figcaption>
@@ -62,11 +84,19 @@ export function SignChart({ days }: { days: Schemas['DayCountDto'][] }) {
               const center = AXIS_WIDTH + slot * (index + 0.5);
               const runsX = center - barWidth - 1;
               const hitsX = center + 1;
+              const counts = verdictCounts(day);
+              let below = 0;
+              const segments = VERDICTS.map((verdict) => {
+                const from = below;
+                below += counts[verdict];
+                return { verdict, from, to: below };
+              }).filter((segment) => segment.to > segment.from);
               return (
                 <g key={day.day}>
-                  <title>{`${day.day}: ${t('dashboard.success')} ${day.success}, ${t('dashboard.failure')} ${day.failure}, ${t('dashboard.hits')} ${day.keyword_hits}`}</title>
-                  {day.success ? <rect x={runsX} width={barWidth} y={y(day.success)} height={y(0) - y(day.success)} fill={COLORS.success} /> : null}
-                  {day.failure ? <rect x={runsX} width={barWidth} y={y(day.success + day.failure)} height={y(day.success) - y(day.success + day.failure)} fill={COLORS.failure} /> : null}
+                  <title>{`${day.day}: ${VERDICTS.map((verdict) => `${verdictLabel[verdict]} ${counts[verdict]}`).join(', ')}, ${t('dashboard.hits')} ${day.keyword_hits}`}</title>
+                  {segments.map((segment) => (
+                    <rect key={segment.verdict} x={runsX} width={barWidth} y={y(segment.to)} height={y(segment.from) - y(segment.to)} fill={COLORS[segment.verdict]} />
+                  ))}
                   {day.keyword_hits ? <rect x={hitsX} width={barWidth} y={y(day.keyword_hits)} height={y(0) - y(day.keyword_hits)} fill={COLORS.hits} /> : null}
                   {index % every === 0 ? (
                     <text x={center} y={HEIGHT - 4} textAnchor="middle" fill="var(--mantine-color-dimmed)">
@@ -100,14 +130,18 @@ export function SignChart({ days }: { days: Schemas['DayCountDto'][] }) {
           </tr>
         </thead>
         <tbody>
-          {days.map((day) => (
-            <tr key={day.day}>
-              <th scope="row">{day.day}</th>
-              <td>{day.success}</td>
-              <td>{day.failure}</td>
-              <td>{day.keyword_hits}</td>
-            </tr>
-          ))}
+          {days.map((day) => {
+            const counts = verdictCounts(day);
+            return (
+              <tr key={day.day}>
+                <th scope="row">{day.day}</th>
+                {VERDICTS.map((verdict) => (
+                  <td key={verdict}>{counts[verdict]}</td>
+                ))}
+                <td>{day.keyword_hits}</td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </figure>

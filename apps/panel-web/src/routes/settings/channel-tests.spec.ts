@@ -14,6 +14,8 @@ describe('why a channel test failed, in a sentence', () => {
     expect(testFailureText(t, { channel: 'ntfy', error_code: 'http_error', status: 403, detail: 'topic is reserved' })).toBe(
       'The receiver refused the message (HTTP 403); check the address and the key or token. It said: “topic is reserved”',
     );
+    // Email set to go without encryption while the operator keeps private addresses off: nothing was sent.
+    expect(testFailureText(t, { channel: 'email', error_code: 'encryption_required', status: null, detail: null })).toMatch(/^Email without encryption .* choose STARTTLS or TLS\.$/);
   });
 
   it('names what to fix for the bot: the token, the chat, or a blocked bot', () => {

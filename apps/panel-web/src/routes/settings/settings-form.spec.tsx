@@ -30,6 +30,18 @@ const VIEW: SettingsView = {
   push_server_chan_key_set: false,
   push_ntfy_url: null,
   push_ntfy_token_set: false,
+  push_discord_url_set: true,
+  push_slack_url_set: false,
+  push_teams_url_set: false,
+  push_gotify_url: null,
+  push_gotify_token_set: false,
+  push_email_smtp_host: 'smtp.example.org',
+  push_email_smtp_port: 587,
+  push_email_smtp_security: 'starttls',
+  push_email_smtp_username: 'panel',
+  push_email_smtp_password_set: true,
+  push_email_from: 'panel@example.org',
+  push_email_to: 'ops@example.org',
   webhook_url: null,
   webhook_secret_set: false,
   push_notify_task_failure: true,
@@ -127,6 +139,51 @@ describe('settings form logic', () => {
     values.secrets.telegram_api_hash = { value: '0123456789abcdef0123456789ABCDEF', clear: false };
     values.secrets.webhook_secret = { value: 'a-long-enough-secret', clear: false };
     expect(formProblems(values)).toEqual({});
+  });
+
+  it('checks the new channels as the service does, and asks for the SMTP password again on another mail server', () => {
+    const values = formValuesOf(VIEW);
+    values.text.push_email_smtp_host = 'smtp://mail.example.org';
+    values.text.push_email_smtp_username = 'two words';
+    values.text.push_email_from = 'panel at example.org';
+    values.text.push_email_to = 'ops@example.org, nobody';
+    values.text.push_gotify_url = 'gotify.example.org';
+    values.numbers.push_email_smtp_port = 70000;
+    values.secrets.push_slack_url = { value: 'hooks.slack.com/x', clear: false };
+    values.secrets.push_gotify_token = { value: 'has spaces', clear: false };
+    expect(formProblems(values)).toEqual({
+      push_email_smtp_host: { rule: 'host_name' },
+      push_email_smtp_username: { rule: 'no_spaces' },
+      push_email_from: { rule: 'email_from' },
+      push_email_to: { rule: 'email_list' },
+      push_gotify_url: { rule: 'http_url' },
+      push_email_smtp_port: { rule: 'range', min: 1, max: 65535 },
+      push_slack_url: { rule: 'http_url' },
+      push_gotify_token: { rule: 'app_token' },
+    });
+    // A host that is no host name is its own field's problem, not "another server".
+    expect(secretsNeededAgain(VIEW, values)).toEqual([]);
+    values.text.push_email_smtp_host = 'mail.example.net';
+    values.text.push_email_smtp_username = '';
+    values.text.push_email_from = 'Sign Panel <panel@example.org>';
+    values.text.push_email_to = 'ops@example.org; oncall@example.org';
+    values.text.push_gotify_url = '';
+    values.numbers.push_email_smtp_port = 465;
+    values.text.push_email_smtp_security = 'tls';
+    values.secrets.push_slack_url = { value: 'https://hooks.slack.com/services/T/B/x', clear: false };
+    values.secrets.push_gotify_token = { value: 'AbC.d_e-1', clear: false };
+    expect(formProblems(values)).toEqual({});
+    expect(secretsNeededAgain(VIEW, values)).toEqual(['push_email_smtp_password']);
+    expect(settingsPatch(VIEW, values)).toEqual({
+      push_email_smtp_host: 'mail.example.net',
+      push_email_smtp_username: null,
+      push_email_from: 'Sign Panel <panel@example.org>',
+      push_email_to: 'ops@example.org; oncall@example.org',
+      push_email_smtp_port: 465,
+      push_email_smtp_security: 'tls',
+      push_slack_url: 'https://hooks.slack.com/services/T/B/x',
+      push_gotify_token: 'AbC.d_e-1',
+    });
   });
 });
 

@@ -4,13 +4,43 @@ export type SettingsView = Schemas['SettingsViewDto'];
 export type SettingsPatch = Schemas['UpdateSettingsDto'];
 
 /** Write-only settings: the service answers only `<name>_set`. */
-export const SECRET_FIELDS = ['webdav_password', 'bot_token', 'push_bark_url', 'push_server_chan_key', 'push_ntfy_token', 'webhook_secret', 'ai_api_key', 'telegram_api_hash'] as const;
+export const SECRET_FIELDS = [
+  'webdav_password',
+  'bot_token',
+  'push_bark_url',
+  'push_server_chan_key',
+  'push_ntfy_token',
+  'push_discord_url',
+  'push_slack_url',
+  'push_teams_url',
+  'push_gotify_token',
+  'push_email_smtp_password',
+  'webhook_secret',
+  'ai_api_key',
+  'telegram_api_hash',
+] as const;
 export type SecretName = (typeof SECRET_FIELDS)[number];
 
 /** Nullable text settings: an empty field is sent as null (cleared). */
-const TEXT_FIELDS = ['webdav_url', 'webdav_username', 'bot_chat_id', 'push_ntfy_url', 'webhook_url', 'ai_base_url', 'ai_model'] as const;
+const TEXT_FIELDS = [
+  'webdav_url',
+  'webdav_username',
+  'bot_chat_id',
+  'push_ntfy_url',
+  'push_gotify_url',
+  'push_email_smtp_host',
+  'push_email_smtp_username',
+  'push_email_from',
+  'push_email_to',
+  'webhook_url',
+  'ai_base_url',
+  'ai_model',
+] as const;
 /** Text settings that must not be empty. */
-const REQUIRED_TEXT_FIELDS = ['webdav_dir', 'timezone'] as const;
+const REQUIRED_TEXT_FIELDS = ['webdav_dir', 'timezone', 'push_email_smtp_security'] as const;
+
+/** How the email channel talks to its server (the service's SMTP_SECURITY). */
+export const SMTP_SECURITY = ['starttls', 'tls', 'none'] as const;
 const BOOLEAN_FIELDS = [
   'device_keepalive_enabled',
   'auto_backup_enabled',
@@ -38,6 +68,7 @@ export const INTEGER_LIMITS = {
   safety_per_day: { min: 1, max: 100_000 },
   safety_jitter_ms: { min: 0, max: 60_000 },
   safety_flood_pause_seconds: { min: 1, max: 86_400 },
+  push_email_smtp_port: { min: 1, max: 65_535 },
 } as const;
 type IntegerName = keyof typeof INTEGER_LIMITS;
 
@@ -103,10 +134,13 @@ export function settingsPatch(view: SettingsView, values: SettingsFormValues): S
 }
 
 /** URL settings whose requests carry a saved secret (the service's SECRET_DESTINATIONS). */
-const SECRET_DESTINATIONS: ReadonlyArray<{ url: (typeof TEXT_FIELDS)[number]; secret: SecretName }> = [
+const SECRET_DESTINATIONS: ReadonlyArray<{ url: (typeof TEXT_FIELDS)[number]; secret: SecretName; host?: true }> = [
   { url: 'webdav_url', secret: 'webdav_password' },
   { url: 'ai_base_url', secret: 'ai_api_key' },
   { url: 'push_ntfy_url', secret: 'push_ntfy_token' },
+  { url: 'push_gotify_url', secret: 'push_gotify_token' },
+  // A host name, compared as written (like the service does).
+  { url: 'push_email_smtp_host', secret: 'push_email_smtp_password', host: true },
   { url: 'webhook_url', secret: 'webhook_secret' },
 ];
 
@@ -138,9 +172,9 @@ function credentialOrigin(url: string | null): string | undefined {
  */
 export function secretsNeededAgain(view: SettingsView, values: SettingsFormValues): SecretName[] {
   const needed: SecretName[] = [];
-  for (const { url, secret } of SECRET_DESTINATIONS) {
+  for (const { url, secret, host } of SECRET_DESTINATIONS) {
     const text = values.text[url].trim();
-    if (text !== '' && !isHttpUrl(text)) continue;
+    if (text !== '' && (host ? !HOST_NAME.test(text) : !isHttpUrl(text))) continue;
     const next = credentialOrigin(text || null);
     if (next === undefined || next === credentialOrigin(view[url])) continue;
     const input = values.secrets[secret];
@@ -158,7 +192,24 @@ export interface FieldIssue {
 
 export type FieldName = IntegerName | TextName | SecretName;
 
-const URL_TEXT_FIELDS: readonly TextName[] = ['webdav_url', 'push_ntfy_url', 'webhook_url', 'ai_base_url'];
+const URL_TEXT_FIELDS: readonly TextName[] = ['webdav_url', 'push_ntfy_url', 'push_gotify_url', 'webhook_url', 'ai_base_url'];
+
+const HOST_NAME = /^([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^\d{1,3}(\.\d{1,3}){3}$|^[0-9A-Fa-f:]{2,39}$/;
+const EMAIL_ADDRESS = /^[^\s@<>"(),;:]{1,64}@[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$/;
+const EMAIL_FROM = /^([^\r\n<>"]{1,100} <[^\s@<>"(),;:]{1,64}@[A-Za-z0-9.-]{1,253}>|[^\s@<>"(),;:]{1,64}@[A-Za-z0-9.-]{1,253})$/;
+/** The most recipients the service mails a notice to. */
+export const EMAIL_RECIPIENTS_LIMIT = 20;
+
+/** The checks of the email channel's text fields that the service applies, by the rule it would name. */
+const TEXT_CHECKS: Partial<Record<TextName, (value: string) => FieldIssue | undefined>> = {
+  push_email_smtp_host: (value) => (HOST_NAME.test(value) ? undefined : { rule: 'host_name' }),
+  push_email_smtp_username: (value) => (/^\S+$/.test(value) ? undefined : { rule: 'no_spaces' }),
+  push_email_from: (value) => (EMAIL_FROM.test(value) ? undefined : { rule: 'email_from' }),
+  push_email_to: (value) => {
+    const recipients = value.split(/[,;\s]+/).filter((address) => address !== '');
+    return recipients.length >= 1 && recipients.length <= EMAIL_RECIPIENTS_LIMIT && recipients.every((address) => EMAIL_ADDRESS.test(address)) ? undefined : { rule: 'email_list' };
+  },
+};
 
 /** The checks of a typed secret that the service applies (SETTINGS_FIELDS), by the rule it would name. */
 const SECRET_CHECKS: Partial<Record<SecretName, (value: string) => FieldIssue | undefined>> = {
@@ -167,6 +218,10 @@ const SECRET_CHECKS: Partial<Record<SecretName, (value: string) => FieldIssue | 
   webhook_secret: (value) => (value.length >= 16 ? undefined : { rule: 'too_short', min: 16 }),
   push_server_chan_key: (value) => (/^[A-Za-z0-9_-]+$/.test(value) ? undefined : { rule: 'send_key' }),
   push_bark_url: (value) => (isHttpUrl(value) ? undefined : { rule: 'http_url' }),
+  push_discord_url: (value) => (isHttpUrl(value) ? undefined : { rule: 'http_url' }),
+  push_slack_url: (value) => (isHttpUrl(value) ? undefined : { rule: 'http_url' }),
+  push_teams_url: (value) => (isHttpUrl(value) ? undefined : { rule: 'http_url' }),
+  push_gotify_token: (value) => (/^[A-Za-z0-9._-]+$/.test(value) ? undefined : { rule: 'app_token' }),
 };
 
 /**
@@ -186,6 +241,11 @@ export function formProblems(values: SettingsFormValues): Partial<Record<FieldNa
   for (const name of URL_TEXT_FIELDS) {
     const text = values.text[name].trim();
     if (text !== '' && !isHttpUrl(text)) problems[name] = { rule: 'http_url' };
+  }
+  for (const [name, check] of Object.entries(TEXT_CHECKS) as Array<[TextName, (value: string) => FieldIssue | undefined]>) {
+    const text = values.text[name].trim();
+    const issue = text !== '' ? check(text) : undefined;
+    if (issue) problems[name] = issue;
   }
   const chat = values.text.bot_chat_id.trim();
   if (chat !== '' && !/^(-?\d+|@[A-Za-z0-9_]{4,})$/.test(chat)) problems.bot_chat_id = { rule: 'chat_id' };

@@ -12,7 +12,7 @@ import { ChannelTestControls } from './channel-tests';
 import { useRunDeviceKeepalive, useSaveSettings, useTestAi } from './settings-api';
 import { Section, TestButton, TestResult } from './settings-parts';
 import { FormBinding, IntegerField, SecretSetting, SwitchField, TextField } from './form-binding';
-import { fieldValue, formProblems, formValuesOf, secretsNeededAgain, SettingsFormValues, settingsPatch, SettingsView } from './settings-form';
+import { fieldValue, formProblems, formValuesOf, secretsNeededAgain, SettingsFormValues, settingsPatch, SettingsView, SMTP_SECURITY } from './settings-form';
 
 export const SETTINGS_TABS = ['general', 'telegram', 'ai', 'notifications', 'backups', 'configuration'] as const;
 type SettingsTab = (typeof SETTINGS_TABS)[number];
@@ -308,6 +308,59 @@ function NotificationsTab({ form, dirty }: { form: FormBinding; dirty: boolean }
       <Section title={t('settings.push.ntfyTitle')} intro={t('settings.push.ntfyIntro')} actions={<ChannelTestControls channel="ntfy" label={t('settings.channelTest.send')} dirty={dirty} configured={!!view.push_ntfy_url} />}>
         <TextField form={form} name="push_ntfy_url" label={t('settings.push.ntfyUrl')} placeholder="https://ntfy.sh/my-topic" inputMode="url" />
         <SecretSetting form={form} name="push_ntfy_token" label={t('settings.push.ntfyToken')} />
+      </Section>
+      <Section
+        title={t('settings.push.discordTitle')}
+        intro={t('settings.push.discordIntro')}
+        actions={<ChannelTestControls channel="discord" label={t('settings.channelTest.send')} dirty={dirty} configured={view.push_discord_url_set} />}
+      >
+        <SecretSetting form={form} name="push_discord_url" label={t('settings.push.discordUrl')} description={t('settings.push.webhookUrlSecretHint')} />
+      </Section>
+      <Section
+        title={t('settings.push.slackTitle')}
+        intro={t('settings.push.slackIntro')}
+        actions={<ChannelTestControls channel="slack" label={t('settings.channelTest.send')} dirty={dirty} configured={view.push_slack_url_set} />}
+      >
+        <SecretSetting form={form} name="push_slack_url" label={t('settings.push.slackUrl')} description={t('settings.push.webhookUrlSecretHint')} />
+      </Section>
+      <Section
+        title={t('settings.push.teamsTitle')}
+        intro={t('settings.push.teamsIntro')}
+        actions={<ChannelTestControls channel="teams" label={t('settings.channelTest.send')} dirty={dirty} configured={view.push_teams_url_set} />}
+      >
+        <SecretSetting form={form} name="push_teams_url" label={t('settings.push.teamsUrl')} description={t('settings.push.webhookUrlSecretHint')} />
+      </Section>
+      <Section
+        title={t('settings.push.gotifyTitle')}
+        intro={t('settings.push.gotifyIntro')}
+        actions={<ChannelTestControls channel="gotify" label={t('settings.channelTest.send')} dirty={dirty} configured={!!view.push_gotify_url && view.push_gotify_token_set} />}
+      >
+        <TextField form={form} name="push_gotify_url" label={t('settings.push.gotifyUrl')} placeholder="https://gotify.example.org" inputMode="url" />
+        <SecretSetting form={form} name="push_gotify_token" label={t('settings.push.gotifyToken')} />
+      </Section>
+      <Section
+        title={t('settings.push.emailTitle')}
+        intro={t('settings.push.emailIntro')}
+        actions={<ChannelTestControls channel="email" label={t('settings.channelTest.send')} dirty={dirty} configured={!!view.push_email_smtp_host && !!view.push_email_from && !!view.push_email_to} />}
+      >
+        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="xs">
+          <TextField form={form} name="push_email_smtp_host" label={t('settings.push.smtpHost')} placeholder="smtp.example.org" />
+          <IntegerField form={form} name="push_email_smtp_port" label={t('settings.push.smtpPort')} />
+          <Select
+            label={t('settings.push.smtpSecurity')}
+            allowDeselect={false}
+            data={SMTP_SECURITY.map((value) => ({ value, label: t(`settings.push.smtpSecurities.${value}`) }))}
+            value={form.values.text.push_email_smtp_security}
+            error={form.errors['push_email_smtp_security']}
+            onChange={(value) => form.update((values) => ({ ...values, text: { ...values.text, push_email_smtp_security: value ?? 'starttls' } }))}
+          />
+        </SimpleGrid>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
+          <TextField form={form} name="push_email_smtp_username" label={t('settings.push.smtpUsername')} />
+          <SecretSetting form={form} name="push_email_smtp_password" label={t('settings.push.smtpPassword')} />
+        </SimpleGrid>
+        <TextField form={form} name="push_email_from" label={t('settings.push.emailFrom')} placeholder="Sign Panel <panel@example.org>" />
+        <TextField form={form} name="push_email_to" label={t('settings.push.emailTo')} description={t('settings.push.emailToHint')} placeholder="ops@example.org, me@example.org" />
       </Section>
       <Section
         title={t('settings.push.webhookTitle')}

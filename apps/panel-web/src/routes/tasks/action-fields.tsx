@@ -2,7 +2,7 @@ import { ActionIcon, Button, Checkbox, Group, NativeSelect, NumberInput, Paper, 
 import { IconArrowDown, IconArrowUp, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { TaskFormApi } from './task-editor-page';
-import { ActionForm, ActionNumber, emptyAction, LIMITS, MATCH_MODES, PUSH_CHANNELS } from './task-form';
+import { ActionForm, ActionNumber, emptyAction, LIMITS, MATCH_MODES, PUSH_CHANNELS, SETTINGS_PUSH_CHANNELS } from './task-form';
 
 type Context = 'sign' | 'listen' | 'follow_up';
 
@@ -194,6 +194,11 @@ function ListenRuleFields({ form, path, action, followUpKinds }: { form: TaskFor
       ) : null}
       {action.push_channel === 'bark' ? <TextInput label={t('tasks.editor.barkUrl')} type="url" placeholder="https://api.day.app/…" {...field('bark_url')} /> : null}
       {action.push_channel === 'custom' ? <TextInput label={t('tasks.editor.customUrl')} type="url" placeholder="https://" {...field('custom_url')} /> : null}
+      {(SETTINGS_PUSH_CHANNELS as readonly string[]).includes(action.push_channel) ? (
+        <Text size="sm" c="dimmed">
+          {t('tasks.editor.settingsChannelHint')}
+        </Text>
+      ) : null}
       {action.push_channel === 'server_chan' ? <PasswordInput label={t('tasks.editor.serverChanKey')} autoComplete="off" {...field('server_chan_key')} /> : null}
       {action.push_channel === 'continue' ? (
         <Stack gap="xs">

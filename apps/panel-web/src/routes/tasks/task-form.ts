@@ -11,13 +11,15 @@ import type { Schemas } from '../../api/client';
 export type ActionNumber = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
 export type ExecutionMode = 'fixed' | 'range' | 'listen';
 export type MatchMode = 'contains' | 'exact' | 'regex' | 'all';
-export type PushChannel = 'telegram' | 'forward' | 'bark' | 'custom' | 'server_chan' | 'continue';
+/** The channels saved in the settings that a rule can push through (their credentials stay in the settings). */
+export const SETTINGS_PUSH_CHANNELS = ['ntfy', 'discord', 'slack', 'teams', 'gotify', 'email'] as const;
+export type PushChannel = 'telegram' | 'forward' | 'bark' | 'custom' | 'server_chan' | 'continue' | (typeof SETTINGS_PUSH_CHANNELS)[number];
 
 export const SIGN_ACTIONS: readonly ActionNumber[] = [1, 2, 3, 4, 5, 6, 7];
 export const FOLLOW_UP_ACTIONS: readonly ActionNumber[] = [1, 2, 3, 4, 5, 6, 7, 9];
 export const LISTEN_ACTION: ActionNumber = 8;
 export const MATCH_MODES: readonly MatchMode[] = ['contains', 'exact', 'regex', 'all'];
-export const PUSH_CHANNELS: readonly PushChannel[] = ['telegram', 'forward', 'bark', 'custom', 'server_chan', 'continue'];
+export const PUSH_CHANNELS: readonly PushChannel[] = ['telegram', 'forward', 'bark', 'custom', 'server_chan', 'continue', ...SETTINGS_PUSH_CHANNELS];
 export const EXECUTION_MODES: readonly ExecutionMode[] = ['fixed', 'range', 'listen'];
 
 /** The API's bounds (TASK_LIMITS in panel-api). */

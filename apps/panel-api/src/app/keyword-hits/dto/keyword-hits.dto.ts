@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { PUSH_CHANNELS } from '../../sign-tasks/sign-task.types';
 
 export const HIT_GROUP_KEYS = ['task', 'account', 'chat'] as const;
 export type HitGroupKey = (typeof HIT_GROUP_KEYS)[number];
@@ -107,7 +108,7 @@ export class KeywordHitDto {
   @ApiProperty() matched_keyword!: string;
   @ApiProperty({ nullable: true, type: String }) url!: string | null;
   @ApiProperty({ description: 'When the message was sent (UTC, ISO 8601)' }) hit_at!: string;
-  @ApiProperty({ enum: ['telegram', 'forward', 'bark', 'custom', 'server_chan', 'continue'] }) push_channel!: string;
+  @ApiProperty({ enum: PUSH_CHANNELS }) push_channel!: string;
   @ApiProperty({ enum: ['pending', 'sent', 'failed', 'skipped'] }) push_status!: string;
   @ApiProperty({ nullable: true, type: String }) push_error!: string | null;
   @ApiProperty() created_at!: string;

@@ -8,7 +8,7 @@ export class ChannelParamDto {
   channel!: TestableChannel;
 }
 
-const ERROR_CODES = ['http_error', 'rate_limited', 'timeout', 'network_error', 'invalid_url', 'private_target_refused', 'redirect_refused', 'dns_failed', 'rejected_by_receiver'];
+const ERROR_CODES = ['http_error', 'rate_limited', 'timeout', 'network_error', 'invalid_url', 'private_target_refused', 'redirect_refused', 'dns_failed', 'rejected_by_receiver', 'encryption_required'];
 
 /** The last test of one channel. */
 export class ChannelTestDto {

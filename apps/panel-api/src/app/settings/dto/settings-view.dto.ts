@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { AiSettings, GlobalSettings, TelegramApiSettings } from '../settings.types';
+import { AiSettings, GlobalSettings, SMTP_SECURITY, SmtpSecurity, TelegramApiSettings } from '../settings.types';
 
 /** GET /api/config/settings: every setting, with secrets replaced by `*_set` flags. */
 export class SettingsViewDto {
@@ -24,6 +24,18 @@ export class SettingsViewDto {
   @ApiProperty() push_server_chan_key_set!: boolean;
   @ApiProperty({ type: String, nullable: true }) push_ntfy_url!: string | null;
   @ApiProperty() push_ntfy_token_set!: boolean;
+  @ApiProperty() push_discord_url_set!: boolean;
+  @ApiProperty() push_slack_url_set!: boolean;
+  @ApiProperty() push_teams_url_set!: boolean;
+  @ApiProperty({ type: String, nullable: true }) push_gotify_url!: string | null;
+  @ApiProperty() push_gotify_token_set!: boolean;
+  @ApiProperty({ type: String, nullable: true }) push_email_smtp_host!: string | null;
+  @ApiProperty() push_email_smtp_port!: number;
+  @ApiProperty({ enum: SMTP_SECURITY }) push_email_smtp_security!: SmtpSecurity;
+  @ApiProperty({ type: String, nullable: true }) push_email_smtp_username!: string | null;
+  @ApiProperty() push_email_smtp_password_set!: boolean;
+  @ApiProperty({ type: String, nullable: true }) push_email_from!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Recipients, separated by commas' }) push_email_to!: string | null;
   @ApiProperty({ type: String, nullable: true }) webhook_url!: string | null;
   @ApiProperty() webhook_secret_set!: boolean;
   @ApiProperty() push_notify_task_failure!: boolean;
@@ -45,7 +57,20 @@ export class SettingsViewDto {
 }
 
 export function settingsView(global: GlobalSettings, ai: AiSettings, telegramApi: TelegramApiSettings): SettingsViewDto {
-  const { webdav_password, bot_token, push_bark_url, push_server_chan_key, push_ntfy_token, webhook_secret, ...globalWithoutSecrets } = global;
+  const {
+    webdav_password,
+    bot_token,
+    push_bark_url,
+    push_server_chan_key,
+    push_ntfy_token,
+    push_discord_url,
+    push_slack_url,
+    push_teams_url,
+    push_gotify_token,
+    push_email_smtp_password,
+    webhook_secret,
+    ...globalWithoutSecrets
+  } = global;
   return {
     ...globalWithoutSecrets,
     webdav_password_set: Boolean(webdav_password),
@@ -53,6 +78,11 @@ export function settingsView(global: GlobalSettings, ai: AiSettings, telegramApi
     push_bark_url_set: Boolean(push_bark_url),
     push_server_chan_key_set: Boolean(push_server_chan_key),
     push_ntfy_token_set: Boolean(push_ntfy_token),
+    push_discord_url_set: Boolean(push_discord_url),
+    push_slack_url_set: Boolean(push_slack_url),
+    push_teams_url_set: Boolean(push_teams_url),
+    push_gotify_token_set: Boolean(push_gotify_token),
+    push_email_smtp_password_set: Boolean(push_email_smtp_password),
     webhook_secret_set: Boolean(webhook_secret),
     ai_base_url: ai.base_url,
     ai_model: ai.model,

@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { ValidateBy, ValidationArguments } from 'class-validator';
 import { describeFieldProblems } from '@shared/http-service';
 import { ruleProblem, ruleViolation, SETTINGS_FIELDS, settingsFieldProblem } from '../settings-fields';
-import { SettingsPatch } from '../settings.types';
+import { SettingsPatch, SMTP_SECURITY, SmtpSecurity } from '../settings.types';
 
 /** An empty string is "keep" for a secret and "clear" for other nullable text; everything else follows the field's rule. */
 function acceptsEmptyString(name: keyof SettingsPatch): boolean {
@@ -118,6 +118,54 @@ export class UpdateSettingsDto implements SettingsPatch {
   @ApiPropertyOptional({ type: String, nullable: true, writeOnly: true, description: `ntfy access token (optional). ${SECRET_NOTE}` })
   @SettingsRule('push_ntfy_token')
   push_ntfy_token?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, writeOnly: true, description: `Discord incoming webhook URL (https://discord.com/api/webhooks/<id>/<token>). ${SECRET_NOTE}` })
+  @SettingsRule('push_discord_url')
+  push_discord_url?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, writeOnly: true, description: `Slack incoming webhook URL (https://hooks.slack.com/services/...). ${SECRET_NOTE}` })
+  @SettingsRule('push_slack_url')
+  push_slack_url?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, writeOnly: true, description: `Microsoft Teams Workflows webhook URL ("When a Teams webhook request is received"). ${SECRET_NOTE}` })
+  @SettingsRule('push_teams_url')
+  push_teams_url?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: `Gotify server URL (https://gotify.example.org). ${CLEARABLE_NOTE}` })
+  @SettingsRule('push_gotify_url')
+  push_gotify_url?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, writeOnly: true, description: `Gotify application token. ${SECRET_NOTE}` })
+  @SettingsRule('push_gotify_token')
+  push_gotify_token?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: `SMTP server host name of the email channel. ${CLEARABLE_NOTE}` })
+  @SettingsRule('push_email_smtp_host')
+  push_email_smtp_host?: string | null;
+
+  @ApiPropertyOptional({ type: Number, default: 587, minimum: 1, maximum: 65535, description: 'SMTP server port (587 for STARTTLS, 465 for TLS).' })
+  @SettingsRule('push_email_smtp_port')
+  push_email_smtp_port?: number;
+
+  @ApiPropertyOptional({ enum: SMTP_SECURITY, default: 'starttls', description: 'starttls (required on a plain port), tls (from the first byte) or none (only to a local server, with APP_OUTBOUND_ALLOW_PRIVATE=1).' })
+  @SettingsRule('push_email_smtp_security')
+  push_email_smtp_security?: SmtpSecurity;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: `SMTP login (optional). ${CLEARABLE_NOTE}` })
+  @SettingsRule('push_email_smtp_username')
+  push_email_smtp_username?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, writeOnly: true, description: `SMTP password. ${SECRET_NOTE}` })
+  @SettingsRule('push_email_smtp_password')
+  push_email_smtp_password?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: `Sender: panel@example.com or "Name <panel@example.com>". ${CLEARABLE_NOTE}` })
+  @SettingsRule('push_email_from')
+  push_email_from?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, description: `Recipients, 1 to 20 addresses separated by commas. ${CLEARABLE_NOTE}` })
+  @SettingsRule('push_email_to')
+  push_email_to?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, description: `Custom webhook URL: notices are POSTed as signed JSON. ${CLEARABLE_NOTE}` })
   @SettingsRule('webhook_url')
