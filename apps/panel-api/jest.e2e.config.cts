@@ -12,6 +12,8 @@ module.exports = {
   setupFiles: ['<rootDir>/../../tools/testing/cheap-password-hashing.js'],
   testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
   testTimeout: 60000,
+  // npm test runs the e2e specs in shards of about equal time (tools/testing/balanced-sequencer.js).
+  testSequencer: '<rootDir>/../../tools/testing/balanced-sequencer.js',
   // Specs marked `// Database-free:` run on SQLite only (tools/testing/database-free.js says why).
   testPathIgnorePatterns: ['/node_modules/', ...databaseFreeOnPostgres(join(__dirname, 'test'))],
 };

@@ -5,11 +5,11 @@
 // component tests, e2e tests on SQLite, e2e tests again on PostgreSQL, the web apps' browser tests
 // (Chromium: panel-web, then repo-monitor-web) and the deployment tests.
 //
-// The steps run three at a time (TEST_JOBS), each when the steps it needs have ended (the build
+// The steps run four at a time (TEST_JOBS), each when the steps it needs have ended (the build
 // before the browser, deployment and e2e steps), the longest first. One at a time they kept 1.2-1.9
-// cores busy, the browser steps only 0.5, and e2e is one Jest process per service and database that
-// waits on its service much of the time; three at a time fill both cores. TEST_JOBS=1 runs them one
-// after another.
+// cores busy, the browser steps 0.2-0.5, and each e2e Jest process (two shards per service and
+// database) about 0.6, waiting on its service much of the time; four at a time fill both cores.
+// TEST_JOBS=1 runs them one after another.
 // Each step's output is kept in tmp/test-logs/<step>.log and printed whole when the step ends. Every
 // step runs even after a failure so the final line counts everything; that line is
 // `N passed, N failed[, N skipped]`, summed from the test runners' reports in tmp/test-results/.
@@ -45,7 +45,9 @@ const env = {
 const postgresUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const only = process.argv.slice(2);
 // How many steps run at once (TEST_JOBS=1: one after another).
-const jobs = Math.max(1, Number(process.env.TEST_JOBS ?? 3) || 1);
+const jobs = Math.max(1, Number(process.env.TEST_JOBS ?? 4) || 1);
+// How many Jest processes share each service's e2e specs on each database (E2E_SHARDS=1: one).
+const e2eShards = Math.max(1, Number(process.env.E2E_SHARDS ?? 2) || 1);
 const timeBinary = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
 const unitProjects = ['apps/panel-api', 'apps/repo-monitor', ...['config', 'crypto', 'database', 'http-service', 'notify', 'outbound-http', 'testing', 'update-check'].map((lib) => `libs/${lib}`)];
@@ -100,24 +102,22 @@ const steps = [
     expect: 150,
   },
   { name: 'deploy', command: jest('-c', 'deploy/jest.e2e.config.cts', '--runInBand'), after: ['native', 'build'], expect: 80 },
-  // e2e: one Jest process per service and database, each spec file in turn (--runInBand).
-  ...['panel-api', 'repo-monitor'].flatMap((app) => [
-    {
-      name: `e2e-sqlite-${app}`,
-      command: jest('-c', `apps/${app}/jest.e2e.config.cts`, '--runInBand'),
-      env: { TEST_DATABASE_DRIVER: 'sqlite' },
-      after: ['native', 'build'],
-      expect: app === 'panel-api' ? 400 : 340,
-    },
-    {
-      name: `e2e-postgres-${app}`,
-      command: jest('-c', `apps/${app}/jest.e2e.config.cts`, '--runInBand'),
-      env: { TEST_DATABASE_DRIVER: 'postgres', TEST_DATABASE_URL: postgresUrl },
-      after: ['native', 'build'],
-      expect: app === 'panel-api' ? 360 : 320,
-      needs: postgresMissing,
-    },
-  ]),
+  // e2e: per service and database, E2E_SHARDS Jest processes (2), each running its share of the spec
+  // files in turn (--runInBand). One process per run waited on its service much of the time (0.6
+  // cores) and the longest (panel-api on SQLite) ended last; shards of about equal time (weighed by
+  // tools/testing/balanced-sequencer.js) fill the cores and end together.
+  ...['panel-api', 'repo-monitor'].flatMap((app) =>
+    ['sqlite', 'postgres'].flatMap((driver) =>
+      Array.from({ length: e2eShards }, (_, index) => ({
+        name: `e2e-${driver}-${app}${e2eShards > 1 ? `-${index + 1}` : ''}`,
+        command: jest('-c', `apps/${app}/jest.e2e.config.cts`, '--runInBand', ...(e2eShards > 1 ? [`--shard=${index + 1}/${e2eShards}`] : [])),
+        env: driver === 'sqlite' ? { TEST_DATABASE_DRIVER: 'sqlite' } : { TEST_DATABASE_DRIVER: 'postgres', TEST_DATABASE_URL: postgresUrl },
+        after: ['native', 'build'],
+        expect: Math.round((app === 'panel-api' ? 500 : 450) / e2eShards),
+        ...(driver === 'postgres' && { needs: postgresMissing }),
+      })),
+    ),
+  ),
 ];
 
 /** A name given on the command line picks that step, or every step it is the prefix of (`e2e-sqlite`). */
