@@ -4,6 +4,18 @@ export const en = {
   // what a field breaks, by the rule a 400 names (details.fields[].rule); the common rules are web-ui's `field.*`
   fieldRules: {
     totp_wrong: 'The code is wrong or was already used; enter the code your authenticator app shows now.',
+    template_empty: 'The template is empty. Write some text, or reset to the default message.',
+    template_too_long: 'The template is too long: at most {{max}} characters.',
+    template_syntax: 'The template does not parse: every section that is opened must be closed, and every pair of braces too.',
+    template_unescaped: 'Triple braces and the ampersand form would skip escaping. Write each value in double braces.',
+    template_partial: 'Partials (a greater-than sign inside the braces) are not available in templates.',
+    template_delimiters: 'Changing the delimiters (an equals sign inside the braces) is not supported.',
+    template_unknown_value: 'The template uses a value that does not exist. Use one of the values listed under the template.',
+    template_nesting: 'Sections are nested too deep: at most {{max}} levels.',
+    template_tag: 'The template uses an HTML tag Telegram does not show. Use b, i, u, s, a, code, pre, blockquote or tg-spoiler.',
+    template_tag_order: 'A closing tag does not match the tag that is open. Close tags in the order they were opened.',
+    template_unclosed: 'An HTML tag is never closed. Add its closing tag.',
+    template_no_title: 'This kind of channel has no title of its own: its message template writes the whole message.',
   },
   serverError: {
     invalid_credentials: 'The password is wrong.',

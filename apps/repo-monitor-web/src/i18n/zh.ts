@@ -5,6 +5,18 @@ export const zh: typeof en = {
   appName: 'repo-monitor',
   fieldRules: {
     totp_wrong: '验证码错误或已被使用，请输入身份验证器当前显示的验证码。',
+    template_empty: '模板是空的。请填写内容，或恢复默认消息。',
+    template_too_long: '模板太长：最多 {{max}} 个字符。',
+    template_syntax: '模板无法解析：打开的区块都必须关闭，花括号也必须成对闭合。',
+    template_unescaped: '三重花括号和带 & 的写法会跳过转义。请用双花括号写值。',
+    template_partial: '模板中不能使用片段（花括号内带 > 的写法）。',
+    template_delimiters: '不支持更改分隔符（花括号内带 = 的写法）。',
+    template_unknown_value: '模板用到了不存在的值。请使用模板下方列出的值。',
+    template_nesting: '区块嵌套太深：最多 {{max}} 层。',
+    template_tag: '模板用到了 Telegram 不显示的 HTML 标签。请使用 b、i、u、s、a、code、pre、blockquote 或 tg-spoiler。',
+    template_tag_order: '结束标签与当前打开的标签不匹配。请按打开的顺序关闭标签。',
+    template_unclosed: '有 HTML 标签没有关闭。请补上它的结束标签。',
+    template_no_title: '这类渠道没有单独的标题：它的消息模板就是整条消息。',
   },
   serverError: {
     invalid_credentials: '密码不正确。',
