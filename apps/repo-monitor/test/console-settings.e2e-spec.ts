@@ -123,6 +123,8 @@ describe('console settings', () => {
         secret: 'whsec_AwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwM=',
       });
       expect(duplicate.status).toBe(409);
+      // The taken name is a field problem the console puts on the name field, in its own words.
+      expect((duplicate.body as { details?: { fields?: unknown } }).details?.fields).toEqual([{ field: 'name', rule: 'taken', message: 'a channel with this name exists' }]);
       expect((await call('POST', '/api/v1/notification-channels', { kind: 'sms', name: 'x' })).status).toBe(400);
       expect((await call('POST', '/api/v1/notification-channels', { kind: 'telegram', name: 'no chat', secret: telegram.token })).status).toBe(400);
       expect((await call('POST', '/api/v1/notification-channels', { kind: 'http_webhook', name: 'x', url: 'https://a.example', secret: 'short' })).status).toBe(400);

@@ -270,7 +270,8 @@ describe('notification routing rules: a stream of signed deliveries reaches exac
     });
     rules['opened'] = await createRule({ name: 'New acme issues to ops', match: { repositories: ['acme/*'], events: ['issues'], actions: ['opened'] }, route: { channel_ids: [ops] } });
     expect(rules['bugs'].route).toEqual({ channel_ids: [team, hook], message_thread_id: null, mode: 'now', quiet_hours: null });
-    expect((await call('POST', '/api/v1/notification-rules', { name: 'Mute Dependabot', route: { channel_ids: [] } })).status).toBe(409);
+    const taken = await call<{ details?: { fields?: unknown } }>('POST', '/api/v1/notification-rules', { name: 'Mute Dependabot', route: { channel_ids: [] } });
+    expect([taken.status, taken.body.details?.fields]).toEqual([409, [{ field: 'name', rule: 'taken', message: 'a rule with this name exists' }]]);
 
     // Drafts must be consulted before the bug rule: move it up.
     const order = ['mute', 'ci', 'drafts', 'bugs', 'security', 'releases', 'opened'].map((key) => rules[key].id);

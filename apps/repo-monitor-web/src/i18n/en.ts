@@ -3,6 +3,7 @@ export const en = {
   appName: 'repo-monitor',
   // what a field breaks, by the rule a 400 names (details.fields[].rule); the common rules are web-ui's `field.*`
   fieldRules: {
+    taken: 'This name is taken; choose another.',
     totp_wrong: 'The code is wrong or was already used; enter the code your authenticator app shows now.',
     template_empty: 'The template is empty. Write some text, or reset to the default message.',
     template_too_long: 'The template is too long: at most {{max}} characters.',

@@ -4,6 +4,7 @@ import type { en } from './en';
 export const zh: typeof en = {
   appName: 'repo-monitor',
   fieldRules: {
+    taken: '这个名称已被使用，请换一个。',
     totp_wrong: '验证码错误或已被使用，请输入身份验证器当前显示的验证码。',
     template_empty: '模板是空的。请填写内容，或恢复默认消息。',
     template_too_long: '模板太长：最多 {{max}} 个字符。',

@@ -429,7 +429,7 @@ export class NotificationChannelsService implements OnModuleInit {
       await this.dataSource.transaction(write);
     } catch (error) {
       if (error instanceof QueryFailedError && /unique|duplicate/i.test(error.message)) {
-        throw new MonitorError('conflict', 'a channel with this name exists', { field: 'name' });
+        throw new MonitorError('conflict', 'a channel with this name exists', { field: 'name', rule: 'taken' });
       }
       throw error;
     }
