@@ -1620,6 +1620,16 @@ export interface components {
             per_page: number;
             total: number;
         };
+        DryRunDecisionDto: {
+            /** @description Outbox fields are null */
+            deliveries: components["schemas"]["RoutedDeliveryDto"][];
+            /**
+             * @description rules: the rules decided; channel_filters: no rule was enabled, each channel's kind filter decided
+             * @enum {string}
+             */
+            routed_by: "rules" | "channel_filters";
+            rules: components["schemas"]["RuleVerdictDto"][];
+        };
         DryRunEventDto: {
             /** @description Where it would go now (outbox fields are null) */
             deliveries: components["schemas"]["RoutedDeliveryDto"][];
@@ -1627,10 +1637,17 @@ export interface components {
             facts: components["schemas"]["EventRoutingFactsDto"];
             kind: string;
             occurred_at: string;
-            /** @description Where it went when it was recorded, in one sentence */
+            /** @description What was decided when the event was recorded */
+            recorded: components["schemas"]["DryRunDecisionDto"];
+            /** @description Where it went when it was recorded, in one sentence (English) */
             recorded_summary: string;
+            /**
+             * @description Who would decide now: the rules, or (no rule enabled) the channels' kind filters
+             * @enum {string}
+             */
+            routed_by: "rules" | "channel_filters";
             rules: components["schemas"]["RuleVerdictDto"][];
-            /** @description Where it would go, in one sentence */
+            /** @description Where it would go, in one sentence (English; the console words it from the fields) */
             summary: string;
             title: string;
         };

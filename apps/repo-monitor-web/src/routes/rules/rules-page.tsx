@@ -5,6 +5,7 @@ import { confirmAction, EmptyState, Page, QueryState, toast, useFieldRefusal } f
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, Schemas, unwrap } from '../../api/client';
+import { useRoutingWords } from '../events/routing-words';
 import { RuleEditor } from './rule-editor';
 import { RULE_TEMPLATES, RuleTemplateId, ruleFromTemplate } from './rule-templates';
 
@@ -289,6 +290,7 @@ function RuleFromTemplate({ channels, existing, onCreated }: RuleFromTemplatePro
 
 function DryRunTable({ items }: { items: DryRunItem[] }) {
   const { t } = useTranslation();
+  const words = useRoutingWords();
   if (items.length === 0) return <Text size="sm">{t('rules.dryRunEmpty')}</Text>;
   return (
     <Stack gap="xs">
@@ -308,8 +310,8 @@ function DryRunTable({ items }: { items: DryRunItem[] }) {
             {items.map((item) => (
               <Table.Tr key={item.event_id}>
                 <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.title}</Table.Td>
-                <Table.Td>{item.summary}</Table.Td>
-                <Table.Td>{item.recorded_summary}</Table.Td>
+                <Table.Td>{words.summary(item)}</Table.Td>
+                <Table.Td>{words.summary(item.recorded)}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
