@@ -20,6 +20,16 @@ export const en = {
   },
   serverError: {
     invalid_credentials: 'The password is wrong.',
+    // codes whose English message says nothing more specific than this
+    unauthorized: 'You are signed out. Sign in again.',
+    csrf_failed: 'The page was open too long to send this safely. Reload the page and try again.',
+    forbidden: 'This needs an admin session.',
+    rate_limited: 'Too many requests. Wait a moment and try again.',
+    internal_error: 'Something went wrong in repo-monitor. Try again; if it keeps failing, its log has the details under the request id.',
+    service_unavailable: 'repo-monitor cannot do this right now (its database or GitHub is not answering). Try again in a moment.',
+    encryption_unavailable: 'Secrets cannot be stored: MONITOR_ENCRYPTION_KEY is not set, or it is not the key the secrets were stored with.',
+    github_app_not_configured: 'The GitHub App is not set up yet. Set it up on the GitHub App page first.',
+    webhook_not_configured: 'No webhook secret is set, so GitHub deliveries cannot be checked. Set one on the GitHub App page.',
   },
   common: {
     save: 'Save',

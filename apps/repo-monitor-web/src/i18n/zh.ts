@@ -21,6 +21,15 @@ export const zh: typeof en = {
   },
   serverError: {
     invalid_credentials: '密码不正确。',
+    unauthorized: '你已退出登录，请重新登录。',
+    csrf_failed: '页面打开太久，无法安全地发送。请刷新页面后重试。',
+    forbidden: '这需要管理员会话。',
+    rate_limited: '请求太多，请稍等片刻再试。',
+    internal_error: 'repo-monitor 内部出错。请重试；如果一直失败，可按请求 ID 在日志中查看详情。',
+    service_unavailable: 'repo-monitor 现在无法完成（数据库或 GitHub 没有响应）。请稍后再试。',
+    encryption_unavailable: '无法保存密钥：未设置 MONITOR_ENCRYPTION_KEY，或它不是保存这些密钥时用的那一个。',
+    github_app_not_configured: '尚未设置 GitHub App。请先在 GitHub App 页面完成设置。',
+    webhook_not_configured: '未设置 Webhook 密钥，无法校验 GitHub 的投递。请在 GitHub App 页面设置。',
   },
   common: {
     save: '保存',
