@@ -77,16 +77,19 @@ describe('TemplatesPage', () => {
       }
       const body = (await request.json()) as Record<string, unknown>;
       previews.push(body);
-      const template = typeof body['body'] === 'string' ? body['body'] : '{{heading}}';
+      // The message and the title have different defaults: the editor must start from the part's own.
+      const title = body['part'] === 'title';
+      const fallback = title ? '{{heading}}' : '{{#body}}{{body}}{{/body}}';
+      const template = typeof body['body'] === 'string' ? body['body'] : fallback;
       return jsonResponse({
         event: null,
-        part: 'title',
+        part: title ? 'title' : 'message',
         channel_kind: 'ntfy',
         format: 'plain',
         limit: 250,
         whole_message: false,
         template,
-        default_template: '{{heading}}',
+        default_template: fallback,
         rendered: template.replace('{{heading}}', '[acme/api] Issue #3 opened: Crash').replace('{{repository}}', 'acme/api'),
         length: 10,
         truncated: false,
@@ -96,6 +99,7 @@ describe('TemplatesPage', () => {
     renderWithProviders(<TemplatesPage />, { resources, path: '/templates', language: 'zh-CN' });
     await screen.findByRole('option', { name: 'Phone (ntfy)' });
     fireEvent.change(screen.getByRole('combobox', { name: /渠道或规则/ }), { target: { value: 'channel:c2' } });
+    await waitFor(() => expect(screen.getByRole('textbox', { name: /^模板/ })).toHaveValue('{{#body}}{{body}}{{/body}}'));
     fireEvent.change(await screen.findByRole('combobox', { name: /^部分/ }), { target: { value: 'title' } });
     const editor = await screen.findByRole('textbox', { name: /^标题模板/ });
     await waitFor(() => expect(editor).toHaveValue('{{heading}}'));

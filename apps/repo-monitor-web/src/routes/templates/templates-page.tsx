@@ -207,7 +207,7 @@ function TemplateEditor({ owner, part, eventKind, channels, rules, saved, onChan
   const [debounced] = useDebouncedValue(body, 300);
 
   const preview = useQuery({
-    queryKey: ['notification-template-preview', owner, eventKind, debounced],
+    queryKey: ['notification-template-preview', owner, part, eventKind, debounced],
     queryFn: () => unwrap(api.POST('/api/v1/notification-templates/preview', { body: { ...target, event_kind: eventKind, ...(debounced !== null ? { body: debounced } : {}) } })),
     retry: false,
     placeholderData: (previous) => previous,
