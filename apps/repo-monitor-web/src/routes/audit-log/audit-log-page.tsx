@@ -69,6 +69,7 @@ export function AuditLogPage() {
     if (typeof value === 'string') {
       if (key === 'fields' && i18n.exists(`auditLog.fieldNames.${value}`)) return t(`auditLog.fieldNames.${value}`);
       if (key === 'part' && i18n.exists(`auditLog.parts.${value}`)) return t(`auditLog.parts.${value}`);
+      if (key === 'period' && i18n.exists(`auditLog.periods.${value}`)) return t(`auditLog.periods.${value}`);
       return value.replace(/_/g, ' ');
     }
     return value === null || value === undefined ? '—' : String(value);
