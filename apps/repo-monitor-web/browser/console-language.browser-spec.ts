@@ -28,6 +28,12 @@ describe('repo-monitor console: server text in the person\'s language', () => {
     expect((await post('/api/v1/digests', { period: 'daily' })).status).toBe(201);
     const channels = (await (await fetch(`${web.monitor.url}/api/v1/notification-channels`, { headers: adminHeaders(session) })).json()) as { items: Array<{ id: string }> };
     expect((await post('/api/v1/notification-templates', { channel_id: channels.items[0].id, event_kind: 'issues', body: '<b>{{title}}</b>' }, 'PUT')).status).toBe(200);
+    // Once a rule exists, an issue without its label goes nowhere: the routing says which field did not match.
+    expect((await post('/api/v1/notification-rules', { name: 'Only bugs', match: { labels_any: ['bug'] }, route: { channel_ids: [channels.items[0].id] } })).status).toBe(201);
+    const eventsBefore = ((await (await fetch(`${web.monitor.url}/api/v1/events?per_page=1`, { headers: adminHeaders(session) })).json()) as { total: number }).total;
+    const unlabelled = { ...payload, issue: { ...payload.issue, number: 6, title: 'Typo in docs', html_url: 'https://github.com/acme/lang/issues/6' } };
+    expect((await sendDelivery(web.monitor.url, 'issues', unlabelled)).status).toBe(202);
+    await waitFor(async () => ((await (await fetch(`${web.monitor.url}/api/v1/events?per_page=1`, { headers: adminHeaders(session) })).json()) as { total: number }).total > eventsBefore, 20_000);
   });
 
   afterAll(async () => {
@@ -64,6 +70,14 @@ describe('repo-monitor console: server text in the person\'s language', () => {
     await page.setViewportSize(PHONE);
     await page.screenshot({ path: '/tmp/h3-routing-zh-390.png' });
     await page.setViewportSize(DESKTOP);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: /^发往何处：.*Typo in docs/ }).click();
+    await dialog.getByText('未发送：没有规则匹配。').waitFor();
+    await dialog.getByText('未匹配：“含任一标签”不符').waitFor();
+    expect(await dialog.innerText()).not.toMatch(/labels_any|Not sent|is on the event/);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.screenshot({ path: '/tmp/h3-routing-rule-zh-1280.png' });
 
     await page.goto('/ai?tab=digests');
     await page.getByRole('button', { name: /^每日摘要 \d{4}-\d{2}-\d{2}$/ }).click();
