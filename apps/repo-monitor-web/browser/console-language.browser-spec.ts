@@ -61,6 +61,8 @@ describe('repo-monitor console: server text in the person\'s language', () => {
     await page.setViewportSize(DESKTOP);
 
     await page.goto('/events');
+    // The digest's event is titled by the service in English: the console says it in Chinese.
+    await page.getByRole('cell', { name: /^每日摘要 \d{4}-\d{2}-\d{2}$/ }).waitFor();
     await page.getByRole('button', { name: /^发往何处：.*Crash on start/ }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('按各渠道的事件类型过滤（没有启用的规则）：发送到 Telegram (from environment)。').waitFor();

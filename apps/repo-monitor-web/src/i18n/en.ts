@@ -112,5 +112,6 @@ export const en = {
     },
     deletedChannel: 'A deleted channel',
   },
+  digestTitles: { daily: 'Daily digest {{day}}', weekly: 'Weekly report {{day}}', monthly: 'Monthly report {{day}}' },
   notFound: { title: 'Page not found', body: 'This page does not exist.', back: 'Go to the dashboard' },
 };

@@ -112,5 +112,6 @@ export const zh: typeof en = {
     },
     deletedChannel: '已删除的渠道',
   },
+  digestTitles: { daily: '每日摘要 {{day}}', weekly: '周报 {{day}}', monthly: '月报 {{day}}' },
   notFound: { title: '页面不存在', body: '此页面不存在。', back: '前往概览' },
 };
