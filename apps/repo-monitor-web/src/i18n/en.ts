@@ -4,6 +4,10 @@ export const en = {
   // what a field breaks, by the rule a 400 names (details.fields[].rule); the common rules are web-ui's `field.*`
   fieldRules: {
     taken: 'This name is taken; choose another.',
+    plain_http: 'Use an https:// address. Plain http is allowed only for a receiver on a private network or this machine (tick \u201cAllow private targets\u201d), or when MONITOR_HTTP_WEBHOOK_ALLOW_INSECURE=true is set.',
+    private_address: 'This address is on a private network or this machine. Tick \u201cAllow private targets\u201d to send there.',
+    unencrypted_remote: 'Without encryption, mail may go only to a server on a private network or this machine (tick \u201cAllow private targets\u201d), or choose STARTTLS or TLS.',
+    inbound_secret_reused: 'This is the secret GitHub signs its deliveries with; use a different secret for this channel.',
     totp_wrong: 'The code is wrong or was already used; enter the code your authenticator app shows now.',
     template_empty: 'The template is empty. Write some text, or reset to the default message.',
     template_too_long: 'The template is too long: at most {{max}} characters.',

@@ -5,6 +5,10 @@ export const zh: typeof en = {
   appName: 'repo-monitor',
   fieldRules: {
     taken: '这个名称已被使用，请换一个。',
+    plain_http: '请使用 https:// 地址。只有私有网络或本机上的接收端（请勾选“允许内网目标”），或设置了 MONITOR_HTTP_WEBHOOK_ALLOW_INSECURE=true 时，才能用明文 http。',
+    private_address: '这个地址位于私有网络或本机。要发送到这里，请勾选“允许内网目标”。',
+    unencrypted_remote: '不加密时只能发送到私有网络或本机上的邮件服务器（请勾选“允许内网目标”），或选择 STARTTLS 或 TLS。',
+    inbound_secret_reused: '这是 GitHub 为投递签名所用的密钥，请为这个渠道换一个不同的密钥。',
     totp_wrong: '验证码错误或已被使用，请输入身份验证器当前显示的验证码。',
     template_empty: '模板是空的。请填写内容，或恢复默认消息。',
     template_too_long: '模板太长：最多 {{max}} 个字符。',
