@@ -56,7 +56,12 @@ describe('repo-monitor console: server text in the person\'s language', () => {
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.screenshot({ path: '/tmp/h3-audit-zh-1280.png', fullPage: true });
     await page.setViewportSize(PHONE);
+    // Loaded at phone size, so the picture is the page a phone shows (not the sidebar folding away).
+    await page.reload();
+    await page.getByRole('heading', { name: '审计日志' }).waitFor();
+    await page.getByText('保存消息模板').first().waitFor();
     expect(await scrollsSideways(page)).toBe(false);
+    expect(await seriousAxeViolations(page)).toEqual([]);
     await page.screenshot({ path: '/tmp/h3-audit-zh-390.png', fullPage: true });
     await page.setViewportSize(DESKTOP);
 
