@@ -81,6 +81,59 @@ describe('repo-monitor console: message templates and rule editing', () => {
     await context.close();
   });
 
+  it('writes the title a push channel shows from a title template, and says a refused template on its field in Chinese, at 1280 and 390 px', async () => {
+    const session = await loginAdmin(web.monitor);
+    const discordPath = '/api/webhooks/6/discord-title-token';
+    const created = await fetch(`${web.monitor.url}/api/v1/notification-channels`, {
+      method: 'POST',
+      headers: { ...adminHeaders(session), 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'discord', name: 'Push Discord', url: web.webhooks.urlFor(discordPath), allow_private: true }),
+    });
+    expect(created.status).toBe(201);
+
+    const { page, context, errors } = await newPage(web, DESKTOP);
+    await signIn(page, { path: '/login?next=%2Ftemplates' });
+    await page.getByRole('combobox', { name: /^Channel or rule/ }).selectOption({ label: 'Push Discord (Discord)' });
+    await page.getByRole('combobox', { name: /^Kind of event/ }).selectOption('issues');
+    // Telegram has no title of its own; a Discord post does (its bold first line).
+    await page.getByRole('combobox', { name: /^Part/ }).selectOption('title');
+    const editor = page.getByRole('textbox', { name: /^Title template/ });
+    await waitFor(async () => (await editor.inputValue()) === '{{heading}}', 15_000);
+    const preview = page.getByRole('figure', { name: 'Preview' });
+    await editor.fill('⚠ {{repository}}:\n{{title}}');
+    await preview.getByText('⚠ acme/tools: Issue #42 opened: Third').waitFor();
+    await page.getByText(/title: \d+ of 250 characters/).waitFor();
+    await page.getByRole('button', { name: 'Save template' }).click();
+    await page.getByRole('button', { name: 'Edit the title template of Push Discord for issues' }).waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.screenshot({ path: '/tmp/h3-title-template-1280.png', fullPage: true });
+
+    const before = web.webhooks.requestsTo(discordPath).length;
+    await deliverIssue('Titled');
+    await waitFor(() => web.webhooks.requestsTo(discordPath).length > before, 20_000);
+    const content = (JSON.parse(web.webhooks.requestsTo(discordPath)[before].bodyText) as { content: string }).content;
+    expect(content.split('\n')[0]).toBe('**⚠ acme/tools: Issue \\#43 opened: Titled**');
+
+    // In Chinese, a template the service refuses is said on the template field in Chinese.
+    await page.evaluate(() => localStorage.setItem('ui.language', 'zh-CN'));
+    await page.reload();
+    await page.getByRole('heading', { name: '消息模板' }).waitFor();
+    await page.getByRole('combobox', { name: /^渠道或规则/ }).selectOption({ label: 'Push Discord (Discord)' });
+    const body = page.getByRole('textbox', { name: /^模板/ });
+    await body.fill('{{#labels}}{{title}}');
+    await page.getByText('模板无法解析：打开的区块都必须关闭，花括号也必须成对闭合。').waitFor();
+    expect(await body.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByRole('button', { name: '保存模板' }).isDisabled()).toBe(true);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.screenshot({ path: '/tmp/h3-template-refused-zh-1280.png', fullPage: true });
+    await page.setViewportSize(PHONE);
+    expect(await scrollsSideways(page)).toBe(false);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.screenshot({ path: '/tmp/h3-template-refused-zh-390.png', fullPage: true });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('edits the match fields of a saved rule', async () => {
     const session = await loginAdmin(web.monitor);
     const channels = (await (await fetch(`${web.monitor.url}/api/v1/notification-channels`, { headers: adminHeaders(session) })).json()) as { items: Array<{ id: string }> };

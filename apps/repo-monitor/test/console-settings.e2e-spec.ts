@@ -116,6 +116,11 @@ describe('console settings', () => {
     it('refuses private targets unless allowed, duplicate names and bad input', async () => {
       const privateTarget = await call('POST', '/api/v1/notification-channels', { kind: 'http_webhook', name: 'private', url: 'http://10.0.0.5/hook', secret: 'whsec_AgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgI=' });
       expect(privateTarget.status).toBe(400);
+      // Rules the console words itself (the sentences name allow_private, an API field).
+      type Refusal = { details?: { fields?: Array<{ field: string; rule: string }> } };
+      expect((privateTarget.body as Refusal).details?.fields?.map(({ field, rule }) => ({ field, rule }))).toEqual([{ field: 'url', rule: 'plain_http' }]);
+      const privateHttps = await call('POST', '/api/v1/notification-channels', { kind: 'http_webhook', name: 'private', url: 'https://10.0.0.5/hook', secret: 'whsec_AgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgI=' });
+      expect([privateHttps.status, (privateHttps.body as Refusal).details?.fields?.map(({ field, rule }) => ({ field, rule }))]).toEqual([400, [{ field: 'url', rule: 'private_address' }]]);
       const duplicate = await call('POST', '/api/v1/notification-channels', {
         kind: 'http_webhook',
         name: 'Receiver',
@@ -123,6 +128,8 @@ describe('console settings', () => {
         secret: 'whsec_AwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAwM=',
       });
       expect(duplicate.status).toBe(409);
+      // The taken name is a field problem the console puts on the name field, in its own words.
+      expect((duplicate.body as { details?: { fields?: unknown } }).details?.fields).toEqual([{ field: 'name', rule: 'taken', message: 'a channel with this name exists' }]);
       expect((await call('POST', '/api/v1/notification-channels', { kind: 'sms', name: 'x' })).status).toBe(400);
       expect((await call('POST', '/api/v1/notification-channels', { kind: 'telegram', name: 'no chat', secret: telegram.token })).status).toBe(400);
       expect((await call('POST', '/api/v1/notification-channels', { kind: 'http_webhook', name: 'x', url: 'https://a.example', secret: 'short' })).status).toBe(400);

@@ -270,7 +270,8 @@ describe('notification routing rules: a stream of signed deliveries reaches exac
     });
     rules['opened'] = await createRule({ name: 'New acme issues to ops', match: { repositories: ['acme/*'], events: ['issues'], actions: ['opened'] }, route: { channel_ids: [ops] } });
     expect(rules['bugs'].route).toEqual({ channel_ids: [team, hook], message_thread_id: null, mode: 'now', quiet_hours: null });
-    expect((await call('POST', '/api/v1/notification-rules', { name: 'Mute Dependabot', route: { channel_ids: [] } })).status).toBe(409);
+    const taken = await call<{ details?: { fields?: unknown } }>('POST', '/api/v1/notification-rules', { name: 'Mute Dependabot', route: { channel_ids: [] } });
+    expect([taken.status, taken.body.details?.fields]).toEqual([409, [{ field: 'name', rule: 'taken', message: 'a rule with this name exists' }]]);
 
     // Drafts must be consulted before the bug rule: move it up.
     const order = ['mute', 'ci', 'drafts', 'bugs', 'security', 'releases', 'opened'].map((key) => rules[key].id);
@@ -368,11 +369,24 @@ describe('notification routing rules: a stream of signed deliveries reaches exac
     const sentBefore = telegram.messages.length;
     const stored = (await call<{ items: Rule[] }>('GET', '/api/v1/notification-rules')).body.items;
     const withoutMute = stored.filter((rule) => rule.id !== rules['mute'].id).map(({ id, name, enabled, match, route, stop }) => ({ id, name, enabled, match, route, stop }));
-    const response = await call<{ items: Array<{ event_id: number; summary: string; recorded_summary: string }> }>('POST', '/api/v1/notification-rules/dry-run', { rules: withoutMute });
+    const response = await call<{
+      items: Array<{
+        event_id: number;
+        routed_by: string;
+        summary: string;
+        recorded_summary: string;
+        recorded: { routed_by: string; rules: Array<{ name: string; matched: boolean; stopped: boolean }>; deliveries: unknown[] };
+      }>;
+    }>('POST', '/api/v1/notification-rules/dry-run', { rules: withoutMute });
     expect(response.status).toBe(200);
     const botPr = response.body.items.find((item) => item.event_id === eventIds['bot-pr']);
     expect(botPr?.recorded_summary).toBe('Muted by the rule "Mute Dependabot" (it matched, routes nowhere and stops).');
     expect(botPr?.summary).toBe('Not sent: no rule matched.');
+    // The decisions come as fields too, so the console words them in the person's language.
+    expect(botPr?.routed_by).toBe('rules');
+    expect(botPr?.recorded.routed_by).toBe('rules');
+    expect(botPr?.recorded.deliveries).toEqual([]);
+    expect(botPr?.recorded.rules.find((rule) => rule.matched)).toMatchObject({ name: 'Mute Dependabot', stopped: true });
     expect(response.body.items.map((item) => item.event_id)).toEqual([...response.body.items.map((item) => item.event_id)].sort((a, b) => b - a));
     expect((await call('POST', '/api/v1/notification-rules/dry-run', { rules: [{ name: 'x' }] })).status).toBe(400);
     expect(telegram.messages.length).toBe(sentBefore);

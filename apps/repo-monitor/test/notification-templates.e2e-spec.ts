@@ -9,6 +9,7 @@ interface Template {
   id: string;
   channel_id: string | null;
   rule_id: string | null;
+  part: 'message' | 'title';
   event_kind: string;
   body: string;
 }
@@ -28,7 +29,7 @@ interface Preview {
 interface ErrorBody {
   error_code: string;
   message: string;
-  details?: { field?: string };
+  details?: { field?: string; fields?: Array<{ field: string; rule: string; max?: number; message: string }> };
 }
 
 /** HH:MM of an instant in UTC. */
@@ -191,6 +192,27 @@ describe('message templates: stored per channel and rule, previewed on real even
       expect({ body, status: response.status, code: response.body.error_code }).toEqual({ body, status: 400, code: 'validation_failed' });
       expect(`${response.body.message} ${response.body.details?.field ?? ''}`).toContain(mentions);
     }
+    // Each template refusal names its field and a rule the console translates (the message is the English sentence).
+    const rules: Array<[Record<string, unknown>, string, number?]> = [
+      [{ channel_id: ops, event_kind: 'issues', body: '{{{title}}}' }, 'template_unescaped'],
+      [{ channel_id: ops, event_kind: 'issues', body: '{{token}}' }, 'template_unknown_value'],
+      [{ channel_id: ops, event_kind: 'issues', body: '<script>{{title}}</script>' }, 'template_tag'],
+      [{ channel_id: ops, event_kind: 'issues', body: '<b>{{title}}' }, 'template_unclosed'],
+      [{ channel_id: ops, event_kind: 'issues', body: '{{#labels}}' }, 'template_syntax'],
+      [{ channel_id: ops, event_kind: 'issues', body: '   ' }, 'template_empty'],
+      [{ channel_id: discord, part: 'title', event_kind: 'issues', body: 'x'.repeat(501) }, 'template_too_long', 500],
+    ];
+    for (const [body, rule, max] of rules) {
+      const response = await call<ErrorBody>('PUT', '/api/v1/notification-templates', body);
+      expect({ status: response.status, fields: response.body.details?.fields }).toEqual({
+        status: 400,
+        fields: [{ field: 'body', rule, ...(max === undefined ? {} : { max }), message: response.body.message }],
+      });
+    }
+    // Telegram and the signed webhook have no title of their own to template.
+    const untitled = await call<ErrorBody>('PUT', '/api/v1/notification-templates', { channel_id: ops, part: 'title', event_kind: 'issues', body: '{{title}}' });
+    expect([untitled.status, untitled.body.details?.fields?.[0]?.field, untitled.body.details?.fields?.[0]?.rule]).toEqual([400, 'part', 'template_no_title']);
+    expect((await call<ErrorBody>('PUT', '/api/v1/notification-templates', { channel_id: hook, part: 'subject', event_kind: 'issues', body: 'x' })).status).toBe(400);
     // Markup Telegram refuses is fine where the text is plain.
     expect((await call('PUT', '/api/v1/notification-templates', { channel_id: hook, event_kind: 'release', body: '<b>{{title}}' })).status).toBe(200);
     const listed = await call<{ items: Template[]; total: number }>('GET', '/api/v1/notification-templates');
@@ -211,6 +233,13 @@ describe('message templates: stored per channel and rule, previewed on real even
     expect((await call<ErrorBody>('POST', '/api/v1/notification-templates/preview', { channel_id: ops, event_kind: 'issues', body: '{{{title}}}' })).status).toBe(400);
     expect((await call<ErrorBody>('POST', '/api/v1/notification-templates/preview', { event_kind: 'issues', event_id: 999999 })).status).toBe(404);
     expect((await call<ErrorBody>('POST', '/api/v1/notification-templates/preview', { event_kind: 'issues', channel_kind: 'pigeon' })).status).toBe(400);
+    // A digest's example is a digest, and a title previews as one plain line.
+    const digest = await call<Preview & { part: string }>('POST', '/api/v1/notification-templates/preview', { channel_kind: 'gotify', part: 'title', event_kind: 'digest', body: '📰 {{title}}\n<{{kind}}>' });
+    expect(digest.status).toBe(200);
+    expect(digest.body).toMatchObject({ part: 'title', format: 'plain', limit: 250, whole_message: false, default_template: '{{heading}}' });
+    expect(digest.body.rendered).toMatch(/^📰 Daily digest \d{4}-\d{2}-\d{2} <digest\.daily>$/);
+    const untitled = await call<ErrorBody>('POST', '/api/v1/notification-templates/preview', { channel_kind: 'telegram', part: 'title', event_kind: 'digest' });
+    expect([untitled.status, untitled.body.details?.fields?.[0]?.rule]).toEqual([400, 'template_no_title']);
   });
 
   it('sends a stream of signed deliveries through rules and templates: each receiver holds exactly its messages, in the right topics, rendered', async () => {
@@ -311,8 +340,8 @@ describe('message templates: stored per channel and rule, previewed on real even
     expect(exported.body.version).toBe(2);
     expect(exported.body.templates).toEqual(
       expect.arrayContaining([
-        { channel_id: slack, rule: null, event_kind: '*', body: '_{{title}}_ by *{{actor}}*' },
-        { channel_id: null, rule: 'Failed CI of main', event_kind: 'workflow_run.failure', body: 'CI {{conclusion}} on {{branch}}: {{title}} *{{repository}}*' },
+        { channel_id: slack, rule: null, part: 'message', event_kind: '*', body: '_{{title}}_ by *{{actor}}*' },
+        { channel_id: null, rule: 'Failed CI of main', part: 'message', event_kind: 'workflow_run.failure', body: 'CI {{conclusion}} on {{branch}}: {{title}} *{{repository}}*' },
       ]),
     );
     expect(exported.body.templates).toHaveLength(4);
@@ -336,4 +365,26 @@ describe('message templates: stored per channel and rule, previewed on real even
     expect(after).toHaveLength(4);
     expect(after.find((item) => item.rule_id !== null)).toMatchObject({ rule_id: ciRule?.id, event_kind: 'workflow_run.failure' });
   });
+
+  it('writes the title a channel shows from a title template, kept apart from the message template and exported with it', async () => {
+    await saveTemplate('discord-title', { channel_id: discord, part: 'title', event_kind: '*', body: '⚠ {{repository}} · {{workflow}} {{conclusion}}' });
+    await saveTemplate('slack-title', { channel_id: slack, part: 'title', event_kind: 'issues', body: 'New issue by {{author}}' });
+    // The message template of the same owner and kind stays (one template per owner, part and kind).
+    expect((await call<{ items: Template[] }>('GET', `/api/v1/notification-templates?channel_id=${slack}`)).body.items.map((item) => [item.part, item.event_kind])).toEqual([
+      ['message', '*'],
+      ['title', 'issues'],
+    ]);
+    expect((await call<{ total: number }>('GET', '/api/v1/notification-templates?part=title')).body.total).toBe(2);
+    const discordBefore = discordContents().length;
+    const slackBefore = slackTexts().length;
+    await deliver('workflow_run', workflowRun('acme/api', 9004, 'failure', 'main'));
+    await deliver('issues', issue('acme/api', 16, 'Titles <b>plain</b>', 'dave', ['bug']));
+    await waitFor(async () => (await outboxTotal('pending')) === 0 && discordContents().length > discordBefore && slackTexts().length > slackBefore, 30_000);
+    expect(discordContents().slice(discordBefore)).toEqual([
+      '**⚠ acme/api · CI failure**\nCI failure on main: Workflow CI failed on main *acme/api*\n<https://github.com/acme/api/actions/runs/9004>',
+    ]);
+    expect(slackTexts().slice(slackBefore)).toEqual(['*New issue by dave*\n_Issue #16 opened: Titles &lt;b&gt;plain&lt;/b&gt;_ by *dave*\n<https://github.com/acme/api/issues/16|View on GitHub>']);
+    const exported = await call<{ templates: Array<Record<string, unknown>> }>('GET', '/api/v1/notification-rules/export');
+    expect(exported.body.templates).toEqual(expect.arrayContaining([{ channel_id: slack, rule: null, part: 'title', event_kind: 'issues', body: 'New issue by {{author}}' }]));
+  }, 60_000);
 });

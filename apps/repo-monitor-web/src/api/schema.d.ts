@@ -1620,6 +1620,16 @@ export interface components {
             per_page: number;
             total: number;
         };
+        DryRunDecisionDto: {
+            /** @description Outbox fields are null */
+            deliveries: components["schemas"]["RoutedDeliveryDto"][];
+            /**
+             * @description rules: the rules decided; channel_filters: no rule was enabled, each channel's kind filter decided
+             * @enum {string}
+             */
+            routed_by: "rules" | "channel_filters";
+            rules: components["schemas"]["RuleVerdictDto"][];
+        };
         DryRunEventDto: {
             /** @description Where it would go now (outbox fields are null) */
             deliveries: components["schemas"]["RoutedDeliveryDto"][];
@@ -1627,10 +1637,17 @@ export interface components {
             facts: components["schemas"]["EventRoutingFactsDto"];
             kind: string;
             occurred_at: string;
-            /** @description Where it went when it was recorded, in one sentence */
+            /** @description What was decided when the event was recorded */
+            recorded: components["schemas"]["DryRunDecisionDto"];
+            /** @description Where it went when it was recorded, in one sentence (English) */
             recorded_summary: string;
+            /**
+             * @description Who would decide now: the rules, or (no rule enabled) the channels' kind filters
+             * @enum {string}
+             */
+            routed_by: "rules" | "channel_filters";
             rules: components["schemas"]["RuleVerdictDto"][];
-            /** @description Where it would go, in one sentence */
+            /** @description Where it would go, in one sentence (English; the console words it from the fields) */
             summary: string;
             title: string;
         };
@@ -1730,6 +1747,11 @@ export interface components {
             channel_id?: string | null;
             /** @description `*` (every kind), a family such as `issues`, or a kind such as `issues.opened`; the most specific one applies */
             event_kind: string;
+            /**
+             * @description message (default): the text of the message; title: its title (push title, email subject), only for discord, slack, teams, ntfy, bark, gotify, email channels
+             * @enum {string}
+             */
+            part?: "message" | "title";
             /** @description The rule (by name, among the imported rules) whose template this is */
             rule?: string | null;
         };
@@ -1983,6 +2005,11 @@ export interface components {
             /** @description `*` (every kind), a family such as `issues`, or a kind such as `issues.opened`; the most specific one applies */
             event_kind: string;
             id: string;
+            /**
+             * @description message (default): the text of the message; title: its title (push title, email subject), only for discord, slack, teams, ntfy, bark, gotify, email channels
+             * @enum {string}
+             */
+            part: "message" | "title";
             /** @description The rule whose template this is (null for a channel's); it applies to what the rule routes */
             rule_id: string | null;
             /** Format: date-time */
@@ -1995,7 +2022,7 @@ export interface components {
         NotificationTemplatePreviewDto: {
             /** @enum {string} */
             channel_kind: "telegram" | "http_webhook" | "discord" | "slack" | "teams" | "ntfy" | "bark" | "gotify" | "email";
-            /** @description The default template of this kind of channel */
+            /** @description The default template of this kind of channel (of a title: {{heading}}) */
             default_template: string;
             /** @description The recorded event rendered; null when none of the kind exists yet (an example event was used) */
             event: components["schemas"]["TemplatePreviewEventDto"] | null;
@@ -2007,6 +2034,8 @@ export interface components {
             length: number;
             /** @description The most characters the channel takes; longer text is cut */
             limit: number;
+            /** @enum {string} */
+            part: "message" | "title";
             /** @description The text the channel would get */
             rendered: string;
             /** @description The template rendered (the default one when body was left out) */
@@ -2114,6 +2143,11 @@ export interface components {
             event_id?: number;
             /** @description `*` (every kind), a family such as `issues`, or a kind such as `issues.opened`; the most specific one applies */
             event_kind: string;
+            /**
+             * @description message (default): the text of the message; title: its title (push title, email subject), only for discord, slack, teams, ntfy, bark, gotify, email channels
+             * @enum {string}
+             */
+            part?: "message" | "title";
         };
         ProduceDigestDto: {
             /** @enum {string} */
@@ -2355,7 +2389,7 @@ export interface components {
         };
         SaveNotificationTemplateDto: {
             /**
-             * @description A Mustache template (logic-less; values are escaped for the channel's format). Values: heading, title, body, repository, kind, event, action, category, actor, author, url, occurred_at, event_id, labels, branch, workflow, conclusion, severity, draft
+             * @description A Mustache template (logic-less; values are escaped for the channel's format; a title template is one line of plain text). Values: heading, title, body, repository, kind, event, action, category, actor, author, url, occurred_at, event_id, labels, branch, workflow, conclusion, severity, draft
              * @example <b>{{heading}}</b>
              *     {{#labels}}#{{.}} {{/labels}}
              */
@@ -2367,6 +2401,11 @@ export interface components {
              * @example workflow_run
              */
             event_kind: string;
+            /**
+             * @description message (default): the text of the message; title: its title (push title, email subject), only for discord, slack, teams, ntfy, bark, gotify, email channels
+             * @enum {string}
+             */
+            part?: "message" | "title";
             /** @description The rule the template is for (give this or channel_id) */
             rule_id?: string;
         };
@@ -5438,6 +5477,8 @@ export interface operations {
             query?: {
                 /** @description Only this channel's templates */
                 channel_id?: string;
+                /** @description Only message or only title templates */
+                part?: "message" | "title";
                 /** @description Only this rule's templates */
                 rule_id?: string;
             };

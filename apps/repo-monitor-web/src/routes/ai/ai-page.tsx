@@ -238,15 +238,28 @@ function ReviewDetail({ id }: { id: number }) {
 }
 
 type Digest = Schemas['DigestDto'];
+
+/** The day a digest covers, as the service names it: the end of its period in the configured time zone (YYYY-MM-DD). */
+export function digestDay(digest: Pick<Digest, 'period_end'>, timeZone: string): string {
+  try {
+    return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(digest.period_end));
+  } catch {
+    return digest.period_end.slice(0, 10);
+  }
+}
 const PERIODS = ['daily', 'weekly', 'monthly'] as const;
 
-function DigestsTab() {
-  const { t } = useTranslation();
+export function DigestsTab() {
+  const { t, i18n } = useTranslation();
   const timeZone = useTimeZone();
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
   const [period, setPeriod] = useState<(typeof PERIODS)[number]>('daily');
   const [open, setOpen] = useState<Digest | null>(null);
+  // The service writes titles and reasons in English; the console says them in the page's language
+  // (and drops the body's first line when it only repeats the English title the drawer already shows).
+  const titleOf = (digest: Digest) => t('ai.digestName', { period: t(`ai.period.${digest.period}`), day: digestDay(digest, timeZone) });
+  const reasonOf = (reason: string) => (i18n.exists(`ai.fallbackReasons.${reason}`) ? t(`ai.fallbackReasons.${reason}`) : reason.replace(/_/g, ' '));
   const digests = useQuery({
     queryKey: ['digests', page],
     queryFn: () => unwrap(api.GET('/api/v1/digests', { params: { query: { page, per_page: PER_PAGE } } })),
@@ -288,7 +301,7 @@ function DigestsTab() {
             header: t('ai.digestTitle'),
             render: (row) => (
               <Button variant="subtle" size="compact-sm" h="auto" py={2} styles={{ label: { whiteSpace: 'normal', textAlign: 'left' } }} onClick={() => setOpen(row)}>
-                {row.title}
+                {titleOf(row)}
               </Button>
             ),
           },
@@ -297,7 +310,7 @@ function DigestsTab() {
           { key: 'created', header: t('ai.created'), render: (row) => formatDateTime(row.created_at, timeZone, false) },
         ]}
       />
-      <Drawer opened={open !== null} onClose={() => setOpen(null)} position="right" size="lg" title={open?.title ?? ''}>
+      <Drawer opened={open !== null} onClose={() => setOpen(null)} position="right" size="lg" title={open ? titleOf(open) : ''}>
         {open ? (
           <Stack gap="sm">
             <Text size="xs" c="dimmed">
@@ -305,11 +318,11 @@ function DigestsTab() {
             </Text>
             {open.fallback_reason ? (
               <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                {t('ai.fallback', { reason: open.fallback_reason })}
+                {t('ai.fallback', { reason: reasonOf(open.fallback_reason) })}
               </Text>
             ) : null}
             <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-              {open.body}
+              {open.body.startsWith(`${open.title}\n`) ? open.body.slice(open.title.length + 1) : open.body}
             </Text>
           </Stack>
         ) : null}

@@ -80,6 +80,20 @@ export const en = {
   source: 'Written by',
   sourceKind: { ai: 'AI', template: 'Template' },
   fallback: 'Template used because: {{reason}}',
+  // The service's digest title ("Daily digest 2026-11-28") in the page's language.
+  digestName: '{{period}} {{day}}',
+  fallbackReasons: {
+    disabled: 'AI digests are switched off',
+    not_configured: 'no AI API key is configured',
+    timeout: 'the AI did not answer in time',
+    server_error: 'the AI service failed',
+    rate_limited: 'the AI service asked to slow down',
+    auth_failed: 'the AI service refused the API key',
+    bad_request: 'the AI service refused the request',
+    connection_failed: 'the AI service could not be reached',
+    malformed_response: 'the AI answer could not be read',
+    empty_response: 'the AI answered with no text',
+  },
 };
 
 export const zh: typeof en = {
@@ -163,4 +177,17 @@ export const zh: typeof en = {
   source: '撰写方式',
   sourceKind: { ai: 'AI', template: '模板' },
   fallback: '使用模板的原因：{{reason}}',
+  digestName: '{{period}} {{day}}',
+  fallbackReasons: {
+    disabled: 'AI 摘要已关闭',
+    not_configured: '未配置 AI API 密钥',
+    timeout: 'AI 未能及时回答',
+    server_error: 'AI 服务出错',
+    rate_limited: 'AI 服务要求放慢请求',
+    auth_failed: 'AI 服务拒绝了 API 密钥',
+    bad_request: 'AI 服务拒绝了请求',
+    connection_failed: '无法连接 AI 服务',
+    malformed_response: '无法读取 AI 的回答',
+    empty_response: 'AI 的回答为空',
+  },
 };

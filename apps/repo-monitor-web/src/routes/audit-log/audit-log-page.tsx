@@ -56,23 +56,42 @@ export function AuditLogPage() {
     queryFn: () => unwrap(api.GET('/api/v1/notification-channels', { params: { query: { page: 1, per_page: 100 } } })),
     staleTime: 60_000,
   });
+  const rules = useQuery({ queryKey: ['notification-rules'], queryFn: () => unwrap(api.GET('/api/v1/notification-rules')), staleTime: 60_000 });
   const channelName = new Map((channels.data?.items ?? []).map((channel) => [channel.id, channel.name]));
+  const ruleName = new Map((rules.data?.items ?? []).map((rule) => [rule.id, rule.name]));
   const actionLabel = (action: string) => {
     const key = `auditLog.actions.${action.replace(/\./g, '__')}`;
     return i18n.exists(key) ? t(key) : actionWords(action);
   };
-  const detailValue = (value: unknown): string => {
+  const detailValue = (value: unknown, key?: string): string => {
     if (typeof value === 'boolean') return value ? t('auditLog.yes') : t('auditLog.no');
-    if (Array.isArray(value)) return value.map(detailValue).join(', ');
-    if (typeof value === 'string') return value.replace(/_/g, ' ');
+    if (Array.isArray(value)) return value.map((item) => detailValue(item, key)).join(', ');
+    if (typeof value === 'string') {
+      if (key === 'fields' && i18n.exists(`auditLog.fieldNames.${value}`)) return t(`auditLog.fieldNames.${value}`);
+      if (key === 'part' && i18n.exists(`auditLog.parts.${value}`)) return t(`auditLog.parts.${value}`);
+      if (key === 'period' && i18n.exists(`auditLog.periods.${value}`)) return t(`auditLog.periods.${value}`);
+      return value.replace(/_/g, ' ');
+    }
     return value === null || value === undefined ? '—' : String(value);
   };
+  // A template's channel or rule is its target (named below), not a detail to repeat as an id.
+  const shownDetails = (row: Entry) => Object.entries(row.details ?? {}).filter(([key]) => !(row.action.startsWith('notification_template.') && (key === 'channel_id' || key === 'rule_id')));
   const detailKey = (key: string) => (i18n.exists(`auditLog.detailKeys.${key}`) ? t(`auditLog.detailKeys.${key}`) : key.replace(/_/g, ' '));
   const target = (row: Entry) => {
     if (!row.target) return '—';
     if (row.action.startsWith('notification_channel.')) {
       const name = channelName.get(row.target) ?? (typeof row.details?.['name'] === 'string' ? row.details['name'] : undefined);
       return name ? t('auditLog.channelTarget', { name }) : row.target;
+    }
+    if (row.action.startsWith('notification_rule.')) {
+      const name = ruleName.get(row.target) ?? (typeof row.details?.['name'] === 'string' ? row.details['name'] : undefined);
+      return name ? t('auditLog.ruleTarget', { name }) : row.target;
+    }
+    if (row.action.startsWith('notification_template.')) {
+      const channelId = row.details?.['channel_id'];
+      const ruleId = row.details?.['rule_id'];
+      if (typeof channelId === 'string' && channelName.has(channelId)) return t('auditLog.channelTarget', { name: channelName.get(channelId) });
+      if (typeof ruleId === 'string' && ruleName.has(ruleId)) return t('auditLog.ruleTarget', { name: ruleName.get(ruleId) });
     }
     return row.target;
   };
@@ -126,11 +145,11 @@ export function AuditLogPage() {
             key: 'details',
             header: t('auditLog.details'),
             render: (row) =>
-              row.details && Object.keys(row.details).length ? (
+              shownDetails(row).length ? (
                 <Stack gap={0}>
-                  {Object.entries(row.details).map(([key, value]) => (
+                  {shownDetails(row).map(([key, value]) => (
                     <Text key={key} span size="sm" style={{ overflowWrap: 'anywhere' }}>
-                      {detailKey(key)}: {detailValue(value)}
+                      {detailKey(key)}: {detailValue(value, key)}
                     </Text>
                   ))}
                 </Stack>

@@ -107,10 +107,11 @@ export function emailRecipients(text: string): string[] {
     .filter((address) => address !== '');
 }
 
+/** The fields the form shows a problem under (the service's field names are the same). */
+export const CHANNEL_FORM_FIELDS = ['name', 'chat_id', 'message_thread_id', 'url', 'secret', 'smtp_host', 'smtp_port', 'smtp_security', 'email_from', 'email_to'] as const;
+
 /** Keys of the problems the form shows under each field (translated by the page). */
-export type ChannelFormErrors = Partial<
-  Record<'name' | 'chat_id' | 'message_thread_id' | 'url' | 'secret' | 'smtp_host' | 'smtp_port' | 'smtp_security' | 'email_from' | 'email_to', string>
->;
+export type ChannelFormErrors = Partial<Record<(typeof CHANNEL_FORM_FIELDS)[number], string>>;
 
 function urlProblem(values: ChannelFormValues): string | undefined {
   let url: URL | undefined;

@@ -11,17 +11,25 @@ export interface ChannelFormProps {
   submitting: boolean;
   onSubmit: (values: ChannelFormValues) => void;
   onCancel: () => void;
+  /** What the service refused in the last submit, by form field, in the page's words (see useFieldRefusal). */
+  refused?: Readonly<Record<string, string>>;
+  /** A refused field was edited: its refusal goes. */
+  onEdited?: (field: string) => void;
 }
 
 /** Create or edit a channel of any kind: each kind shows its own fields and is checked as the service checks it. */
-export function ChannelForm({ mode, initial, secretSet = false, submitting, onSubmit, onCancel }: ChannelFormProps) {
+export function ChannelForm({ mode, initial, secretSet = false, submitting, onSubmit, onCancel, refused = {}, onEdited }: ChannelFormProps) {
   const { t } = useTranslation();
   const [values, setValues] = useState(initial);
   const [touched, setTouched] = useState(false);
   const errors = validateChannelForm(values, mode);
   const shown = touched ? errors : {};
-  const set = <K extends keyof ChannelFormValues>(key: K, value: ChannelFormValues[K]) => setValues((current) => ({ ...current, [key]: value }));
-  const error = (key: keyof typeof errors) => (shown[key] ? t(`channels.errors.${shown[key]}`) : undefined);
+  const set = <K extends keyof ChannelFormValues>(key: K, value: ChannelFormValues[K]) => {
+    onEdited?.(key);
+    setValues((current) => ({ ...current, [key]: value }));
+  };
+  // The form's own check first; else what the service refused on that field.
+  const error = (key: keyof typeof errors) => (shown[key] ? t(`channels.errors.${shown[key]}`) : refused[key]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -1,13 +1,13 @@
 import { Alert, Badge, Button, Card, Group, Modal, Pagination, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { confirmAction, EmptyState, formatDateTime, Page, QueryState, toast } from '@shared/web-ui';
+import { confirmAction, EmptyState, formatDateTime, Page, QueryState, toast, useFieldRefusal } from '@shared/web-ui';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, Schemas, unwrap } from '../../api/client';
 import { useTimeZone } from '../../components/hooks';
 import { ChannelForm } from './channel-form';
-import { Channel, channelFormFrom, ChannelFormValues, createChannelBody, emptyChannelForm, updateChannelBody } from './channel-form-values';
+import { Channel, CHANNEL_FORM_FIELDS, channelFormFrom, ChannelFormValues, createChannelBody, emptyChannelForm, updateChannelBody } from './channel-form-values';
 import { SecretOnceModal } from './secret-once';
 
 const PER_PAGE = 24;
@@ -18,6 +18,7 @@ export function ChannelsPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
+  const refusal = useFieldRefusal({}, (field) => ((CHANNEL_FORM_FIELDS as readonly string[]).includes(field) ? field : undefined));
   const channels = useQuery({
     queryKey: ['notification-channels', page],
     queryFn: () => unwrap(api.GET('/api/v1/notification-channels', { params: { query: { page, per_page: PER_PAGE } } })),
@@ -25,7 +26,12 @@ export function ChannelsPage() {
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['notification-channels'] });
 
-  const [editing, setEditing] = useState<{ mode: 'create' } | { mode: 'edit'; channel: Channel } | null>(null);
+  const [editing, setEditingNow] = useState<{ mode: 'create' } | { mode: 'edit'; channel: Channel } | null>(null);
+  // Opening or closing the form forgets the last refusal.
+  const setEditing = (next: { mode: 'create' } | { mode: 'edit'; channel: Channel } | null) => {
+    refusal.reset();
+    setEditingNow(next);
+  };
   const [shownSecret, setShownSecret] = useState<{ secret: string; name: string } | null>(null);
   const [results, setResults] = useState<Record<string, TestResult>>({});
 
@@ -40,7 +46,10 @@ export function ChannelsPage() {
       setEditing(null);
       void refresh();
     },
-    onError: (error) => toast.error(error),
+    // A refusal that names a field of the form is said on that field; anything else as a toast.
+    onError: (error) => {
+      if (!refusal.refuse(error)) toast.error(error);
+    },
   });
 
   const toggle = useMutation({
@@ -142,6 +151,8 @@ export function ChannelsPage() {
             submitting={save.isPending}
             onSubmit={(values) => save.mutate(values)}
             onCancel={() => setEditing(null)}
+            refused={refusal.errors}
+            onEdited={refusal.edited}
           />
         ) : null}
       </Modal>

@@ -3,6 +3,7 @@ import { IconCheck, IconCircleDashed } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { EmptyState, formatDateTime, OutsideLink, Page, QueryState } from '@shared/web-ui';
 import { useTranslation } from 'react-i18next';
+import { useEventTitle } from '../../components/event-title';
 import { Link } from 'react-router';
 import { api, Schemas, unwrap } from '../../api/client';
 import { StackedBarChart } from './bar-chart';
@@ -188,6 +189,7 @@ function Outbox({ outbox, timeZone }: { outbox: Schemas['OutboxHealthDto']; time
 
 function RecentEvents({ events, timeZone }: { events: Schemas['EventDto'][]; timeZone: string }) {
   const { t } = useTranslation();
+  const titleOf = useEventTitle();
   return (
     <Paper withBorder p="md">
       <Group justify="space-between" gap="xs" mb="xs">
@@ -210,7 +212,7 @@ function RecentEvents({ events, timeZone }: { events: Schemas['EventDto'][]; tim
                 </Badge>
                 <Stack gap={0} style={{ minWidth: 0 }}>
                   <OutsideLink href={event.html_url} size="sm" style={{ overflowWrap: 'anywhere' }}>
-                    {event.title}
+                    {titleOf(event)}
                   </OutsideLink>
                   <Text size="xs" c="dimmed">
                     {formatDateTime(event.occurred_at, timeZone)}

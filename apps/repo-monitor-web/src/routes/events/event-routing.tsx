@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { QueryState } from '@shared/web-ui';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client';
+import { useRoutingWords } from './routing-words';
 
 /** Which rules matched an event and where it went (or why not), from GET /api/v1/events/{id}/routing. */
 export function EventRoutingModal({ event, onClose }: { event: { id: number; title: string } | null; onClose: () => void }) {
@@ -16,12 +17,13 @@ export function EventRoutingModal({ event, onClose }: { event: { id: number; tit
 
 function EventRouting({ id }: { id: number }) {
   const { t } = useTranslation();
+  const words = useRoutingWords();
   const routing = useQuery({ queryKey: ['event-routing', id], queryFn: () => unwrap(api.GET('/api/v1/events/{id}/routing', { params: { path: { id } } })) });
   return (
     <QueryState query={routing}>
       {(data) => (
         <Stack gap="sm">
-          <Text>{data.summary}</Text>
+          <Text>{words.summary(data)}</Text>
           {data.rules.length > 0 ? (
             <Stack gap={4}>
               <Text fw={600} size="sm">
@@ -34,7 +36,7 @@ function EventRouting({ id }: { id: number }) {
                       {rule.name}
                     </Text>
                     {': '}
-                    {rule.matched ? t(rule.stopped ? 'events.routing.matchedStopped' : 'events.routing.matched') : rule.reason === 'disabled' ? t('events.routing.disabled') : t('events.routing.notMatched', { reason: rule.reason })}
+                    {words.verdict(rule)}
                   </List.Item>
                 ))}
               </List>

@@ -5,6 +5,7 @@ import { DataTable, EmptyState, formatDateTime, OutsideLink, Page, useUrlFilter 
 import { FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, Schemas, unwrap } from '../../api/client';
+import { useEventTitle } from '../../components/event-title';
 import { useTimeZone } from '../../components/hooks';
 import { WrappingBadge } from '../../components/wrapping-badge';
 import { EventRoutingModal } from './event-routing';
@@ -26,6 +27,7 @@ export const EVENTS_REFRESH_MS = 15_000;
 /** The full event log: server-paged, filtered by text, category, kind, repository and days, all kept in the URL. */
 export function EventsPage() {
   const { t } = useTranslation();
+  const titleOf = useEventTitle();
   const { filter, key: paramsKey, draft, field, go, clear } = useUrlFilter(eventFilterFromParams, eventFilterToParams);
   const timeZone = useTimeZone();
   const events = useQuery({
@@ -95,7 +97,7 @@ export function EventsPage() {
             header: t('events.columns.title'),
             render: (row) => (
               <OutsideLink href={row.html_url} size="sm" style={{ overflowWrap: 'anywhere' }}>
-                {row.title}
+                {titleOf(row)}
               </OutsideLink>
             ),
           },
@@ -132,7 +134,7 @@ export function EventsPage() {
             key: 'routing',
             header: t('events.routing.show'),
             render: (row) => (
-              <Button variant="subtle" size="compact-sm" aria-label={t('events.routing.showLabel', { title: row.title })} onClick={() => setExplained({ id: row.id, title: row.title })}>
+              <Button variant="subtle" size="compact-sm" aria-label={t('events.routing.showLabel', { title: titleOf(row) })} onClick={() => setExplained({ id: row.id, title: titleOf(row) })}>
                 {t('events.routing.show')}
               </Button>
             ),

@@ -1,6 +1,6 @@
 import { Button, Checkbox, Group, MultiSelect, NativeSelect, SimpleGrid, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { toast } from '@shared/web-ui';
+import { toast, useFieldRefusal } from '@shared/web-ui';
 import { FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, Schemas, unwrap } from '../../api/client';
@@ -24,14 +24,21 @@ export function RuleEditor({ rule, channels, onSaved, onCancel }: RuleEditorProp
   const kinds = new Map(channels.map((channel) => [channel.id, channel.kind]));
   const errors = validateRuleForm(values, kinds);
   const shown = touched ? errors : {};
-  const error = (key: keyof typeof errors) => (shown[key] ? t(`rules.errors.${shown[key]}`) : undefined);
-  const set = <K extends keyof RuleFormValues>(key: K, value: RuleFormValues[K]) => setValues((current) => ({ ...current, [key]: value }));
+  // A name the service refuses (taken by another rule) is said on the name field.
+  const refusal = useFieldRefusal({}, (field) => (field === 'name' ? field : undefined));
+  const error = (key: keyof typeof errors) => (shown[key] ? t(`rules.errors.${shown[key]}`) : key === 'name' ? refusal.errors['name'] : undefined);
+  const set = <K extends keyof RuleFormValues>(key: K, value: RuleFormValues[K]) => {
+    refusal.edited(key);
+    setValues((current) => ({ ...current, [key]: value }));
+  };
   const setList = (field: TextListField, text: string) => setValues((current) => ({ ...current, lists: { ...current.lists, [field]: text } }));
 
   const save = useMutation({
     mutationFn: (body: Schemas['UpdateNotificationRuleDto']) => unwrap(api.PATCH('/api/v1/notification-rules/{id}', { params: { path: { id: rule.id } }, body })),
     onSuccess: onSaved,
-    onError: (failure) => toast.error(failure),
+    onError: (failure) => {
+      if (!refusal.refuse(failure)) toast.error(failure);
+    },
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();

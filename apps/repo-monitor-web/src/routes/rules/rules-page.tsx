@@ -1,10 +1,11 @@
 import { ActionIcon, Badge, Button, Card, Group, Modal, NumberInput, Select, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { confirmAction, EmptyState, Page, QueryState, toast } from '@shared/web-ui';
+import { confirmAction, EmptyState, Page, QueryState, toast, useFieldRefusal } from '@shared/web-ui';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, Schemas, unwrap } from '../../api/client';
+import { useRoutingWords } from '../events/routing-words';
 import { RuleEditor } from './rule-editor';
 import { RULE_TEMPLATES, RuleTemplateId, ruleFromTemplate } from './rule-templates';
 
@@ -201,10 +202,14 @@ function RuleFromTemplate({ channels, existing, onCreated }: RuleFromTemplatePro
     return ruleFromTemplate(templateId, name.trim(), channelId, topicId);
   };
 
+  // A name the service refuses (taken by another rule) is said on the name field.
+  const refusal = useFieldRefusal({}, (field) => (field === 'name' ? field : undefined));
   const create = useMutation({
     mutationFn: (rule: Schemas['CreateNotificationRuleDto']) => unwrap(api.POST('/api/v1/notification-rules', { body: rule })),
     onSuccess: onCreated,
-    onError: (error) => toast.error(error),
+    onError: (error) => {
+      if (!refusal.refuse(error)) toast.error(error);
+    },
   });
   const dryRun = useMutation({
     mutationFn: (rule: Schemas['CreateNotificationRuleDto']) =>
@@ -228,10 +233,21 @@ function RuleFromTemplate({ channels, existing, onCreated }: RuleFromTemplatePro
           if (!value) return;
           setTemplateId(value as RuleTemplateId);
           setName(t(`rules.templates.${value}`));
+          refusal.edited('name');
           dryRun.reset();
         }}
       />
-      <TextInput label={t('rules.name')} value={name} onChange={(event) => setName(event.currentTarget.value)} error={errors.name} maxLength={100} required />
+      <TextInput
+        label={t('rules.name')}
+        value={name}
+        onChange={(event) => {
+          refusal.edited('name');
+          setName(event.currentTarget.value);
+        }}
+        error={errors.name ?? refusal.errors['name']}
+        maxLength={100}
+        required
+      />
       {template.needsChannel ? (
         <Select
           label={t('rules.channel')}
@@ -274,6 +290,7 @@ function RuleFromTemplate({ channels, existing, onCreated }: RuleFromTemplatePro
 
 function DryRunTable({ items }: { items: DryRunItem[] }) {
   const { t } = useTranslation();
+  const words = useRoutingWords();
   if (items.length === 0) return <Text size="sm">{t('rules.dryRunEmpty')}</Text>;
   return (
     <Stack gap="xs">
@@ -293,8 +310,8 @@ function DryRunTable({ items }: { items: DryRunItem[] }) {
             {items.map((item) => (
               <Table.Tr key={item.event_id}>
                 <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.title}</Table.Td>
-                <Table.Td>{item.summary}</Table.Td>
-                <Table.Td>{item.recorded_summary}</Table.Td>
+                <Table.Td>{words.summary(item)}</Table.Td>
+                <Table.Td>{words.summary(item.recorded)}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

@@ -1,7 +1,7 @@
 import { Alert, Badge, Box, Button, Card, Code, Group, NativeSelect, SimpleGrid, Stack, Table, Text, Textarea } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { confirmAction, EmptyState, Page, QueryState, toast, useErrorMessage } from '@shared/web-ui';
+import { confirmAction, EmptyState, Page, QueryState, toast, useErrorMessage, useFieldRefusal } from '@shared/web-ui';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, Schemas, unwrap } from '../../api/client';
@@ -27,6 +27,11 @@ export const TEMPLATE_EVENT_KINDS = [
   'report',
 ] as const;
 
+/** Channel kinds whose messages have a title of their own (push title, email subject, a post's bold first line). */
+export const TITLED_CHANNEL_KINDS: readonly string[] = ['discord', 'slack', 'teams', 'ntfy', 'bark', 'gotify', 'email'];
+
+type Part = Template['part'];
+
 /** `channel:<id>` or `rule:<id>`. */
 type OwnerKey = string;
 
@@ -47,6 +52,7 @@ export function TemplatesPage() {
   const rules = useQuery({ queryKey: ['notification-rules'], queryFn: () => unwrap(api.GET('/api/v1/notification-rules')) });
   const [owner, setOwner] = useState<OwnerKey | null>(null);
   const [eventKind, setEventKind] = useState<string>('*');
+  const [part, setPart] = useState<Part>('message');
 
   const channelList = channels.data?.items ?? [];
   const ruleList = rules.data?.items ?? [];
@@ -55,7 +61,18 @@ export function TemplatesPage() {
     if (type === 'channel') return channelList.find((channel) => channel.id === id)?.name ?? t('templates.deletedOwner');
     return ruleList.find((rule) => rule.id === id)?.name ?? t('templates.deletedOwner');
   };
-  const kindLabel = (kind: string) => (kind === '*' ? t('templates.everyKind') : kind.replace(/_/g, ' '));
+  const kindLabel = (kind: string) =>
+    kind === '*' ? t('templates.everyKind') : kind === 'digest' ? t('templates.digestKind') : kind === 'report' ? t('templates.reportKind') : kind.replace(/_/g, ' ');
+  // A title is offered for a channel that shows one, and for a rule (it may route to such a channel).
+  const ownerHasTitle = (key: OwnerKey | null) => {
+    if (!key) return false;
+    const [type, id] = key.split(':');
+    if (type === 'rule') return true;
+    const kind = channelList.find((channel) => channel.id === id)?.kind;
+    return kind !== undefined && TITLED_CHANNEL_KINDS.includes(kind);
+  };
+  const titleOffered = ownerHasTitle(owner);
+  const shownPart: Part = titleOffered ? part : 'message';
   const ownerOptions = [
     { group: t('templates.channels'), items: channelList.map((channel) => ({ value: `channel:${channel.id}`, label: `${channel.name} (${t(`templates.kind.${channel.kind}`)})` })) },
     { group: t('templates.rules'), items: ruleList.map((rule) => ({ value: `rule:${rule.id}`, label: rule.name })) },
@@ -71,7 +88,7 @@ export function TemplatesPage() {
           <Text fw={600} id="template-editor-title">
             {t('templates.editorTitle')}
           </Text>
-          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+          <SimpleGrid cols={{ base: 1, sm: titleOffered ? 3 : 2 }} spacing="sm">
             <NativeSelect
               label={t('templates.owner')}
               description={t('templates.ownerHint')}
@@ -86,15 +103,28 @@ export function TemplatesPage() {
               value={eventKind}
               onChange={(event) => setEventKind(event.currentTarget.value || '*')}
             />
+            {titleOffered ? (
+              <NativeSelect
+                label={t('templates.part')}
+                description={t('templates.partHint')}
+                data={[
+                  { value: 'message', label: t('templates.partMessage') },
+                  { value: 'title', label: t('templates.partTitle') },
+                ]}
+                value={shownPart}
+                onChange={(event) => setPart(event.currentTarget.value === 'title' ? 'title' : 'message')}
+              />
+            ) : null}
           </SimpleGrid>
           {owner ? (
             <TemplateEditor
-              key={`${owner}|${eventKind}|${templates.dataUpdatedAt}`}
+              key={`${owner}|${shownPart}|${eventKind}|${templates.dataUpdatedAt}`}
               owner={owner}
+              part={shownPart}
               eventKind={eventKind}
               channels={channelList}
               rules={ruleList}
-              saved={templates.data?.items.find((item) => ownerOf(item) === owner && item.event_kind === eventKind)}
+              saved={templates.data?.items.find((item) => ownerOf(item) === owner && item.part === shownPart && item.event_kind === eventKind)}
               onChanged={() => void queryClient.invalidateQueries({ queryKey: ['notification-templates'] })}
             />
           ) : (
@@ -110,6 +140,7 @@ export function TemplatesPage() {
                 <Table.Tr>
                   <Table.Th>{t('templates.owner')}</Table.Th>
                   <Table.Th>{t('templates.eventKind')}</Table.Th>
+                  <Table.Th>{t('templates.partColumn')}</Table.Th>
                   <Table.Th>
                     <span className="visually-hidden">{t('templates.actions')}</span>
                   </Table.Th>
@@ -125,14 +156,16 @@ export function TemplatesPage() {
                       {ownerName(ownerOf(item))}
                     </Table.Td>
                     <Table.Td>{kindLabel(item.event_kind)}</Table.Td>
+                    <Table.Td>{item.part === 'title' ? t('templates.partTitle') : t('templates.partMessage')}</Table.Td>
                     <Table.Td>
                       <Button
                         size="xs"
                         variant="default"
-                        aria-label={t('templates.editLabel', { owner: ownerName(ownerOf(item)), kind: kindLabel(item.event_kind) })}
+                        aria-label={t(item.part === 'title' ? 'templates.editTitleLabel' : 'templates.editLabel', { owner: ownerName(ownerOf(item)), kind: kindLabel(item.event_kind) })}
                         onClick={() => {
                           setOwner(ownerOf(item));
                           setEventKind(item.event_kind);
+                          setPart(item.part);
                         }}
                       >
                         {t('templates.edit')}
@@ -151,6 +184,7 @@ export function TemplatesPage() {
 
 interface TemplateEditorProps {
   owner: OwnerKey;
+  part: Part;
   eventKind: string;
   channels: Channel[];
   rules: Rule[];
@@ -158,18 +192,22 @@ interface TemplateEditorProps {
   onChanged: () => void;
 }
 
-function TemplateEditor({ owner, eventKind, channels, rules, saved, onChanged }: TemplateEditorProps) {
+function TemplateEditor({ owner, part, eventKind, channels, rules, saved, onChanged }: TemplateEditorProps) {
   const { t } = useTranslation();
   const message = useErrorMessage();
+  const refusal = useFieldRefusal();
   const [type, id] = owner.split(':') as ['channel' | 'rule', string];
-  // A rule's template is previewed as its first channel shows it (Telegram when it routes nowhere yet).
-  const ruleChannel = type === 'rule' ? channels.find((channel) => rules.find((rule) => rule.id === id)?.route.channel_ids.includes(channel.id)) : undefined;
-  const target = type === 'channel' ? { channel_id: id } : { channel_kind: ruleChannel?.kind ?? 'telegram' };
+  const isTitle = part === 'title';
+  // A rule's template is previewed as its first channel shows it (Telegram when it routes nowhere yet;
+  // a title as its first channel with a title shows it, ntfy when it has none).
+  const ruleChannels = type === 'rule' ? channels.filter((channel) => rules.find((rule) => rule.id === id)?.route.channel_ids.includes(channel.id)) : [];
+  const ruleKind = isTitle ? (ruleChannels.find((channel) => TITLED_CHANNEL_KINDS.includes(channel.kind))?.kind ?? 'ntfy') : (ruleChannels[0]?.kind ?? 'telegram');
+  const target = { ...(type === 'channel' ? { channel_id: id } : { channel_kind: ruleKind }), ...(isTitle ? { part } : {}) };
   const [body, setBody] = useState<string | null>(saved?.body ?? null);
   const [debounced] = useDebouncedValue(body, 300);
 
   const preview = useQuery({
-    queryKey: ['notification-template-preview', owner, eventKind, debounced],
+    queryKey: ['notification-template-preview', owner, part, eventKind, debounced],
     queryFn: () => unwrap(api.POST('/api/v1/notification-templates/preview', { body: { ...target, event_kind: eventKind, ...(debounced !== null ? { body: debounced } : {}) } })),
     retry: false,
     placeholderData: (previous) => previous,
@@ -181,12 +219,20 @@ function TemplateEditor({ owner, eventKind, channels, rules, saved, onChanged }:
 
   const save = useMutation({
     mutationFn: (text: string) =>
-      unwrap(api.PUT('/api/v1/notification-templates', { body: { ...(type === 'channel' ? { channel_id: id } : { rule_id: id }), event_kind: eventKind, body: text } })),
+      unwrap(
+        api.PUT('/api/v1/notification-templates', {
+          body: { ...(type === 'channel' ? { channel_id: id } : { rule_id: id }), ...(isTitle ? { part } : {}), event_kind: eventKind, body: text },
+        }),
+      ),
     onSuccess: () => {
+      refusal.reset();
       toast.success(t('templates.saved'));
       onChanged();
     },
-    onError: (error) => toast.error(error),
+    // A refused template is said on the template field, in the page's language; anything else as a toast.
+    onError: (error) => {
+      if (!refusal.refuse(error)) toast.error(error);
+    },
   });
   const reset = useMutation({
     mutationFn: (template: Template) => unwrap(api.DELETE('/api/v1/notification-templates/{id}', { params: { path: { id: template.id } } })),
@@ -203,17 +249,25 @@ function TemplateEditor({ owner, eventKind, channels, rules, saved, onChanged }:
 
   const text = body ?? '';
   const previewError = preview.isError ? message(preview.error) : undefined;
+  const fieldError = refusal.errors['body'] ?? refusal.errors['part'] ?? previewError;
   const data = preview.data;
   return (
     <Stack gap="sm">
       <Textarea
-        label={t('templates.body')}
-        description={t('templates.bodyHint', { value: '{{title}}', list: '{{#labels}}{{.}} {{/labels}}', section: '{{#actor}}…{{/actor}}' })}
-        rows={6}
-        maxLength={4000}
+        label={isTitle ? t('templates.titleBody') : t('templates.body')}
+        description={
+          isTitle
+            ? t('templates.titleHint', { value: '{{repository}}' })
+            : t('templates.bodyHint', { value: '{{title}}', list: '{{#labels}}{{.}} {{/labels}}', section: '{{#actor}}…{{/actor}}' })
+        }
+        rows={isTitle ? 2 : 6}
+        maxLength={isTitle ? 500 : 4000}
         value={text}
-        error={previewError}
-        onChange={(event) => setBody(event.currentTarget.value)}
+        error={fieldError}
+        onChange={(event) => {
+          refusal.edited('body');
+          setBody(event.currentTarget.value);
+        }}
         styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
       />
       {data ? (
@@ -232,8 +286,8 @@ function TemplateEditor({ owner, eventKind, channels, rules, saved, onChanged }:
               {' · '}
               {t(`templates.format.${data.format}`)}
               {' · '}
-              {t('templates.length', { length: data.length, limit: data.limit })}
-              {data.whole_message ? '' : ` · ${t('templates.underTitle')}`}
+              {isTitle ? t('templates.titleLength', { length: data.length, limit: data.limit }) : t('templates.length', { length: data.length, limit: data.limit })}
+              {data.whole_message || isTitle ? '' : ` · ${t('templates.underTitle')}`}
             </Text>
             {data.truncated ? (
               <Alert color="yellow" variant="light">
@@ -254,7 +308,7 @@ function TemplateEditor({ owner, eventKind, channels, rules, saved, onChanged }:
         <Button variant="default" disabled={!saved} loading={reset.isPending} onClick={() => void askReset()}>
           {t('templates.reset')}
         </Button>
-        <Button loading={save.isPending} disabled={text.trim() === '' || Boolean(previewError)} onClick={() => save.mutate(text)}>
+        <Button loading={save.isPending} disabled={text.trim() === '' || Boolean(fieldError)} onClick={() => save.mutate(text)}>
           {t('templates.save')}
         </Button>
       </Group>

@@ -101,10 +101,12 @@ function withRequestId(body: MonitorErrorBody, request: FastifyRequest): Monitor
 /**
  * A validation_failed about one field (`details.field`, with `rule`, `min`, `max` when the thrower
  * knows them) also gets the `fields` list a DTO refusal has, so a form reads both the same way.
- * Without a rule it is `invalid`, and the message is the sentence to show.
+ * Without a rule it is `invalid`, and the message is the sentence to show. A conflict about one
+ * field that names its rule (a name that is taken) gets the list too.
  */
 function withFieldList(code: string, message: string, details: Record<string, unknown>): Record<string, unknown> {
-  if (code !== 'validation_failed' || typeof details['field'] !== 'string' || details['fields'] !== undefined) return details;
+  const aboutField = code === 'validation_failed' || (code === 'conflict' && typeof details['rule'] === 'string');
+  if (!aboutField || typeof details['field'] !== 'string' || details['fields'] !== undefined) return details;
   const { field, rule, min, max, ...rest } = details;
   const entry: FieldProblem = { field: field as string, rule: typeof rule === 'string' ? rule : 'invalid', message };
   if (typeof min === 'number') entry.min = min;

@@ -82,15 +82,22 @@ export function pushSenderFor(target: PushTarget, options: { timeoutMs: number; 
 }
 
 /**
- * A notification as a push message: its heading as the title, the rest of the plain text as the body
- * (or the rendered template, already in the channel's markup).
+ * A notification as a push message: its heading as the title (or the rendered title template), the
+ * rest of the plain text as the body (or the rendered template, already in the channel's markup).
  */
-export function pushMessageOf(message: { title: string; bodyPlain: string; url: string | null; template?: { format: string; text: string } }): PushMessage {
+export function pushMessageOf(message: {
+  title: string;
+  bodyPlain: string;
+  url: string | null;
+  template?: { format: string; text: string };
+  titleTemplate?: { text: string };
+}): PushMessage {
+  const title = message.titleTemplate?.text || message.title;
   if (message.template) {
     const text = message.template.text.trim();
-    return { title: message.title, body: text === '' ? message.title : text, url: message.url ?? undefined, formatted: message.template.format !== 'plain' };
+    return { title, body: text === '' ? title : text, url: message.url ?? undefined, formatted: message.template.format !== 'plain' };
   }
   const lines = message.bodyPlain.split('\n');
   const body = lines[0] === message.title ? lines.slice(1).join('\n') : message.bodyPlain;
-  return { title: message.title, body: body.trim() === '' ? message.title : body, url: message.url ?? undefined };
+  return { title, body: body.trim() === '' ? title : body, url: message.url ?? undefined };
 }

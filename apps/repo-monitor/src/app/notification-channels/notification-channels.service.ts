@@ -364,10 +364,10 @@ export class NotificationChannelsService implements OnModuleInit {
     if (kind === 'email') {
       const host = config.smtp_host ?? '';
       if (!allowPrivate && isPrivateHostLiteral(host)) {
-        throw new MonitorError('validation_failed', 'smtp_host is a private or loopback address; set allow_private to allow it', { field: 'smtp_host' });
+        throw new MonitorError('validation_failed', 'smtp_host is a private or loopback address; set allow_private to allow it', { field: 'smtp_host', rule: 'private_address' });
       }
       if (config.smtp_security === 'none' && !allowPrivate) {
-        throw new MonitorError('validation_failed', 'smtp_security none (no encryption) is allowed only for a local server (set allow_private)', { field: 'smtp_security' });
+        throw new MonitorError('validation_failed', 'smtp_security none (no encryption) is allowed only for a local server (set allow_private)', { field: 'smtp_security', rule: 'unencrypted_remote' });
       }
       return;
     }
@@ -381,7 +381,7 @@ export class NotificationChannelsService implements OnModuleInit {
       throw new MonitorError(
         'validation_failed',
         'url must be https; plain http is allowed only for a local receiver (set allow_private) or with MONITOR_HTTP_WEBHOOK_ALLOW_INSECURE=true',
-        { field: 'url' },
+        { field: 'url', rule: 'plain_http' },
       );
     }
     if (url.username || url.password) throw new MonitorError('validation_failed', 'url must not carry a user name or password', { field: 'url' });
@@ -390,7 +390,7 @@ export class NotificationChannelsService implements OnModuleInit {
     }
     if (allowPrivate) return;
     if (isPrivateHostLiteral(url.hostname)) {
-      throw new MonitorError('validation_failed', 'url points to a private or loopback address; set allow_private to allow it', { field: 'url' });
+      throw new MonitorError('validation_failed', 'url points to a private or loopback address; set allow_private to allow it', { field: 'url', rule: 'private_address' });
     }
   }
 
@@ -402,7 +402,7 @@ export class NotificationChannelsService implements OnModuleInit {
       case 'http_webhook': {
         const inbound = await this.github.webhookSecrets();
         if (inbound.includes(secret)) {
-          throw new MonitorError('validation_failed', 'the inbound GitHub webhook secret must not be used as an outbound secret', { field: 'secret' });
+          throw new MonitorError('validation_failed', 'the inbound GitHub webhook secret must not be used as an outbound secret', { field: 'secret', rule: 'inbound_secret_reused' });
         }
         if (!isStandardWebhookSecret(secret)) throw new MonitorError('validation_failed', WHSEC_FORMAT_HINT, { field: 'secret' });
         return;
@@ -429,7 +429,7 @@ export class NotificationChannelsService implements OnModuleInit {
       await this.dataSource.transaction(write);
     } catch (error) {
       if (error instanceof QueryFailedError && /unique|duplicate/i.test(error.message)) {
-        throw new MonitorError('conflict', 'a channel with this name exists', { field: 'name' });
+        throw new MonitorError('conflict', 'a channel with this name exists', { field: 'name', rule: 'taken' });
       }
       throw error;
     }

@@ -67,6 +67,14 @@ export class NotificationRulesDryRunDto {
   rules?: DryRunRuleDto[];
 }
 
+/** A routing decision as the console words it itself: who decided, the rules' verdicts, the deliveries. */
+export class DryRunDecisionDto {
+  @ApiProperty({ enum: ['rules', 'channel_filters'], description: 'rules: the rules decided; channel_filters: no rule was enabled, each channel\'s kind filter decided' })
+  routed_by!: 'rules' | 'channel_filters';
+  @ApiProperty({ type: [RuleVerdictDto] }) rules!: RuleVerdictDto[];
+  @ApiProperty({ type: [RoutedDeliveryDto], description: 'Outbox fields are null' }) deliveries!: RoutedDeliveryDto[];
+}
+
 export class DryRunEventDto {
   @ApiProperty() event_id!: number;
   @ApiProperty() kind!: string;
@@ -75,8 +83,11 @@ export class DryRunEventDto {
   @ApiProperty({ type: EventRoutingFactsDto }) facts!: EventRoutingFactsDto;
   @ApiProperty({ type: [RuleVerdictDto] }) rules!: RuleVerdictDto[];
   @ApiProperty({ type: [RoutedDeliveryDto], description: 'Where it would go now (outbox fields are null)' }) deliveries!: RoutedDeliveryDto[];
-  @ApiProperty({ description: 'Where it would go, in one sentence' }) summary!: string;
-  @ApiProperty({ description: 'Where it went when it was recorded, in one sentence' }) recorded_summary!: string;
+  @ApiProperty({ enum: ['rules', 'channel_filters'], description: 'Who would decide now: the rules, or (no rule enabled) the channels\' kind filters' })
+  routed_by!: 'rules' | 'channel_filters';
+  @ApiProperty({ description: 'Where it would go, in one sentence (English; the console words it from the fields)' }) summary!: string;
+  @ApiProperty({ type: DryRunDecisionDto, description: 'What was decided when the event was recorded' }) recorded!: DryRunDecisionDto;
+  @ApiProperty({ description: 'Where it went when it was recorded, in one sentence (English)' }) recorded_summary!: string;
 }
 
 export class NotificationRulesDryRunResultDto {
@@ -208,7 +219,13 @@ export class NotificationRulesDryRunController {
         facts,
         rules: decision.rules,
         deliveries: decision.deliveries.map((delivery) => deliveryDto(delivery, names.known(delivery.channel_id), undefined)),
+        routed_by: decision.mode,
         summary: routingSummary(decision, names.name),
+        recorded: {
+          routed_by: recorded.mode,
+          rules: recorded.rules,
+          deliveries: recorded.deliveries.map((delivery) => deliveryDto(delivery, names.known(delivery.channel_id), undefined)),
+        },
         recorded_summary: routingSummary(recorded, names.name),
       });
     }

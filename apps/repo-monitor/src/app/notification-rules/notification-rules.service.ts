@@ -272,7 +272,7 @@ export class NotificationRulesService {
       await this.database.transaction(write);
     } catch (error) {
       if (error instanceof QueryFailedError && /unique|duplicate/i.test(error.message)) {
-        throw new MonitorError('conflict', 'a rule with this name exists', { field: 'name' });
+        throw new MonitorError('conflict', 'a rule with this name exists', { field: 'name', rule: 'taken' });
       }
       throw error;
     }

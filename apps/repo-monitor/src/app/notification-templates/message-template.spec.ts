@@ -1,7 +1,7 @@
 import { messageForEvent } from '../notifications/notification-message';
 import { pushMessageOf } from '../notification-channels/channel-senders';
 import { eventFacts } from '../notification-rules/event-facts';
-import { checkTemplate, defaultTemplate, renderTemplate, templateFor, TemplateProblem, templateView } from './message-template';
+import { checkTemplate, defaultTemplate, renderTemplate, renderTitle, templateFor, TemplateProblem, templateView, TITLE_LIMIT } from './message-template';
 
 const event = {
   id: 7,
@@ -67,6 +67,31 @@ describe('message templates', () => {
     expect(refused('   ')).toContain('empty');
     expect(refused('x'.repeat(4001))).toContain('longer');
     expect(refused('<a href="{{url}}">{{heading}}</a>{{^labels}} (no labels){{/labels}}{{! a comment }}')).toBe('accepted');
+  });
+
+  it('names the rule each refusal breaks, so the console can say it in the person\'s language', () => {
+    const rule = (template: string, part: 'message' | 'title' = 'message') => {
+      try {
+        checkTemplate(template, 'telegram_html', part);
+        return 'accepted';
+      } catch (error) {
+        return error instanceof TemplateProblem ? [error.rule, error.max] : 'threw something else';
+      }
+    };
+    expect(rule('{{{title}}}')).toEqual(['template_unescaped', undefined]);
+    expect(rule('{{nope}}')).toEqual(['template_unknown_value', undefined]);
+    expect(rule('{{#labels}}')).toEqual(['template_syntax', undefined]);
+    expect(rule('<i>{{title}}')).toEqual(['template_unclosed', undefined]);
+    expect(rule('x'.repeat(4001))).toEqual(['template_too_long', 4000]);
+    expect(rule('x'.repeat(501), 'title')).toEqual(['template_too_long', 500]);
+    // A title is plain text: markup in it is text, not a Telegram tag to close.
+    expect(rule('<b>{{title}}', 'title')).toBe('accepted');
+  });
+
+  it('renders a title as one plain line, cut to the title limit', () => {
+    expect(renderTitle('{{repository}}:\n  {{title}}', view)).toEqual({ format: 'plain', text: 'acme/api: Crash when <b>x</b> & *y* _z_', truncated: false, limit: TITLE_LIMIT });
+    const long = renderTitle('{{body}}', templateView({ ...event, bodyText: 'y'.repeat(600) }, eventFacts(event)));
+    expect([long.truncated, [...long.text].length]).toEqual([true, TITLE_LIMIT]);
   });
 
   it('picks the most specific template of an owner: the kind, then its family, then *', () => {

@@ -29,6 +29,27 @@ export const TEMPLATE_LIMIT = 500;
 /** The longest template accepted, in characters. */
 export const TEMPLATE_MAX_LENGTH = 4000;
 
+/** What a template writes: the message (its text) or its title (a push title, an email subject). */
+export const TEMPLATE_PARTS = ['message', 'title'] as const;
+export type TemplatePart = (typeof TEMPLATE_PARTS)[number];
+
+/** The longest title template accepted, in characters. */
+export const TITLE_TEMPLATE_MAX_LENGTH = 500;
+
+/** The longest rendered title: one line of plain text, cut here. */
+export const TITLE_LIMIT = 250;
+
+/**
+ * Kinds whose messages carry a title of their own, which a title template writes: the push title
+ * (ntfy, Bark, Gotify), the email subject, and the bold first line of a Discord, Slack or Teams post.
+ * Telegram and the signed webhook have none (their message template writes the whole text).
+ */
+export const TITLED_CHANNEL_KINDS = ['discord', 'slack', 'teams', 'ntfy', 'bark', 'gotify', 'email'] as const;
+
+export function channelHasTitle(kind: string): boolean {
+  return (TITLED_CHANNEL_KINDS as readonly string[]).includes(kind);
+}
+
 /** How each channel kind reads a rendered template, and how long it may be. */
 export const CHANNEL_TEMPLATE_FORMAT: Record<string, { format: TemplateFormat; limit: number }> = {
   telegram: { format: 'telegram_html', limit: MONITOR_TELEGRAM_TEXT_LIMIT },
@@ -139,22 +160,47 @@ export function templateView(event: TemplateEvent, facts: TemplateFacts): Templa
 const TELEGRAM_TAGS = new Set(['b', 'strong', 'i', 'em', 'u', 'ins', 's', 'strike', 'del', 'a', 'code', 'pre', 'tg-spoiler', 'span', 'blockquote']);
 const TAG = /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s[^<>]*)?)>/g;
 
-/** A template the API refuses: what is wrong, in a sentence. */
-export class TemplateProblem extends Error {}
+/**
+ * Why a template is refused, as the `rule` of the 400's `details.fields[]` entry: the console
+ * translates it (with `max` where there is one); the message stays the English sentence.
+ */
+export type TemplateRule =
+  | 'template_empty'
+  | 'template_too_long'
+  | 'template_syntax'
+  | 'template_unescaped'
+  | 'template_partial'
+  | 'template_delimiters'
+  | 'template_unknown_value'
+  | 'template_nesting'
+  | 'template_tag'
+  | 'template_tag_order'
+  | 'template_unclosed';
+
+/** A template the API refuses: what is wrong, in a sentence, and the rule it breaks. */
+export class TemplateProblem extends Error {
+  constructor(
+    readonly rule: TemplateRule,
+    message: string,
+    readonly max?: number,
+  ) {
+    super(message);
+  }
+}
 
 type Token = [string, string, number, number, Token[]?, number?];
 
 function checkTokens(tokens: Token[], depth: number): void {
-  if (depth > 8) throw new TemplateProblem('sections may be nested at most 8 deep');
+  if (depth > 8) throw new TemplateProblem('template_nesting', 'sections may be nested at most 8 deep', 8);
   for (const token of tokens) {
     const [type, name] = token;
     if (type === 'text') continue;
     if (type === '!') continue;
-    if (type === '&' || type === '{') throw new TemplateProblem(`{{{${name}}}} and {{&${name}}} would skip escaping; write {{${name}}}`);
-    if (type === '>') throw new TemplateProblem('partials ({{>name}}) are not available');
-    if (type === '=') throw new TemplateProblem('changing the delimiters ({{=…=}}) is not supported');
+    if (type === '&' || type === '{') throw new TemplateProblem('template_unescaped', `{{{${name}}}} and {{&${name}}} would skip escaping; write {{${name}}}`);
+    if (type === '>') throw new TemplateProblem('template_partial', 'partials ({{>name}}) are not available');
+    if (type === '=') throw new TemplateProblem('template_delimiters', 'changing the delimiters ({{=…=}}) is not supported');
     if (name !== '.' && !(TEMPLATE_VARIABLES as readonly string[]).includes(name)) {
-      throw new TemplateProblem(`{{${name}}} is not a value templates know; use one of ${TEMPLATE_VARIABLES.join(', ')}`);
+      throw new TemplateProblem('template_unknown_value', `{{${name}}} is not a value templates know; use one of ${TEMPLATE_VARIABLES.join(', ')}`);
     }
     if ((type === '#' || type === '^') && token[4]) checkTokens(token[4], depth + 1);
   }
@@ -165,26 +211,30 @@ function checkTelegramMarkup(template: string): void {
   const open: string[] = [];
   for (const match of template.replace(/\{\{[\s\S]*?\}\}/g, '').matchAll(TAG)) {
     const name = (match[2] as string).toLowerCase();
-    if (!TELEGRAM_TAGS.has(name)) throw new TemplateProblem(`<${name}> is not a tag Telegram shows; use b, i, u, s, a, code, pre, blockquote or tg-spoiler`);
+    if (!TELEGRAM_TAGS.has(name)) throw new TemplateProblem('template_tag', `<${name}> is not a tag Telegram shows; use b, i, u, s, a, code, pre, blockquote or tg-spoiler`);
     if (match[1] === '/') {
-      if (open.pop() !== name) throw new TemplateProblem(`</${name}> closes a tag that is not open`);
+      if (open.pop() !== name) throw new TemplateProblem('template_tag_order', `</${name}> closes a tag that is not open`);
     } else open.push(name);
   }
-  if (open.length > 0) throw new TemplateProblem(`<${open[open.length - 1]}> is never closed`);
+  if (open.length > 0) throw new TemplateProblem('template_unclosed', `<${open[open.length - 1]}> is never closed`);
 }
 
-/** Refuses a template that cannot render safely in `format`; answers nothing when it is fine. */
-export function checkTemplate(template: string, format: TemplateFormat): void {
-  if (template.trim() === '') throw new TemplateProblem('the template is empty; reset to the default instead');
-  if (template.length > TEMPLATE_MAX_LENGTH) throw new TemplateProblem(`the template is longer than ${TEMPLATE_MAX_LENGTH} characters`);
+/**
+ * Refuses a template that cannot render safely in `format`; answers nothing when it is fine. A
+ * title template is plain text whatever the channel's format (each sender escapes its title).
+ */
+export function checkTemplate(template: string, format: TemplateFormat, part: TemplatePart = 'message'): void {
+  const maxLength = part === 'title' ? TITLE_TEMPLATE_MAX_LENGTH : TEMPLATE_MAX_LENGTH;
+  if (template.trim() === '') throw new TemplateProblem('template_empty', 'the template is empty; reset to the default instead');
+  if (template.length > maxLength) throw new TemplateProblem('template_too_long', `the template is longer than ${maxLength} characters`, maxLength);
   let tokens: Token[];
   try {
     tokens = Mustache.parse(template) as Token[];
   } catch (error) {
-    throw new TemplateProblem(`the template does not parse: ${(error as Error).message}`);
+    throw new TemplateProblem('template_syntax', `the template does not parse: ${(error as Error).message}`);
   }
   checkTokens(tokens, 0);
-  if (format === 'telegram_html') checkTelegramMarkup(template);
+  if (part === 'message' && format === 'telegram_html') checkTelegramMarkup(template);
 }
 
 export interface RenderedTemplate {
@@ -203,6 +253,16 @@ export function renderTemplate(template: string, view: TemplateView, channelKind
   const text = format === 'telegram_html' ? truncateTelegramHtml(rendered, limit) : clipText(rendered, limit);
   return { format, text, truncated: true, limit };
 }
+
+/** Renders a checked title template: plain text on one line, cut to TITLE_LIMIT (an empty result: the default title). */
+export function renderTitle(template: string, view: TemplateView): RenderedTemplate {
+  const rendered = Mustache.render(template, view, {}, { escape: ESCAPE.plain }).replace(/\s+/g, ' ').trim();
+  if (rendered.length <= TITLE_LIMIT) return { format: 'plain', text: rendered, truncated: false, limit: TITLE_LIMIT };
+  return { format: 'plain', text: clipText(rendered, TITLE_LIMIT), truncated: true, limit: TITLE_LIMIT };
+}
+
+/** The title a channel's messages get without a title template (the event's heading), written as one. */
+export const DEFAULT_TITLE_TEMPLATE = '{{heading}}';
 
 /**
  * The message a channel sends without a template, written as one (the editor starts from it).

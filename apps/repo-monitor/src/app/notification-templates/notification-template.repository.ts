@@ -41,15 +41,15 @@ export class NotificationTemplateRepository {
   }
 
   all(manager?: EntityManager): Promise<NotificationTemplateEntity[]> {
-    return this.manager(manager).find(NotificationTemplateEntity, { order: { owner: 'ASC', eventKind: 'ASC' } });
+    return this.manager(manager).find(NotificationTemplateEntity, { order: { owner: 'ASC', part: 'ASC', eventKind: 'ASC' } });
   }
 
   findById(id: string): Promise<NotificationTemplateEntity | null> {
     return this.manager().findOne(NotificationTemplateEntity, { where: { id } });
   }
 
-  findByOwner(owner: string, eventKind: string, manager?: EntityManager): Promise<NotificationTemplateEntity | null> {
-    return this.manager(manager).findOne(NotificationTemplateEntity, { where: { owner, eventKind } });
+  findByOwner(owner: string, part: NotificationTemplateEntity['part'], eventKind: string, manager?: EntityManager): Promise<NotificationTemplateEntity | null> {
+    return this.manager(manager).findOne(NotificationTemplateEntity, { where: { owner, part, eventKind } });
   }
 
   async countByOwner(owner: string, manager?: EntityManager): Promise<number> {

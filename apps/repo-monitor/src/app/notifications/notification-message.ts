@@ -20,6 +20,8 @@ export interface NotificationMessage {
    * (Telegram, webhook) or the text under the title (the other kinds). Absent: the default message.
    */
   template?: { id: string; format: string; text: string; wholeMessage: boolean };
+  /** The channel's (or the rule's) title template, rendered: the push title or email subject. Absent: the heading. */
+  titleTemplate?: { id: string; text: string };
 }
 
 export interface EventForMessage {

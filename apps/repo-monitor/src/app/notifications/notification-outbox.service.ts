@@ -111,9 +111,10 @@ export class NotificationOutboxService {
       if (!channel) continue;
       const holdUntil = delivery.send_after ? new Date(delivery.send_after) : undefined;
       const rendered = await this.templates.render(channel, delivery.rule_id, event, facts);
-      const own = rendered
-        ? { ...message, template: { id: rendered.templateId, format: rendered.format, text: rendered.text, wholeMessage: rendered.wholeMessage } }
-        : message;
+      const title = await this.templates.renderTitle(channel, delivery.rule_id, event, facts);
+      const own: NotificationMessage = { ...message };
+      if (rendered) own.template = { id: rendered.templateId, format: rendered.format, text: rendered.text, wholeMessage: rendered.wholeMessage };
+      if (title) own.titleTemplate = { id: title.templateId, text: title.text };
       if (await this.enqueueForChannel(manager, channel, event, own, now, delivery.message_thread_id, holdUntil)) queued++;
     }
     await this.rules.recordRouting(manager, { eventId: event.id, facts: JSON.stringify(facts), decision: JSON.stringify(decision), createdAt: now });

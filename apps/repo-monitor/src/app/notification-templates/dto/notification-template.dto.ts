@@ -2,7 +2,10 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { CHANNEL_KINDS } from '../../notification-channels/notification-channel.entity';
-import { TEMPLATE_EVENT_KIND, TEMPLATE_FORMATS, TEMPLATE_MAX_LENGTH, TEMPLATE_VARIABLES } from '../message-template';
+import { TEMPLATE_EVENT_KIND, TEMPLATE_FORMATS, TEMPLATE_MAX_LENGTH, TEMPLATE_PARTS, TEMPLATE_VARIABLES, TemplatePart, TITLED_CHANNEL_KINDS } from '../message-template';
+
+const PART_HELP = `message (default): the text of the message; title: its title (push title, email subject), only for ${TITLED_CHANNEL_KINDS.join(', ')} channels`;
+const PART_MESSAGE = `part must be one of ${TEMPLATE_PARTS.join(', ')}`;
 
 const EVENT_KIND_HELP = '`*` (every kind), a family such as `issues`, or a kind such as `issues.opened`; the most specific one applies';
 
@@ -10,6 +13,7 @@ export class NotificationTemplateDto {
   @ApiProperty() id!: string;
   @ApiProperty({ nullable: true, type: String, description: 'The channel whose template this is (null for a rule\'s)' }) channel_id!: string | null;
   @ApiProperty({ nullable: true, type: String, description: 'The rule whose template this is (null for a channel\'s); it applies to what the rule routes' }) rule_id!: string | null;
+  @ApiProperty({ enum: TEMPLATE_PARTS, description: PART_HELP }) part!: TemplatePart;
   @ApiProperty({ description: EVENT_KIND_HELP }) event_kind!: string;
   @ApiProperty() body!: string;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
@@ -31,6 +35,11 @@ export class NotificationTemplateQueryDto {
   @IsOptional()
   @IsUUID('4', { message: 'rule_id must be a rule id' })
   rule_id?: string;
+
+  @ApiPropertyOptional({ enum: TEMPLATE_PARTS, description: 'Only message or only title templates' })
+  @IsOptional()
+  @IsIn(TEMPLATE_PARTS, { message: PART_MESSAGE })
+  part?: TemplatePart;
 }
 
 export class SaveNotificationTemplateDto {
@@ -44,6 +53,11 @@ export class SaveNotificationTemplateDto {
   @IsUUID('4', { message: 'rule_id must be a rule id' })
   rule_id?: string;
 
+  @ApiPropertyOptional({ enum: TEMPLATE_PARTS, description: PART_HELP })
+  @IsOptional()
+  @IsIn(TEMPLATE_PARTS, { message: PART_MESSAGE })
+  part?: TemplatePart;
+
   @ApiProperty({ description: EVENT_KIND_HELP, example: 'workflow_run' })
   @IsString()
   @Matches(TEMPLATE_EVENT_KIND, { message: 'event_kind must be *, an event family such as issues, or a kind such as issues.opened' })
@@ -51,7 +65,7 @@ export class SaveNotificationTemplateDto {
 
   @ApiProperty({
     maxLength: TEMPLATE_MAX_LENGTH,
-    description: `A Mustache template (logic-less; values are escaped for the channel's format). Values: ${TEMPLATE_VARIABLES.join(', ')}`,
+    description: `A Mustache template (logic-less; values are escaped for the channel's format; a title template is one line of plain text). Values: ${TEMPLATE_VARIABLES.join(', ')}`,
     example: '<b>{{heading}}</b>\n{{#labels}}#{{.}} {{/labels}}',
   })
   @IsString()
@@ -70,6 +84,11 @@ export class PreviewNotificationTemplateDto {
   @IsOptional()
   @IsIn(CHANNEL_KINDS, { message: `channel_kind must be one of ${CHANNEL_KINDS.join(', ')}` })
   channel_kind?: string;
+
+  @ApiPropertyOptional({ enum: TEMPLATE_PARTS, description: PART_HELP })
+  @IsOptional()
+  @IsIn(TEMPLATE_PARTS, { message: PART_MESSAGE })
+  part?: TemplatePart;
 
   @ApiProperty({ description: EVENT_KIND_HELP })
   @IsString()
@@ -102,12 +121,13 @@ export class TemplatePreviewEventDto {
 export class NotificationTemplatePreviewDto {
   @ApiProperty({ nullable: true, type: TemplatePreviewEventDto, description: 'The recorded event rendered; null when none of the kind exists yet (an example event was used)' })
   event!: TemplatePreviewEventDto | null;
+  @ApiProperty({ enum: TEMPLATE_PARTS }) part!: TemplatePart;
   @ApiProperty({ enum: CHANNEL_KINDS }) channel_kind!: string;
   @ApiProperty({ enum: TEMPLATE_FORMATS, description: 'How the channel reads the text: Telegram HTML, Discord Markdown, Slack mrkdwn or plain text' }) format!: string;
   @ApiProperty({ description: 'The most characters the channel takes; longer text is cut' }) limit!: number;
   @ApiProperty({ description: 'false: the template is the text under the message\'s title (the event heading)' }) whole_message!: boolean;
   @ApiProperty({ description: 'The template rendered (the default one when body was left out)' }) template!: string;
-  @ApiProperty({ description: 'The default template of this kind of channel' }) default_template!: string;
+  @ApiProperty({ description: 'The default template of this kind of channel (of a title: {{heading}})' }) default_template!: string;
   @ApiProperty({ description: 'The text the channel would get' }) rendered!: string;
   @ApiProperty() length!: number;
   @ApiProperty({ description: 'The text was longer than the limit and was cut' }) truncated!: boolean;
@@ -125,6 +145,11 @@ export class ExportedNotificationTemplateDto {
   @IsString()
   @MaxLength(100)
   rule?: string | null;
+
+  @ApiPropertyOptional({ enum: TEMPLATE_PARTS, description: PART_HELP })
+  @IsOptional()
+  @IsIn(TEMPLATE_PARTS, { message: PART_MESSAGE })
+  part?: TemplatePart;
 
   @ApiProperty({ description: EVENT_KIND_HELP })
   @IsString()

@@ -8,6 +8,7 @@ import { WebhookRejections1796100000000 } from './1796100000000-webhook-rejectio
 import { NotificationRules1796200000000 } from './1796200000000-notification-rules';
 import { MoreChannelKinds1796200000001 } from './1796200000001-more-channel-kinds';
 import { NotificationTemplates1796300000000 } from './1796300000000-notification-templates';
+import { TemplateParts1796720000000 } from './1796720000000-template-parts';
 
 /** Every PostgreSQL migration, oldest first. Listed explicitly because the app is bundled. */
-export const postgresMigrations = [Settings1732250000000, AdminAndChannels1795314686762, RepositoryMonitoring1795314726017, AiReviewsAndDigests1795315961488, ConsoleState1795400000000, RecoveredDeliveries1795500000000, WebhookRejections1796100000000, NotificationRules1796200000000, MoreChannelKinds1796200000001, NotificationTemplates1796300000000];
+export const postgresMigrations = [Settings1732250000000, AdminAndChannels1795314686762, RepositoryMonitoring1795314726017, AiReviewsAndDigests1795315961488, ConsoleState1795400000000, RecoveredDeliveries1795500000000, WebhookRejections1796100000000, NotificationRules1796200000000, MoreChannelKinds1796200000001, NotificationTemplates1796300000000, TemplateParts1796720000000];
