@@ -36,7 +36,7 @@ export function isJobId(value: string): boolean {
 @Injectable()
 export class AccountCheckJobsService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(AccountCheckJobsService.name);
-  private active?: { job: CheckJob; cancelRequested: boolean; done: Promise<void> };
+  private active?: { job: CheckJob; cancelRequested: boolean; done: Promise<void>; forwardAuthorization?: string };
 
   constructor(
     private readonly dataDirectory: DataDirectory,
@@ -75,7 +75,8 @@ export class AccountCheckJobsService implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  start(accountNames: string[] | undefined, timeoutSeconds: number): CheckJob {
+  /** `forwardAuthorization`: the caller's token, kept in memory only, to check another replica's accounts at their owner. */
+  start(accountNames: string[] | undefined, timeoutSeconds: number, forwardAuthorization?: string): CheckJob {
     if (this.active) throw new PanelError('check_job_running', `Status check job ${this.active.job.job_id} is still running; wait for it or cancel it`);
     const names = this.status.targets(accountNames);
     const now = new Date().toISOString();
@@ -92,7 +93,7 @@ export class AccountCheckJobsService implements OnModuleInit, OnModuleDestroy {
       finished_at: null,
     };
     this.save(job);
-    const state = { job, cancelRequested: false, done: Promise.resolve() };
+    const state = { job, cancelRequested: false, done: Promise.resolve(), forwardAuthorization };
     this.active = state;
     state.done = this.execute(state).finally(() => {
       if (this.active === state) this.active = undefined;
@@ -122,12 +123,13 @@ export class AccountCheckJobsService implements OnModuleInit, OnModuleDestroy {
     await this.active?.done;
   }
 
-  private async execute(state: { job: CheckJob; cancelRequested: boolean }): Promise<void> {
+  private async execute(state: { job: CheckJob; cancelRequested: boolean; forwardAuthorization?: string }): Promise<void> {
     const { job } = state;
     const results: AccountCheckResult[] = [];
     try {
       await this.status.check(job.account_names, job.timeout_seconds, {
         shouldStop: () => state.cancelRequested,
+        forwardAuthorization: state.forwardAuthorization,
         onResult: (result) => {
           results.push(result);
           this.update(job, { progress: { done: results.length, total: job.progress.total }, result: summarize([...results], job.progress.total) });
