@@ -345,6 +345,18 @@ export class ClusterService implements OnApplicationBootstrap, BeforeApplication
     this.loginHolds.delete(accountName);
   }
 
+  /** Of the given accounts, those another live replica owns now, with that replica; empty on SQLite. */
+  async remoteOwners(accountNames: readonly string[]): Promise<Map<string, { id: string; address: string }>> {
+    const remote = new Map<string, { id: string; address: string }>();
+    if (!this.active) return remote;
+    for (const account of accountNames) {
+      if (this.owns(account)) continue;
+      const owner = await this.ownerOf(account);
+      if (owner && owner.id !== this.replicaId) remote.set(account, owner);
+    }
+    return remote;
+  }
+
   /** The other live replicas (id and address), from the database; none on SQLite. */
   async otherReplicas(): Promise<Array<{ id: string; address: string }>> {
     if (!this.active) return [];

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { PanelError } from '../common/panel-error';
+import { ERROR_STATUS, ErrorCode, PanelError } from '../common/panel-error';
 import { ClusterService } from './cluster.service';
 
 /** Marks a request one replica forwarded to another: the owner answers it itself, never forwards again. */
@@ -101,6 +101,24 @@ export async function forwardToReplica(
   } catch {
     throw new PanelError('service_unavailable', `The instance of the panel that holds the Telegram connection of ${what} did not answer. Try again in a few seconds.`, cluster.leaseSeconds);
   }
+}
+
+/** The JSON body of a replica's answer, or undefined when it is not JSON. */
+export function answerJson<T>(answer: ForwardedAnswer): T | undefined {
+  try {
+    return JSON.parse(answer.body.toString('utf8')) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A replica's error answer as the same PanelError here (its code and message), for answers merged from several replicas. */
+export function errorOfAnswer(answer: ForwardedAnswer, what: string): PanelError {
+  const body = answerJson<{ code?: unknown; message?: unknown }>(answer);
+  const code = typeof body?.code === 'string' && body.code in ERROR_STATUS ? (body.code as ErrorCode) : 'service_unavailable';
+  const message = typeof body?.message === 'string' ? body.message : `The instance of the panel that holds ${what} answered ${answer.status}. Try again in a few seconds.`;
+  const retryAfter = Number(answer.headers.get('retry-after'));
+  return new PanelError(code, message, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined);
 }
 
 function sendForwarded(reply: FastifyReply, answer: ForwardedAnswer): FastifyReply {
