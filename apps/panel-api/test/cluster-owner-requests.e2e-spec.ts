@@ -131,7 +131,7 @@ describe('panel-api replicas: requests about an account are answered by its owne
     expect(wrong.status).toBe(400);
     expect(wrong.body.code).toBe('login_code_invalid');
     expect(wrong.headers.get(ANSWERED_BY)).toBe(oneId);
-    const done = await requestJson<{ status: string; account: { name: string } }>(one.url, '/api/accounts/login/verify', {
+    const done = await requestJson<{ status: string; account: { account_name: string } }>(one.url, '/api/accounts/login/verify', {
       method: 'POST',
       token,
       body: { account_name: 'newbie', phone_code: code, password: 'pw-newbie' },
