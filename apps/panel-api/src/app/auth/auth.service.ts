@@ -13,6 +13,7 @@ import { AdminUser } from './entities/admin-user.entity';
 import { CredentialCheckThrottle, LoginThrottle } from './login-throttle';
 import { PasswordHasher } from './password-hasher';
 import { TotpVerifier } from './totp-verifier';
+import { TokenRevocations } from './token-revocations';
 import { PanelError, ValidationFailed } from '../common/panel-error';
 
 /** Where a login comes from: the client address, and what the browser may prove about itself. */
@@ -39,6 +40,7 @@ export class AuthService {
     private readonly dataDirectory: DataDirectory,
     private readonly loginEvents: AdminLoginEvents,
     private readonly accountDelay: AccountLoginDelay,
+    private readonly revocations: TokenRevocations,
   ) {}
 
   /**
@@ -84,6 +86,8 @@ export class AuthService {
   /** Logs the request's token out (it answers 401 from now on); other sessions stay. */
   async logout(admin: AuthenticatedAdmin): Promise<void> {
     await this.tokens.revoke(admin);
+    // Its open event streams end at once, on every replica.
+    this.revocations.tokenRevoked(admin.tokenId);
     this.logger.log(`Admin "${admin.username}" logged out`);
   }
 

@@ -22,6 +22,7 @@ interface Stream {
   tokenKey: string;
   userId: number;
   tokenVersion: number;
+  tokenId?: string;
   close: (reason?: StreamCloseReason) => void;
 }
 
@@ -150,6 +151,7 @@ export class SignHistoryStreamController implements OnModuleInit, OnModuleDestro
       tokenKey,
       userId: holder.userId,
       tokenVersion: holder.tokenVersion,
+      tokenId: holder.tokenId,
       close: (reason) => {
         if (closed) return;
         closed = true;
@@ -170,9 +172,14 @@ export class SignHistoryStreamController implements OnModuleInit, OnModuleDestro
     response.once('error', () => stream.close());
   }
 
-  /** Closes the streams whose token a credential change revoked; re-checks them when the new version is unknown. */
+  /** Closes the streams whose token a logout or credential change revoked; re-checks them when the new version is unknown. */
   private revoke(revocation: TokenRevocation): void {
     for (const stream of [...this.streams]) {
+      if (revocation.tokenId !== undefined) {
+        // A logout: that token's streams end, the holder's other sessions stay.
+        if (revocation.tokenId === stream.tokenId) stream.close('token_revoked');
+        continue;
+      }
       if (revocation.userId !== undefined && revocation.userId !== stream.userId) continue;
       if (revocation.tokenVersion !== undefined) {
         if (revocation.tokenVersion !== stream.tokenVersion) stream.close('token_revoked');
