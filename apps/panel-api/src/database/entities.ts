@@ -9,9 +9,11 @@ import { SignTaskRow } from '../app/sign-tasks/entities/sign-task-row.entity';
 import { StoreRevision } from '../app/data-dir/entities/store-revision.entity';
 import { ChannelTest } from '../app/notifications/entities/channel-test.entity';
 import { AccountSafety } from '../app/governor/entities/account-safety.entity';
+import { KeepaliveAccountRow } from '../app/keepalive/entities/keepalive-account.entity';
+import { KeepaliveRunRow } from '../app/keepalive/entities/keepalive-run.entity';
 
 /**
  * Every TypeORM entity of panel-api. Feature modules own their entity files; this list is what the
  * data source (and the TypeORM CLI) loads.
  */
-export const panelEntities: Array<new () => object> = [AccountRow, AccountSafety, AdminUser, AuthThrottle, ChannelTest, KeywordHit, ListenerWatermark, RevokedToken, SignLog, SignTaskRow, StoreRevision];
+export const panelEntities: Array<new () => object> = [AccountRow, AccountSafety, AdminUser, AuthThrottle, ChannelTest, KeepaliveAccountRow, KeepaliveRunRow, KeywordHit, ListenerWatermark, RevokedToken, SignLog, SignTaskRow, StoreRevision];
