@@ -1,4 +1,5 @@
 import { createTestPostgresDatabase, requestJson, tempDir, testDatabaseDriver, TestPostgresDatabase } from '@shared/testing';
+import { DataSource } from 'typeorm';
 import { AccountStatusService } from '../src/app/accounts/account-status.service';
 import { ClusterService } from '../src/app/cluster/cluster.service';
 import { RunRegistry } from '../src/app/runs/run-registry';
@@ -186,7 +187,7 @@ describe('panel-api replicas: requests about an account are answered by its owne
     expect((await requestJson(two.url, '/api/accounts/login/verify', { method: 'POST', token, body: { account_name: 'dropped', phone_code: '12345' } })).status).toBe(404);
   });
 
-  it('runs "run now", answers its status and checks sessions at the owner of each account', async () => {
+  it('runs "run now", answers its status, checks sessions and wakes devices at the owner of each account', async () => {
     const checkins: string[] = [];
     telegram.addBot({
       username: 'h1_owner_bot',
@@ -290,5 +291,19 @@ describe('panel-api replicas: requests about an account are answered by its owne
       checkedOnOne.mockRestore();
       checkedOnTwo.mockRestore();
     }
+
+    // Device keep-alive: each replica wakes the accounts it owns; the manual run answers for all of them.
+    const keepalive = await requestJson<{ woken: number; results: Array<{ account_name: string; outcome: string }> }>(one.url, '/api/config/settings/device-keepalive/run', {
+      method: 'POST',
+      token,
+      body: { force: true },
+    });
+    expect(keepalive.status).toBe(200);
+    expect(keepalive.body.woken).toBe(2);
+    expect(keepalive.body.results.map((item) => [item.account_name, item.outcome])).toEqual([ofOne, ofTwo].sort().map((name) => [name, 'woken']));
+    const runs = (await one.app.get(DataSource).query(`SELECT "replica_id", "run" FROM "keepalive_runs" ORDER BY "replica_id"`)) as Array<{ replica_id: string; run: string }>;
+    const wokenBy = new Map(runs.map((row) => [row.replica_id, (JSON.parse(row.run) as { results: Array<{ account_name: string }> }).results.map((item) => item.account_name)]));
+    expect(wokenBy.get(oneId)).toEqual([ofOne]);
+    expect(wokenBy.get(twoId)).toEqual([ofTwo]);
   });
 });
