@@ -200,7 +200,9 @@ describe('panel-api keep-alive bookkeeping of an earlier version', () => {
     try {
       expect((await third.app.get(KeepaliveService).readState()).accounts).toEqual({ kept: entry });
     } finally {
-      await third.close();
+      await third.stop();
+      // The first instance made the data directory and the database: it removes both.
+      await first.close();
     }
   });
 });
