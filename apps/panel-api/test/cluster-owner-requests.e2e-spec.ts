@@ -285,6 +285,17 @@ describe('panel-api replicas: requests about an account are answered by its owne
         'the check job to complete',
       );
       expect(jobDone.result.normal).toBe(1);
+      // The job's state is kept by the replica that ran it: asked of the other replica, that one answers.
+      const elsewhere = await requestJson<{ job_id: string; status: string }>(two.url, `/api/accounts/status/check-jobs/${job.body.job_id}`, { token });
+      expect(elsewhere.status).toBe(200);
+      expect(elsewhere.body).toMatchObject({ job_id: job.body.job_id, status: 'completed' });
+      expect(elsewhere.headers.get(ANSWERED_BY)).toBe(oneId);
+      const finishedCancel = await requestJson<{ code: string }>(two.url, `/api/accounts/status/check-jobs/${job.body.job_id}/cancel`, { method: 'POST', token });
+      expect(finishedCancel.status).toBe(409);
+      expect(finishedCancel.body.code).toBe('check_job_not_running');
+      const unknownJob = await requestJson<{ code: string }>(two.url, '/api/accounts/status/check-jobs/6f1c1d2e-0000-4000-8000-00000000dead', { token });
+      expect(unknownJob.status).toBe(404);
+      expect(unknownJob.body.code).toBe('check_job_not_found');
       expect(checkedOnOne.mock.calls.map((call) => call[0])).toEqual([ofOne]);
       expect(checkedOnTwo.mock.calls.map((call) => call[0])).toEqual([ofTwo, ofTwo]);
     } finally {

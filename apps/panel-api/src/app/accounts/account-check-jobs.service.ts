@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataDirectory } from '../data-dir/data-directory';
 import { CorruptDataFileError, readJsonObjectFile, writeJsonFileAtomic } from '../data-dir/json-file-store';
@@ -99,6 +99,11 @@ export class AccountCheckJobsService implements OnModuleInit, OnModuleDestroy {
       if (this.active === state) this.active = undefined;
     });
     return job;
+  }
+
+  /** Whether this instance ran the job (replicas: the others forward its status and cancel here). */
+  knows(jobId: string): boolean {
+    return this.active?.job.job_id === jobId || (isJobId(jobId) && existsSync(this.file(jobId)));
   }
 
   get(jobId: string): CheckJob {

@@ -30,6 +30,8 @@ export interface OwnerForwardingLookups {
   taskAccounts(taskName: string, onlyAccount: string | undefined): Promise<string[] | undefined>;
   /** Whether this replica holds the QR login (its steps are answered here). */
   knowsQrLogin(loginId: string): boolean;
+  /** Whether this replica ran the status check job (its state is in this replica's data directory). */
+  knowsCheckJob(jobId: string): boolean;
 }
 
 /** How a route names the account(s) whose Telegram session it uses. */
@@ -64,8 +66,15 @@ const OWNER_ROUTES: Array<{ method?: string; url: RegExp; accounts: AccountsOfRe
     },
   },
 ];
-/** QR login steps name the login, not the account: the replica that started it answers them. */
-const QR_LOGIN_ROUTE = /^\/api\/accounts\/qr-login\/:login_id(\/password)?$/;
+/**
+ * Routes that name something one replica holds in its memory or data directory: a QR login (the
+ * replica that started it holds its Telegram connection) and a status check job (the replica that
+ * runs it keeps its state). The replica that knows the id answers them.
+ */
+const HELD_ELSEWHERE_ROUTES: Array<{ url: RegExp; param: string; knows: (lookups: OwnerForwardingLookups, id: string) => boolean; what: string }> = [
+  { url: /^\/api\/accounts\/qr-login\/:login_id(\/password)?$/, param: 'login_id', knows: (lookups, id) => lookups.knowsQrLogin(id), what: 'QR login' },
+  { url: /^\/api\/accounts\/status\/check-jobs\/:job_id(\/cancel)?$/, param: 'job_id', knows: (lookups, id) => lookups.knowsCheckJob(id), what: 'status check job' },
+];
 
 /** A name no account can have (a NUL byte PostgreSQL refuses, say) has no owner: the route answers it here (400). */
 function possibleAccountName(account: string): boolean {
@@ -139,13 +148,15 @@ function sendForwarded(reply: FastifyReply, answer: ForwardedAnswer): FastifyRep
  *
  * A run of a task whose accounts several replicas own is split by the runs controller instead, and a
  * session check by the status service, each account at its owner. A QR login step goes to the
- * replica that started the login: the one that knows its id.
+ * replica that started the login, and a check job's status or cancel to the replica that runs it:
+ * the one that knows its id.
  */
 export function installOwnerForwarding(fastify: FastifyInstance, cluster: ClusterService, lookups: OwnerForwardingLookups): void {
   fastify.addHook('preHandler', async (request, reply) => {
     if (!cluster.active || request.headers[FORWARDED_BY_HEADER]) return;
     const url = request.routeOptions.url ?? '';
-    if (QR_LOGIN_ROUTE.test(url)) return forwardQrStep(request, reply);
+    const held = HELD_ELSEWHERE_ROUTES.find((candidate) => candidate.url.test(url));
+    if (held) return forwardToHolder(request, reply, held);
     const route = OWNER_ROUTES.find((candidate) => candidate.url.test(url) && (!candidate.method || candidate.method === request.method));
     if (!route) return;
     const accounts = await route.accounts(request, lookups);
@@ -157,14 +168,14 @@ export function installOwnerForwarding(fastify: FastifyInstance, cluster: Cluste
     return sendForwarded(reply, await forwardToReplica(cluster, owner, request, accounts.join(', ')));
   });
 
-  /** Asks the other live replicas in turn; the one that knows the login answers (the others say 404). */
-  async function forwardQrStep(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
-    const loginId = param(request, 'login_id');
-    if (!loginId || lookups.knowsQrLogin(loginId)) return undefined;
+  /** Asks the other live replicas in turn; the one that knows the id answers (the others say 404). */
+  async function forwardToHolder(request: FastifyRequest, reply: FastifyReply, route: (typeof HELD_ELSEWHERE_ROUTES)[number]): Promise<FastifyReply | undefined> {
+    const id = param(request, route.param);
+    if (!id || route.knows(lookups, id)) return undefined;
     let unreachable: unknown;
     for (const replica of await cluster.otherReplicas()) {
       try {
-        const answer = await forwardToReplica(cluster, replica, request, `QR login ${loginId}`);
+        const answer = await forwardToReplica(cluster, replica, request, `${route.what} ${id}`);
         if (answer.status !== 404) return sendForwarded(reply, answer);
       } catch (error) {
         unreachable = error;
