@@ -17,6 +17,8 @@ interface ClusterBody {
 const LEASE_SECONDS = 3;
 // The automatic backup joins them when it is switched on in the settings.
 const SYSTEM_JOBS = ['system-device-keepalive', 'system-maintenance'];
+// Keep-alive runs on every replica, each for the accounts it owns; the others only on the leader.
+const LEADER_JOBS = ['system-maintenance'];
 
 /** The system jobs on a replica's SchedulerRegistry (what actually fires there). */
 const systemJobs = (panel: RunningPanel) => {
@@ -127,10 +129,10 @@ describe('panel-api replicas: account leases, fencing, claims and GET /api/ops/c
     expect(view.replica_id).toBe(twoId);
     expect(view.replicas.map((replica) => replica.accounts.length).sort()).toEqual([2, 3]);
     expect(view.replicas.filter((replica) => replica.leader)).toHaveLength(1);
-    // Only the leader (the first replica) has the system jobs on its scheduler.
+    // Only the leader (the first replica) has the leader's system jobs on its scheduler; both have keep-alive.
     expect(view.replicas.find((replica) => replica.leader)?.id).toBe(oneId);
     expect(systemJobs(one)).toEqual(SYSTEM_JOBS);
-    expect(systemJobs(two)).toEqual([]);
+    expect(systemJobs(two)).toEqual(SYSTEM_JOBS.filter((job) => !LEADER_JOBS.includes(job)));
     const owned = new Map(view.replicas.flatMap((replica) => replica.accounts.map((account) => [account, replica.id] as const)));
     expect([...owned.keys()].sort()).toEqual(ACCOUNTS);
     // The moved accounts have a newer epoch; each replica's own view agrees with the database.

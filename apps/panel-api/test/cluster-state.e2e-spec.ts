@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { AccountRow } from '../src/app/accounts/entities/account-row.entity';
+import { AccountStore } from '../src/app/accounts/account-store';
 import { loadPanelConfig } from '../src/app/config/panel-config';
 import { parseSessionString } from '../src/app/telegram/session-string';
 import { TELEGRAM_GATEWAY } from '../src/app/telegram/telegram-gateway';
@@ -41,7 +42,12 @@ describe('panel-api state in the database (tasks, accounts and sealed sessions)'
     return dir.path;
   };
   const start = async (dataDir: string) => {
-    const panel = await startPanel({ reuse: { dataDir, databaseUrl: database?.url }, overrides: [{ provide: TELEGRAM_GATEWAY, useValue: telegram }] });
+    // Replicas share the token signing key (docs/scaling.md): a request one forwards to another carries the caller's token.
+    const panel = await startPanel({
+      reuse: { dataDir, databaseUrl: database?.url },
+      env: { APP_JWT_SECRET: 'cluster-state-shared-jwt-secret-0123456789abcdef' },
+      overrides: [{ provide: TELEGRAM_GATEWAY, useValue: telegram }],
+    });
     panels.push(panel);
     return panel;
   };
@@ -176,10 +182,13 @@ describe('panel-api state in the database (tasks, accounts and sealed sessions)'
     const oneToken = await loginAsAdmin(one);
     const twoToken = await loginAsAdmin(two);
     const dave = telegram.createUser({ phone: '+31 600 310 004' });
-    const imported = await requestJson(one.url, '/api/accounts/import-session', { method: 'POST', token: oneToken, body: { account_name: 'dave', session_string: telegram.issueSession(dave.id) } });
+    const daveSession = telegram.issueSession(dave.id);
+    const imported = await requestJson(one.url, '/api/accounts/import-session', { method: 'POST', token: oneToken, body: { account_name: 'dave', session_string: daveSession } });
     expect(imported.status).toBe(201);
     expect((await requestJson(two.url, '/api/accounts/dave', { token: twoToken })).status).toBe(200);
     // The other replica opens the session sealed by the first (one shared key).
+    expect(two.app.get(AccountStore).readSession('dave')).toBe(daveSession);
+    // A check asked of either replica is made by the account's owner and answered as on one instance.
     const check = await requestJson<{ normal: number }>(two.url, '/api/accounts/status/check', { method: 'POST', token: twoToken, body: { account_names: ['dave'] } });
     expect(check.body.normal).toBe(1);
     expect((await requestJson(two.url, '/api/accounts/dave', { method: 'DELETE', token: twoToken })).status).toBe(204);

@@ -1,5 +1,5 @@
 import { requestJson, waitFor } from '@shared/testing';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { KEEPALIVE_JOB_ID } from '../src/app/keepalive/keepalive-schedule';
@@ -49,7 +49,7 @@ describe('panel-api device keep-alive and file session mode (simulated Telegram)
     expect((await api('/api/config/settings/device-keepalive/run', { method: 'POST', body: { extra: 1 } })).status).toBe(400);
   });
 
-  it('wakes every account once, then skips them until the interval passed, and records results under .signer/', async () => {
+  it('wakes every account once, then skips them until the interval passed, and records results in the database', async () => {
     telegram.setUnreachable('three');
     const first = await api<KeepaliveRun>('/api/config/settings/device-keepalive/run', { method: 'POST', body: {} });
     expect(first.status).toBe(200);
@@ -65,9 +65,11 @@ describe('panel-api device keep-alive and file session mode (simulated Telegram)
     const forced = await api<KeepaliveRun>('/api/config/settings/device-keepalive/run', { method: 'POST', body: { force: true } });
     expect(forced.body.woken).toBe(3);
 
-    const state = JSON.parse(readFileSync(join(panel.dataDir, '.signer', 'device_keepalive.json'), 'utf8'));
+    // The bookkeeping is in the database, not in the data directory.
+    const state = await panel.app.get(KeepaliveService).readState();
     expect(Object.keys(state.accounts).sort()).toEqual(['one', 'three', 'two']);
-    expect(state.last_run.trigger).toBe('manual');
+    expect(state.last_run?.trigger).toBe('manual');
+    expect(existsSync(join(panel.dataDir, '.signer', 'device_keepalive.json'))).toBe(false);
   });
 
   it('skips accounts that need a new login and flags revoked ones', async () => {
@@ -83,9 +85,8 @@ describe('panel-api device keep-alive and file session mode (simulated Telegram)
   });
 
   it('writes each account\'s outcome as soon as it is known, and drops the entry of a removed account', async () => {
-    const stateOf = (): { accounts: Record<string, { last_attempt_at: string }>; last_run: { started_at: string } | null } =>
-      JSON.parse(readFileSync(join(panel.dataDir, '.signer', 'device_keepalive.json'), 'utf8'));
-    const before = stateOf();
+    const stateOf = () => panel.app.get(KeepaliveService).readState();
+    const before = await stateOf();
     telegram.setHanging('three');
     let finished = false;
     const running = api<KeepaliveRun>('/api/config/settings/device-keepalive/run', { method: 'POST', body: { force: true } }).then((response) => {
@@ -93,20 +94,20 @@ describe('panel-api device keep-alive and file session mode (simulated Telegram)
       return response;
     });
     // 'three' hangs until its 15 s timeout; the others' results must be on disk before the run ends.
-    await waitFor(() => {
-      const state = stateOf();
+    await waitFor(async () => {
+      const state = await stateOf();
       return ['one', 'two'].every((name) => state.accounts[name].last_attempt_at !== before.accounts[name].last_attempt_at);
     });
     expect(finished).toBe(false);
-    expect(stateOf().accounts['three']).toEqual(before.accounts['three']);
+    expect((await stateOf()).accounts['three']).toEqual(before.accounts['three']);
     const run = await running;
     telegram.setHanging('three', false);
     expect(run.body.results.find((r) => r.account_name === 'three')).toMatchObject({ outcome: 'failed', code: 'TIMEOUT' });
-    expect(stateOf().last_run?.started_at).not.toBe(before.last_run?.started_at);
+    expect((await stateOf()).last_run?.started_at).not.toBe(before.last_run?.started_at);
 
     expect((await api('/api/accounts/two', { method: 'DELETE' })).status).toBeLessThan(300);
-    await waitFor(() => !('two' in stateOf().accounts));
-    expect(Object.keys(stateOf().accounts).sort()).toEqual(['four', 'one', 'three']);
+    await waitFor(async () => !('two' in (await stateOf()).accounts));
+    expect(Object.keys((await stateOf()).accounts).sort()).toEqual(['four', 'one', 'three']);
   });
 
   it('registers the daily 03:30 job in the configured time zone and follows time zone changes', async () => {
@@ -174,19 +175,34 @@ describe('panel-api status check job cut off by a stop', () => {
   });
 });
 
-describe('panel-api keep-alive bookkeeping of accounts removed earlier', () => {
-  it('drops entries of accounts that no longer exist at start', async () => {
+describe('panel-api keep-alive bookkeeping of an earlier version', () => {
+  it('imports .signer/device_keepalive.json once at start, without entries of accounts that no longer exist', async () => {
     const telegram = new TelegramSimulator();
     const first = await startPanel({ overrides: [{ provide: TELEGRAM_GATEWAY, useValue: telegram }] });
-    const stateFile = join(first.dataDir, '.signer', 'device_keepalive.json');
+    const token = await loginAsAdmin(first);
+    const user = telegram.createUser({ phone: '+31633333399' });
+    expect((await requestJson(first.url, '/api/accounts/import-session', { method: 'POST', token, body: { account_name: 'kept', session_string: telegram.issueSession(user.id) } })).status).toBe(201);
+    const signer = join(first.dataDir, '.signer');
+    const stateFile = join(signer, 'device_keepalive.json');
     await first.stop();
-    const entry = { last_keepalive_at: null, last_attempt_at: new Date().toISOString(), last_code: null, last_message: 'x' };
-    writeFileSync(stateFile, JSON.stringify({ last_run: null, accounts: { ghost: entry } }));
+    const entry = { last_keepalive_at: '2026-01-02T03:30:00.000Z', last_attempt_at: '2026-01-02T03:30:00.000Z', last_code: 'OK', last_message: 'Woken' };
+    writeFileSync(stateFile, JSON.stringify({ last_run: null, accounts: { ghost: { ...entry, last_message: 'x' }, kept: entry } }));
     const second = await startPanel({ reuse: { dataDir: first.dataDir, databaseUrl: first.databaseUrl }, overrides: [{ provide: TELEGRAM_GATEWAY, useValue: telegram }] });
     try {
-      expect(JSON.parse(readFileSync(stateFile, 'utf8'))).toEqual({ last_run: null, accounts: {} });
+      expect(await second.app.get(KeepaliveService).readState()).toEqual({ last_run: null, accounts: { kept: entry } });
+      // The file is set aside, so the next start imports nothing.
+      expect(existsSync(stateFile)).toBe(false);
+      expect(readdirSync(signer).filter((name) => name.startsWith('device_keepalive.json.imported-'))).toHaveLength(1);
     } finally {
-      await second.close();
+      await second.stop();
+    }
+    const third = await startPanel({ reuse: { dataDir: first.dataDir, databaseUrl: first.databaseUrl }, overrides: [{ provide: TELEGRAM_GATEWAY, useValue: telegram }] });
+    try {
+      expect((await third.app.get(KeepaliveService).readState()).accounts).toEqual({ kept: entry });
+    } finally {
+      await third.stop();
+      // The first instance made the data directory and the database: it removes both.
+      await first.close();
     }
   });
 });

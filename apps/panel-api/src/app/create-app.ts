@@ -8,6 +8,9 @@ import { AppModule } from './app.module';
 import { AccessTokenService } from './auth/access-token.service';
 import { ClusterService } from './cluster/cluster.service';
 import { installOwnerForwarding } from './cluster/owner-forwarding';
+import { AccountLoginService } from './accounts/account-login.service';
+import { AccountCheckJobsService } from './accounts/account-check-jobs.service';
+import { SignTasksService } from './sign-tasks/sign-tasks.service';
 import { installTokenBeforeBody } from './auth/token-before-body';
 import { ProviderOverride } from './common/provider-overrides';
 import { AllExceptionsFilter, errorBody } from './common/all-exceptions.filter';
@@ -86,7 +89,21 @@ async function buildPanelApp(config: PanelConfig, options: PanelAppOptions, life
   });
   refuseDotSegments(fastify, (status, message) => errorBody(status, message));
   // Replicas on PostgreSQL: requests about another replica's account are answered by that replica.
-  installOwnerForwarding(fastify, app.get(ClusterService));
+  const tasks = app.get(SignTasksService);
+  const logins = app.get(AccountLoginService);
+  const checkJobs = app.get(AccountCheckJobsService);
+  installOwnerForwarding(fastify, app.get(ClusterService), {
+    taskAccounts: async (taskName, onlyAccount) => {
+      await tasks.fresh();
+      const task = tasks.get(taskName);
+      if (!task) return undefined;
+      const accounts = tasks.accountsOf(task);
+      if (onlyAccount === undefined) return accounts;
+      return accounts.includes(onlyAccount) ? [onlyAccount] : undefined;
+    },
+    knowsQrLogin: (loginId) => logins.knowsQrLogin(loginId),
+    knowsCheckJob: (jobId) => checkJobs.knows(jobId),
+  });
   installSecurityHeaders(fastify);
   // Fastify does not close a server it did not listen on itself.
   fastify.addHook('onClose', async () => lifecycle.close());

@@ -10,9 +10,11 @@ import { StoreRevision } from '../app/data-dir/entities/store-revision.entity';
 import { ChannelTest } from '../app/notifications/entities/channel-test.entity';
 import { PendingRerun } from '../app/runs/entities/pending-rerun.entity';
 import { AccountSafety } from '../app/governor/entities/account-safety.entity';
+import { KeepaliveAccountRow } from '../app/keepalive/entities/keepalive-account.entity';
+import { KeepaliveRunRow } from '../app/keepalive/entities/keepalive-run.entity';
 
 /**
  * Every TypeORM entity of panel-api. Feature modules own their entity files; this list is what the
  * data source (and the TypeORM CLI) loads.
  */
-export const panelEntities: Array<new () => object> = [AccountRow, AccountSafety, AdminUser, AuthThrottle, ChannelTest, KeywordHit, ListenerWatermark, PendingRerun, RevokedToken, SignLog, SignTaskRow, StoreRevision];
+export const panelEntities: Array<new () => object> = [AccountRow, AccountSafety, AdminUser, AuthThrottle, ChannelTest, KeepaliveAccountRow, KeepaliveRunRow, KeywordHit, ListenerWatermark, PendingRerun, RevokedToken, SignLog, SignTaskRow, StoreRevision];

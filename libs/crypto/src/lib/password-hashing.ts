@@ -1,14 +1,16 @@
 import * as argon2 from 'argon2';
 
+type Cost = Pick<argon2.HashOptions, 'memoryCost' | 'timeCost' | 'parallelism'>;
+
 /** Argon2id with the library's defaults (64 MiB, 3 passes, 4 lanes): what every hash is made with. */
-const PRODUCTION_COST: argon2.Options = {};
+const PRODUCTION_COST: Cost = {};
 /**
  * The cheapest Argon2id the library allows, for test processes only: the e2e and browser suites
  * start a service (which hashes its initial admin password) and log in some thousand times, and
  * at 64 MiB each hash or check is about 165 ms of CPU. The same practice as Rails' `min_cost` and
  * Django's fast test hashers. A hash carries its own parameters, so checking works either way.
  */
-const TEST_COST: argon2.Options = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
+const TEST_COST: Cost = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
 
 let cost = PRODUCTION_COST;
 

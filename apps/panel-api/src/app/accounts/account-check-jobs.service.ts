@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataDirectory } from '../data-dir/data-directory';
 import { CorruptDataFileError, readJsonObjectFile, writeJsonFileAtomic } from '../data-dir/json-file-store';
@@ -36,7 +36,7 @@ export function isJobId(value: string): boolean {
 @Injectable()
 export class AccountCheckJobsService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(AccountCheckJobsService.name);
-  private active?: { job: CheckJob; cancelRequested: boolean; done: Promise<void> };
+  private active?: { job: CheckJob; cancelRequested: boolean; done: Promise<void>; forwardAuthorization?: string };
 
   constructor(
     private readonly dataDirectory: DataDirectory,
@@ -75,7 +75,8 @@ export class AccountCheckJobsService implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  start(accountNames: string[] | undefined, timeoutSeconds: number): CheckJob {
+  /** `forwardAuthorization`: the caller's token, kept in memory only, to check another replica's accounts at their owner. */
+  start(accountNames: string[] | undefined, timeoutSeconds: number, forwardAuthorization?: string): CheckJob {
     if (this.active) throw new PanelError('check_job_running', `Status check job ${this.active.job.job_id} is still running; wait for it or cancel it`);
     const names = this.status.targets(accountNames);
     const now = new Date().toISOString();
@@ -92,12 +93,17 @@ export class AccountCheckJobsService implements OnModuleInit, OnModuleDestroy {
       finished_at: null,
     };
     this.save(job);
-    const state = { job, cancelRequested: false, done: Promise.resolve() };
+    const state = { job, cancelRequested: false, done: Promise.resolve(), forwardAuthorization };
     this.active = state;
     state.done = this.execute(state).finally(() => {
       if (this.active === state) this.active = undefined;
     });
     return job;
+  }
+
+  /** Whether this instance ran the job (replicas: the others forward its status and cancel here). */
+  knows(jobId: string): boolean {
+    return this.active?.job.job_id === jobId || (isJobId(jobId) && existsSync(this.file(jobId)));
   }
 
   get(jobId: string): CheckJob {
@@ -122,12 +128,13 @@ export class AccountCheckJobsService implements OnModuleInit, OnModuleDestroy {
     await this.active?.done;
   }
 
-  private async execute(state: { job: CheckJob; cancelRequested: boolean }): Promise<void> {
+  private async execute(state: { job: CheckJob; cancelRequested: boolean; forwardAuthorization?: string }): Promise<void> {
     const { job } = state;
     const results: AccountCheckResult[] = [];
     try {
       await this.status.check(job.account_names, job.timeout_seconds, {
         shouldStop: () => state.cancelRequested,
+        forwardAuthorization: state.forwardAuthorization,
         onResult: (result) => {
           results.push(result);
           this.update(job, { progress: { done: results.length, total: job.progress.total }, result: summarize([...results], job.progress.total) });

@@ -5,6 +5,7 @@ import { AccountSessionsService, panelErrorFor, userInfoOf } from './account-ses
 import { AccountRecord, AccountStore } from './account-store';
 import { proxyFromInput } from './accounts.service';
 import { PanelError } from '../common/panel-error';
+import { ClusterService } from '../cluster/cluster.service';
 
 const LOGIN_TIMEOUT_MS = 30_000;
 /** A started login that is not finished within this time is forgotten. */
@@ -44,10 +45,12 @@ export class AccountLoginService implements OnModuleDestroy {
     @Inject(TELEGRAM_GATEWAY) private readonly gateway: TelegramGateway,
     private readonly store: AccountStore,
     private readonly sessions: AccountSessionsService,
+    private readonly cluster: ClusterService,
   ) {}
 
   async onModuleDestroy(): Promise<void> {
     const ids = [...[...this.phoneLogins.values()].map((l) => l.loginId), ...this.qrLogins.keys()];
+    for (const name of [...this.phoneLogins.keys(), ...[...this.qrLogins.values()].map((login) => login.accountName)]) this.cluster.endLoginHold(name);
     this.phoneLogins.clear();
     this.qrLogins.clear();
     await Promise.all(ids.map((id) => this.gateway.cancelLogin(id).catch(() => undefined)));
@@ -61,9 +64,16 @@ export class AccountLoginService implements OnModuleDestroy {
       this.phoneLogins.delete(accountName);
       await this.gateway.cancelLogin(previous.loginId).catch(() => undefined);
     }
-    const started = await this.guard(() =>
-      this.gateway.startPhoneLogin({ accountName, proxy: proxy ?? undefined }, phoneNumber, { timeoutMs: LOGIN_TIMEOUT_MS }),
-    );
+    await this.holdHere(accountName);
+    let started: { loginId: string; codeType: string };
+    try {
+      started = await this.guard(() =>
+        this.gateway.startPhoneLogin({ accountName, proxy: proxy ?? undefined }, phoneNumber, { timeoutMs: LOGIN_TIMEOUT_MS }),
+      );
+    } catch (error) {
+      this.releaseHoldUnlessPending(accountName);
+      throw error;
+    }
     this.phoneLogins.set(accountName, { loginId: started.loginId, proxy, startedAt: Date.now() });
     return { codeType: started.codeType };
   }
@@ -75,7 +85,11 @@ export class AccountLoginService implements OnModuleDestroy {
     const step = await this.guard(() => this.gateway.completePhoneLogin(pending.loginId, code, password, { timeoutMs: LOGIN_TIMEOUT_MS }));
     if (step.status === 'password_required') return { status: 'password_required', hint: step.hint };
     this.phoneLogins.delete(accountName);
-    return { status: 'success', account: await this.complete(accountName, step.sessionString, step.user, pending.proxy) };
+    try {
+      return { status: 'success', account: await this.complete(accountName, step.sessionString, step.user, pending.proxy) };
+    } finally {
+      this.releaseHoldUnlessPending(accountName);
+    }
   }
 
   /** Forgets a started phone login and closes its connection (the person closed the dialog). */
@@ -84,13 +98,21 @@ export class AccountLoginService implements OnModuleDestroy {
     const pending = this.phoneLogins.get(accountName);
     if (!pending) throw new PanelError('login_not_found', `No login in progress for account ${accountName}`);
     this.phoneLogins.delete(accountName);
+    this.releaseHoldUnlessPending(accountName);
     await this.gateway.cancelLogin(pending.loginId).catch(() => undefined);
   }
 
   async startQrLogin(accountName: string, proxyText?: string): Promise<QrLoginOutcome> {
     const proxy = proxyFromInput(proxyText) ?? this.store.get(accountName)?.proxy ?? null;
     this.sweep();
-    const status = await this.guard(() => this.gateway.startQrLogin({ accountName, proxy: proxy ?? undefined }, { timeoutMs: LOGIN_TIMEOUT_MS }));
+    await this.holdHere(accountName);
+    let status: QrLoginStatus;
+    try {
+      status = await this.guard(() => this.gateway.startQrLogin({ accountName, proxy: proxy ?? undefined }, { timeoutMs: LOGIN_TIMEOUT_MS }));
+    } catch (error) {
+      this.releaseHoldUnlessPending(accountName);
+      throw error;
+    }
     this.qrLogins.set(status.loginId, { accountName, proxy, startedAt: Date.now() });
     return { loginId: status.loginId, accountName, status };
   }
@@ -113,7 +135,34 @@ export class AccountLoginService implements OnModuleDestroy {
   async cancelQrLogin(loginId: string): Promise<void> {
     const pending = this.pendingQr(loginId);
     this.qrLogins.delete(loginId);
+    this.releaseHoldUnlessPending(pending.accountName);
     if (!pending.finished) await this.gateway.cancelLogin(loginId).catch(() => undefined);
+  }
+
+  /** Whether this instance holds the QR login (replicas: the others forward its steps here). */
+  knowsQrLogin(loginId: string): boolean {
+    return this.qrLogins.has(loginId);
+  }
+
+  /**
+   * Replicas: a login uses the account's Telegram connection, so it runs where the account's lease
+   * is. The step that starts it was forwarded to the owner, or nobody owns the account (a brand-new
+   * one has no lease yet): then this replica takes the lease and keeps it for the login's length, so
+   * the next steps, wherever they arrive, are forwarded here.
+   */
+  private async holdHere(accountName: string): Promise<void> {
+    if (await this.cluster.holdForLogin(accountName, PENDING_LOGIN_TTL_MS)) return;
+    throw new PanelError(
+      'service_unavailable',
+      `Another instance of the panel holds the Telegram connection of ${accountName} right now. Try again in a few seconds.`,
+      this.cluster.leaseSeconds,
+    );
+  }
+
+  /** Ends the lease hold of an account when none of its logins here is still going. */
+  private releaseHoldUnlessPending(accountName: string): void {
+    const going = this.phoneLogins.has(accountName) || [...this.qrLogins.values()].some((login) => login.accountName === accountName && !login.finished);
+    if (!going) this.cluster.endLoginHold(accountName);
   }
 
   private pendingQr(loginId: string): PendingQrLogin {
@@ -127,10 +176,15 @@ export class AccountLoginService implements OnModuleDestroy {
     if (status.state === 'success' && status.sessionString && status.user) {
       // Stored once; later polls answer from memory without the session string.
       pending.finished = { loginId, state: 'success', user: status.user };
-      await this.complete(pending.accountName, status.sessionString, status.user, pending.proxy);
+      try {
+        await this.complete(pending.accountName, status.sessionString, status.user, pending.proxy);
+      } finally {
+        this.releaseHoldUnlessPending(pending.accountName);
+      }
       await this.gateway.cancelLogin(loginId).catch(() => undefined);
     } else if (status.state === 'expired' || status.state === 'failed') {
       pending.finished = { loginId, state: status.state, error: status.error };
+      this.releaseHoldUnlessPending(pending.accountName);
       await this.gateway.cancelLogin(loginId).catch(() => undefined);
     }
     return this.qrOutcome(loginId, pending, pending.finished ?? status);
@@ -171,12 +225,14 @@ export class AccountLoginService implements OnModuleDestroy {
     for (const [name, login] of this.phoneLogins) {
       if (login.startedAt < cutoff) {
         this.phoneLogins.delete(name);
+        this.releaseHoldUnlessPending(name);
         void this.gateway.cancelLogin(login.loginId).catch(() => undefined);
       }
     }
     for (const [id, login] of this.qrLogins) {
       if (login.startedAt < cutoff) {
         this.qrLogins.delete(id);
+        this.releaseHoldUnlessPending(login.accountName);
         void this.gateway.cancelLogin(id).catch(() => undefined);
       }
     }

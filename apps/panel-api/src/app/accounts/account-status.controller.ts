@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import {
   ApiAcceptedResponse,
   ApiBadRequestResponse,
@@ -15,6 +16,13 @@ import { AccountCheckJobsService, CheckJob, isJobId } from './account-check-jobs
 import { AccountStatusService, DEFAULT_CHECK_TIMEOUT_SECONDS, summarize } from './account-status.service';
 import { CheckJobDto, CheckJobStartedDto, CheckSummaryDto, StatusCheckDto } from './dto/status-check.dto';
 import { ValidationFailed } from '../common/panel-error';
+import { FORWARDED_BY_HEADER } from '../cluster/owner-forwarding';
+
+/** The caller's access token to check another replica's accounts with; none on a request forwarded here (answered here). */
+function forwardAuthorization(request: FastifyRequest): string | undefined {
+  const authorization = request.headers['authorization'];
+  return typeof authorization === 'string' && !request.headers[FORWARDED_BY_HEADER] ? authorization : undefined;
+}
 
 function assertJobId(value: string): string {
   if (!isJobId(value)) throw new ValidationFailed('job_id must be a job id (UUID)');
@@ -43,9 +51,9 @@ export class AccountStatusController {
   })
   @ApiOkResponse({ type: CheckSummaryDto })
   @ApiBadRequestResponse({ description: 'Invalid names, timeout out of 1..20, or more than 200 accounts' })
-  async check(@Body() body: StatusCheckDto): Promise<CheckSummaryDto> {
+  async check(@Body() body: StatusCheckDto, @Req() request: FastifyRequest): Promise<CheckSummaryDto> {
     const names = this.status.targets(body.account_names);
-    const results = await this.status.check(names, body.timeout_seconds ?? DEFAULT_CHECK_TIMEOUT_SECONDS);
+    const results = await this.status.check(names, body.timeout_seconds ?? DEFAULT_CHECK_TIMEOUT_SECONDS, { forwardAuthorization: forwardAuthorization(request) });
     return summarize(results, names.length);
   }
 
@@ -55,8 +63,8 @@ export class AccountStatusController {
   @ApiAcceptedResponse({ type: CheckJobStartedDto })
   @ApiBadRequestResponse({ description: 'Invalid names, timeout out of 1..20, or more than 200 accounts' })
   @ApiConflictResponse({ description: 'Another check job is running' })
-  startJob(@Body() body: StatusCheckDto): CheckJobStartedDto {
-    const job = this.jobs.start(body.account_names, body.timeout_seconds ?? DEFAULT_CHECK_TIMEOUT_SECONDS);
+  startJob(@Body() body: StatusCheckDto, @Req() request: FastifyRequest): CheckJobStartedDto {
+    const job = this.jobs.start(body.account_names, body.timeout_seconds ?? DEFAULT_CHECK_TIMEOUT_SECONDS, forwardAuthorization(request));
     return { job_id: job.job_id, status: job.status, total: job.progress.total };
   }
 

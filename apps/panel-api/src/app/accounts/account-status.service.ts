@@ -5,7 +5,9 @@ import { AccountSessionsService, checkCodeFor, userInfoOf } from './account-sess
 import { AccountStatus, AccountStore, CheckCode } from './account-store';
 import { isAccountName } from './account-name';
 import { forEachBounded } from './bounded-concurrency';
-import { ValidationFailed } from '../common/panel-error';
+import { PanelError, ValidationFailed } from '../common/panel-error';
+import { ClusterService } from '../cluster/cluster.service';
+import { forwardToReplica, ReplicaAddress } from '../cluster/owner-forwarding';
 
 export const MAX_CHECK_ACCOUNTS = 200;
 export const DEFAULT_CHECK_TIMEOUT_SECONDS = 8;
@@ -54,6 +56,7 @@ export class AccountStatusService {
     private readonly store: AccountStore,
     private readonly sessions: AccountSessionsService,
     @Inject(TELEGRAM_GATEWAY) private readonly gateway: TelegramGateway,
+    private readonly cluster: ClusterService,
   ) {}
 
   /** The accounts a check covers: the given names (deduplicated) or every account; 400 above 200. */
@@ -68,13 +71,22 @@ export class AccountStatusService {
   async check(
     names: string[],
     timeoutSeconds: number,
-    options: { signal?: AbortSignal; shouldStop?: () => boolean; onResult?: (result: AccountCheckResult) => void } = {},
+    options: {
+      signal?: AbortSignal;
+      shouldStop?: () => boolean;
+      onResult?: (result: AccountCheckResult) => void;
+      /** The caller's `Authorization` header: with replicas, an account another replica owns is checked there with it. */
+      forwardAuthorization?: string;
+    } = {},
   ): Promise<AccountCheckResult[]> {
     return forEachBounded(
       names,
       CHECK_CONCURRENCY,
       async (name) => {
-        const result = await this.checkOne(name, timeoutSeconds, options.signal);
+        const owner = options.forwardAuthorization ? await this.remoteOwnerOf(name) : undefined;
+        const result = owner
+          ? await this.checkAtOwner(owner, name, timeoutSeconds, options.forwardAuthorization ?? '')
+          : await this.checkOne(name, timeoutSeconds, options.signal);
         options.onResult?.(result);
         return result;
       },
@@ -90,6 +102,43 @@ export class AccountStatusService {
       return await this.runCheck(name, timeoutSeconds, signal);
     } finally {
       endCheck?.();
+    }
+  }
+
+  /** The replica that owns the account when it is another one (replicas on PostgreSQL); undefined to check here. */
+  private async remoteOwnerOf(name: string): Promise<ReplicaAddress | undefined> {
+    if (!this.cluster.active || !isAccountName(name) || !this.store.exists(name) || this.cluster.owns(name)) return undefined;
+    const owner = await this.cluster.ownerOf(name);
+    return owner && owner.id !== this.cluster.replicaId ? owner : undefined;
+  }
+
+  /**
+   * Checks an account at the replica that holds its Telegram connection (that replica records the
+   * outcome in the database as on one instance), so this one never opens the session.
+   */
+  private async checkAtOwner(owner: ReplicaAddress, name: string, timeoutSeconds: number, authorization: string): Promise<AccountCheckResult> {
+    const failed = (message: string): AccountCheckResult => ({
+      account_name: name,
+      ok: false,
+      code: 'STATUS_CHECK_FAILED',
+      message,
+      status: 'error',
+      needs_relogin: this.store.get(name)?.needs_relogin ?? false,
+      checked_at: new Date().toISOString(),
+    });
+    try {
+      const answer = await forwardToReplica(
+        this.cluster,
+        owner,
+        { method: 'POST', url: '/api/accounts/status/check', headers: { authorization }, body: { account_names: [name], timeout_seconds: timeoutSeconds } },
+        name,
+      );
+      const summary = answer.status === 200 ? (JSON.parse(answer.body.toString('utf8')) as Partial<CheckSummary>) : undefined;
+      const result = summary?.results?.find((item) => item.account_name === name);
+      if (result) return result;
+      return failed(`Status check failed: the instance of the panel that holds ${name} answered ${answer.status}`);
+    } catch (error) {
+      return failed(error instanceof PanelError ? error.message : `Status check failed: ${(error as Error).message}`);
     }
   }
 

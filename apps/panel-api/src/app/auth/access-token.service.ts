@@ -106,12 +106,12 @@ export class AccessTokenService implements OnModuleInit {
    * Who holds a token the guard has already verified, its token_version and when it expires (ms
    * since the epoch; undefined without `exp`). For long-lived requests that must end on revocation.
    */
-  holderOf(token: string): { userId: number; tokenVersion: number; expiresAtMs?: number } | undefined {
+  holderOf(token: string): { userId: number; tokenVersion: number; tokenId?: string; expiresAtMs?: number } | undefined {
     const claims = this.jwt.decode<(AccessTokenClaims & { exp?: number }) | null>(token);
     if (!claims || typeof claims.ver !== 'number') return undefined;
     const userId = Number(claims.sub);
     if (!Number.isSafeInteger(userId)) return undefined;
-    return { userId, tokenVersion: claims.ver, expiresAtMs: typeof claims.exp === 'number' ? claims.exp * 1000 : undefined };
+    return { userId, tokenVersion: claims.ver, tokenId: isTokenId(claims.jti) ? claims.jti : undefined, expiresAtMs: typeof claims.exp === 'number' ? claims.exp * 1000 : undefined };
   }
 
   /**

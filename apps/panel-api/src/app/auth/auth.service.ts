@@ -13,6 +13,7 @@ import { AdminUser } from './entities/admin-user.entity';
 import { CredentialCheckThrottle, LoginThrottle } from './login-throttle';
 import { PasswordHasher } from './password-hasher';
 import { TotpVerifier } from './totp-verifier';
+import { TokenRevocations } from './token-revocations';
 import { PanelError, ValidationFailed } from '../common/panel-error';
 
 /** Where a login comes from: the client address, and what the browser may prove about itself. */
@@ -39,6 +40,7 @@ export class AuthService {
     private readonly dataDirectory: DataDirectory,
     private readonly loginEvents: AdminLoginEvents,
     private readonly accountDelay: AccountLoginDelay,
+    private readonly revocations: TokenRevocations,
   ) {}
 
   /**
@@ -48,7 +50,7 @@ export class AuthService {
    */
   async login(credentials: LoginDto, source: LoginSource): Promise<IssuedToken & { knownDeviceToken: string }> {
     const { client } = source;
-    this.refuseWhileBlocked(client);
+    await this.refuseWhileBlocked(client);
     const user = await this.users.findOneBy({ username: credentials.username });
     const delayed = user !== null && !(await this.isKnownBrowser(user, source));
     if (delayed) await this.accountDelay.beginPasswordCheck(user.id);
@@ -62,17 +64,17 @@ export class AuthService {
       throw error;
     }
     // The block may have started while the hash was being checked by a parallel attempt.
-    this.refuseWhileBlocked(client);
-    if (!user || !passwordMatches) this.fail(client, 'invalid_credentials', 'Invalid username or password');
+    await this.refuseWhileBlocked(client);
+    if (!user || !passwordMatches) throw await this.failure(client, 'invalid_credentials', 'Invalid username or password');
     if (user.totpEnabled) {
-      if (!credentials.totp_code) this.fail(client, 'totp_required', 'TOTP code required');
+      if (!credentials.totp_code) throw await this.failure(client, 'totp_required', 'TOTP code required');
       // The guesser knows the password: wrong codes slow the account down far more than wrong passwords.
       if (delayed) await this.accountDelay.beginTotpCheck(user.id);
       if (!user.totpSecret || !this.totp.verify(String(user.id), user.totpSecret, credentials.totp_code)) {
-        this.fail(client, 'totp_invalid', 'Invalid or already used TOTP code');
+        throw await this.failure(client, 'totp_invalid', 'Invalid or already used TOTP code');
       }
     }
-    this.throttle.recordSuccess(client);
+    await this.throttle.recordSuccess(client);
     // A known browser's success leaves the account's count alone: it says nothing about the guesser.
     if (delayed) await this.accountDelay.succeeded(user.id);
     this.logger.log(`Admin "${user.username}" logged in from ${client}`);
@@ -84,6 +86,8 @@ export class AuthService {
   /** Logs the request's token out (it answers 401 from now on); other sessions stay. */
   async logout(admin: AuthenticatedAdmin): Promise<void> {
     await this.tokens.revoke(admin);
+    // Its open event streams end at once, on every replica.
+    this.revocations.tokenRevoked(admin.tokenId);
     this.logger.log(`Admin "${admin.username}" logged out`);
   }
 
@@ -159,7 +163,7 @@ export class AuthService {
     const user = await this.userWithPassword(admin, currentPassword);
     if (user.totpEnabled) throw new PanelError('totp_already_enabled', 'TOTP is already enabled');
     if (!user.totpSecret) throw new PanelError('totp_not_set_up', 'Call POST /api/auth/totp/setup first');
-    this.checkCode(user, code);
+    await this.checkCode(user, code);
     user.totpEnabled = true;
     user.tokenVersion += 1;
     await this.users.save(user);
@@ -170,8 +174,8 @@ export class AuthService {
   async disableTotp(admin: AuthenticatedAdmin, code: string): Promise<void> {
     const user = await this.userOf(admin);
     if (!user.totpEnabled || !user.totpSecret) throw new PanelError('totp_not_enabled', 'TOTP is not enabled');
-    this.refuseWhileChecksBlocked(user);
-    this.checkCode(user, code);
+    await this.refuseWhileChecksBlocked(user);
+    await this.checkCode(user, code);
     user.totpEnabled = false;
     user.totpSecret = null;
     await this.users.save(user);
@@ -179,33 +183,34 @@ export class AuthService {
   }
 
   /** A TOTP code of the user's secret; a wrong one counts towards the per-account limit. */
-  private checkCode(user: AdminUser, code: string): void {
+  private async checkCode(user: AdminUser, code: string): Promise<void> {
     if (!user.totpSecret || !this.totp.verify(String(user.id), user.totpSecret, code)) {
-      this.credentialChecks.recordFailure(credentialKey(user));
+      await this.credentialChecks.recordFailure(credentialKey(user));
       this.logger.warn(`Wrong TOTP code for admin "${user.username}"`);
       throw new PanelError('wrong_totp_code', 'Invalid or already used TOTP code');
     }
-    this.credentialChecks.recordSuccess(credentialKey(user));
+    await this.credentialChecks.recordSuccess(credentialKey(user));
   }
 
-  private refuseWhileChecksBlocked(user: AdminUser): void {
-    const retryAfterSeconds = this.credentialChecks.retryAfterSeconds(credentialKey(user));
+  private async refuseWhileChecksBlocked(user: AdminUser): Promise<void> {
+    const retryAfterSeconds = await this.credentialChecks.retryAfterSeconds(credentialKey(user));
     if (retryAfterSeconds > 0) {
       throw new PanelError('rate_limited', `Too many wrong passwords or TOTP codes for this account; try again in ${retryAfterSeconds} s`, retryAfterSeconds);
     }
   }
 
-  private refuseWhileBlocked(client: string): void {
-    const retryAfterSeconds = this.throttle.retryAfterSeconds(client);
+  private async refuseWhileBlocked(client: string): Promise<void> {
+    const retryAfterSeconds = await this.throttle.retryAfterSeconds(client);
     if (retryAfterSeconds > 0) {
       throw new PanelError('rate_limited', `Too many failed logins; try again in ${retryAfterSeconds} s`, retryAfterSeconds);
     }
   }
 
-  private fail(client: string, code: 'invalid_credentials' | 'totp_required' | 'totp_invalid', message: string): never {
-    this.throttle.recordFailure(client);
+  /** Counts a failed login of the client and returns the error to answer it with. */
+  private async failure(client: string, code: 'invalid_credentials' | 'totp_required' | 'totp_invalid', message: string): Promise<PanelError> {
+    await this.throttle.recordFailure(client);
     this.logger.warn(`Failed login from ${client}: ${message}`);
-    throw new PanelError(code, message);
+    return new PanelError(code, message);
   }
 
   private async userOf(admin: AuthenticatedAdmin): Promise<AdminUser> {
@@ -217,13 +222,13 @@ export class AuthService {
   /** The admin, after checking their current password; wrong ones count towards the per-account limit. */
   private async userWithPassword(admin: AuthenticatedAdmin, password: string): Promise<AdminUser> {
     const user = await this.userOf(admin);
-    this.refuseWhileChecksBlocked(user);
+    await this.refuseWhileChecksBlocked(user);
     if (!(await this.hasher.verify(user.passwordHash, password))) {
-      this.credentialChecks.recordFailure(credentialKey(user));
+      await this.credentialChecks.recordFailure(credentialKey(user));
       this.logger.warn(`Wrong current_password for admin "${user.username}"`);
       throw new PanelError('wrong_current_password', 'current_password is wrong');
     }
-    this.credentialChecks.recordSuccess(credentialKey(user));
+    await this.credentialChecks.recordSuccess(credentialKey(user));
     return user;
   }
 }

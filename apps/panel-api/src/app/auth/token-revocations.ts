@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntitySubscriberInterface, RemoveEvent, UpdateEvent } from 'typeorm';
+import { ClusterEvents } from '../cluster/cluster-events';
 import { AdminUser } from './entities/admin-user.entity';
 
 /**
@@ -11,6 +12,8 @@ import { AdminUser } from './entities/admin-user.entity';
 export interface TokenRevocation {
   userId?: number;
   tokenVersion?: number;
+  /** One token logged out (its `jti`): only its holders end. */
+  tokenId?: string;
 }
 
 export type TokenRevocationListener = (revocation: TokenRevocation) => void;
@@ -26,8 +29,18 @@ export class TokenRevocations implements EntitySubscriberInterface<AdminUser> {
   private readonly logger = new Logger(TokenRevocations.name);
   private readonly listeners = new Set<TokenRevocationListener>();
 
-  constructor(@InjectDataSource() dataSource: DataSource) {
+  constructor(
+    @InjectDataSource() dataSource: DataSource,
+    private readonly cluster: ClusterEvents,
+  ) {
     dataSource.subscribers.push(this);
+    // Replicas: a revocation on another replica ends this replica's holders too, as it happens.
+    cluster.onRemoteTokenRevocation((revocation) => this.tell(revocation));
+  }
+
+  /** A logout: the token with this id is revoked (already written to `revoked_tokens`). */
+  tokenRevoked(tokenId: string): void {
+    this.emit({ tokenId });
   }
 
   listenTo(): typeof AdminUser {
@@ -56,6 +69,11 @@ export class TokenRevocations implements EntitySubscriberInterface<AdminUser> {
   }
 
   private emit(revocation: TokenRevocation): void {
+    this.tell(revocation);
+    void this.cluster.announceTokenRevocation(revocation);
+  }
+
+  private tell(revocation: TokenRevocation): void {
     for (const listener of this.listeners) {
       try {
         listener(revocation);

@@ -7,7 +7,9 @@ import { ClusterService } from './cluster.service';
 
 /** The PostgreSQL channel finished runs are announced on; the payload is `{ replica, event }` as JSON. */
 export const SIGN_LOG_CHANNEL = 'panel_sign_logs';
-const LISTENER_NAME = 'panel-api sign log listener';
+/** The channel revoked access tokens are announced on; the payload is `{ replica, revocation }` as JSON. */
+export const TOKEN_REVOCATION_CHANNEL = 'panel_token_revocations';
+const LISTENER_NAME = 'panel-api cluster event listener';
 const BACKOFF_MS = { first: 500, max: 30_000 } as const;
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more: a long run message is cut for the announcement. */
 const MAX_MESSAGE_CHARS = 2_000;
@@ -23,16 +25,25 @@ export interface AnnouncedSignLog {
   failure_category: string;
 }
 
+/** A revoked access token as replicas announce it (see TokenRevocation in auth/). */
+export interface AnnouncedTokenRevocation {
+  userId?: number;
+  tokenVersion?: number;
+  tokenId?: string;
+}
+
 /**
  * The live sign history of every replica on every replica (issue 31 item 4): a replica that records a
  * run announces it with NOTIFY after the commit; every replica LISTENs (one connection, opened again
- * with backoff when it drops) and hands the runs of the others to its stream. On SQLite there is one
- * process and nothing to announce.
+ * with backoff when it drops) and hands the runs of the others to its stream. Revoked access tokens
+ * (a logout, a password change) travel the same way on their own channel, so every replica closes
+ * the event streams of that token at once. On SQLite there is one process and nothing to announce.
  */
 @Injectable()
 export class ClusterEvents implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(ClusterEvents.name);
   private readonly listeners = new Set<(event: AnnouncedSignLog) => void>();
+  private readonly revocationListeners = new Set<(revocation: AnnouncedTokenRevocation) => void>();
   private client: pg.Client | undefined;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private failures = 0;
@@ -62,6 +73,22 @@ export class ClusterEvents implements OnApplicationBootstrap, OnApplicationShutd
     }
   }
 
+  /** `listener` gets the token revocations other replicas announced. */
+  onRemoteTokenRevocation(listener: (revocation: AnnouncedTokenRevocation) => void): () => void {
+    this.revocationListeners.add(listener);
+    return () => this.revocationListeners.delete(listener);
+  }
+
+  /** Tells the other replicas that tokens were revoked; a failed NOTIFY is logged (their per-request check still refuses the token). */
+  async announceTokenRevocation(revocation: AnnouncedTokenRevocation): Promise<void> {
+    if (!this.cluster.active) return;
+    try {
+      await this.dataSource.query('SELECT pg_notify($1, $2)', [TOKEN_REVOCATION_CHANNEL, JSON.stringify({ replica: this.cluster.replicaId, revocation })]);
+    } catch (error) {
+      this.logger.warn(`Could not announce a token revocation to the other replicas: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
   get listening(): boolean {
     return this.client !== undefined;
   }
@@ -78,6 +105,29 @@ export class ClusterEvents implements OnApplicationBootstrap, OnApplicationShutd
     const client = this.client;
     this.client = undefined;
     await client?.end().catch(() => undefined);
+  }
+
+  private receivedRevocation(payload: string | undefined): void {
+    let parsed: { replica?: unknown; revocation?: Record<string, unknown> };
+    try {
+      parsed = JSON.parse(payload ?? '') as typeof parsed;
+    } catch {
+      return;
+    }
+    const revocation = parsed.revocation;
+    if (parsed.replica === this.cluster.replicaId || !revocation || typeof revocation !== 'object') return;
+    const announced: AnnouncedTokenRevocation = {
+      userId: typeof revocation['userId'] === 'number' ? revocation['userId'] : undefined,
+      tokenVersion: typeof revocation['tokenVersion'] === 'number' ? revocation['tokenVersion'] : undefined,
+      tokenId: typeof revocation['tokenId'] === 'string' ? revocation['tokenId'] : undefined,
+    };
+    for (const listener of this.revocationListeners) {
+      try {
+        listener(announced);
+      } catch (error) {
+        this.logger.error({ err: error }, 'A token revocation listener failed');
+      }
+    }
   }
 
   private received(payload: string | undefined): void {
@@ -120,10 +170,12 @@ export class ClusterEvents implements OnApplicationBootstrap, OnApplicationShutd
     client.on('end', () => this.lost(client));
     client.on('notification', (message) => {
       if (message.channel === SIGN_LOG_CHANNEL) this.received(message.payload);
+      else if (message.channel === TOKEN_REVOCATION_CHANNEL) this.receivedRevocation(message.payload);
     });
     try {
       await client.connect();
       await client.query(`LISTEN ${SIGN_LOG_CHANNEL}`);
+      await client.query(`LISTEN ${TOKEN_REVOCATION_CHANNEL}`);
     } catch (error) {
       client.removeAllListeners('end');
       await client.end().catch(() => undefined);
@@ -150,7 +202,7 @@ export class ClusterEvents implements OnApplicationBootstrap, OnApplicationShutd
     if (this.stopped || this.reconnectTimer) return;
     this.failures += 1;
     const wait = Math.min(BACKOFF_MS.max, BACKOFF_MS.first * 2 ** Math.min(this.failures - 1, 16));
-    this.logger.warn(`Sign log listener unavailable (${error.message}); retrying in ${wait} ms`);
+    this.logger.warn(`Cluster event listener unavailable (${error.message}); retrying in ${wait} ms`);
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = undefined;
       void this.connect();

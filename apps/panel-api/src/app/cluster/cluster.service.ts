@@ -91,6 +91,8 @@ export class ClusterService implements OnApplicationBootstrap, BeforeApplication
   private readonly releaseHooks = new Set<ReleaseHook>();
   /** Free leases seen per account: when first seen free (ms, database clock), to take orphans after a lease period. */
   private readonly freeSince = new Map<string, number>();
+  /** Accounts in a login flow here (performance.now() until which the hold lasts): kept, never handed over. */
+  private readonly loginHolds = new Map<string, number>();
   private lastHeartbeat?: { at: string; durationMs: number; ok: boolean; error?: string };
   readonly counters = { takeovers: 0, acquired: 0, released: 0, lost: 0, fencedWritesRefused: 0 };
 
@@ -325,6 +327,53 @@ export class ClusterService implements OnApplicationBootstrap, BeforeApplication
     return acquired;
   }
 
+  /**
+   * A phone or QR login starts here: takes the account's lease when nobody holds it (also for a
+   * brand-new account, which has no row in `accounts` yet) and keeps it here until the login ends or
+   * `ttlMs` passes, so every later step of that login is forwarded to this replica and a rebalance
+   * does not move it. False when another replica owns the account (then the step belongs there).
+   */
+  async holdForLogin(accountName: string, ttlMs: number): Promise<boolean> {
+    if (!this.active) return true;
+    if (!(await this.adopt(accountName))) return false;
+    this.loginHolds.set(accountName, performance.now() + ttlMs);
+    return true;
+  }
+
+  /** The login of the account ended (stored, cancelled or forgotten): the lease follows the usual rules again. */
+  endLoginHold(accountName: string): void {
+    this.loginHolds.delete(accountName);
+  }
+
+  /** Of the given accounts, those another live replica owns now, with that replica; empty on SQLite. */
+  async remoteOwners(accountNames: readonly string[]): Promise<Map<string, { id: string; address: string }>> {
+    const remote = new Map<string, { id: string; address: string }>();
+    if (!this.active) return remote;
+    for (const account of accountNames) {
+      if (this.owns(account)) continue;
+      const owner = await this.ownerOf(account);
+      if (owner && owner.id !== this.replicaId) remote.set(account, owner);
+    }
+    return remote;
+  }
+
+  /** The other live replicas (id and address), from the database; none on SQLite. */
+  async otherReplicas(): Promise<Array<{ id: string; address: string }>> {
+    if (!this.active) return [];
+    return (await this.dataSource.query(
+      `SELECT "id", "address" FROM "replicas" WHERE "id" <> $1 AND "last_heartbeat_at" > (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint - $2 ORDER BY "id"`,
+      [this.replicaId, this.leaseMs],
+    )) as Array<{ id: string; address: string }>;
+  }
+
+  private inLogin(accountName: string): boolean {
+    const until = this.loginHolds.get(accountName);
+    if (until === undefined) return false;
+    if (until > performance.now()) return true;
+    this.loginHolds.delete(accountName);
+    return false;
+  }
+
   /** Runs one heartbeat now (tests); the timer keeps its own beat. */
   heartbeat(): Promise<void> {
     return this.tick();
@@ -409,7 +458,8 @@ export class ClusterService implements OnApplicationBootstrap, BeforeApplication
     });
     for (const account of [...this.freeSince.keys()]) if (!free.includes(account)) this.freeSince.delete(account);
     for (const account of free) if (!this.freeSince.has(account)) this.freeSince.set(account, now);
-    const removed = [...this.held.keys()].filter((account) => !accounts.includes(account));
+    // An account being logged in here may have no row yet: its lease stays while the login lasts.
+    const removed = [...this.held.keys()].filter((account) => !accounts.includes(account) && !this.inLogin(account));
 
     const plan = planLeases({
       me: this.replicaId,
@@ -418,7 +468,7 @@ export class ClusterService implements OnApplicationBootstrap, BeforeApplication
       held: [...this.held.keys()].filter((account) => !removed.includes(account)),
       free,
       eligible: (account) => listenerScopeExclusion(account, this.config.listeners) === undefined,
-      busy: (account) => this.busy(account),
+      busy: (account) => this.busy(account) || this.inLogin(account),
       orphaned: (account) => now - (this.freeSince.get(account) ?? now) >= this.leaseMs,
       ownerCounts: countOwners(leases, now, live),
     });

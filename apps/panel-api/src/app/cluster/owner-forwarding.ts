@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import { PanelError } from '../common/panel-error';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ERROR_STATUS, ErrorCode, PanelError } from '../common/panel-error';
 import { ClusterService } from './cluster.service';
 
 /** Marks a request one replica forwarded to another: the owner answers it itself, never forwards again. */
@@ -7,55 +7,182 @@ export const FORWARDED_BY_HEADER = 'x-panel-forwarded-by';
 /** On a forwarded answer: the replica that answered (the account's owner). */
 export const ANSWERED_BY_HEADER = 'x-panel-replica';
 const FORWARD_TIMEOUT_MS = 60_000;
-/** Routes that use one account's Telegram session, named by `:account_name`: answered by the account's owner. */
-const OWNER_ROUTES = /^\/api\/accounts\/:account_name\/(devices|official-messages)(\/|$)/;
 const PASSED_REQUEST_HEADERS = ['authorization', 'content-type', 'accept', 'accept-language', 'x-request-id'];
 const PASSED_RESPONSE_HEADERS = ['content-type', 'retry-after', 'www-authenticate'];
 
+/** A replica another one forwards to: its id and address in `replicas`. */
+export interface ReplicaAddress {
+  id: string;
+  address: string;
+}
+
+/** What a replica answered to a forwarded request. */
+export interface ForwardedAnswer {
+  status: number;
+  headers: Headers;
+  body: Buffer;
+  replicaId: string;
+}
+
+/** What the forwarding needs to know of the app beyond the cluster. */
+export interface OwnerForwardingLookups {
+  /** The accounts a "run now", run status or run cancel of the task concerns (undefined for an unknown task: answered here). */
+  taskAccounts(taskName: string, onlyAccount: string | undefined): Promise<string[] | undefined>;
+  /** Whether this replica holds the QR login (its steps are answered here). */
+  knowsQrLogin(loginId: string): boolean;
+  /** Whether this replica ran the status check job (its state is in this replica's data directory). */
+  knowsCheckJob(jobId: string): boolean;
+}
+
+/** How a route names the account(s) whose Telegram session it uses. */
+type AccountsOfRequest = (request: FastifyRequest, lookups: OwnerForwardingLookups) => Promise<string[] | undefined> | string[] | undefined;
+
+const param = (request: FastifyRequest, name: string): string | undefined => {
+  const value = (request.params as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : undefined;
+};
+const bodyField = (request: FastifyRequest, name: string): string | undefined => {
+  const body = request.body;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const value = (body as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value : undefined;
+};
+const one = (name: string | undefined): string[] | undefined => (name === undefined ? undefined : [name]);
+
 /**
- * Replicas on PostgreSQL (issue 31 item 4): a device list, a device termination or the official
- * messages of an account that another replica owns are forwarded to that replica (its address in
+ * Routes that use one account's Telegram session, each with how it names the account: answered by
+ * the account's owner. The route is Fastify's pattern (`request.routeOptions.url`).
+ */
+const OWNER_ROUTES: Array<{ method?: string; url: RegExp; accounts: AccountsOfRequest }> = [
+  { url: /^\/api\/accounts\/:account_name\/(devices|official-messages)(\/|$)/, accounts: (request) => one(param(request, 'account_name')) },
+  { method: 'POST', url: /^\/api\/accounts\/(login\/start|login\/verify|qr-login\/start)$/, accounts: (request) => one(bodyField(request, 'account_name')) },
+  { method: 'DELETE', url: /^\/api\/accounts\/login\/:account_name$/, accounts: (request) => one(param(request, 'account_name')) },
+  {
+    url: /^\/api\/sign-tasks\/:name\/run(\/status|\/cancel)?$/,
+    accounts: (request, lookups) => {
+      const task = param(request, 'name');
+      const onlyAccount = request.routeOptions.url?.endsWith('/run') ? bodyField(request, 'account_name') : undefined;
+      return task === undefined ? undefined : lookups.taskAccounts(task, onlyAccount);
+    },
+  },
+];
+/**
+ * Routes that name something one replica holds in its memory or data directory: a QR login (the
+ * replica that started it holds its Telegram connection) and a status check job (the replica that
+ * runs it keeps its state). The replica that knows the id answers them.
+ */
+const HELD_ELSEWHERE_ROUTES: Array<{ url: RegExp; param: string; knows: (lookups: OwnerForwardingLookups, id: string) => boolean; what: string }> = [
+  { url: /^\/api\/accounts\/qr-login\/:login_id(\/password)?$/, param: 'login_id', knows: (lookups, id) => lookups.knowsQrLogin(id), what: 'QR login' },
+  { url: /^\/api\/accounts\/status\/check-jobs\/:job_id(\/cancel)?$/, param: 'job_id', knows: (lookups, id) => lookups.knowsCheckJob(id), what: 'status check job' },
+];
+
+/** A name no account can have (a NUL byte PostgreSQL refuses, say) has no owner: the route answers it here (400). */
+function possibleAccountName(account: string): boolean {
+  return account.length > 0 && account.length <= 64 && [...account].every((character) => character.charCodeAt(0) >= 0x20);
+}
+
+/**
+ * Sends a request to another replica as the caller sent it (method, path, body, access token) and
+ * returns its answer; 503 with a sentence to try again when it does not answer within 60 s.
+ */
+export async function forwardToReplica(
+  cluster: ClusterService,
+  target: ReplicaAddress,
+  request: { method: string; url: string; headers: Record<string, string | string[] | undefined>; body?: unknown },
+  what: string,
+): Promise<ForwardedAnswer> {
+  const headers: Record<string, string> = { [FORWARDED_BY_HEADER]: cluster.replicaId };
+  for (const name of PASSED_REQUEST_HEADERS) {
+    const value = request.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
+  const hasBody = request.body !== undefined && request.body !== null && !['GET', 'HEAD', 'DELETE'].includes(request.method);
+  if (hasBody) headers['content-type'] = 'application/json';
+  try {
+    const response = await fetch(new URL(request.url, target.address), {
+      method: request.method,
+      headers,
+      body: hasBody ? JSON.stringify(request.body) : undefined,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+    });
+    return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()), replicaId: target.id };
+  } catch {
+    throw new PanelError('service_unavailable', `The instance of the panel that holds the Telegram connection of ${what} did not answer. Try again in a few seconds.`, cluster.leaseSeconds);
+  }
+}
+
+/** The JSON body of a replica's answer, or undefined when it is not JSON. */
+export function answerJson<T>(answer: ForwardedAnswer): T | undefined {
+  try {
+    return JSON.parse(answer.body.toString('utf8')) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A replica's error answer as the same PanelError here (its code and message), for answers merged from several replicas. */
+export function errorOfAnswer(answer: ForwardedAnswer, what: string): PanelError {
+  const body = answerJson<{ code?: unknown; message?: unknown }>(answer);
+  const code = typeof body?.code === 'string' && body.code in ERROR_STATUS ? (body.code as ErrorCode) : 'service_unavailable';
+  const message = typeof body?.message === 'string' ? body.message : `The instance of the panel that holds ${what} answered ${answer.status}. Try again in a few seconds.`;
+  const retryAfter = Number(answer.headers.get('retry-after'));
+  return new PanelError(code, message, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined);
+}
+
+function sendForwarded(reply: FastifyReply, answer: ForwardedAnswer): FastifyReply {
+  void reply.status(answer.status).header(ANSWERED_BY_HEADER, answer.replicaId);
+  for (const name of PASSED_RESPONSE_HEADERS) {
+    const value = answer.headers.get(name);
+    if (value !== null) void reply.header(name, value);
+  }
+  return reply.send(answer.body);
+}
+
+/**
+ * Replicas on PostgreSQL (issue 31 item 4): a request that uses the Telegram session of an account
+ * another replica owns (device list and termination, official messages, the phone and QR login
+ * steps, "run now" and the run's status and cancel) is forwarded to that replica (its address in
  * `replicas`), which answers as on one instance; this replica never opens the account's session.
  * An account between owners is answered here. The owner checks the access token again.
+ *
+ * A run of a task whose accounts several replicas own is split by the runs controller instead, and a
+ * session check by the status service, each account at its owner. A QR login step goes to the
+ * replica that started the login, and a check job's status or cancel to the replica that runs it:
+ * the one that knows its id.
  */
-export function installOwnerForwarding(fastify: FastifyInstance, cluster: ClusterService): void {
+export function installOwnerForwarding(fastify: FastifyInstance, cluster: ClusterService, lookups: OwnerForwardingLookups): void {
   fastify.addHook('preHandler', async (request, reply) => {
-    if (!cluster.active || !OWNER_ROUTES.test(request.routeOptions.url ?? '')) return;
-    if (request.headers[FORWARDED_BY_HEADER]) return;
-    const account = (request.params as Record<string, string | undefined>)['account_name'];
-    if (!account || cluster.owns(account)) return;
-    // A name no account can have (a NUL byte PostgreSQL refuses, say) has no owner: the route answers it here (400).
-    const possible = account.length <= 64 && [...account].every((character) => character.charCodeAt(0) >= 0x20);
-    const owner = possible ? await cluster.ownerOf(account) : undefined;
-    if (!owner || owner.id === cluster.replicaId) return;
-    const headers: Record<string, string> = { [FORWARDED_BY_HEADER]: cluster.replicaId };
-    for (const name of PASSED_REQUEST_HEADERS) {
-      const value = request.headers[name];
-      if (typeof value === 'string') headers[name] = value;
-    }
-    const hasBody = request.body !== undefined && request.body !== null && !['GET', 'HEAD', 'DELETE'].includes(request.method);
-    let response: Response;
-    try {
-      response = await fetch(new URL(request.url, owner.address), {
-        method: request.method,
-        headers,
-        body: hasBody ? JSON.stringify(request.body) : undefined,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
-      });
-    } catch {
-      throw new PanelError(
-        'service_unavailable',
-        `The instance of the panel that holds the Telegram connection of ${account} did not answer. Try again in a few seconds.`,
-        cluster.leaseSeconds,
-      );
-    }
-    const body = Buffer.from(await response.arrayBuffer());
-    void reply.status(response.status).header(ANSWERED_BY_HEADER, owner.id);
-    for (const name of PASSED_RESPONSE_HEADERS) {
-      const value = response.headers.get(name);
-      if (value !== null) void reply.header(name, value);
-    }
-    return reply.send(body);
+    if (!cluster.active || request.headers[FORWARDED_BY_HEADER]) return;
+    const url = request.routeOptions.url ?? '';
+    const held = HELD_ELSEWHERE_ROUTES.find((candidate) => candidate.url.test(url));
+    if (held) return forwardToHolder(request, reply, held);
+    const route = OWNER_ROUTES.find((candidate) => candidate.url.test(url) && (!candidate.method || candidate.method === request.method));
+    if (!route) return;
+    const accounts = await route.accounts(request, lookups);
+    if (!accounts?.length || !accounts.every(possibleAccountName) || accounts.every((account) => cluster.owns(account))) return;
+    const owners = await Promise.all(accounts.map((account) => cluster.ownerOf(account)));
+    const owner = owners[0];
+    // Forwarded whole only when one other replica owns every account; otherwise answered (or split) here.
+    if (!owner || owner.id === cluster.replicaId || owners.some((other) => other?.id !== owner.id)) return;
+    return sendForwarded(reply, await forwardToReplica(cluster, owner, request, accounts.join(', ')));
   });
+
+  /** Asks the other live replicas in turn; the one that knows the id answers (the others say 404). */
+  async function forwardToHolder(request: FastifyRequest, reply: FastifyReply, route: (typeof HELD_ELSEWHERE_ROUTES)[number]): Promise<FastifyReply | undefined> {
+    const id = param(request, route.param);
+    if (!id || route.knows(lookups, id)) return undefined;
+    let unreachable: unknown;
+    for (const replica of await cluster.otherReplicas()) {
+      try {
+        const answer = await forwardToReplica(cluster, replica, request, `${route.what} ${id}`);
+        if (answer.status !== 404) return sendForwarded(reply, answer);
+      } catch (error) {
+        unreachable = error;
+      }
+    }
+    // Nobody knows it: this replica's own 404, or 503 when a replica that may hold it did not answer.
+    if (unreachable) throw unreachable;
+    return undefined;
+  }
 }

@@ -22,6 +22,7 @@ interface Stream {
   tokenKey: string;
   userId: number;
   tokenVersion: number;
+  tokenId?: string;
   close: (reason?: StreamCloseReason) => void;
 }
 
@@ -101,7 +102,7 @@ export class SignHistoryStreamController implements OnModuleInit, OnModuleDestro
   @ApiOperation({
     summary: 'Live sign history (server-sent events): `ready`, then `sign_log` per finished run with account_name, task_name, success, message, created_at, failure_category',
     description:
-      'The server ends a stream with `event: close` and data `{"reason": …}`: `token_revoked` (the password or username changed), `token_expired`, ' +
+      'The server ends a stream with `event: close` and data `{"reason": …}`: `token_revoked` (the token logged out, or the password or username changed; on every replica), `token_expired`, ' +
       '`lagging` (the client read too slowly: more than 1 MiB waiting for it; reconnecting starts afresh) or `shutdown`. ' +
       'One access token may hold APP_EVENTS_MAX_STREAMS_PER_TOKEN (default 10) open streams; one more is answered 429.',
   })
@@ -150,6 +151,7 @@ export class SignHistoryStreamController implements OnModuleInit, OnModuleDestro
       tokenKey,
       userId: holder.userId,
       tokenVersion: holder.tokenVersion,
+      tokenId: holder.tokenId,
       close: (reason) => {
         if (closed) return;
         closed = true;
@@ -170,9 +172,14 @@ export class SignHistoryStreamController implements OnModuleInit, OnModuleDestro
     response.once('error', () => stream.close());
   }
 
-  /** Closes the streams whose token a credential change revoked; re-checks them when the new version is unknown. */
+  /** Closes the streams whose token a logout or credential change revoked; re-checks them when the new version is unknown. */
   private revoke(revocation: TokenRevocation): void {
     for (const stream of [...this.streams]) {
+      if (revocation.tokenId !== undefined) {
+        // A logout: that token's streams end, the holder's other sessions stay.
+        if (revocation.tokenId === stream.tokenId) stream.close('token_revoked');
+        continue;
+      }
       if (revocation.userId !== undefined && revocation.userId !== stream.userId) continue;
       if (revocation.tokenVersion !== undefined) {
         if (revocation.tokenVersion !== stream.tokenVersion) stream.close('token_revoked');

@@ -7,7 +7,7 @@ export const KEEPALIVE_CRON = '30 3 * * *';
 
 /**
  * Registers (or re-registers, after a time zone change) the daily keep-alive job. The one place the
- * job is created; KeepaliveScheduler calls it through SystemJobGate, so only the scheduler lock holder has it.
+ * job is created; KeepaliveScheduler calls it (through SystemJobGate on SQLite, so only the scheduler lock holder has it).
  */
 export function registerKeepaliveJob(registry: SchedulerRegistry, timeZone: string, tick: () => Promise<unknown>): CronJob {
   if (registry.doesExist('cron', KEEPALIVE_JOB_ID)) registry.deleteCronJob(KEEPALIVE_JOB_ID);

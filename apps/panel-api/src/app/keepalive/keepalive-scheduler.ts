@@ -4,10 +4,12 @@ import { SystemJobGate } from '../ops/system-job-gate';
 import { SettingsService } from '../settings/settings.service';
 import { KEEPALIVE_CRON, KEEPALIVE_JOB_ID, registerKeepaliveJob, unregisterKeepaliveJob } from './keepalive-schedule';
 import { KeepaliveService } from './keepalive.service';
+import { ClusterService } from '../cluster/cluster.service';
 
 /**
- * Keeps the daily keep-alive job in the time zone of the settings, registered through SystemJobGate:
- * with several instances on one data directory only the scheduler lock holder has it.
+ * Keeps the daily keep-alive job in the time zone of the settings. On SQLite it is registered through
+ * SystemJobGate (only the scheduler lock holder has it); with replicas on PostgreSQL every replica has
+ * it and wakes the accounts it owns, so an account is woken by the one replica that holds its session.
  */
 @Injectable()
 export class KeepaliveScheduler implements OnApplicationBootstrap, OnModuleDestroy {
@@ -20,6 +22,7 @@ export class KeepaliveScheduler implements OnApplicationBootstrap, OnModuleDestr
     private readonly settings: SettingsService,
     private readonly keepalive: KeepaliveService,
     private readonly gate: SystemJobGate,
+    private readonly cluster: ClusterService,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -31,25 +34,31 @@ export class KeepaliveScheduler implements OnApplicationBootstrap, OnModuleDestr
 
   onModuleDestroy(): void {
     this.stopListening?.();
-    this.gate.release(KEEPALIVE_JOB_ID);
+    if (this.cluster.active) unregisterKeepaliveJob(this.registry);
+    else this.gate.release(KEEPALIVE_JOB_ID);
   }
 
   /** Hands the job (in the current time zone) to the gate: registered only while this instance holds the scheduler lock. */
   private register(): void {
     const timeZone = this.settings.getGlobal().timezone;
     this.timeZone = timeZone;
+    const register = () =>
+      registerKeepaliveJob(this.registry, timeZone, async () => {
+        try {
+          await this.keepalive.runScheduled();
+        } catch (error) {
+          this.logger.error({ err: error }, 'Scheduled device keep-alive failed');
+        }
+      });
+    if (this.cluster.active) {
+      register();
+      return;
+    }
     this.gate.manage(KEEPALIVE_JOB_ID, {
       kind: 'cron',
       schedule: KEEPALIVE_CRON,
       timeZone,
-      register: () =>
-        registerKeepaliveJob(this.registry, timeZone, async () => {
-          try {
-            await this.keepalive.runScheduled();
-          } catch (error) {
-            this.logger.error({ err: error }, 'Scheduled device keep-alive failed');
-          }
-        }),
+      register,
       unregister: () => unregisterKeepaliveJob(this.registry),
     });
   }

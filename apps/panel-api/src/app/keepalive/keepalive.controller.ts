@@ -1,8 +1,24 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import { ApiBadRequestResponse, ApiBearerAuth, ApiConflictResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { IsBoolean, IsOptional } from 'class-validator';
 import { BEARER_SCHEME } from '../openapi';
-import { KeepaliveService } from './keepalive.service';
+import { KeepaliveRun, KeepaliveService } from './keepalive.service';
+import { ClusterService } from '../cluster/cluster.service';
+import { answerJson, errorOfAnswer, FORWARDED_BY_HEADER, forwardToReplica } from '../cluster/owner-forwarding';
+
+/** One run made of the runs of several replicas, each over the accounts it owns. */
+function mergeRuns(runs: KeepaliveRun[]): KeepaliveRun {
+  return {
+    trigger: runs[0].trigger,
+    started_at: runs.map((run) => run.started_at).sort()[0],
+    finished_at: runs.map((run) => run.finished_at).sort().at(-1) ?? runs[0].finished_at,
+    woken: runs.reduce((sum, run) => sum + run.woken, 0),
+    failed: runs.reduce((sum, run) => sum + run.failed, 0),
+    skipped: runs.reduce((sum, run) => sum + run.skipped, 0),
+    results: runs.flatMap((run) => run.results).sort((a, b) => a.account_name.localeCompare(b.account_name)),
+  };
+}
 
 export class KeepaliveRunDto {
   @ApiPropertyOptional({ default: false, description: 'Wake every account, not only those whose last keep-alive is older than the interval' })
@@ -34,7 +50,10 @@ export class KeepaliveRunResultDto {
 @ApiUnauthorizedResponse({ description: 'Missing or invalid access token' })
 @Controller('api/config/settings/device-keepalive')
 export class KeepaliveController {
-  constructor(private readonly keepalive: KeepaliveService) {}
+  constructor(
+    private readonly keepalive: KeepaliveService,
+    private readonly cluster: ClusterService,
+  ) {}
 
   @Post('run')
   @HttpCode(200)
@@ -45,7 +64,24 @@ export class KeepaliveController {
   @ApiOkResponse({ type: KeepaliveRunResultDto })
   @ApiBadRequestResponse({ description: 'Invalid body' })
   @ApiConflictResponse({ description: 'A keep-alive run is already in progress' })
-  async run(@Body() body: KeepaliveRunDto): Promise<KeepaliveRunResultDto> {
-    return this.keepalive.run({ trigger: 'manual', force: body.force ?? false });
+  async run(@Body() body: KeepaliveRunDto, @Req() request: FastifyRequest): Promise<KeepaliveRunResultDto> {
+    const options = { trigger: 'manual' as const, force: body.force ?? false };
+    if (!this.cluster.active || request.headers[FORWARDED_BY_HEADER]) return this.keepalive.run(options);
+    // Replicas: every replica wakes the accounts it owns; the answer covers them all, as on one instance.
+    const replicas = await this.cluster.otherReplicas();
+    const own = this.keepalive.run(options);
+    const others = replicas.map(async (replica) => {
+      const answer = await forwardToReplica(
+        this.cluster,
+        replica,
+        { method: 'POST', url: '/api/config/settings/device-keepalive/run', headers: { authorization: request.headers['authorization'], 'x-request-id': request.id }, body },
+        `the accounts of replica ${replica.id}`,
+      );
+      if (answer.status !== 200) throw errorOfAnswer(answer, `the accounts of replica ${replica.id}`);
+      const run = answerJson<KeepaliveRun>(answer);
+      if (!run) throw errorOfAnswer(answer, `the accounts of replica ${replica.id}`);
+      return run;
+    });
+    return mergeRuns(await Promise.all([own, ...others]));
   }
 }

@@ -279,8 +279,21 @@ export class KeywordHitsService {
     }
   }
 
-  async setPushOutcome(id: number, status: HitPushStatus, error?: string): Promise<void> {
-    await this.hits.update({ id }, { pushStatus: status, pushError: cut(error ?? null, LIMITS.error) });
+  /**
+   * Stores how the hit's push went. `fence` runs in the same transaction first (replicas: the
+   * account's lease check), so a replica that lost the account stores nothing.
+   */
+  async setPushOutcome(id: number, status: HitPushStatus, error?: string, options: { fence?: (manager: EntityManager) => Promise<void> } = {}): Promise<void> {
+    const change = { pushStatus: status, pushError: cut(error ?? null, LIMITS.error) };
+    if (!options.fence) {
+      await this.hits.update({ id }, change);
+      return;
+    }
+    const fence = options.fence;
+    await this.hits.manager.transaction(async (manager) => {
+      await fence(manager);
+      await manager.update(KeywordHit, { id }, change);
+    });
   }
 
   async get(id: number): Promise<KeywordHit | null> {

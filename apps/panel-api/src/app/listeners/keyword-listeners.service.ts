@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
 import { RuleGate } from './rule-gate';
 import { AccountSessionsService } from '../accounts/account-sessions.service';
@@ -176,6 +177,8 @@ export class KeywordListenersService implements OnApplicationBootstrap, OnModule
   async onHit(rule: CompiledListenRule, message: TelegramIncomingMessage, keyword: string): Promise<void> {
     const chatTitle = message.chatTitle ?? rule.chatName ?? null;
     const url = messageUrl(message.chatId, message.id);
+    // Every write of the hit (the row, its push outcome) is fenced by the account's lease.
+    const fence = (manager: EntityManager) => this.cluster.assertOwned(manager, rule.accountName);
     const hit = await this.hitStore.record({
       accountName: rule.accountName,
       taskName: rule.taskName,
@@ -192,12 +195,12 @@ export class KeywordListenersService implements OnApplicationBootstrap, OnModule
       messageUrl: url || null,
       hitAt: new Date(message.date * 1000),
       pushChannel: rule.pushChannel,
-    }, { fence: (manager) => this.cluster.assertOwned(manager, rule.accountName) });
+    }, { fence });
     if (!hit) return; // already recorded (a replay): never pushed twice
     this.metrics.keywordHitRecorded(rule.accountName);
     const held = this.ruleGate.check(rule, this.timeZone());
     if (held) {
-      await this.hitStore.setPushOutcome(hit.id, 'skipped', held).catch((error: unknown) => this.logger.error({ err: error, hit: hit.id }, 'Storing a skipped keyword hit failed'));
+      await this.hitStore.setPushOutcome(hit.id, 'skipped', held, { fence }).catch((error: unknown) => this.logger.error({ err: error, hit: hit.id }, 'Storing a skipped keyword hit failed'));
       return;
     }
     const sender = message.senderUsername ? `@${message.senderUsername}` : (message.senderName ?? message.senderId ?? '');
@@ -215,7 +218,7 @@ export class KeywordListenersService implements OnApplicationBootstrap, OnModule
     };
     const push = this.pushService
       .push(rule.action, { accountName: rule.accountName, chatId: message.chatId, threadId: message.threadId, variables })
-      .then((outcome) => this.hitStore.setPushOutcome(hit.id, outcome.status, outcome.status === 'sent' ? undefined : outcome.error))
+      .then((outcome) => this.hitStore.setPushOutcome(hit.id, outcome.status, outcome.status === 'sent' ? undefined : outcome.error, { fence }))
       .catch((error: unknown) => this.logger.error({ err: error, hit: hit.id }, 'Storing the push outcome of a keyword hit failed'));
     this.pushes.add(push);
     void push.finally(() => this.pushes.delete(push));

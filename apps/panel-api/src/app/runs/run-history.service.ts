@@ -1,13 +1,13 @@
 import { ClusterEvents } from '../cluster/cluster-events';
 import { ClusterService, StaleLeaseError } from '../cluster/cluster.service';
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { Subject } from 'rxjs';
-import { Repository } from 'typeorm';
+import { IsNull, Repository } from 'typeorm';
 import { DataDirectory } from '../data-dir/data-directory';
-import { readJsonObjectFile, writeJsonFileAtomic } from '../data-dir/json-file-store';
+import { readJsonObjectFile } from '../data-dir/json-file-store';
 import { isTaskName, taskFileStem } from '../sign-tasks/task-validation';
 import { FlowLogEntry } from './action-runner';
 import { SignLog } from './entities/sign-log.entity';
@@ -28,7 +28,7 @@ export interface SignLogEvent {
   verdict_text?: string | null;
 }
 
-/** A finished run as kept in `.signer/history/<task>/<run_id>.json`. */
+/** A finished run with its flow log (earlier versions kept it in `.signer/history/<task>/<run_id>.json`). */
 export interface HistoryEntry {
   run_id: string;
   task_name: string;
@@ -47,12 +47,13 @@ export interface HistoryEntry {
 }
 
 /**
- * Persistent history of finished runs: the flow log in `.signer/history/<task>/<run_id>.json`
- * (written atomically) and a row in `sign_logs`; both outlive the in-memory run status. Every
- * recorded run is also published on `events` for the SSE stream.
+ * Persistent history of finished runs: a row in `sign_logs` with the run's full flow log, which
+ * outlives the in-memory run status and is the same on every replica. Every recorded run is also
+ * published on `events` for the SSE stream. The history files of earlier versions
+ * (`.signer/history/<task>/<run_id>.json`) are imported into their rows once at the first start.
  */
 @Injectable()
-export class RunHistoryService {
+export class RunHistoryService implements OnModuleInit {
   private readonly logger = new Logger(RunHistoryService.name);
   private readonly eventSubject = new Subject<SignLogEvent>();
   readonly events = this.eventSubject.asObservable();
@@ -66,6 +67,50 @@ export class RunHistoryService {
   ) {
     // Replicas on PostgreSQL: the runs the others record join this replica's live stream.
     this.clusterEvents.onRemoteSignLog((event) => this.eventSubject.next(event));
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.importHistoryFiles();
+  }
+
+  /**
+   * Moves the flow logs of `.signer/history/<task>/<run_id>.json` into their `sign_logs` rows once:
+   * a row that already has a flow log keeps it, a file without a row (its row was pruned) is left
+   * in the renamed folder `.signer/history.imported-<time>`, and the log says what was imported.
+   */
+  private async importHistoryFiles(): Promise<void> {
+    const root = this.dataDirectory.signerHistory;
+    if (!existsSync(root)) return;
+    const folders = readdirSync(root, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    const files = folders.flatMap((folder) => readdirSync(join(root, folder.name)).filter((name) => /^[0-9a-f-]{36}\.json$/.test(name)).map((name) => join(root, folder.name, name)));
+    if (!files.length) return;
+    let imported = 0;
+    let withoutRow = 0;
+    let unreadable = 0;
+    for (const file of files) {
+      let entry: Partial<HistoryEntry> | undefined;
+      try {
+        entry = readJsonObjectFile(file) as Partial<HistoryEntry> | undefined;
+      } catch {
+        entry = undefined;
+      }
+      if (!entry || typeof entry.run_id !== 'string' || !Array.isArray(entry.flow_log)) {
+        unreadable += 1;
+        continue;
+      }
+      const result = await this.logs.update(
+        { runId: entry.run_id, flowLog: IsNull() },
+        { flowLog: JSON.stringify(entry.flow_log), startedAt: typeof entry.started_at === 'string' ? entry.started_at.slice(0, 40) : null },
+      );
+      if (result.affected) imported += 1;
+      else withoutRow += 1;
+    }
+    const movedTo = `${root}.imported-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    renameSync(root, movedTo);
+    mkdirSync(root, { recursive: true, mode: 0o700 });
+    this.logger.log(
+      `Imported the flow logs of ${imported} run(s) from ${root} into the database (${withoutRow} without a run in the history or already imported, ${unreadable} unreadable; the files are now in ${movedTo})`,
+    );
   }
 
   async record(run: RunRecord, message: string): Promise<SignLogEvent> {
@@ -86,13 +131,6 @@ export class RunHistoryService {
       finished_at: run.finished_at ?? new Date().toISOString(),
       flow_log: [...run.logs],
     };
-    try {
-      const folder = this.folderOf(run.task_name);
-      mkdirSync(folder, { recursive: true, mode: 0o700 });
-      writeJsonFileAtomic(join(folder, `${run.run_id}.json`), entry);
-    } catch (error) {
-      this.logger.error({ err: error }, `Could not write the history file of run ${run.run_id}`);
-    }
     let createdAt = new Date(entry.finished_at);
     let fenced = false;
     try {
@@ -115,6 +153,8 @@ export class RunHistoryService {
             verdict: run.verdict,
             verdictText: run.verdict_text,
             createdAt,
+            startedAt: entry.started_at,
+            flowLog: JSON.stringify(entry.flow_log),
           }),
         );
       });
@@ -202,9 +242,10 @@ export class RunHistoryService {
     return this.entryOf(row);
   }
 
-  /** A sign_logs row as a history entry (the flow log from its history file when it is still there). */
+  /** A sign_logs row as a history entry (for a row older than the flow log column, the log from its history file when it is still there). */
   entryOf(row: SignLog): HistoryEntry {
-    const stored = isTaskName(row.taskName) ? this.readEntry(row.taskName, row.runId) : undefined;
+    const flowLog = parseFlowLog(row.flowLog);
+    const stored = flowLog === undefined && isTaskName(row.taskName) ? this.readEntry(row.taskName, row.runId) : undefined;
     return {
       run_id: row.runId,
       task_name: row.taskName,
@@ -217,9 +258,9 @@ export class RunHistoryService {
       attempts: row.attempts,
       verdict: row.verdict ?? null,
       verdict_text: row.verdictText ?? null,
-      started_at: stored?.started_at ?? row.createdAt.toISOString(),
+      started_at: row.startedAt ?? stored?.started_at ?? row.createdAt.toISOString(),
       finished_at: stored?.finished_at ?? row.createdAt.toISOString(),
-      flow_log: stored?.flow_log ?? [],
+      flow_log: flowLog ?? stored?.flow_log ?? [],
     };
   }
 
@@ -235,5 +276,16 @@ export class RunHistoryService {
   private folderOf(taskName: string): string {
     if (!isTaskName(taskName)) throw new Error(`Not a valid task name: ${JSON.stringify(taskName)}`);
     return join(this.dataDirectory.signerHistory, taskFileStem(taskName));
+  }
+}
+
+/** The flow log stored in a row, or undefined when the row has none (or it is not a list). */
+function parseFlowLog(text: string | null | undefined): FlowLogEntry[] | undefined {
+  if (text === null || text === undefined) return undefined;
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return Array.isArray(parsed) ? (parsed as FlowLogEntry[]) : undefined;
+  } catch {
+    return undefined;
   }
 }

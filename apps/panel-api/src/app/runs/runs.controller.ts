@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import {
   ApiAcceptedResponse,
   ApiBadRequestResponse,
@@ -17,7 +18,10 @@ import { RunHistoryService } from './run-history.service';
 import { RunRecord, RunRegistry } from './run-registry';
 import { RUN_TIMINGS, RunTimings } from './run-timings';
 import { TaskRunner } from './task-runner.service';
-import { ValidationFailed } from '../common/panel-error';
+import { TaskBusy, ValidationFailed } from '../common/panel-error';
+import { ClusterService } from '../cluster/cluster.service';
+import { answerJson, errorOfAnswer, FORWARDED_BY_HEADER, forwardToReplica, ReplicaAddress } from '../cluster/owner-forwarding';
+import { StartedRun } from './task-runner.service';
 
 /** A run that claims to be running but has not moved for longer than a whole run may take. */
 const STALE_MARGIN_MS = 60_000;
@@ -34,6 +38,7 @@ export class RunsController {
     private readonly registry: RunRegistry,
     private readonly history: RunHistoryService,
     @Inject(RUN_TIMINGS) private readonly timings: RunTimings,
+    private readonly cluster: ClusterService,
   ) {}
 
   @Get('runs/active')
@@ -58,28 +63,59 @@ export class RunsController {
   @ApiAcceptedResponse({ type: RunStartedDto })
   @ApiNotFoundResponse()
   @ApiConflictResponse({ description: 'The task is already running' })
-  async run(@Param('name') name: string, @Body() body: RunTaskDto): Promise<RunStartedDto> {
+  async run(@Param('name') name: string, @Body() body: RunTaskDto, @Req() request: FastifyRequest): Promise<RunStartedDto> {
     assertTaskName(name);
     await this.tasks.fresh();
     const task = this.tasks.require(name);
     if (body.account_name !== undefined && !this.tasks.accountsOf(task).includes(body.account_name)) {
       throw new ValidationFailed(`Account ${body.account_name} is not one of the task's accounts`);
     }
-    return { task_name: name, runs: this.runner.start(name, 'manual', body.account_name) };
+    const accounts = body.account_name !== undefined ? [body.account_name] : this.tasks.accountsOf(task);
+    const remote = task.execution_mode === 'listen' ? new Map<string, ReplicaAddress>() : await this.remoteOwners(accounts, request);
+    if (remote.size === 0) return { task_name: name, runs: this.runner.start(name, 'manual', body.account_name) };
+    // Replicas: the task's accounts have several owners (one owner takes the whole request before it gets here).
+    // Each account runs at its owner; an account already running this task is skipped as on one instance.
+    const runs: StartedRun[] = [];
+    let busy: TaskBusy | undefined;
+    for (const account of accounts) {
+      const owner = remote.get(account);
+      if (!owner) {
+        try {
+          runs.push(...this.runner.start(name, 'manual', account));
+        } catch (error) {
+          if (!(error instanceof TaskBusy)) throw error;
+          busy = error;
+        }
+        continue;
+      }
+      const answer = await this.forward(owner, 'POST', `/api/sign-tasks/${encodeURIComponent(name)}/run`, request, { account_name: account });
+      if (answer.status === 202) runs.push(...(answerJson<RunStartedDto>(answer)?.runs ?? []));
+      else if (answer.status === 409 && answerJson<{ code?: string }>(answer)?.code === 'task_busy') busy = new TaskBusy(name);
+      else throw errorOfAnswer(answer, account);
+    }
+    if (runs.length === 0) throw busy ?? new TaskBusy(name);
+    return { task_name: name, runs };
   }
 
   @Get(':name/run/status')
   @ApiOperation({ summary: 'In-memory status of the task\'s run: state, phase, failure_category and the flow log' })
   @ApiOkResponse({ type: TaskRunStatusDto })
   @ApiNotFoundResponse()
-  async status(@Param('name') name: string): Promise<TaskRunStatusDto> {
+  async status(@Param('name') name: string, @Req() request: FastifyRequest): Promise<TaskRunStatusDto> {
     assertTaskName(name);
     const runs = this.registry.ofTask(name);
-    if (runs.length === 0) {
+    if (runs.length === 0 || this.cluster.active) {
       await this.tasks.fresh();
       this.tasks.require(name);
     }
     const views = runs.map((run) => this.view(run));
+    // Replicas: the runs of the task's accounts that other replicas own are in their memory.
+    for (const owner of await this.otherOwnersOfTask(name, request)) {
+      const answer = await this.forward(owner, 'GET', `/api/sign-tasks/${encodeURIComponent(name)}/run/status`, request);
+      if (answer.status !== 200) throw errorOfAnswer(answer, `task ${name}`);
+      const known = new Set(views.map((view) => view.run_id));
+      views.push(...(answerJson<TaskRunStatusDto>(answer)?.runs ?? []).filter((view) => !known.has(view.run_id)));
+    }
     const primary = views.find((run) => run.state === 'running') ?? views[0];
     return { ...(primary ?? idleStatus(name, Math.round(this.timings.runTimeoutMs / 1000))), runs: views };
   }
@@ -89,9 +125,14 @@ export class RunsController {
   @ApiOperation({ summary: 'Ask the task\'s active runs to stop (checked between steps and during every wait)' })
   @ApiOkResponse({ type: CancelResultDto })
   @ApiNotFoundResponse()
-  async cancel(@Param('name') name: string): Promise<CancelResultDto> {
+  async cancel(@Param('name') name: string, @Req() request: FastifyRequest): Promise<CancelResultDto> {
     assertTaskName(name);
-    const cancelled = this.registry.cancel(name);
+    let cancelled = this.registry.cancel(name);
+    for (const owner of await this.otherOwnersOfTask(name, request)) {
+      const answer = await this.forward(owner, 'POST', `/api/sign-tasks/${encodeURIComponent(name)}/run/cancel`, request);
+      if (answer.status !== 200) throw errorOfAnswer(answer, `task ${name}`);
+      cancelled += answerJson<CancelResultDto>(answer)?.cancelled ?? 0;
+    }
     if (cancelled === 0) {
       await this.tasks.fresh();
       this.tasks.require(name);
@@ -108,6 +149,25 @@ export class RunsController {
     await this.tasks.fresh();
     this.tasks.require(name);
     return { task_name: name, history: await this.history.list(name, { limit: query.limit ?? 50, accountName: query.account }) };
+  }
+
+  /** Of the accounts, those another replica owns, with their owner; none for a request another replica forwarded here. */
+  private async remoteOwners(accounts: string[], request: FastifyRequest): Promise<Map<string, ReplicaAddress>> {
+    if (!this.cluster.active || request.headers[FORWARDED_BY_HEADER]) return new Map();
+    return this.cluster.remoteOwners(accounts);
+  }
+
+  /** The other replicas that own accounts of the task (each once). */
+  private async otherOwnersOfTask(name: string, request: FastifyRequest): Promise<ReplicaAddress[]> {
+    const task = this.tasks.get(name);
+    if (!task) return [];
+    const owners = new Map<string, ReplicaAddress>();
+    for (const owner of (await this.remoteOwners(this.tasks.accountsOf(task), request)).values()) owners.set(owner.id, owner);
+    return [...owners.values()];
+  }
+
+  private forward(owner: ReplicaAddress, method: string, url: string, request: FastifyRequest, body?: unknown) {
+    return forwardToReplica(this.cluster, owner, { method, url, headers: { authorization: request.headers['authorization'], 'x-request-id': request.id }, body }, owner.id);
   }
 
   private view(run: RunRecord): RunStatusDto {

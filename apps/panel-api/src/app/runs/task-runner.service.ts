@@ -18,6 +18,7 @@ import { TaskBusy, TaskNotRunnable } from '../common/panel-error';
 import { TelegramMessage } from '../telegram/telegram-gateway';
 import { AnswerMark, VerdictResult } from './action-runner';
 import { combineVerdicts, namedWaitMs, RunVerdict, VerdictMatcher } from '../common/verdict';
+import { ClusterService, StaleLeaseError } from '../cluster/cluster.service';
 
 const VERDICT_TITLES: Record<RunVerdict, string> = {
   success: 'signed in',
@@ -81,6 +82,7 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
     private readonly deletions: SentMessageDeletions,
     @Inject(RUN_TIMINGS) private readonly timings: RunTimings,
     @InjectRepository(PendingRerun) private readonly reruns: Repository<PendingRerun>,
+    private readonly cluster: ClusterService,
   ) {}
 
   onModuleInit(): void {
@@ -410,10 +412,16 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
     this.registry.log(run, { at: finishedAt, step: null, level: outcome.success ? 'info' : 'error', message: outcome.verdict ? `run ended: ${outcome.verdict}` : outcome.success ? 'run succeeded' : `run ${outcome.state === 'finished' ? 'failed' : outcome.state}` });
     try {
       await this.history.record(run, outcome.message);
-      await this.tasks.recordLastRun(task.name, { at: finishedAt, account_name: run.account_name, success: outcome.success, message: outcome.message, failure_category: outcome.category, verdict: outcome.verdict });
+      // Fenced like the history row: a replica that lost the account's lease meanwhile changes nothing.
+      await this.tasks.recordLastRun(
+        task.name,
+        { at: finishedAt, account_name: run.account_name, success: outcome.success, message: outcome.message, failure_category: outcome.category, verdict: outcome.verdict },
+        (manager) => this.cluster.assertOwned(manager, run.account_name),
+      );
       await this.notify(task, run, outcome);
     } catch (error) {
-      this.logger.error({ err: error }, `Finishing run ${run.run_id} of ${task.name} failed`);
+      if (error instanceof StaleLeaseError) this.logger.warn(`Run ${run.run_id} of ${task.name} ended after this replica lost ${run.account_name}: its last run and notification are left to the new owner`);
+      else this.logger.error({ err: error }, `Finishing run ${run.run_id} of ${task.name} failed`);
     } finally {
       this.registry.update(run, { phase: null, phase_detail: null });
       this.registry.finish(run);

@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import { Injectable, Logger } from '@nestjs/common';
 import { Observable, Subject } from 'rxjs';
 import { AccountStore } from '../accounts/account-store';
@@ -195,9 +196,12 @@ export class SignTasksService {
     return task;
   }
 
-  /** Records the outcome of the latest run in the stored document (no-op when the task is gone). */
-  async recordLastRun(name: string, lastRun: TaskLastRun): Promise<void> {
-    if (!(await this.store.updateLastRun(name, lastRun))) return;
+  /**
+   * Records the outcome of the latest run in the stored document (no-op when the task is gone).
+   * `fence` runs first in the same transaction (replicas: the run's account lease); when it throws, nothing changes.
+   */
+  async recordLastRun(name: string, lastRun: TaskLastRun, fence?: (manager: EntityManager) => Promise<void>): Promise<void> {
+    if (!(await this.store.updateLastRun(name, lastRun, fence))) return;
     this.emit({ type: 'last_run', names: [name] });
   }
 

@@ -181,10 +181,12 @@ export class TaskStore implements OnModuleInit, OnModuleDestroy {
    * Sets last_run in the stored document as it is now (not as this replica last saw it), so an edit
    * made meanwhile on another replica is kept. The stored document, or undefined when the task is gone.
    */
-  async updateLastRun(name: string, lastRun: TaskLastRun): Promise<SignTask | undefined> {
+  /** `fence` runs first in the write's transaction (replicas: the account's lease check); when it throws, nothing is written. */
+  async updateLastRun(name: string, lastRun: TaskLastRun, fence?: (manager: EntityManager) => Promise<void>): Promise<SignTask | undefined> {
     let updated: SignTask | undefined;
     await this.write(
       async (manager, revision) => {
+        await fence?.(manager);
         const row = await manager.findOneBy(SignTaskRow, { name });
         if (!row) return;
         updated = { ...parseStoredTask(JSON.parse(row.document) as Record<string, unknown>), last_run: lastRun };

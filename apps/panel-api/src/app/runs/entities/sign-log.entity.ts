@@ -45,4 +45,12 @@ export class SignLog {
 
   @CreateDateColumn({ name: 'created_at' })
   createdAt!: Date;
+
+  /** When the run started (ISO 8601); null for rows written before the flow log moved into the database. */
+  @Column({ name: 'started_at', type: 'varchar', length: 40, nullable: true })
+  startedAt!: string | null;
+
+  /** The run's full flow log (a JSON list of entries); null for rows older than that, whose log may still be a history file. */
+  @Column({ name: 'flow_log', type: 'text', nullable: true })
+  flowLog!: string | null;
 }

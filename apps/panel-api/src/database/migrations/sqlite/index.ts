@@ -14,7 +14,10 @@ import { Accounts1796200001000 } from './1796200001000-accounts';
 import { ClusterLeases1796400000000 } from './1796400000000-cluster-leases';
 import { RunVerdicts1796600000000 } from './1796600000000-run-verdicts';
 import { AccountSafety1796600001000 } from './1796600001000-account-safety';
+import { LoginThrottles1796700000000 } from './1796700000000-login-throttles';
+import { KeepaliveState1796700001000 } from './1796700001000-keepalive-state';
+import { RunFlowLogs1796700002000 } from './1796700002000-run-flow-logs';
 import { PendingReruns1796710000000 } from './1796710000000-pending-reruns';
 
 /** Every SQLite migration, oldest first. Listed explicitly because the app is bundled. */
-export const sqliteMigrations = [AdminUsers1732250000000, KeywordHits1795315569098, SignLogs1795315616322, KeywordHitsSearch1795400000000, KeywordHitsFtsDeferred1795500000000, KeywordHitGroupsLatest1795600000000, KeywordHitsSearchFiltered1795700000000, KeywordHitGroupsAll1795800000000, KeywordHitsAccountId1795930000000, AuthThrottlesRevokedTokens1795950000000, NotificationChannelTests1796100000000, SignTasks1796200000000, Accounts1796200001000, ClusterLeases1796400000000, RunVerdicts1796600000000, AccountSafety1796600001000, PendingReruns1796710000000];
+export const sqliteMigrations = [AdminUsers1732250000000, KeywordHits1795315569098, SignLogs1795315616322, KeywordHitsSearch1795400000000, KeywordHitsFtsDeferred1795500000000, KeywordHitGroupsLatest1795600000000, KeywordHitsSearchFiltered1795700000000, KeywordHitGroupsAll1795800000000, KeywordHitsAccountId1795930000000, AuthThrottlesRevokedTokens1795950000000, NotificationChannelTests1796100000000, SignTasks1796200000000, Accounts1796200001000, ClusterLeases1796400000000, RunVerdicts1796600000000, AccountSafety1796600001000, LoginThrottles1796700000000, KeepaliveState1796700001000, RunFlowLogs1796700002000, PendingReruns1796710000000];
