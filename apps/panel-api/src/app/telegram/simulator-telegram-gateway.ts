@@ -104,7 +104,7 @@ class SimulatorConnection {
       reject: (error) => settle?.reject(error),
     });
     this.socket.on('connect', () => {
-      this.send({ t: 'hello', account: accountName, session: sessionString });
+      this.send({ t: 'hello', account: accountName, session: sessionString, pid: process.pid });
       this.pinger = setInterval(() => this.send({ t: 'ping' }), PING_MS);
       this.pinger.unref();
     });
