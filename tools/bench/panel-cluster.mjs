@@ -251,7 +251,7 @@ try {
     APP_TELEGRAM_SIMULATOR_URL: simulator.gatewayUrl,
     APP_TRUST_PROXY: '127.0.0.1',
     APP_UPDATE_CHECK: '0',
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: 'info',
     LOG_FORMAT: 'json',
   };
   // Replica a alone first: it runs the migrations and owns every account at the start.
@@ -285,16 +285,17 @@ try {
   report.rebalance_after_join_ms = { b: joinB.ms, c: joinC.ms };
 
   // Every account listens somewhere before the messages start.
+  let states = {};
   const listening = await until(async () => {
-    const states = {};
+    states = {};
     for (const replica of [a, b, c]) {
       const status = await request(replica.url, '/api/ops/runtime-status', { token, timeoutMs: 3000 });
       const accounts = status.body?.components?.keyword_listeners?.details?.accounts ?? {};
-      for (const [name, state] of Object.entries(accounts)) if (state.state === 'listening') states[name] = true;
+      for (const [name, state] of Object.entries(accounts)) (states[name] ??= []).push(`${replica.name}: ${state.state} ${state.reason ?? ''}`);
     }
-    return accountNames.every((name) => states[name]);
+    return accountNames.every((name) => states[name]?.some((state) => state.includes('listening')));
   }, 30_000, 500);
-  if (!listening) throw new Error('not every account listened within 30 s');
+  if (!listening) throw new Error(`not every account listened within 30 s: ${JSON.stringify(states)}`);
 
   // Two messages per account every two seconds: one matching ("deal"), one not.
   const pushed = [];
@@ -358,7 +359,7 @@ try {
       const claimed = claims.filter((claim) => claim.account === account && Number(claim.due_at) === due);
       const records = claimed.flatMap((claim) => logs.filter((log) => log.run_id === claim.run_id));
       const checkins = sim.checkins.filter((checkin) => userOf.get(checkin.user_id) === account && checkin.at >= due && checkin.at < due + 60_000).length;
-      const detail = { account, due: new Date(due).toISOString(), claims: claimed.length, records: records.map((record) => record.state), checkins, owner: claimed[0]?.replica_id };
+      const detail = { account, due: new Date(due).toISOString(), claims: claimed.length, claim_states: claimed.map((claim) => claim.state), records: records.map((record) => record.state), checkins, owner: claimed[0]?.replica_id };
       if (claimed.length > 1 || records.length > 1 || checkins > 1) {
         runs.duplicate += 1;
         runs.details.push({ ...detail, verdict: 'duplicate' });
@@ -423,7 +424,18 @@ try {
 } catch (error) {
   report.error = error instanceof Error ? (error.stack ?? error.message) : String(error);
   console.error(report.error);
+  report.overlap_details ??= (await simulator?.control('/report').catch(() => undefined))?.overlaps;
 } finally {
+  // A clean stop first, so each replica's log is complete; what does not stop within five seconds is killed.
+  await Promise.all(
+    Object.values(replicas).map(async (replica) => {
+      const child = replica.child;
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGCONT');
+      child.kill('SIGTERM');
+      await until(async () => child.exitCode !== null || child.signalCode !== null, 5000);
+    }),
+  );
   for (const replica of Object.values(replicas)) replica.saveLog();
   for (const child of children) {
     if (child.exitCode === null && child.signalCode === null) {

@@ -23,7 +23,10 @@ interface Live {
   account: string;
   pid: number | null;
   session: string | null;
+  openedAt: number;
   lastSeen: number;
+  /** The last methods called on this connection (for an overlap's report). */
+  methods: string[];
   subscriptions: Map<number, MessageSubscription>;
 }
 
@@ -32,6 +35,9 @@ export interface SimOverlap {
   at: number;
   holder_pid: number | null;
   refused_pid: number | null;
+  holder_opened_at: number;
+  holder_last_seen: number;
+  holder_methods: string[];
 }
 
 export interface SimCheckin {
@@ -158,7 +164,15 @@ export class TelegramSimulatorServer {
     if (session) {
       const holder = [...this.live].find((other) => other.session === session);
       if (holder && Date.now() - holder.lastSeen <= this.options.staleMs) {
-        this.overlaps.push({ account, at: Date.now(), holder_pid: holder.pid, refused_pid: pid });
+        this.overlaps.push({
+          account,
+          at: Date.now(),
+          holder_pid: holder.pid,
+          refused_pid: pid,
+          holder_opened_at: holder.openedAt,
+          holder_last_seen: holder.lastSeen,
+          holder_methods: [...holder.methods],
+        });
         send({ t: 'refused', error: wireError(TelegramError.sessionInvalid('AUTH_KEY_DUPLICATED')) });
         socket.end();
         return undefined;
@@ -168,7 +182,7 @@ export class TelegramSimulatorServer {
         this.drop(holder);
       }
     }
-    const connection: Live = { socket, account, pid, session, lastSeen: Date.now(), subscriptions: new Map() };
+    const connection: Live = { socket, account, pid, session, openedAt: Date.now(), lastSeen: Date.now(), methods: [], subscriptions: new Map() };
     this.live.add(connection);
     this.connectionsAccepted += 1;
     send({ t: 'ready' });
@@ -177,6 +191,7 @@ export class TelegramSimulatorServer {
 
   private async call(connection: Live, id: number, method: string, args: unknown[], options: Record<string, unknown>, send: (frame: unknown) => void): Promise<void> {
     const sim = this.simulator as unknown as Record<string, (...parameters: unknown[]) => Promise<unknown>>;
+    connection.methods = [...connection.methods.slice(-9), `${method}@${Date.now()}`];
     try {
       let value: unknown;
       if (connection.session && SESSION_METHODS.has(method)) {
