@@ -33,7 +33,7 @@ function option(name, fallback) {
 }
 const ACCOUNTS = Number(option('accounts', 20));
 const LEASE_SECONDS = Number(option('lease', 4));
-const DATABASE = option('database', `h2_panel_cluster_${randomBytes(6).toString('hex')}`);
+const DATABASE = option('database', `panel_cluster_${randomBytes(6).toString('hex')}`);
 const REPORT = option('report', undefined);
 const MAIN = process.env.PANEL_API_MAIN ?? join(ROOT, 'dist', 'apps', 'panel-api', 'main.js');
 const PG = 'postgres://postgres@127.0.0.1:5432';
@@ -275,7 +275,6 @@ try {
     });
     if (watch.status !== 201) throw new Error(`listen task ${user.account}: ${watch.status} ${watch.text}`);
   }
-  const tasksCreatedAt = Date.now();
 
   // Joins: b, then c, each on the port nginx already balances to.
   const b = await startReplica('b', env, ports[1]);
@@ -296,6 +295,8 @@ try {
     return accountNames.every((name) => states[name]?.some((state) => state.includes('listening')));
   }, 30_000, 500);
   if (!listening) throw new Error(`not every account listened within 30 s: ${JSON.stringify(states)}`);
+  // The due runs counted are those from the first minute after the three replicas are up and balanced.
+  const steadyAt = Date.now();
 
   // Two messages per account every two seconds: one matching ("deal"), one not.
   const pushed = [];
@@ -345,7 +346,7 @@ try {
 
   // ----- counts ------------------------------------------------------------------------------------
   const sim = await simulator.control('/report');
-  const firstDue = Math.ceil((tasksCreatedAt + 5000) / 60_000) * 60_000;
+  const firstDue = Math.ceil((steadyAt + 2000) / 60_000) * 60_000;
   const lastDue = Math.floor((endAt - 20_000) / 60_000) * 60_000;
   const dueMinutes = [];
   for (let due = firstDue; due <= lastDue; due += 60_000) dueMinutes.push(due);
@@ -417,6 +418,7 @@ try {
     runs.duplicate === 0 &&
     runs.missed === 0 &&
     runs.failed === 0 &&
+    runs.executed_once + runs.interrupted === runs.due &&
     report.hits.missed === 0 &&
     report.hits.recorded_for_non_matching === 0 &&
     report.pause.late_writes_refused > 0 &&
