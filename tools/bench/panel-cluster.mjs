@@ -336,7 +336,8 @@ try {
   const resumedAt = Date.now();
   const rejoin = await untilBalanced(c, token, 2, 12 * LEASE_SECONDS * 1000);
 
-  // One more minute of due runs on the two replicas, then the messages stop and everything settles.
+  // One more minute of due runs on the two replicas (the resumed one among them), then the messages stop and everything settles.
+  await untilSecond(0);
   await untilSecond(25);
   const endAt = Date.now();
   pushing = false;
