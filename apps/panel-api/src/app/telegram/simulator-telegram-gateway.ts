@@ -303,7 +303,7 @@ export class SimulatorTelegramGateway implements TelegramGateway {
   }
 
   wakeUp(session: TelegramSession, options?: CallOptions): Promise<void> {
-    return this.onSession(session, 'wakeUp', [], options);
+    return this.onSession(session, 'wakeUp', [], options).then(() => undefined);
   }
 
   exportSession(session: TelegramSession, options?: CallOptions): Promise<string> {
@@ -315,7 +315,7 @@ export class SimulatorTelegramGateway implements TelegramGateway {
   }
 
   resetAuthorization(session: TelegramSession, hash: string, options?: CallOptions): Promise<void> {
-    return this.onSession(session, 'resetAuthorization', [hash], options);
+    return this.onSession(session, 'resetAuthorization', [hash], options).then(() => undefined);
   }
 
   getOfficialMessages(session: TelegramSession, limit: number, options?: CallOptions): Promise<TelegramMessage[]> {
@@ -331,7 +331,7 @@ export class SimulatorTelegramGateway implements TelegramGateway {
   }
 
   deleteMessages(session: TelegramSession, chat: TelegramChatRef, messageIds: readonly number[], options?: CallOptions): Promise<void> {
-    return this.onSession(session, 'deleteMessages', [chat, [...messageIds]], options);
+    return this.onSession(session, 'deleteMessages', [chat, [...messageIds]], options).then(() => undefined);
   }
 
   getMessages(session: TelegramSession, chat: TelegramChatRef, options?: HistoryOptions): Promise<TelegramMessage[]> {
