@@ -193,17 +193,19 @@ function replaceOnce(text, search, replacement) {
 
 /**
  * Runs deploy/proxy/nginx.conf (as deploy/test/proxy.e2e-spec.ts does) with the repo_monitor upstream
- * rewritten to the given local ports, so nginx balances round-robin across them. Requests must carry
- * a `monitor.*` Host header. Resolves once nginx accepts connections.
+ * (and the panel_api one, for tools/bench/panel-cluster.mjs) rewritten to the given local ports, so
+ * nginx balances round-robin across them. Requests must carry a `monitor.*` (or `panel.*`) Host
+ * header. Resolves once nginx accepts connections.
  */
-export async function startNginx(workDir, monitorPorts) {
+export async function startNginx(workDir, monitorPorts, panelPorts = []) {
   const nginx = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((path) => existsSync(path));
   if (!nginx) throw new Error('nginx not found: apt-get install nginx (deploy/test/proxy.e2e-spec.ts installs it in CI)');
   const port = await freePort();
   mkdirSync(workDir, { recursive: true });
   let config = readFileSync(join(ROOT, 'deploy/proxy/nginx.conf'), 'utf8');
-  config = replaceOnce(config, 'server panel-api:8000;', 'server 127.0.0.1:9;');
-  config = replaceOnce(config, 'server repo-monitor:8080;', monitorPorts.map((monitorPort) => `server 127.0.0.1:${monitorPort};`).join('\n        '));
+  const servers = (ports) => (ports.length ? ports : [9]).map((upstreamPort) => `server 127.0.0.1:${upstreamPort};`).join('\n        ');
+  config = replaceOnce(config, 'server panel-api:8000;', servers(panelPorts));
+  config = replaceOnce(config, 'server repo-monitor:8080;', servers(monitorPorts));
   config = replaceOnce(config, 'listen 80 default_server;', `listen 127.0.0.1:${port} default_server;`);
   config = replaceOnce(config, 'listen 80;', `listen 127.0.0.1:${port};`);
   // Temp files and the log in the work folder (Debian's defaults are root-only; /dev/stdout is a pipe here).

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ClusterService } from '../cluster/cluster.service';
+import { OwnerOnlyTelegramGateway } from '../cluster/owner-only-telegram-gateway';
 import { AccountNotFound, NeedsRelogin, PanelError } from '../common/panel-error';
 import { TelegramError } from '../telegram/telegram-error';
 import { TELEGRAM_GATEWAY, TelegramGateway, TelegramSession } from '../telegram/telegram-gateway';
@@ -79,7 +80,8 @@ export class AccountSessionsService {
     governor: AccountGovernor,
     private readonly cluster: ClusterService,
   ) {
-    this.gateway = new GovernedTelegramGateway(telegram, governor);
+    // Only while this replica owns the account's lease (see OwnerOnlyTelegramGateway).
+    this.gateway = new GovernedTelegramGateway(new OwnerOnlyTelegramGateway(telegram, cluster), governor);
     // Replicas on PostgreSQL: an account this replica gives up (or stops trusting its lease of) is
     // disconnected before the lease can pass to another replica.
     this.cluster.addReleaseHook(async (accounts) => {

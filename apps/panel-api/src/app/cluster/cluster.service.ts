@@ -231,6 +231,10 @@ export class ClusterService implements OnApplicationBootstrap, BeforeApplication
     if (!lease || !this.trusted()) {
       this.refuse(accountName, lease ? 'its lease was not renewed in time' : 'this replica does not own it');
     }
+    // The share lock makes a takeover wait for this write; a replica paused (SIGSTOP, a frozen VM) inside
+    // the transaction would hold it, and every other replica's heartbeat behind it, for as long as it
+    // stays paused. PostgreSQL ends such a transaction (and its locks) once it idles longer than the margin.
+    await manager.query(`SET LOCAL idle_in_transaction_session_timeout = ${this.safetyMarginMs()}`);
     const rows = (await manager.query(
       `SELECT "epoch" FROM "account_leases"
         WHERE "account" = $1 AND "owner" = $2 AND "epoch" = $3 AND "expires_at" > (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint
@@ -496,10 +500,26 @@ export class ClusterService implements OnApplicationBootstrap, BeforeApplication
     if (gained.length || lost.length) this.emit({ gained: gained.sort(), lost: lost.sort() });
   }
 
-  /** Takes a free or expired lease (the epoch rises); false when a live owner holds it. */
+  /**
+   * Takes a free or expired lease (the epoch rises); false when a live owner holds it, or when a write
+   * of the old owner still holds the lease row (its fence) longer than a moment: the heartbeat must not
+   * wait behind it past its own lease, and the next beat tries again.
+   */
   private async acquire(account: string, leaseMs: number): Promise<boolean> {
+    try {
+      return await this.dataSource.transaction(async (manager) => {
+        await manager.query(`SET LOCAL lock_timeout = ${Math.max(100, Math.floor(this.safetyMarginMs() / 2))}`);
+        return this.acquireIn(manager, account, leaseMs);
+      });
+    } catch (error) {
+      if ((error as { code?: string }).code === '55P03') return false;
+      throw error;
+    }
+  }
+
+  private async acquireIn(manager: EntityManager, account: string, leaseMs: number): Promise<boolean> {
     const now = `(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint`;
-    const rows = (await this.dataSource.query(
+    const rows = (await manager.query(
       `INSERT INTO "account_leases" ("account", "owner", "epoch", "expires_at", "acquired_at") VALUES ($1, $2, 1, ${now} + $3, ${now})
        ON CONFLICT ("account") DO UPDATE SET "owner" = EXCLUDED."owner", "epoch" = "account_leases"."epoch" + 1,
          "expires_at" = EXCLUDED."expires_at", "acquired_at" = EXCLUDED."acquired_at"

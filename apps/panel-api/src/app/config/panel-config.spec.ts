@@ -37,3 +37,20 @@ describe('APP_METRICS_TOKEN', () => {
     expect(panelSecrets(load('scrape-token-0123456789'))).toContain('scrape-token-0123456789');
   });
 });
+
+describe('APP_TELEGRAM_GATEWAY (test only)', () => {
+  const load = (env: Record<string, string>) => loadPanelConfig(env, { defaultDataDir: '/tmp/panel-config-spec' }).telegram;
+
+  it('is GramJS unless the simulator is named with a loopback tcp:// address', () => {
+    expect(load({})).toMatchObject({ gateway: 'gramjs', simulatorUrl: undefined });
+    expect(load({ APP_TELEGRAM_GATEWAY: 'simulator', APP_TELEGRAM_SIMULATOR_URL: 'tcp://127.0.0.1:42001' })).toMatchObject({ gateway: 'simulator', simulatorUrl: 'tcp://127.0.0.1:42001' });
+  });
+
+  it('refuses the simulator without an address, at another host, or an unknown gateway', () => {
+    expect(() => load({ APP_TELEGRAM_GATEWAY: 'simulator' })).toThrow(/APP_TELEGRAM_SIMULATOR_URL/);
+    for (const url of ['tcp://10.0.0.5:42001', 'tcp://example.com:42001', 'http://127.0.0.1:42001']) {
+      expect(() => load({ APP_TELEGRAM_GATEWAY: 'simulator', APP_TELEGRAM_SIMULATOR_URL: url })).toThrow(/APP_TELEGRAM_SIMULATOR_URL/);
+    }
+    expect(() => load({ APP_TELEGRAM_GATEWAY: 'mtproto' })).toThrow(/APP_TELEGRAM_GATEWAY/);
+  });
+});

@@ -42,7 +42,11 @@ export interface PanelConfig {
   events: { maxStreamsPerToken: number };
   listeners: { accountAllowlist?: string[]; shard?: MonitorShard };
   version: { appVersion?: string; gitSha?: string; gitBranch?: string; buildTime?: string; updateCheck: boolean; updateCheckUrl: string };
-  telegram: { sessionMode: 'string' | 'file'; botApiBaseUrl: string };
+  /**
+   * `gateway: 'simulator'` (APP_TELEGRAM_GATEWAY, tests only) reaches the tests' Telegram simulator
+   * process at `simulatorUrl` (loopback) instead of Telegram through GramJS.
+   */
+  telegram: { sessionMode: 'string' | 'file'; botApiBaseUrl: string; gateway: 'gramjs' | 'simulator'; simulatorUrl?: string };
   /** Base URL of ServerChan for keyword pushes; undefined = the sender's default per key type. */
   push: { serverChanBaseUrl?: string };
   runs: { activeLogCleanupDelaySeconds: number; runStatusCleanupDelaySeconds: number; historyRetentionDays: number };
@@ -112,6 +116,9 @@ export function loadPanelConfig(raw: RawVariables, options: { defaultDataDir?: s
       },
     ]);
   }
+  if (env.APP_TELEGRAM_GATEWAY === 'simulator' && !env.APP_TELEGRAM_SIMULATOR_URL) {
+    throw new ConfigValidationError([{ variable: 'APP_TELEGRAM_SIMULATOR_URL', rule: 'is required with APP_TELEGRAM_GATEWAY=simulator (tcp://127.0.0.1:<port> of the test simulator)' }]);
+  }
   const version = env.APP_VERSION?.trim();
   return {
     http: {
@@ -158,6 +165,8 @@ export function loadPanelConfig(raw: RawVariables, options: { defaultDataDir?: s
     telegram: {
       sessionMode: (env.MSGR_SESSION_MODE as 'string' | 'file' | undefined) ?? 'file',
       botApiBaseUrl: (env.APP_BOT_API_BASE_URL ?? 'https://api.telegram.org').replace(/\/+$/, ''),
+      gateway: (env.APP_TELEGRAM_GATEWAY as 'gramjs' | 'simulator' | undefined) ?? 'gramjs',
+      simulatorUrl: env.APP_TELEGRAM_SIMULATOR_URL,
     },
     push: { serverChanBaseUrl: env.APP_SERVER_CHAN_BASE_URL?.replace(/\/+$/, '') },
     runs: {

@@ -77,6 +77,13 @@ export class PanelEnvironment {
   @IsOptional() @IsString() BUILD_TIME?: string;
 
   @IsOptional() @IsIn(['string', 'file']) MSGR_SESSION_MODE?: string;
+  // Test-only (docs/scaling.md, the multi-process proof): `simulator` talks to the Telegram simulator
+  // process of the tests (apps/panel-api/test/telegram-simulator-server.ts) instead of Telegram.
+  @IsOptional() @IsIn(['gramjs', 'simulator']) APP_TELEGRAM_GATEWAY?: string;
+  @IsOptional()
+  @EmptyAsUndefined()
+  @Matches(/^tcp:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d{1,5}$/, { message: 'must be tcp://127.0.0.1:<port> (the test simulator; loopback only)' })
+  APP_TELEGRAM_SIMULATOR_URL?: string;
   @IsOptional() @ToInteger() @IsInt() @Min(0) @Max(86400) ACTIVE_LOG_CLEANUP_DELAY_SECONDS?: number;
   @IsOptional() @ToInteger() @IsInt() @Min(0) @Max(86400) RUN_STATUS_CLEANUP_DELAY_SECONDS?: number;
   /** Days of run history (`.signer/history/` files and `sign_logs` rows) the daily system-maintenance job keeps (default 90). */

@@ -173,9 +173,12 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
       for (const job of this.wantedJobs().filter((item) => item.accountName === accountName)) {
         const task = this.tasks.get(job.taskName);
         if (!task) continue;
-        const [next] = upcomingRuns(task, this.timeZone, 1, new Date(now - windowMs));
-        const dueAt = next ? Date.parse(next.fires_at) : NaN;
-        if (!(dueAt <= now)) continue;
+        // The latest run due in the window: a task due every minute has an older one there, claimed by the old owner.
+        const next = upcomingRuns(task, this.timeZone, 20, new Date(now - windowMs))
+          .filter((run) => Date.parse(run.fires_at) <= now)
+          .at(-1);
+        if (!next) continue;
+        const dueAt = Date.parse(next.fires_at);
         if (!(await this.claims.claimForAccount(job.id, dueAt, accountName))) continue;
         this.logger.warn(`${job.id}: catching up the run due at ${next.fires_at} (its account changed replicas around then)`);
         this.fireClaimed(job, dueAt);

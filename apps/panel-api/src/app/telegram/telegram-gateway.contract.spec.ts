@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { TelegramSimulator } from '../../../test/telegram-simulator';
+import { TelegramSimulatorServer } from '../../../test/telegram-simulator-server';
 import { GramJsTelegramGateway } from './gramjs-telegram-gateway';
 import { encodeSessionString } from './session-string';
+import { SimulatorTelegramGateway } from './simulator-telegram-gateway';
 import { StubTelegramWorld } from './testing/stub-gramjs-client';
 import { contractBotAnswer, contractBotCallback, ContractWorld, ContractWorldOptions, telegramGatewayContract } from './testing/telegram-gateway-contract';
 
@@ -41,7 +43,26 @@ async function adapterWorld(options: ContractWorldOptions): Promise<ContractWorl
 }
 
 async function simulatorWorld(options: ContractWorldOptions): Promise<ContractWorld> {
-  const simulator = new TelegramSimulator();
+  return simulatorWorldOf(new TelegramSimulator(), options);
+}
+
+/** The same simulator served as its own process would serve it, reached through the test-only APP_TELEGRAM_GATEWAY=simulator client. */
+async function simulatorProcessWorld(options: ContractWorldOptions): Promise<ContractWorld> {
+  const server = new TelegramSimulatorServer({ staleMs: 5_000 });
+  const { gatewayUrl } = await server.listen();
+  const gateway = new SimulatorTelegramGateway(gatewayUrl);
+  const world = simulatorWorldOf(server.simulator, options);
+  return {
+    ...world,
+    gateway,
+    close: async () => {
+      await gateway.close();
+      await server.close();
+    },
+  };
+}
+
+function simulatorWorldOf(simulator: TelegramSimulator, options: ContractWorldOptions): ContractWorld {
   const user = simulator.createUser({ phone: '+31 6 12345678', username: 'contract_me', password: options.password?.value, passwordHint: options.password?.hint });
   const bot = simulator.addBot({
     username: 'contract_bot',
@@ -70,3 +91,4 @@ async function simulatorWorld(options: ContractWorldOptions): Promise<ContractWo
 
 telegramGatewayContract('GramJS adapter on a stubbed GramJS client', adapterWorld);
 telegramGatewayContract('Telegram simulator (apps/panel-api/test)', simulatorWorld);
+telegramGatewayContract('Telegram simulator as a process, through SimulatorTelegramGateway (test only)', simulatorProcessWorld);
