@@ -79,6 +79,11 @@ async function buildPanelApp(config: PanelConfig, options: PanelAppOptions, life
   // SQLite is one shared connection: every flow takes its turn (see @shared/database).
   serializeSqliteAccess(app.get(DataSource));
   app.useLogger(app.get(Logger));
+  // Nest keeps every log line of the start in a buffer until app.listen() flushes it, and the service
+  // never calls app.listen() (its own listener serves once the app is ready): without this flush every
+  // application log line (warnings, errors, where the admin password is) stayed in that buffer,
+  // growing for as long as the process ran, and none was written.
+  app.flushLogs();
   app.useGlobalPipes(
     new FieldValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, stopAtFirstError: false }),
   );

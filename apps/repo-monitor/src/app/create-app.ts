@@ -96,6 +96,11 @@ async function buildMonitorApp(config: MonitorConfig, lifecycle: LifecycleServer
   // POST /webhooks/github gets its body unparsed, to verify its signature over the exact bytes first.
   registerBodyParsers(app, BODY_LIMIT);
   app.useLogger(app.get(Logger));
+  // Nest keeps every log line of the start in a buffer until app.listen() flushes it, and the service
+  // never calls app.listen() (its own listener serves once the app is ready): without this flush every
+  // application log line (warnings, errors, where the admin password is) stayed in that buffer,
+  // growing for as long as the process ran, and none was written.
+  app.flushLogs();
   await app.register(fastifyCookie);
   // SQLite is one shared connection: every flow takes its turn (see @shared/database).
   serializeSqliteAccess(app.get(DataSource));
