@@ -234,6 +234,13 @@ describe('panel-api replicas: requests about an account are answered by its owne
     expect(checkins).toEqual(['/checkin']);
     // Cancel goes to the owner too.
     expect((await requestJson(one.url, '/api/sign-tasks/single/run/cancel', { method: 'POST', token })).headers.get(ANSWERED_BY)).toBe(twoId);
+    // Only a replica can mark a request as forwarded: a caller's own header is dropped on arrival, so
+    // the request still goes to the owner instead of being answered by a replica without the session …
+    const forged = await requestJson(one.url, '/api/sign-tasks/single/run/status', { token, headers: { 'x-panel-forwarded-by': `${oneId}.${Date.now()}.AAAA` } });
+    expect([forged.status, forged.headers.get(ANSWERED_BY)]).toEqual([200, twoId]);
+    // … and a caller without a valid token is answered 401 by the replica asked, which looks nothing up.
+    const anonymous = await requestJson(one.url, `/api/accounts/${ofTwo}/devices`);
+    expect([anonymous.status, anonymous.headers.get(ANSWERED_BY)]).toEqual([401, null]);
 
     // A task of both accounts: each account runs at its owner; status and cancel merge both replicas.
     const both = { name: 'both', account_names: [ofOne, ofTwo], sign_at: '03:00', execution_mode: 'fixed', random_seconds: 0, chats };

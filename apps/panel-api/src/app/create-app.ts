@@ -108,7 +108,7 @@ async function buildPanelApp(config: PanelConfig, options: PanelAppOptions, life
     },
     knowsQrLogin: (loginId) => logins.knowsQrLogin(loginId),
     knowsCheckJob: (jobId) => checkJobs.knows(jobId),
-  });
+  }, app.get(AccessTokenService));
   installSecurityHeaders(fastify);
   // Fastify does not close a server it did not listen on itself.
   fastify.addHook('onClose', async () => lifecycle.close());

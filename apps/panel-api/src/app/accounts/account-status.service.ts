@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { TelegramError } from '../telegram/telegram-error';
+import { OwnerOnlyTelegramGateway } from '../cluster/owner-only-telegram-gateway';
 import { TELEGRAM_GATEWAY, TelegramGateway } from '../telegram/telegram-gateway';
 import { AccountSessionsService, checkCodeFor, userInfoOf } from './account-sessions.service';
 import { AccountStatus, AccountStore, CheckCode } from './account-store';
@@ -52,12 +53,23 @@ function statusFor(code: CheckCode): AccountStatus {
 /** Session checks: one authenticated "who am I" per account, bounded concurrency, a per-account deadline. */
 @Injectable()
 export class AccountStatusService {
+  /**
+   * The check's "who am I" opens the account's session, so it goes through the owner-only gateway
+   * like every other call acting as an account: a replica that does not own the account's lease (a
+   * check that arrived as the lease moved) fails it as `aborted` instead of putting the session on a
+   * second replica, which Telegram answers with AUTH_KEY_DUPLICATED (and the account would need a new
+   * login).
+   */
+  private readonly gateway: TelegramGateway;
+
   constructor(
     private readonly store: AccountStore,
     private readonly sessions: AccountSessionsService,
-    @Inject(TELEGRAM_GATEWAY) private readonly gateway: TelegramGateway,
+    @Inject(TELEGRAM_GATEWAY) telegram: TelegramGateway,
     private readonly cluster: ClusterService,
-  ) {}
+  ) {
+    this.gateway = new OwnerOnlyTelegramGateway(telegram, cluster);
+  }
 
   /** The accounts a check covers: the given names (deduplicated) or every account; 400 above 200. */
   targets(accountNames?: string[]): string[] {

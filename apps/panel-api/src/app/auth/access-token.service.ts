@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { InjectRepository } from '@nestjs/typeorm';
-import { createSecretKey, randomUUID } from 'node:crypto';
+import { createHmac, createSecretKey, randomUUID } from 'node:crypto';
 import { LessThan, Repository } from 'typeorm';
 import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
 import { DataDirectory } from '../data-dir/data-directory';
@@ -43,6 +43,7 @@ function isTokenId(value: unknown): value is string {
 @Injectable()
 export class AccessTokenService implements OnModuleInit {
   private signer?: JwtService;
+  private forwardingKey?: Buffer;
   private readonly jwt = new JwtService();
 
   constructor(
@@ -124,7 +125,17 @@ export class AccessTokenService implements OnModuleInit {
       this.dataDirectory.prepare();
       const secret = loadOrCreateJwtSecret(this.dataDirectory.jwtSecretFile, this.config.auth.jwtSecret);
       this.signer = new JwtService({ secret: createSecretKey(Buffer.from(secret)) });
+      this.forwardingKey = createHmac('sha256', secret).update('panel-api replica forwarding v1').digest();
     }
     return this.signer;
+  }
+
+  /**
+   * The key replicas sign the requests they forward to each other with (cluster/owner-forwarding.ts):
+   * derived from the JWT secret, which every replica shares, so no other setting is needed.
+   */
+  replicaForwardingKey(): Buffer {
+    this.signing();
+    return this.forwardingKey as Buffer;
   }
 }

@@ -1,14 +1,55 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ERROR_STATUS, ErrorCode, PanelError } from '../common/panel-error';
 import { ClusterService } from './cluster.service';
 
-/** Marks a request one replica forwarded to another: the owner answers it itself, never forwards again. */
+/**
+ * Marks a request one replica forwarded to another: the owner answers it itself, never forwards
+ * again. Its value is signed (ForwardingSignature); a header that does not verify is removed when
+ * the request arrives, so a caller cannot set it to make a replica that does not own an account
+ * answer for it.
+ */
 export const FORWARDED_BY_HEADER = 'x-panel-forwarded-by';
+/** How far the forwarding replica's clock may be from the receiver's, and how long a signature may be replayed. */
+const SIGNATURE_WINDOW_MS = 5 * 60_000;
 /** On a forwarded answer: the replica that answered (the account's owner). */
 export const ANSWERED_BY_HEADER = 'x-panel-replica';
 const FORWARD_TIMEOUT_MS = 60_000;
 const PASSED_REQUEST_HEADERS = ['authorization', 'content-type', 'accept', 'accept-language', 'x-request-id'];
 const PASSED_RESPONSE_HEADERS = ['content-type', 'retry-after', 'www-authenticate'];
+
+/**
+ * The forwarding header's value: `<replica id>.<unix ms>.<HMAC-SHA256, base64url>` over the replica
+ * id, the time, the method and the path with its query, with a key every replica derives from the
+ * JWT secret they share.
+ */
+export class ForwardingSignature {
+  constructor(private readonly key: Buffer) {}
+
+  sign(replicaId: string, method: string, url: string, now = Date.now()): string {
+    return `${replicaId}.${now}.${this.mac(replicaId, now, method, url)}`;
+  }
+
+  /** The replica id of a value signed for this method and URL within the window, else undefined. */
+  verify(value: string, method: string, url: string, now = Date.now()): string | undefined {
+    const macAt = value.lastIndexOf('.');
+    const timeAt = value.lastIndexOf('.', macAt - 1);
+    if (macAt <= 0 || timeAt <= 0 || value.length > 512) return undefined;
+    const replicaId = value.slice(0, timeAt);
+    const time = Number(value.slice(timeAt + 1, macAt));
+    if (!Number.isSafeInteger(time) || Math.abs(now - time) > SIGNATURE_WINDOW_MS) return undefined;
+    const given = Buffer.from(value.slice(macAt + 1), 'base64url');
+    const expected = Buffer.from(this.mac(replicaId, time, method, url), 'base64url');
+    return given.length === expected.length && timingSafeEqual(given, expected) ? replicaId : undefined;
+  }
+
+  private mac(replicaId: string, time: number, method: string, url: string): string {
+    return createHmac('sha256', this.key).update(`${replicaId}\n${time}\n${method.toUpperCase()}\n${url}`).digest('base64url');
+  }
+}
+
+/** The signature each cluster's forwarding uses, set by installOwnerForwarding. */
+const signatures = new WeakMap<ClusterService, ForwardingSignature>();
 
 /** A replica another one forwards to: its id and address in `replicas`. */
 export interface ReplicaAddress {
@@ -32,6 +73,12 @@ export interface OwnerForwardingLookups {
   knowsQrLogin(loginId: string): boolean;
   /** Whether this replica ran the status check job (its state is in this replica's data directory). */
   knowsCheckJob(jobId: string): boolean;
+}
+
+/** What the forwarding needs of the access tokens: the signing key of forwarded requests, and the token check. */
+export interface ForwardingAuth {
+  replicaForwardingKey(): Buffer;
+  verify(token: string): Promise<unknown>;
 }
 
 /** How a route names the account(s) whose Telegram session it uses. */
@@ -91,7 +138,10 @@ export async function forwardToReplica(
   request: { method: string; url: string; headers: Record<string, string | string[] | undefined>; body?: unknown },
   what: string,
 ): Promise<ForwardedAnswer> {
-  const headers: Record<string, string> = { [FORWARDED_BY_HEADER]: cluster.replicaId };
+  const signature = signatures.get(cluster);
+  if (!signature) throw new Error('installOwnerForwarding has not run: forwarded requests cannot be signed');
+  const url = new URL(request.url, target.address);
+  const headers: Record<string, string> = { [FORWARDED_BY_HEADER]: signature.sign(cluster.replicaId, request.method, `${url.pathname}${url.search}`) };
   for (const name of PASSED_REQUEST_HEADERS) {
     const value = request.headers[name];
     if (typeof value === 'string') headers[name] = value;
@@ -99,7 +149,7 @@ export async function forwardToReplica(
   const hasBody = request.body !== undefined && request.body !== null && !['GET', 'HEAD', 'DELETE'].includes(request.method);
   if (hasBody) headers['content-type'] = 'application/json';
   try {
-    const response = await fetch(new URL(request.url, target.address), {
+    const response = await fetch(url, {
       method: request.method,
       headers,
       body: hasBody ? JSON.stringify(request.body) : undefined,
@@ -151,14 +201,24 @@ function sendForwarded(reply: FastifyReply, answer: ForwardedAnswer): FastifyRep
  * replica that started the login, and a check job's status or cancel to the replica that runs it:
  * the one that knows its id.
  */
-export function installOwnerForwarding(fastify: FastifyInstance, cluster: ClusterService, lookups: OwnerForwardingLookups): void {
+export function installOwnerForwarding(fastify: FastifyInstance, cluster: ClusterService, lookups: OwnerForwardingLookups, auth: ForwardingAuth): void {
+  const signature = new ForwardingSignature(auth.replicaForwardingKey());
+  signatures.set(cluster, signature);
+  // Only another replica can say a request was forwarded (see FORWARDED_BY_HEADER).
+  fastify.addHook('onRequest', async (request) => {
+    const value = request.headers[FORWARDED_BY_HEADER];
+    if (value === undefined) return;
+    if (typeof value !== 'string' || !signature.verify(value, request.method, request.url)) delete request.headers[FORWARDED_BY_HEADER];
+  });
   fastify.addHook('preHandler', async (request, reply) => {
     if (!cluster.active || request.headers[FORWARDED_BY_HEADER]) return;
     const url = request.routeOptions.url ?? '';
     const held = HELD_ELSEWHERE_ROUTES.find((candidate) => candidate.url.test(url));
-    if (held) return forwardToHolder(request, reply, held);
+    if (held) return (await authorized(request)) ? forwardToHolder(request, reply, held) : undefined;
     const route = OWNER_ROUTES.find((candidate) => candidate.url.test(url) && (!candidate.method || candidate.method === request.method));
     if (!route) return;
+    // Nothing is looked up or sent on for a caller without a valid token: the guard answers 401 here.
+    if (!(await authorized(request))) return;
     const accounts = await route.accounts(request, lookups);
     if (!accounts?.length || !accounts.every(possibleAccountName) || accounts.every((account) => cluster.owns(account))) return;
     const owners = await Promise.all(accounts.map((account) => cluster.ownerOf(account)));
@@ -167,6 +227,17 @@ export function installOwnerForwarding(fastify: FastifyInstance, cluster: Cluste
     if (!owner || owner.id === cluster.replicaId || owners.some((other) => other?.id !== owner.id)) return;
     return sendForwarded(reply, await forwardToReplica(cluster, owner, request, accounts.join(', ')));
   });
+
+  async function authorized(request: FastifyRequest): Promise<boolean> {
+    const token = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    if (!token) return false;
+    try {
+      await auth.verify(token);
+      return true;
+    } catch {
+      return false;
+    }
+  }
 
   /** Asks the other live replicas in turn; the one that knows the id answers (the others say 404). */
   async function forwardToHolder(request: FastifyRequest, reply: FastifyReply, route: (typeof HELD_ELSEWHERE_ROUTES)[number]): Promise<FastifyReply | undefined> {
