@@ -287,10 +287,14 @@ describe('account safety governor: spacing, caps, FloodWait pause and resume, li
     expect(afterResume[afterResume.length - 1].at).toBeGreaterThanOrEqual(longUntil);
   });
 
-  it('keeps a pause across a restart', async () => {
+  it('keeps a pause, the day budget used and a FloodWait in force across a restart', async () => {
     telegram.floodWaitNext(1_200, { accountName: 'bob', method: 'sendMessage' });
     expect(await runAndWait('bob-sign')).toMatchObject({ failure_category: 'flood_wait' });
-    expect((await api<Safety>('/api/accounts/bob/safety')).body.paused).toBe(true);
+    const bobBefore = (await api<Safety>('/api/accounts/bob/safety')).body;
+    expect(bobBefore.paused).toBe(true);
+    const aliceBefore = (await api<Safety>('/api/accounts/alice/safety')).body;
+    // Alice used her whole day in the burst above: a restart must not give her a fresh one.
+    expect(aliceBefore.day_used).toBe(30);
     const dataDir = panel.dataDir;
     const databaseUrl = (panel as RunningPanel & { databaseUrl?: string }).databaseUrl;
     await panel.stop();
@@ -304,7 +308,13 @@ describe('account safety governor: spacing, caps, FloodWait pause and resume, li
       ],
     });
     token = await loginAsAdmin(panel);
-    expect((await api<Safety>('/api/accounts/bob/safety')).body).toMatchObject({ paused: true, flood_waits: expect.arrayContaining([expect.objectContaining({ seconds: 1_200 })]) });
+    expect((await api<Safety>('/api/accounts/bob/safety')).body).toMatchObject({
+      paused: true,
+      flood_waits: expect.arrayContaining([expect.objectContaining({ seconds: 1_200 })]),
+      day_used: bobBefore.day_used,
+      flood_wait_until: bobBefore.flood_wait_until,
+    });
+    expect((await api<Safety>('/api/accounts/alice/safety')).body).toMatchObject({ day_used: 30, day_limit: 30 });
     expect((await api<Safety>('/api/accounts/bob/safety/resume', { method: 'POST' })).body.paused).toBe(false);
   });
 });

@@ -92,7 +92,10 @@ export const WRITE_METHODS = new Set(['sendMessage', 'sendDice', 'clickButton', 
  * per-day caps, random jitter on every imposed wait, and FloodWait obeyed exactly (no write before
  * the given seconds plus jitter have passed); a FloodWait above the threshold pauses the account's
  * automation (stored, so a restart keeps it) until POST …/safety/resume. Reads are counted and their
- * FloodWaits recorded but never delayed. Counters live in this process; pauses in the database.
+ * FloodWaits recorded but never delayed. The day's writes, a FloodWait in force and a pause are
+ * stored with every change, so a restart (or the replica that takes the account over after one
+ * started) does not hand the account a fresh day budget; the per-minute window and per-chat spacing
+ * live in this process.
  */
 @Injectable()
 export class AccountGovernor implements OnModuleInit {
@@ -111,6 +114,9 @@ export class AccountGovernor implements OnModuleInit {
       const budget = this.budget(row.accountName);
       budget.paused = row.pausedAt === null ? null : { at: new Date(Number(row.pausedAt)).toISOString(), reason: row.pauseReason ?? 'paused' };
       budget.floodWaits = parseFloodWaits(row.floodWaits);
+      budget.day = row.day;
+      budget.dayCount = row.dayCount;
+      budget.floodUntil = Number(row.floodUntil) || 0;
     }
   }
 
@@ -164,6 +170,7 @@ export class AccountGovernor implements OnModuleInit {
       budget.lastByChat.set(chat, at);
       budget.minute.push(at);
       budget.dayCount += 1;
+      await this.persist(accountName, budget);
     } finally {
       release();
     }
@@ -268,6 +275,9 @@ export class AccountGovernor implements OnModuleInit {
           pausedAt: budget.paused ? String(Date.parse(budget.paused.at)) : null,
           pauseReason: budget.paused?.reason ?? null,
           floodWaits: JSON.stringify(budget.floodWaits),
+          day: budget.day,
+          dayCount: budget.dayCount,
+          floodUntil: String(budget.floodUntil),
           updatedAt: String(this.clock.now()),
         }),
       );
