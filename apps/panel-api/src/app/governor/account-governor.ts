@@ -137,14 +137,18 @@ export class AccountGovernor implements OnModuleInit {
   }
 
   /**
-   * Waits until the account may write in `chat`, then counts the write. Refuses (GovernorRefusal)
-   * when the account is paused, its daily cap is used, or the wait would exceed `maxWaitMs`.
+   * Waits until the account may write in `chat`, then counts the write, and answers the function
+   * that ends it: the account's next write is decided only once this one has been sent (or failed),
+   * so two writes are never in flight at once and the spacing holds between the sends themselves,
+   * not only between the decisions. Refuses (GovernorRefusal) when the account is paused, its daily
+   * cap is used, or the wait would exceed `maxWaitMs`.
    */
-  async acquire(accountName: string, chat: string, options: { signal?: AbortSignal; maxWaitMs?: number } = {}): Promise<void> {
+  async acquire(accountName: string, chat: string, options: { signal?: AbortSignal; maxWaitMs?: number } = {}): Promise<() => void> {
     const budget = this.budget(accountName);
     const previous = budget.chain;
     let release!: () => void;
     budget.chain = new Promise<void>((resolve) => (release = resolve));
+    let granted = false;
     try {
       await previous;
       const limits = this.limits();
@@ -171,8 +175,10 @@ export class AccountGovernor implements OnModuleInit {
       budget.minute.push(at);
       budget.dayCount += 1;
       await this.persist(accountName, budget);
+      granted = true;
+      return release;
     } finally {
-      release();
+      if (!granted) release();
     }
   }
 

@@ -129,12 +129,14 @@ export class GovernedTelegramGateway implements TelegramGateway {
   }
 
   private async write<T>(session: TelegramSession, method: string, chat: TelegramChatRef, options: CallOptions | undefined, call: () => Promise<T>): Promise<T> {
-    await this.governor.acquire(session.accountName, String(chat), { signal: options?.signal, maxWaitMs: options?.budgetMaxWaitMs });
+    const done = await this.governor.acquire(session.accountName, String(chat), { signal: options?.signal, maxWaitMs: options?.budgetMaxWaitMs });
     try {
       return await call();
     } catch (error) {
       await this.governor.noteFailure(session.accountName, method, error);
       throw error;
+    } finally {
+      done();
     }
   }
 }
