@@ -1,11 +1,11 @@
 import { ClusterEvents } from '../cluster/cluster-events';
-import { ClusterService, StaleLeaseError } from '../cluster/cluster.service';
+import { ClusterService } from '../cluster/cluster.service';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { existsSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { Subject } from 'rxjs';
-import { IsNull, Repository } from 'typeorm';
+import { EntityManager, IsNull, Repository } from 'typeorm';
 import { DataDirectory } from '../data-dir/data-directory';
 import { readJsonObjectFile } from '../data-dir/json-file-store';
 import { isTaskName, taskFileStem } from '../sign-tasks/task-validation';
@@ -113,73 +113,50 @@ export class RunHistoryService implements OnModuleInit {
     );
   }
 
-  async record(run: RunRecord, message: string): Promise<SignLogEvent> {
+  /**
+   * Writes the finished run's sign log row with `manager`, inside the caller's transaction: the caller
+   * fences it (and writes the task's `last_run` in the same transaction), then calls `announce` once
+   * it committed. Counts the run in the metrics.
+   */
+  async store(manager: EntityManager, run: RunRecord, message: string): Promise<SignLogEvent> {
     this.metrics.runFinished(run);
-    const entry: HistoryEntry = {
+    const finishedAt = run.finished_at ?? new Date().toISOString();
+    const saved = await manager.save(
+      SignLog,
+      manager.create(SignLog, {
+        runId: run.run_id,
+        taskName: run.task_name,
+        accountName: run.account_name,
+        success: run.success === true,
+        state: run.state,
+        failureCategory: run.failure_category,
+        message,
+        trigger: run.trigger,
+        attempts: run.attempts,
+        verdict: run.verdict,
+        verdictText: run.verdict_text,
+        createdAt: new Date(finishedAt),
+        startedAt: run.started_at,
+        flowLog: JSON.stringify([...run.logs]),
+      }),
+    );
+    return {
       run_id: run.run_id,
-      task_name: run.task_name,
       account_name: run.account_name,
-      trigger: run.trigger,
-      state: run.state,
+      task_name: run.task_name,
       success: run.success === true,
-      failure_category: run.failure_category,
       message,
-      attempts: run.attempts,
-      verdict: run.verdict,
-      verdict_text: run.verdict_text,
-      started_at: run.started_at,
-      finished_at: run.finished_at ?? new Date().toISOString(),
-      flow_log: [...run.logs],
-    };
-    let createdAt = new Date(entry.finished_at);
-    let fenced = false;
-    try {
-      // Fenced (replicas on PostgreSQL): a replica that lost the account's lease records nothing;
-      // the new owner records the run as interrupted.
-      const saved = await this.logs.manager.transaction(async (manager) => {
-        await this.cluster.assertOwned(manager, run.account_name);
-        return manager.save(
-          SignLog,
-          manager.create(SignLog, {
-            runId: run.run_id,
-            taskName: run.task_name,
-            accountName: run.account_name,
-            success: entry.success,
-            state: run.state,
-            failureCategory: run.failure_category,
-            message,
-            trigger: run.trigger,
-            attempts: run.attempts,
-            verdict: run.verdict,
-            verdictText: run.verdict_text,
-            createdAt,
-            startedAt: entry.started_at,
-            flowLog: JSON.stringify(entry.flow_log),
-          }),
-        );
-      });
-      createdAt = saved.createdAt;
-    } catch (error) {
-      if (error instanceof StaleLeaseError) fenced = true;
-      else this.logger.error({ err: error }, `Could not store the sign log of run ${run.run_id}`);
-    }
-    const event: SignLogEvent = {
-      run_id: run.run_id,
-      account_name: run.account_name,
-      task_name: run.task_name,
-      success: entry.success,
-      message,
-      created_at: createdAt.toISOString(),
+      created_at: saved.createdAt.toISOString(),
       failure_category: run.failure_category,
       verdict: run.verdict,
       verdict_text: run.verdict_text,
     };
-    // A fenced run is not announced: the account's new owner records and announces it as interrupted.
-    if (!fenced) {
-      this.eventSubject.next(event);
-      await this.clusterEvents.announceSignLog(event);
-    }
-    return event;
+  }
+
+  /** A stored run on the live history stream, here and on the other replicas (after its row committed). */
+  async announce(event: SignLogEvent): Promise<void> {
+    this.eventSubject.next(event);
+    await this.clusterEvents.announceSignLog(event);
   }
 
   /**

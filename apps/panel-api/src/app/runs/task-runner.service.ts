@@ -9,7 +9,7 @@ import { ActionRunner, FlowLogEntry, interruptionOf, waitFor } from './action-ru
 import type { FailureCategory } from '../common/run-outcomes';
 import { failureCategoryOf, isRetryable, RunInterrupted } from './failure-category';
 import { AccountRunLock } from './account-run-lock';
-import { RunHistoryService } from './run-history.service';
+import { RunHistoryService, SignLogEvent } from './run-history.service';
 import { RunRecord, RunRegistry, RunTrigger } from './run-registry';
 import { RUN_TIMINGS, RunTimings } from './run-timings';
 import { SentMessageDeletions } from './sent-message-deletions';
@@ -456,16 +456,22 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
     });
     this.registry.log(run, { at: finishedAt, step: null, level: outcome.success ? 'info' : 'error', message: outcome.verdict ? `run ended: ${outcome.verdict}` : outcome.success ? 'run succeeded' : `run ${outcome.state === 'finished' ? 'failed' : outcome.state}` });
     try {
-      await this.history.record(run, outcome.message);
-      // Fenced like the history row: a replica that lost the account's lease meanwhile changes nothing.
+      // The history row and the task's last run in one fenced transaction: a replica that lost the
+      // account's lease meanwhile writes neither (the new owner records the run as interrupted), and
+      // one whose commit went through announces and notifies.
+      let stored: SignLogEvent | undefined;
       await this.tasks.recordLastRun(
         task.name,
         { at: finishedAt, account_name: run.account_name, success: outcome.success, message: outcome.message, failure_category: outcome.category, verdict: outcome.verdict },
-        (manager) => this.cluster.assertOwned(manager, run.account_name),
+        async (manager) => {
+          await this.cluster.assertOwned(manager, run.account_name);
+          stored = await this.history.store(manager, run, outcome.message);
+        },
       );
+      if (stored) await this.history.announce(stored);
       await this.notify(task, run, outcome);
     } catch (error) {
-      if (error instanceof StaleLeaseError) this.logger.warn(`Run ${run.run_id} of ${task.name} ended after this replica lost ${run.account_name}: its last run and notification are left to the new owner`);
+      if (error instanceof StaleLeaseError) this.logger.warn(`Run ${run.run_id} of ${task.name} ended after this replica lost ${run.account_name}: its history row, last run and notification are left to the new owner`);
       else this.logger.error({ err: error }, `Finishing run ${run.run_id} of ${task.name} failed`);
     } finally {
       this.registry.update(run, { phase: null, phase_detail: null });
