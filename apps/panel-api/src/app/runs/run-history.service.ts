@@ -2,12 +2,13 @@ import { ClusterEvents } from '../cluster/cluster-events';
 import { ClusterService } from '../cluster/cluster.service';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { existsSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Subject } from 'rxjs';
 import { EntityManager, IsNull, Repository } from 'typeorm';
 import { DataDirectory } from '../data-dir/data-directory';
 import { readJsonObjectFile } from '../data-dir/json-file-store';
+import { entriesToImport, moveAsideImported } from '../data-dir/imported-files';
 import { isTaskName, taskFileStem } from '../sign-tasks/task-validation';
 import { FlowLogEntry } from './action-runner';
 import { SignLog } from './entities/sign-log.entity';
@@ -77,12 +78,19 @@ export class RunHistoryService implements OnModuleInit {
    * Moves the flow logs of `.signer/history/<task>/<run_id>.json` into their `sign_logs` rows once:
    * a row that already has a flow log keeps it, a file without a row (its row was pruned) is left
    * in the renamed folder `.signer/history.imported-<time>`, and the log says what was imported.
+   * Idempotent (only rows without a flow log are filled): replicas sharing the data directory may run
+   * it at the same time, and the one that comes second to the rename finds the folder gone and goes on.
    */
   private async importHistoryFiles(): Promise<void> {
     const root = this.dataDirectory.signerHistory;
     if (!existsSync(root)) return;
-    const folders = readdirSync(root, { withFileTypes: true }).filter((entry) => entry.isDirectory());
-    const files = folders.flatMap((folder) => readdirSync(join(root, folder.name)).filter((name) => /^[0-9a-f-]{36}\.json$/.test(name)).map((name) => join(root, folder.name, name)));
+    const folders = entriesToImport(root).filter((entry) => entry.isDirectory());
+    const files = folders.flatMap((folder) =>
+      entriesToImport(join(root, folder.name))
+        .map((entry) => entry.name)
+        .filter((name) => /^[0-9a-f-]{36}\.json$/.test(name))
+        .map((name) => join(root, folder.name, name)),
+    );
     if (!files.length) return;
     let imported = 0;
     let withoutRow = 0;
@@ -106,7 +114,11 @@ export class RunHistoryService implements OnModuleInit {
       else withoutRow += 1;
     }
     const movedTo = `${root}.imported-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-    renameSync(root, movedTo);
+    // Another replica sharing the data directory moved the folder (and made a new empty one) first.
+    if (!existsSync(files[0]) || !moveAsideImported(root, movedTo)) {
+      this.logger.log(`The flow logs in ${root} were imported by another replica sharing this data directory (${imported} run(s) filled in here)`);
+      return;
+    }
     mkdirSync(root, { recursive: true, mode: 0o700 });
     this.logger.log(
       `Imported the flow logs of ${imported} run(s) from ${root} into the database (${withoutRow} without a run in the history or already imported, ${unreadable} unreadable; the files are now in ${movedTo})`,
