@@ -128,10 +128,9 @@ export class RunHistoryService implements OnModuleInit {
   /**
    * Writes the finished run's sign log row with `manager`, inside the caller's transaction: the caller
    * fences it (and writes the task's `last_run` in the same transaction), then calls `announce` once
-   * it committed. Counts the run in the metrics.
+   * it committed.
    */
   async store(manager: EntityManager, run: RunRecord, message: string): Promise<SignLogEvent> {
-    this.metrics.runFinished(run);
     const finishedAt = run.finished_at ?? new Date().toISOString();
     const saved = await manager.save(
       SignLog,
@@ -163,6 +162,11 @@ export class RunHistoryService implements OnModuleInit {
       verdict: run.verdict,
       verdict_text: run.verdict_text,
     };
+  }
+
+  /** Counts a finished run in the metrics (also one whose record a lost lease refused). */
+  countFinished(run: RunRecord): void {
+    this.metrics.runFinished(run);
   }
 
   /** A stored run on the live history stream, here and on the other replicas (after its row committed). */

@@ -455,6 +455,7 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
       wait_seconds: null,
     });
     this.registry.log(run, { at: finishedAt, step: null, level: outcome.success ? 'info' : 'error', message: outcome.verdict ? `run ended: ${outcome.verdict}` : outcome.success ? 'run succeeded' : `run ${outcome.state === 'finished' ? 'failed' : outcome.state}` });
+    this.history.countFinished(run);
     try {
       // The history row and the task's last run in one fenced transaction: a replica that lost the
       // account's lease meanwhile writes neither (the new owner records the run as interrupted), and
