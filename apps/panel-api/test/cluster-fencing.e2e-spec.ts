@@ -1,4 +1,4 @@
-import { createTestPostgresDatabase, requestJson, tempDir, testDatabaseDriver, TestPostgresDatabase } from '@shared/testing';
+import { createTestPostgresDatabase, LocalTelegramBotApi, requestJson, tempDir, testDatabaseDriver, TestPostgresDatabase, waitFor } from '@shared/testing';
 import { DataSource, EntityManager } from 'typeorm';
 import { ClusterService, StaleLeaseError } from '../src/app/cluster/cluster.service';
 import { KeywordHitsService } from '../src/app/keyword-hits/keyword-hits.service';
@@ -119,15 +119,57 @@ describe('panel-api replicas: the last run of a task and the push outcome of a h
     await panel.app.get(DataSource).query(`UPDATE "account_leases" SET "owner" = 'another-replica', "epoch" = "epoch" + 1 WHERE "account" = 'fenced'`);
     await until(async () => registry.active().length, (count) => count === 0, 20_000, 'the run to end');
 
-    // Neither the history row nor the task's last run was written; both refusals were counted.
+    // Neither the history row nor the task's last run was written (one fenced transaction); the refusal was counted.
     const history = await requestJson<{ history: unknown[] }>(panel.url, '/api/sign-tasks/fenced-daily/history', { token });
     expect(history.body.history).toEqual([]);
     const stored = await requestJson<{ last_run?: unknown }>(panel.url, '/api/sign-tasks/fenced-daily', { token });
     expect(stored.status).toBe(200);
     expect(stored.body.last_run ?? null).toBeNull();
-    expect(cluster.counters.fencedWritesRefused).toBeGreaterThanOrEqual(refusedBefore + 2);
+    expect(cluster.counters.fencedWritesRefused).toBeGreaterThanOrEqual(refusedBefore + 1);
 
     await expect(hits.setPushOutcome(hit?.id ?? 0, 'sent', undefined, { fence })).rejects.toBeInstanceOf(StaleLeaseError);
     expect((await hits.get(hit?.id ?? 0))?.pushStatus).toBe('pending');
+  });
+
+  it('writes a finished run\'s history row and last run together and notifies, even when the lease moves right after the history row', async () => {
+    const BOT_TOKEN = '777531:h5-cluster-finish-token';
+    const BOT_CHAT = '5310';
+    const notifications = await new LocalTelegramBotApi({ token: BOT_TOKEN, knownChatIds: [BOT_CHAT] }).start();
+    try {
+      telegram.addBot({ username: 'h5_finish_bot', onMessage: () => ({ text: 'Checked in' }) });
+      const dir = tempDir('panel-cluster-fencing-');
+      dirs.push(dir);
+      const panel = await startPanel({
+        reuse: { dataDir: dir.path, databaseUrl: database?.url },
+        env: { APP_CLUSTER_LEASE_SECONDS: String(LEASE_SECONDS), APP_JWT_SECRET: 'h1-cluster-fencing-shared-jwt-secret-0123456789', APP_BOT_API_BASE_URL: notifications.apiBaseUrl },
+        overrides: [{ provide: TELEGRAM_GATEWAY, useValue: telegram }],
+      });
+      panels.push(panel);
+      const token = await loginAsAdmin(panel);
+      const settings = { bot_token: BOT_TOKEN, bot_chat_id: BOT_CHAT, bot_notify_enabled: true, bot_notify_task_success: true };
+      expect((await requestJson(panel.url, '/api/config/settings', { method: 'PUT', token, body: settings })).status).toBe(200);
+      const user = telegram.createUser({ phone: '+31 600 720 201' });
+      expect((await requestJson(panel.url, '/api/accounts/import-session', { method: 'POST', token, body: { account_name: 'moving', session_string: telegram.issueSession(user.id) } })).status).toBe(201);
+      const task = { name: 'moving-daily', account_name: 'moving', sign_at: '03:00', execution_mode: 'fixed', random_seconds: 0, notify_on_success: true, chats: [{ chat_id: '@h5_finish_bot', actions: [{ action: 1, text: '/checkin' }] }] };
+      expect((await requestJson(panel.url, '/api/sign-tasks', { method: 'POST', token, body: task })).status).toBe(201);
+
+      // What a takeover right after the run's history row leaves: the moment the row is written, the lease has another owner.
+      const dataSource = panel.app.get(DataSource);
+      await dataSource.query(`CREATE FUNCTION h5_move_lease() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN UPDATE "account_leases" SET "owner" = 'another-replica', "epoch" = "epoch" + 1 WHERE "account" = NEW."account_name"; RETURN NEW; END $$`);
+      await dataSource.query(`CREATE TRIGGER h5_move_lease AFTER INSERT ON "sign_logs" FOR EACH ROW EXECUTE FUNCTION h5_move_lease()`);
+
+      const run = await requestJson<{ runs: Array<{ run_id: string }> }>(panel.url, '/api/sign-tasks/moving-daily/run', { method: 'POST', token, body: {} });
+      expect(run.status).toBe(202);
+      // The run was written whole while the lease was this replica's: its history row, its last run and its notification.
+      await waitFor(() => notifications.messagesTo(BOT_CHAT).length === 1, 15_000);
+      expect(notifications.messagesTo(BOT_CHAT)[0].plainText).toContain('Sign task moving-daily succeeded');
+      const history = await requestJson<{ history: Array<{ run_id: string; success: boolean }> }>(panel.url, '/api/sign-tasks/moving-daily/history', { token });
+      expect(history.body.history.map((entry) => [entry.run_id, entry.success])).toEqual([[run.body.runs[0].run_id, true]]);
+      const stored = await requestJson<{ last_run?: { success: boolean } | null }>(panel.url, '/api/sign-tasks/moving-daily', { token });
+      expect(stored.body.last_run).toMatchObject({ success: true });
+    } finally {
+      await notifications.close();
+    }
   });
 });

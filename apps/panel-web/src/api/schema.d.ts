@@ -1593,6 +1593,8 @@ export interface components {
         CancelResultDto: {
             /** @description Runs asked to stop (they stop at the next step or wait) */
             cancelled: number;
+            /** @description Replicas: those that could not be asked to stop their runs of the task (empty on one instance) */
+            failures: components["schemas"]["ReplicaFailureDto"][];
             task_name: string;
         };
         CategoryCountDto: {
@@ -1996,6 +1998,8 @@ export interface components {
         };
         KeepaliveRunResultDto: {
             failed: number;
+            /** @description Replicas: those that failed or did not answer; their accounts are not in results (empty on one instance) */
+            failures: components["schemas"]["ReplicaFailureDto"][];
             /** Format: date-time */
             finished_at: string;
             results: components["schemas"]["KeepaliveAccountResultDto"][];
@@ -2211,6 +2215,15 @@ export interface components {
             files: components["schemas"]["RemoteBackupFileDto"][];
             folder: string;
         };
+        ReplicaFailureDto: {
+            /**
+             * @description The error code the replica answered (service_unavailable when it did not answer)
+             * @example service_unavailable
+             */
+            code: string;
+            message: string;
+            replica_id: string;
+        };
         RunDetailDto: {
             account_name: string;
             attempts: number;
@@ -2234,6 +2247,15 @@ export interface components {
             verdict: "success" | "already_done" | "failed" | "unconfirmed" | null;
             /** @description The answer that decided the verdict (one line, at most 500 characters) */
             verdict_text: string | null;
+        };
+        RunFailureDto: {
+            account_name: string;
+            /**
+             * @description The error code the owner answered (or service_unavailable when it did not answer)
+             * @example service_unavailable
+             */
+            code: string;
+            message: string;
         };
         RunListDto: {
             items: components["schemas"]["RunListItemDto"][];
@@ -2272,6 +2294,8 @@ export interface components {
             verdict_text: string | null;
         };
         RunStartedDto: {
+            /** @description Replicas: accounts whose owner failed to start the run while others started (empty on one instance) */
+            failures: components["schemas"]["RunFailureDto"][];
             runs: components["schemas"]["StartedRunDto"][];
             task_name: string;
         };

@@ -1,11 +1,12 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataDirectory } from '../data-dir/data-directory';
 import { CorruptDataFileError, readJsonObjectFile, writeJsonFileAtomic } from '../data-dir/json-file-store';
 import { AccountCheckResult, AccountStatusService, CheckSummary, summarize } from './account-status.service';
 import { PanelError } from '../common/panel-error';
+import { ClusterService } from '../cluster/cluster.service';
 
 export type CheckJobStatus = 'running' | 'canceling' | 'canceled' | 'completed' | 'failed';
 
@@ -23,6 +24,9 @@ export interface CheckJob {
   finished_at: string | null;
 }
 
+/** A job as its file holds it: with the replica that runs it (absent in files of an earlier version). */
+type StoredCheckJob = CheckJob & { replica_id?: string };
+
 const JOB_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function isJobId(value: string): boolean {
@@ -31,7 +35,11 @@ export function isJobId(value: string): boolean {
 
 /**
  * Asynchronous status checks, one at a time, each kept as `.signer/jobs/<job_id>.json` (rewritten
- * atomically after every account). A job found running at startup was cut off by a stop: it is failed.
+ * atomically after every account). Replicas may share the data directory: a job file names the
+ * replica that runs it, and only that replica answers for it (the others forward its status and
+ * cancel there). A job found running at startup was cut off by a stop and is failed when this replica
+ * ran it, when it names no replica (an earlier version) or a replica that is no longer live; a job of
+ * another live replica is left to it. On SQLite (one instance) every job is this instance's.
  */
 @Injectable()
 export class AccountCheckJobsService implements OnModuleInit, OnModuleDestroy {
@@ -41,6 +49,7 @@ export class AccountCheckJobsService implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly dataDirectory: DataDirectory,
     private readonly status: AccountStatusService,
+    private readonly cluster: ClusterService,
   ) {}
 
   private get folder(): string {
@@ -51,16 +60,17 @@ export class AccountCheckJobsService implements OnModuleInit, OnModuleDestroy {
     return join(this.folder, `${jobId}.json`);
   }
 
-  onModuleInit(): void {
+  async onModuleInit(): Promise<void> {
     mkdirSync(this.folder, { recursive: true, mode: 0o700 });
+    const live = new Set((await this.cluster.otherReplicas()).map((replica) => replica.id));
     for (const file of readdirSync(this.folder)) {
       if (!file.endsWith('.json') || file.startsWith('.')) continue;
       try {
-        const job = readJsonObjectFile(join(this.folder, file)) as unknown as CheckJob | undefined;
-        if (job && (job.status === 'running' || job.status === 'canceling')) {
-          const now = new Date().toISOString();
-          this.save({ ...job, status: 'failed', error: 'The service stopped while this job was running', updated_at: now, finished_at: now });
-        }
+        const job = readJsonObjectFile(join(this.folder, file)) as unknown as StoredCheckJob | undefined;
+        if (!job || (job.status !== 'running' && job.status !== 'canceling')) continue;
+        if (this.cluster.active && job.replica_id && job.replica_id !== this.cluster.replicaId && live.has(job.replica_id)) continue;
+        const now = new Date().toISOString();
+        writeJsonFileAtomic(this.file(job.job_id), { ...job, status: 'failed', error: 'The service stopped while this job was running', updated_at: now, finished_at: now });
       } catch (error) {
         if (!(error instanceof CorruptDataFileError)) throw error;
         this.logger.warn(error.message);
@@ -101,19 +111,30 @@ export class AccountCheckJobsService implements OnModuleInit, OnModuleDestroy {
     return job;
   }
 
-  /** Whether this instance ran the job (replicas: the others forward its status and cancel here). */
+  /**
+   * Whether this instance runs or ran the job: active here, or its file names this replica (on one
+   * instance: any job file). Replicas: the others forward its status and cancel here.
+   */
   knows(jobId: string): boolean {
-    return this.active?.job.job_id === jobId || (isJobId(jobId) && existsSync(this.file(jobId)));
+    if (this.active?.job.job_id === jobId) return true;
+    const stored = this.read(jobId);
+    return stored !== undefined && this.ranHere(stored);
   }
 
   get(jobId: string): CheckJob {
     if (this.active?.job.job_id === jobId) return this.active.job;
-    const job = isJobId(jobId) ? (readJsonObjectFile(this.file(jobId)) as unknown as CheckJob | undefined) : undefined;
-    if (!job) throw new PanelError('check_job_not_found', `Status check job ${jobId} not found`);
+    const stored = this.read(jobId);
+    if (!stored) throw new PanelError('check_job_not_found', `Status check job ${jobId} not found`);
+    const { replica_id: _replica, ...job } = stored;
     return job;
   }
 
   cancel(jobId: string): CheckJob {
+    const stored = this.active?.job.job_id === jobId ? undefined : this.read(jobId);
+    // Another replica runs it: not this replica's to answer, so a replica looking for its holder asks on.
+    if (stored && !this.ranHere(stored) && (stored.status === 'running' || stored.status === 'canceling')) {
+      throw new PanelError('check_job_not_found', `Status check job ${jobId} runs on another replica`);
+    }
     const job = this.get(jobId);
     if (this.active?.job.job_id !== jobId || (job.status !== 'running' && job.status !== 'canceling')) {
       throw new PanelError('check_job_not_running', `Status check job ${jobId} is ${job.status}; only a running job can be cancelled`);
@@ -154,6 +175,16 @@ export class AccountCheckJobsService implements OnModuleInit, OnModuleDestroy {
   }
 
   private save(job: CheckJob): void {
-    writeJsonFileAtomic(this.file(job.job_id), job);
+    const stored: StoredCheckJob = this.cluster.active ? { ...job, replica_id: this.cluster.replicaId } : job;
+    writeJsonFileAtomic(this.file(job.job_id), stored);
+  }
+
+  private read(jobId: string): StoredCheckJob | undefined {
+    return isJobId(jobId) ? (readJsonObjectFile(this.file(jobId)) as unknown as StoredCheckJob | undefined) : undefined;
+  }
+
+  /** Whether this replica started the job (on one instance: every job). */
+  private ranHere(job: StoredCheckJob): boolean {
+    return !this.cluster.active || job.replica_id === this.cluster.replicaId;
   }
 }

@@ -20,3 +20,10 @@ export class ClusterDto {
   @ApiProperty({ type: [ClusterReplicaDto], description: 'Live replicas only (a heartbeat within the lease period)' }) replicas!: ClusterReplicaDto[];
   @ApiProperty({ type: [ClusterAccountDto] }) accounts!: ClusterAccountDto[];
 }
+
+/** A replica that could not be asked (it failed or did not answer); what it holds is left out of the answer. */
+export class ReplicaFailureDto {
+  @ApiProperty() replica_id!: string;
+  @ApiProperty({ description: 'The error code the replica answered (service_unavailable when it did not answer)', example: 'service_unavailable' }) code!: string;
+  @ApiProperty() message!: string;
+}

@@ -1,11 +1,22 @@
-import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { Body, Controller, HttpCode, Logger, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { ApiBadRequestResponse, ApiBearerAuth, ApiConflictResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { IsBoolean, IsOptional } from 'class-validator';
 import { BEARER_SCHEME } from '../openapi';
 import { KeepaliveRun, KeepaliveService } from './keepalive.service';
 import { ClusterService } from '../cluster/cluster.service';
+import { ReplicaFailureDto } from '../cluster/cluster.dto';
+import { PanelError } from '../common/panel-error';
 import { answerJson, errorOfAnswer, FORWARDED_BY_HEADER, forwardToReplica } from '../cluster/owner-forwarding';
+
+const logger = new Logger('KeepaliveController');
+
+/** A replica's failure as the answer names it (an unexpected error is logged, its text kept out). */
+function errorParts(error: unknown): { code: string; message: string } {
+  if (error instanceof PanelError) return { code: error.code, message: error.message };
+  logger.error({ err: error }, 'Asking a replica for its keep-alive run failed');
+  return { code: 'internal_error', message: 'Internal server error' };
+}
 
 /** One run made of the runs of several replicas, each over the accounts it owns. */
 function mergeRuns(runs: KeepaliveRun[]): KeepaliveRun {
@@ -43,6 +54,8 @@ export class KeepaliveRunResultDto {
   @ApiProperty() failed!: number;
   @ApiProperty() skipped!: number;
   @ApiProperty({ type: [KeepaliveAccountResultDto] }) results!: KeepaliveAccountResultDto[];
+  @ApiProperty({ type: [ReplicaFailureDto], description: 'Replicas: those that failed or did not answer; their accounts are not in results (empty on one instance)' })
+  failures!: ReplicaFailureDto[];
 }
 
 @ApiTags('settings')
@@ -66,8 +79,9 @@ export class KeepaliveController {
   @ApiConflictResponse({ description: 'A keep-alive run is already in progress' })
   async run(@Body() body: KeepaliveRunDto, @Req() request: FastifyRequest): Promise<KeepaliveRunResultDto> {
     const options = { trigger: 'manual' as const, force: body.force ?? false };
-    if (!this.cluster.active || request.headers[FORWARDED_BY_HEADER]) return this.keepalive.run(options);
+    if (!this.cluster.active || request.headers[FORWARDED_BY_HEADER]) return { ...(await this.keepalive.run(options)), failures: [] };
     // Replicas: every replica wakes the accounts it owns; the answer covers them all, as on one instance.
+    // A replica that fails or does not answer is named in `failures`; the others' results still count.
     const replicas = await this.cluster.otherReplicas();
     const own = this.keepalive.run(options);
     const others = replicas.map(async (replica) => {
@@ -82,6 +96,13 @@ export class KeepaliveController {
       if (!run) throw errorOfAnswer(answer, `the accounts of replica ${replica.id}`);
       return run;
     });
-    return mergeRuns(await Promise.all([own, ...others]));
+    const [ownRun, outcomes] = await Promise.all([own, Promise.allSettled(others)]);
+    const failures: ReplicaFailureDto[] = [];
+    const runs = [ownRun];
+    outcomes.forEach((outcome, index) => {
+      if (outcome.status === 'fulfilled') runs.push(outcome.value);
+      else failures.push({ replica_id: replicas[index].id, ...errorParts(outcome.reason) });
+    });
+    return { ...mergeRuns(runs), failures };
   }
 }

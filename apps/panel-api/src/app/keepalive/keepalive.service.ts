@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { existsSync, renameSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { In, Not, Repository } from 'typeorm';
 import { AccountSessionsService, checkCodeFor } from '../accounts/account-sessions.service';
@@ -8,6 +8,7 @@ import { AccountStore, CheckCode } from '../accounts/account-store';
 import { forEachBounded } from '../accounts/bounded-concurrency';
 import { DataDirectory } from '../data-dir/data-directory';
 import { CorruptDataFileError, readJsonObjectFile } from '../data-dir/json-file-store';
+import { moveAsideImported } from '../data-dir/imported-files';
 import { ClusterService } from '../cluster/cluster.service';
 import { KeepaliveAccountRow } from './entities/keepalive-account.entity';
 import { KeepaliveRunRow } from './entities/keepalive-run.entity';
@@ -116,7 +117,9 @@ export class KeepaliveService implements OnModuleInit, OnModuleDestroy {
    * Moves `.signer/device_keepalive.json` of an earlier version into the database once: entries the
    * database already holds win (another replica's or an interrupted import), and the file is renamed
    * `device_keepalive.json.imported-<time>` so the next start finds nothing. A corrupt file is set
-   * aside the same way, and the bookkeeping starts afresh.
+   * aside the same way, and the bookkeeping starts afresh. Replicas sharing the data directory may
+   * import it at the same time: the inserts skip what is stored, and the one that renames second finds
+   * the file gone and goes on.
    */
   private async importStateFile(): Promise<void> {
     if (!existsSync(this.stateFile)) return;
@@ -150,7 +153,10 @@ export class KeepaliveService implements OnModuleInit, OnModuleDestroy {
       this.logger.warn(`${error.message}; starting keep-alive bookkeeping afresh`);
     }
     const movedTo = `${this.stateFile}.imported-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-    renameSync(this.stateFile, movedTo);
+    if (!moveAsideImported(this.stateFile, movedTo)) {
+      this.logger.log(`The device keep-alive bookkeeping of ${this.stateFile} was imported by another replica sharing this data directory (${imported} entries added here)`);
+      return;
+    }
     this.logger.log(
       `Imported the device keep-alive bookkeeping of ${imported} account(s) from ${this.stateFile} into the database (${alreadyStored} already stored there; the file is now ${movedTo})`,
     );

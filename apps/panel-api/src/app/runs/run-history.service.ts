@@ -1,13 +1,14 @@
 import { ClusterEvents } from '../cluster/cluster-events';
-import { ClusterService, StaleLeaseError } from '../cluster/cluster.service';
+import { ClusterService } from '../cluster/cluster.service';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { existsSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Subject } from 'rxjs';
-import { IsNull, Repository } from 'typeorm';
+import { EntityManager, IsNull, Repository } from 'typeorm';
 import { DataDirectory } from '../data-dir/data-directory';
 import { readJsonObjectFile } from '../data-dir/json-file-store';
+import { entriesToImport, moveAsideImported } from '../data-dir/imported-files';
 import { isTaskName, taskFileStem } from '../sign-tasks/task-validation';
 import { FlowLogEntry } from './action-runner';
 import { SignLog } from './entities/sign-log.entity';
@@ -77,12 +78,19 @@ export class RunHistoryService implements OnModuleInit {
    * Moves the flow logs of `.signer/history/<task>/<run_id>.json` into their `sign_logs` rows once:
    * a row that already has a flow log keeps it, a file without a row (its row was pruned) is left
    * in the renamed folder `.signer/history.imported-<time>`, and the log says what was imported.
+   * Idempotent (only rows without a flow log are filled): replicas sharing the data directory may run
+   * it at the same time, and the one that comes second to the rename finds the folder gone and goes on.
    */
   private async importHistoryFiles(): Promise<void> {
     const root = this.dataDirectory.signerHistory;
     if (!existsSync(root)) return;
-    const folders = readdirSync(root, { withFileTypes: true }).filter((entry) => entry.isDirectory());
-    const files = folders.flatMap((folder) => readdirSync(join(root, folder.name)).filter((name) => /^[0-9a-f-]{36}\.json$/.test(name)).map((name) => join(root, folder.name, name)));
+    const folders = entriesToImport(root).filter((entry) => entry.isDirectory());
+    const files = folders.flatMap((folder) =>
+      entriesToImport(join(root, folder.name))
+        .map((entry) => entry.name)
+        .filter((name) => /^[0-9a-f-]{36}\.json$/.test(name))
+        .map((name) => join(root, folder.name, name)),
+    );
     if (!files.length) return;
     let imported = 0;
     let withoutRow = 0;
@@ -106,80 +114,65 @@ export class RunHistoryService implements OnModuleInit {
       else withoutRow += 1;
     }
     const movedTo = `${root}.imported-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-    renameSync(root, movedTo);
+    // Another replica sharing the data directory moved the folder (and made a new empty one) first.
+    if (!existsSync(files[0]) || !moveAsideImported(root, movedTo)) {
+      this.logger.log(`The flow logs in ${root} were imported by another replica sharing this data directory (${imported} run(s) filled in here)`);
+      return;
+    }
     mkdirSync(root, { recursive: true, mode: 0o700 });
     this.logger.log(
       `Imported the flow logs of ${imported} run(s) from ${root} into the database (${withoutRow} without a run in the history or already imported, ${unreadable} unreadable; the files are now in ${movedTo})`,
     );
   }
 
-  async record(run: RunRecord, message: string): Promise<SignLogEvent> {
-    this.metrics.runFinished(run);
-    const entry: HistoryEntry = {
+  /**
+   * Writes the finished run's sign log row with `manager`, inside the caller's transaction: the caller
+   * fences it (and writes the task's `last_run` in the same transaction), then calls `announce` once
+   * it committed.
+   */
+  async store(manager: EntityManager, run: RunRecord, message: string): Promise<SignLogEvent> {
+    const finishedAt = run.finished_at ?? new Date().toISOString();
+    const saved = await manager.save(
+      SignLog,
+      manager.create(SignLog, {
+        runId: run.run_id,
+        taskName: run.task_name,
+        accountName: run.account_name,
+        success: run.success === true,
+        state: run.state,
+        failureCategory: run.failure_category,
+        message,
+        trigger: run.trigger,
+        attempts: run.attempts,
+        verdict: run.verdict,
+        verdictText: run.verdict_text,
+        createdAt: new Date(finishedAt),
+        startedAt: run.started_at,
+        flowLog: JSON.stringify([...run.logs]),
+      }),
+    );
+    return {
       run_id: run.run_id,
-      task_name: run.task_name,
       account_name: run.account_name,
-      trigger: run.trigger,
-      state: run.state,
+      task_name: run.task_name,
       success: run.success === true,
-      failure_category: run.failure_category,
       message,
-      attempts: run.attempts,
-      verdict: run.verdict,
-      verdict_text: run.verdict_text,
-      started_at: run.started_at,
-      finished_at: run.finished_at ?? new Date().toISOString(),
-      flow_log: [...run.logs],
-    };
-    let createdAt = new Date(entry.finished_at);
-    let fenced = false;
-    try {
-      // Fenced (replicas on PostgreSQL): a replica that lost the account's lease records nothing;
-      // the new owner records the run as interrupted.
-      const saved = await this.logs.manager.transaction(async (manager) => {
-        await this.cluster.assertOwned(manager, run.account_name);
-        return manager.save(
-          SignLog,
-          manager.create(SignLog, {
-            runId: run.run_id,
-            taskName: run.task_name,
-            accountName: run.account_name,
-            success: entry.success,
-            state: run.state,
-            failureCategory: run.failure_category,
-            message,
-            trigger: run.trigger,
-            attempts: run.attempts,
-            verdict: run.verdict,
-            verdictText: run.verdict_text,
-            createdAt,
-            startedAt: entry.started_at,
-            flowLog: JSON.stringify(entry.flow_log),
-          }),
-        );
-      });
-      createdAt = saved.createdAt;
-    } catch (error) {
-      if (error instanceof StaleLeaseError) fenced = true;
-      else this.logger.error({ err: error }, `Could not store the sign log of run ${run.run_id}`);
-    }
-    const event: SignLogEvent = {
-      run_id: run.run_id,
-      account_name: run.account_name,
-      task_name: run.task_name,
-      success: entry.success,
-      message,
-      created_at: createdAt.toISOString(),
+      created_at: saved.createdAt.toISOString(),
       failure_category: run.failure_category,
       verdict: run.verdict,
       verdict_text: run.verdict_text,
     };
-    // A fenced run is not announced: the account's new owner records and announces it as interrupted.
-    if (!fenced) {
-      this.eventSubject.next(event);
-      await this.clusterEvents.announceSignLog(event);
-    }
-    return event;
+  }
+
+  /** Counts a finished run in the metrics (also one whose record a lost lease refused). */
+  countFinished(run: RunRecord): void {
+    this.metrics.runFinished(run);
+  }
+
+  /** A stored run on the live history stream, here and on the other replicas (after its row committed). */
+  async announce(event: SignLogEvent): Promise<void> {
+    this.eventSubject.next(event);
+    await this.clusterEvents.announceSignLog(event);
   }
 
   /**

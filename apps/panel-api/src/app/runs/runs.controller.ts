@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Logger, Param, Post, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import {
   ApiAcceptedResponse,
@@ -13,18 +13,20 @@ import {
 } from '@nestjs/swagger';
 import { BEARER_SCHEME } from '../openapi';
 import { assertTaskName, SignTasksService } from '../sign-tasks/sign-tasks.service';
-import { ActiveRunListDto, CancelResultDto, HistoryListDto, HistoryQueryDto, RunStartedDto, RunStatusDto, RunTaskDto, TaskRunStatusDto } from './dto/run.dto';
+import { ActiveRunListDto, CancelResultDto, HistoryListDto, HistoryQueryDto, RunFailureDto, RunStartedDto, RunStatusDto, RunTaskDto, TaskRunStatusDto } from './dto/run.dto';
 import { RunHistoryService } from './run-history.service';
 import { RunRecord, RunRegistry } from './run-registry';
 import { RUN_TIMINGS, RunTimings } from './run-timings';
 import { TaskRunner } from './task-runner.service';
-import { TaskBusy, ValidationFailed } from '../common/panel-error';
+import { PanelError, TaskBusy, ValidationFailed } from '../common/panel-error';
 import { ClusterService } from '../cluster/cluster.service';
+import { ReplicaFailureDto } from '../cluster/cluster.dto';
 import { answerJson, errorOfAnswer, FORWARDED_BY_HEADER, forwardToReplica, ReplicaAddress } from '../cluster/owner-forwarding';
 import { StartedRun } from './task-runner.service';
 
 /** A run that claims to be running but has not moved for longer than a whole run may take. */
 const STALE_MARGIN_MS = 60_000;
+const logger = new Logger('RunsController');
 
 @ApiTags('sign-tasks')
 @ApiBearerAuth(BEARER_SCHEME)
@@ -72,29 +74,34 @@ export class RunsController {
     }
     const accounts = body.account_name !== undefined ? [body.account_name] : this.tasks.accountsOf(task);
     const remote = task.execution_mode === 'listen' ? new Map<string, ReplicaAddress>() : await this.remoteOwners(accounts, request);
-    if (remote.size === 0) return { task_name: name, runs: this.runner.start(name, 'manual', body.account_name) };
+    if (remote.size === 0) return { task_name: name, runs: this.runner.start(name, 'manual', body.account_name), failures: [] };
     // Replicas: the task's accounts have several owners (one owner takes the whole request before it gets here).
-    // Each account runs at its owner; an account already running this task is skipped as on one instance.
+    // Each account runs at its owner; an account already running this task is skipped as on one instance,
+    // and an owner that fails does not undo the runs that others started: it is answered in `failures`.
+    const outcomes = await Promise.allSettled(
+      accounts.map(async (account): Promise<StartedRun[]> => {
+        const owner = remote.get(account);
+        if (!owner) return this.runner.start(name, 'manual', account);
+        const answer = await this.forward(owner, 'POST', `/api/sign-tasks/${encodeURIComponent(name)}/run`, request, { account_name: account });
+        if (answer.status === 202) return answerJson<RunStartedDto>(answer)?.runs ?? [];
+        if (answer.status === 409 && answerJson<{ code?: string }>(answer)?.code === 'task_busy') throw new TaskBusy(name);
+        throw errorOfAnswer(answer, account);
+      }),
+    );
     const runs: StartedRun[] = [];
+    const failures: RunFailureDto[] = [];
+    const errors: unknown[] = [];
     let busy: TaskBusy | undefined;
-    for (const account of accounts) {
-      const owner = remote.get(account);
-      if (!owner) {
-        try {
-          runs.push(...this.runner.start(name, 'manual', account));
-        } catch (error) {
-          if (!(error instanceof TaskBusy)) throw error;
-          busy = error;
-        }
-        continue;
+    outcomes.forEach((outcome, index) => {
+      if (outcome.status === 'fulfilled') runs.push(...outcome.value);
+      else if (outcome.reason instanceof TaskBusy) busy = outcome.reason;
+      else {
+        errors.push(outcome.reason);
+        failures.push({ account_name: accounts[index], ...errorParts(outcome.reason) });
       }
-      const answer = await this.forward(owner, 'POST', `/api/sign-tasks/${encodeURIComponent(name)}/run`, request, { account_name: account });
-      if (answer.status === 202) runs.push(...(answerJson<RunStartedDto>(answer)?.runs ?? []));
-      else if (answer.status === 409 && answerJson<{ code?: string }>(answer)?.code === 'task_busy') busy = new TaskBusy(name);
-      else throw errorOfAnswer(answer, account);
-    }
-    if (runs.length === 0) throw busy ?? new TaskBusy(name);
-    return { task_name: name, runs };
+    });
+    if (runs.length === 0) throw errors[0] ?? busy ?? new TaskBusy(name);
+    return { task_name: name, runs, failures };
   }
 
   @Get(':name/run/status')
@@ -128,16 +135,27 @@ export class RunsController {
   async cancel(@Param('name') name: string, @Req() request: FastifyRequest): Promise<CancelResultDto> {
     assertTaskName(name);
     let cancelled = this.registry.cancel(name);
-    for (const owner of await this.otherOwnersOfTask(name, request)) {
-      const answer = await this.forward(owner, 'POST', `/api/sign-tasks/${encodeURIComponent(name)}/run/cancel`, request);
-      if (answer.status !== 200) throw errorOfAnswer(answer, `task ${name}`);
-      cancelled += answerJson<CancelResultDto>(answer)?.cancelled ?? 0;
-    }
+    // Replicas: every owner is asked; one that fails is answered in `failures`, the others' runs still stop.
+    const owners = await this.otherOwnersOfTask(name, request);
+    const outcomes = await Promise.allSettled(
+      owners.map(async (owner) => {
+        const answer = await this.forward(owner, 'POST', `/api/sign-tasks/${encodeURIComponent(name)}/run/cancel`, request);
+        if (answer.status !== 200) throw errorOfAnswer(answer, `task ${name}`);
+        return answerJson<CancelResultDto>(answer)?.cancelled ?? 0;
+      }),
+    );
+    const failures: ReplicaFailureDto[] = [];
+    outcomes.forEach((outcome, index) => {
+      if (outcome.status === 'fulfilled') cancelled += outcome.value;
+      else failures.push({ replica_id: owners[index].id, ...errorParts(outcome.reason) });
+    });
     if (cancelled === 0) {
+      // Nothing stopped and no owner could be asked: the error, not "nothing was running".
+      if (failures.length && failures.length === owners.length) throw (outcomes.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult).reason;
       await this.tasks.fresh();
       this.tasks.require(name);
     }
-    return { task_name: name, cancelled };
+    return { task_name: name, cancelled, failures };
   }
 
   @Get(':name/history')
@@ -218,4 +236,11 @@ function idleStatus(taskName: string, timeoutSeconds: number): RunStatusDto {
     attempts: 0,
     logs: [],
   };
+}
+
+/** A failure as an answer names it: its error code and message (an unexpected error is logged, its text kept out). */
+function errorParts(error: unknown): { code: string; message: string } {
+  if (error instanceof PanelError) return { code: error.code, message: error.message };
+  logger.error({ err: error }, 'A part of a run or cancel request failed');
+  return { code: 'internal_error', message: 'Internal server error' };
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Not, Repository } from 'typeorm';
+import { In, IsNull, Not, Repository } from 'typeorm';
 import { PanelNotifier } from '../notifications/panel-notifier.service';
 import { SignTask, TaskAction, TaskChat } from '../sign-tasks/sign-task.types';
 import { SignTasksService } from '../sign-tasks/sign-tasks.service';
@@ -9,7 +9,7 @@ import { ActionRunner, FlowLogEntry, interruptionOf, waitFor } from './action-ru
 import type { FailureCategory } from '../common/run-outcomes';
 import { failureCategoryOf, isRetryable, RunInterrupted } from './failure-category';
 import { AccountRunLock } from './account-run-lock';
-import { RunHistoryService } from './run-history.service';
+import { RunHistoryService, SignLogEvent } from './run-history.service';
 import { RunRecord, RunRegistry, RunTrigger } from './run-registry';
 import { RUN_TIMINGS, RunTimings } from './run-timings';
 import { SentMessageDeletions } from './sent-message-deletions';
@@ -71,6 +71,7 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
   private readonly rerunTimers = new Map<string, NodeJS.Timeout>();
   private readonly rerunAt = new Map<string, string>();
   private stopListening?: () => void;
+  private stopOwnership?: () => void;
 
   constructor(
     private readonly tasks: SignTasksService,
@@ -95,17 +96,33 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
         this.dropReruns(name);
       }
     });
+    // A pending rerun belongs to the account's owner: a replica arms those of the accounts it gains
+    // (a failover, a rebalance) and forgets the timers of those it loses.
+    this.stopOwnership = this.cluster.onOwnershipChange((change) => {
+      for (const account of change.lost) this.disarmAccount(account);
+      if (change.gained.length) void this.armPendingReruns(change.gained);
+    });
   }
 
   /** Reruns after a named wait that were still pending when the service stopped run at their time, or now if it passed. */
   async onApplicationBootstrap(): Promise<void> {
+    await this.armPendingReruns();
+  }
+
+  /**
+   * Arms the stored reruns (of `accounts`, or all at start) whose account this replica owns (on
+   * SQLite every account); at start the rows of deleted tasks are removed. Never throws.
+   */
+  private async armPendingReruns(accounts?: string[]): Promise<void> {
     try {
-      const pending = await this.reruns.find({ where: { dueAt: Not(IsNull()) } });
+      const pending = await this.reruns.find({ where: accounts ? { dueAt: Not(IsNull()), accountName: In(accounts) } : { dueAt: Not(IsNull()) } });
       for (const row of pending) {
         if (!this.tasks.get(row.taskName)) {
-          await this.reruns.delete({ taskName: row.taskName, accountName: row.accountName });
+          // At start the tasks are loaded; a lease gained may come before that (the first heartbeat), so only the start prunes.
+          if (!accounts) await this.reruns.delete({ taskName: row.taskName, accountName: row.accountName });
           continue;
         }
+        if (!this.cluster.owns(row.accountName)) continue;
         this.logger.log(`Task ${row.taskName} (${row.accountName}) still runs again after the wait its bot named, at ${new Date(row.dueAt as number).toISOString()}`);
         this.armRerun(row.taskName, row.accountName, row.dueAt as number);
       }
@@ -114,8 +131,19 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
     }
   }
 
+  /** Forgets the rerun timers of an account this replica no longer owns (the new owner arms them). */
+  private disarmAccount(accountName: string): void {
+    for (const [key, timer] of this.rerunTimers) {
+      if (key.split('\u0000')[1] !== accountName) continue;
+      clearTimeout(timer);
+      this.rerunTimers.delete(key);
+      this.rerunAt.delete(key);
+    }
+  }
+
   async onModuleDestroy(): Promise<void> {
     this.stopListening?.();
+    this.stopOwnership?.();
     for (const timer of this.rerunTimers.values()) clearTimeout(timer);
     this.rerunTimers.clear();
     for (const run of this.registry.active()) run.abort?.abort();
@@ -241,7 +269,8 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
 
   /**
    * Starts the stored rerun at `dueAt`. The row is claimed first (due_at cleared only while it still
-   * holds this time), so a rerun starts once even when several replicas or a restart armed it.
+   * holds this time, fenced by the account's lease), so a rerun starts once, on the account's owner,
+   * even when a restart or a lease moving armed it twice.
    */
   private armRerun(taskName: string, accountName: string, dueAt: number): void {
     const key = `${taskName}\u0000${accountName}`;
@@ -256,13 +285,29 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
     this.rerunTimers.set(key, timer);
   }
 
+  /**
+   * Claims the row (fenced: only the account's owner) and starts the rerun; when the start fails the
+   * row gets its time back, so the next owner or start still runs it.
+   */
   private async fireRerun(taskName: string, accountName: string, dueAt: number): Promise<void> {
+    if (!this.cluster.owns(accountName)) return;
+    let claimed = false;
     try {
-      const claim = await this.reruns.update({ taskName, accountName, dueAt }, { dueAt: null });
-      if (claim.affected !== 1) return;
+      claimed = await this.reruns.manager.transaction(async (manager) => {
+        await this.cluster.assertOwned(manager, accountName);
+        const claim = await manager.update(PendingRerun, { taskName, accountName, dueAt }, { dueAt: null });
+        return claim.affected === 1;
+      });
+      if (!claimed) return;
       this.start(taskName, 'rerun', accountName);
     } catch (error) {
+      if (error instanceof StaleLeaseError) return;
       this.logger.warn(`The rerun of ${taskName} (${accountName}) after the bot's wait did not start: ${error instanceof Error ? error.message : String(error)}`);
+      if (claimed) {
+        await this.reruns
+          .update({ taskName, accountName, dueAt: IsNull() }, { dueAt })
+          .catch((restore: unknown) => this.logger.error(`The rerun of ${taskName} (${accountName}) could not be put back: ${restore instanceof Error ? restore.message : String(restore)}`));
+      }
     }
   }
 
@@ -410,17 +455,24 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
       wait_seconds: null,
     });
     this.registry.log(run, { at: finishedAt, step: null, level: outcome.success ? 'info' : 'error', message: outcome.verdict ? `run ended: ${outcome.verdict}` : outcome.success ? 'run succeeded' : `run ${outcome.state === 'finished' ? 'failed' : outcome.state}` });
+    this.history.countFinished(run);
     try {
-      await this.history.record(run, outcome.message);
-      // Fenced like the history row: a replica that lost the account's lease meanwhile changes nothing.
+      // The history row and the task's last run in one fenced transaction: a replica that lost the
+      // account's lease meanwhile writes neither (the new owner records the run as interrupted), and
+      // one whose commit went through announces and notifies.
+      let stored: SignLogEvent | undefined;
       await this.tasks.recordLastRun(
         task.name,
         { at: finishedAt, account_name: run.account_name, success: outcome.success, message: outcome.message, failure_category: outcome.category, verdict: outcome.verdict },
-        (manager) => this.cluster.assertOwned(manager, run.account_name),
+        async (manager) => {
+          await this.cluster.assertOwned(manager, run.account_name);
+          stored = await this.history.store(manager, run, outcome.message);
+        },
       );
+      if (stored) await this.history.announce(stored);
       await this.notify(task, run, outcome);
     } catch (error) {
-      if (error instanceof StaleLeaseError) this.logger.warn(`Run ${run.run_id} of ${task.name} ended after this replica lost ${run.account_name}: its last run and notification are left to the new owner`);
+      if (error instanceof StaleLeaseError) this.logger.warn(`Run ${run.run_id} of ${task.name} ended after this replica lost ${run.account_name}: its history row, last run and notification are left to the new owner`);
       else this.logger.error({ err: error }, `Finishing run ${run.run_id} of ${task.name} failed`);
     } finally {
       this.registry.update(run, { phase: null, phase_detail: null });

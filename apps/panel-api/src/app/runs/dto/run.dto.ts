@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { ReplicaFailureDto } from '../../cluster/cluster.dto';
 import { FAILURE_CATEGORIES, RUN_STATES } from '../../common/run-outcomes';
 import { RUN_VERDICTS } from '../../common/verdict';
 
@@ -57,9 +58,18 @@ export class StartedRunDto {
   @ApiProperty() account_name!: string;
 }
 
+/** An account whose run did not start because the replica that owns it failed or did not answer. */
+export class RunFailureDto {
+  @ApiProperty() account_name!: string;
+  @ApiProperty({ description: 'The error code the owner answered (or service_unavailable when it did not answer)', example: 'service_unavailable' }) code!: string;
+  @ApiProperty() message!: string;
+}
+
 export class RunStartedDto {
   @ApiProperty() task_name!: string;
   @ApiProperty({ type: [StartedRunDto] }) runs!: StartedRunDto[];
+  @ApiProperty({ type: [RunFailureDto], description: 'Replicas: accounts whose owner failed to start the run while others started (empty on one instance)' })
+  failures!: RunFailureDto[];
 }
 
 export class RunTaskDto {
@@ -73,6 +83,8 @@ export class RunTaskDto {
 export class CancelResultDto {
   @ApiProperty() task_name!: string;
   @ApiProperty({ description: 'Runs asked to stop (they stop at the next step or wait)' }) cancelled!: number;
+  @ApiProperty({ type: [ReplicaFailureDto], description: 'Replicas: those that could not be asked to stop their runs of the task (empty on one instance)' })
+  failures!: ReplicaFailureDto[];
 }
 
 export class HistoryQueryDto {
