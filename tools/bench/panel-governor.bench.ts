@@ -6,6 +6,7 @@
 // chain, the counters). Target: under 1 ms per action.
 import { loadavg } from 'node:os';
 import type { Repository } from 'typeorm';
+import type { ClusterService } from '../../apps/panel-api/src/app/cluster/cluster.service';
 import { AccountGovernor } from '../../apps/panel-api/src/app/governor/account-governor';
 import type { AccountSafety } from '../../apps/panel-api/src/app/governor/entities/account-safety.entity';
 import { GovernedTelegramGateway } from '../../apps/panel-api/src/app/governor/governed-telegram-gateway';
@@ -53,7 +54,9 @@ async function drive(gateway: TelegramGateway, round: number): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const governor = new AccountGovernor(settings, rows, SYSTEM_CLOCK);
+  // One instance: no replica ever hands it an account (onModuleInit, which subscribes, is not called).
+  const cluster = { onOwnershipChange: () => () => undefined } as unknown as ClusterService;
+  const governor = new AccountGovernor(settings, rows, SYSTEM_CLOCK, cluster);
   const governed = new GovernedTelegramGateway(inner, governor);
   const actions = ACCOUNTS * ACTIONS_PER_ACCOUNT;
   // Warm up both paths.

@@ -1,7 +1,8 @@
-import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomInt } from 'node:crypto';
 import { Repository } from 'typeorm';
+import { ClusterService } from '../cluster/cluster.service';
 import { SettingsService } from '../settings/settings.service';
 import { TelegramError } from '../telegram/telegram-error';
 import { AccountSafety } from './entities/account-safety.entity';
@@ -98,26 +99,51 @@ export const WRITE_METHODS = new Set(['sendMessage', 'sendDice', 'clickButton', 
  * live in this process.
  */
 @Injectable()
-export class AccountGovernor implements OnModuleInit {
+export class AccountGovernor implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(AccountGovernor.name);
   private readonly budgets = new Map<string, Budget>();
   private readonly pauseListeners = new Set<(event: GovernorPauseEvent) => void>();
+  private stopOwnership?: () => void;
 
   constructor(
     private readonly settings: SettingsService,
     @InjectRepository(AccountSafety) private readonly rows: Repository<AccountSafety>,
     @Inject(GOVERNOR_CLOCK) private readonly clock: GovernorClock,
+    private readonly cluster: ClusterService,
   ) {}
 
   async onModuleInit(): Promise<void> {
-    for (const row of await this.rows.find()) {
-      const budget = this.budget(row.accountName);
-      budget.paused = row.pausedAt === null ? null : { at: new Date(Number(row.pausedAt)).toISOString(), reason: row.pauseReason ?? 'paused' };
-      budget.floodWaits = parseFloodWaits(row.floodWaits);
+    for (const row of await this.rows.find()) this.adopt(row);
+    // Replicas: an account taken over from another replica comes with the budget that replica stored.
+    this.stopOwnership = this.cluster.onOwnershipChange((change) => {
+      for (const accountName of change.gained) void this.reload(accountName);
+    });
+  }
+
+  onModuleDestroy(): void {
+    this.stopOwnership?.();
+  }
+
+  private async reload(accountName: string): Promise<void> {
+    try {
+      const row = await this.rows.findOneBy({ accountName });
+      if (row) this.adopt(row);
+    } catch (error) {
+      this.logger.error({ err: error }, `Could not read the stored safety state of ${accountName}`);
+    }
+  }
+
+  /** Takes the stored state of an account: its pause, FloodWaits, the day's writes and a FloodWait in force. */
+  private adopt(row: AccountSafety): void {
+    const budget = this.budget(row.accountName);
+    budget.paused = row.pausedAt === null ? null : { at: new Date(Number(row.pausedAt)).toISOString(), reason: row.pauseReason ?? 'paused' };
+    budget.floodWaits = parseFloodWaits(row.floodWaits);
+    if (row.day === budget.day) budget.dayCount = Math.max(budget.dayCount, row.dayCount);
+    else if (row.day > budget.day) {
       budget.day = row.day;
       budget.dayCount = row.dayCount;
-      budget.floodUntil = Number(row.floodUntil) || 0;
     }
+    budget.floodUntil = Math.max(budget.floodUntil, Number(row.floodUntil) || 0);
   }
 
   limits(): GovernorLimits {
