@@ -5,11 +5,11 @@
 // component tests, e2e tests on SQLite, e2e tests again on PostgreSQL, the web apps' browser tests
 // (Chromium: panel-web, then repo-monitor-web) and the deployment tests.
 //
-// The steps run five at a time (TEST_JOBS), each when the steps it needs have ended (the build
+// The steps run four at a time (TEST_JOBS), each when the steps it needs have ended (the build
 // before the browser, deployment and e2e steps), the longest first. One at a time they kept 1.2-1.9
 // cores busy, the browser steps 0.2-0.5, and each e2e Jest process (two shards per service and
-// database) 0.3-0.6, waiting on its service much of the time, and the replica proofs 0.2; five at a
-// time fill both cores.
+// database) 0.3-0.6, waiting on its service much of the time, and the replica proofs 0.2; four at a
+// time fill both cores (five took 16 % more CPU and longer on a fresh clone: the cores were the limit).
 // TEST_JOBS=1 runs them one after another.
 // Each step's output is kept in tmp/test-logs/<step>.log and printed whole when the step ends. Every
 // step runs even after a failure so the final line counts everything; that line is
@@ -46,7 +46,7 @@ const env = {
 const postgresUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const only = process.argv.slice(2);
 // How many steps run at once (TEST_JOBS=1: one after another).
-const jobs = Math.max(1, Number(process.env.TEST_JOBS ?? 5) || 1);
+const jobs = Math.max(1, Number(process.env.TEST_JOBS ?? 4) || 1);
 // How many Jest processes share each service's e2e specs on each database (E2E_SHARDS=1: one).
 const e2eShards = Math.max(1, Number(process.env.E2E_SHARDS ?? 2) || 1);
 const timeBinary = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
