@@ -108,10 +108,12 @@ const steps = [
   {
     name: 'deploy-cluster',
     command: jest('-c', 'deploy/jest.e2e.config.cts', '--runInBand', '--testPathPatterns', 'cluster\\.e2e-spec'),
-    after: ['native', 'build'],
-    // About 210 s of which 0.2 cores: ranked first after the build, so its waiting overlaps the rest
-    // (started last, it was the run's tail).
-    expect: 500,
+    // Alone, after every other step: the three panel-api replicas hold 4 s leases, and a replica
+    // starved of CPU by the e2e steps beside it lost trust in its leases and dropped due runs and hits
+    // (1 fresh-clone run in 4). That is a limit of the product under starvation (docs/scaling.md), not
+    // of the test; here it is measured on a machine that is not starved.
+    after: ['*'],
+    expect: 200,
   },
   {
     name: 'deploy',
@@ -216,11 +218,13 @@ await runAll(chosen, jobs);
  */
 async function runAll(chosenSteps, limit) {
   const names = new Set(chosenSteps.map((step) => step.name));
+  // `after: ['*']`: after every other chosen step.
+  const afterOf = (step) => ((step.after ?? []).includes('*') ? chosenSteps.filter((other) => other !== step && !(other.after ?? []).includes('*')).map((other) => other.name) : (step.after ?? []));
   // A step's rank is the longest chain of expected seconds it starts (itself and what waits for it).
   const rank = new Map();
   const rankOf = (step) => {
     if (!rank.has(step.name)) {
-      const dependents = chosenSteps.filter((other) => (other.after ?? []).includes(step.name));
+      const dependents = chosenSteps.filter((other) => other !== step && afterOf(other).includes(step.name));
       rank.set(step.name, step.expect + Math.max(0, ...dependents.map(rankOf)));
     }
     return rank.get(step.name);
@@ -232,7 +236,7 @@ async function runAll(chosenSteps, limit) {
     const fill = () => {
       if (!waiting.length && !running.size) return resolve();
       while (running.size < limit) {
-        const index = waiting.findIndex((step) => (step.after ?? []).every((name) => !names.has(name) || ended.has(name)));
+        const index = waiting.findIndex((step) => afterOf(step).every((name) => !names.has(name) || ended.has(name)));
         if (index === -1) break;
         const [step] = waiting.splice(index, 1);
         const run = runStep(step)
