@@ -12,7 +12,12 @@ const MB = 1024 * 1024;
 interface RawAnswer {
   status: number;
   body: Record<string, unknown>;
-  ms: number;
+  /**
+   * CPU time of this process (the service runs in it) from sending to the answer. The bounds below
+   * are on it, not on the wall time: the work a hostile body costs is what they limit, and a starved
+   * machine stretches wall time (5.9 s seen for 0.4 s of work) but not CPU time.
+   */
+  cpuMs: number;
 }
 
 /**
@@ -21,7 +26,7 @@ interface RawAnswer {
  * and closes the connection is an answer, not a failure.
  */
 function sendRaw(baseUrl: string, path: string, body: Buffer, options: { chunked?: boolean; token?: string; contentType?: string } = {}): Promise<RawAnswer> {
-  const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { 'content-type': options.contentType ?? 'application/json' };
     if (!options.chunked) headers['content-length'] = String(body.length);
@@ -37,7 +42,8 @@ function sendRaw(baseUrl: string, path: string, body: Buffer, options: { chunked
         } catch {
           parsed = { text };
         }
-        resolve({ status: res.statusCode ?? 0, body: parsed, ms: performance.now() - started });
+        const cpu = process.cpuUsage(cpuBefore);
+        resolve({ status: res.statusCode ?? 0, body: parsed, cpuMs: (cpu.user + cpu.system) / 1000 });
       });
       res.on('error', reject);
     });
@@ -127,7 +133,7 @@ describe('request body limits (issue 19 item 1)', () => {
       const answer = await sendRaw(panel.url, '/api/auth/login', body, { chunked });
       expect({ chunked, status: answer.status }).toEqual({ chunked, status: 413 });
       expect(answer.body).toMatchObject(errorShape(413));
-      expect(answer.ms).toBeLessThan(5_000);
+      expect(answer.cpuMs).toBeLessThan(5_000);
     }
     // A login itself still works.
     expect(await loginAsAdmin(panel)).toEqual(expect.any(String));
@@ -158,7 +164,7 @@ describe('request body limits (issue 19 item 1)', () => {
     const refused = await sendRaw(panel.url, '/api/sign-tasks', chats, { token });
     expect(refused.status).toBe(400);
     expect(refused.body.message).toBe('Request body has a list or object with more than 500 entries');
-    expect(refused.ms).toBeLessThan(2_000);
+    expect(refused.cpuMs).toBeLessThan(2_000);
   });
 
   it('validates the largest sign task body it accepts in bounded time', async () => {
@@ -170,7 +176,7 @@ describe('request body limits (issue 19 item 1)', () => {
     const answer = await sendRaw(panel.url, '/api/sign-tasks', text, { token });
     expect(answer.status).toBe(400);
     expect(JSON.stringify(answer.body.message)).toMatch(/chats must contain no more than 50 elements/);
-    expect(answer.ms).toBeLessThan(3_000);
+    expect(answer.cpuMs).toBeLessThan(3_000);
     const shortChat = { chat_id: 1, actions: new Array(50).fill({ ...action, text: 'x' }) };
     const overLimit = await sendRaw(panel.url, '/api/sign-tasks', Buffer.from(JSON.stringify({ ...body, chats: new Array(80).fill(shortChat) })), { token });
     expect(overLimit.status).toBe(400);

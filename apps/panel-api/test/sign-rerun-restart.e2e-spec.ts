@@ -102,8 +102,15 @@ describe('a rerun after the wait a bot named survives a restart', () => {
     expect(Date.now()).toBeLessThan(Date.parse(pending.at));
 
     await boot({ dataDir: first.dataDir, databaseUrl: first.databaseUrl });
-    expect((await runs()).map((run) => run.trigger)).toEqual(['manual']);
-    expect(panel.app.get(TaskRunner).pendingReruns('later')).toEqual([pending]);
+    // The restarted service armed the stored rerun. On a starved machine its start can outlast the
+    // 4.4 s wait, and then the rerun may have run by now: while it is still pending after the list was
+    // read, that list was read before it ran.
+    const triggersBeforeDue = (await runs()).map((run) => run.trigger);
+    const stillPending = panel.app.get(TaskRunner).pendingReruns('later');
+    if (stillPending.length) {
+      expect(stillPending).toEqual([pending]);
+      expect(triggersBeforeDue).toEqual(['manual']);
+    }
     await waitFor(async () => (await runs()).some((run) => run.trigger === 'rerun' && run.verdict !== null), 20_000);
     const rerun = (await runs()).find((run) => run.trigger === 'rerun');
     expect(rerun).toMatchObject({ verdict: 'success', verdict_text: '签到成功', success: true });
