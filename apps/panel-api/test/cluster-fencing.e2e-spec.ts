@@ -1,25 +1,13 @@
-import { createTestPostgresDatabase, LocalTelegramBotApi, requestJson, tempDir, testDatabaseDriver, TestPostgresDatabase, waitFor } from '@shared/testing';
+import { LocalTelegramBotApi, requestJson, testDatabaseDriver, waitFor } from '@shared/testing';
 import { DataSource, EntityManager } from 'typeorm';
 import { ClusterService, StaleLeaseError } from '../src/app/cluster/cluster.service';
 import { KeywordHitsService } from '../src/app/keyword-hits/keyword-hits.service';
 import { RunRegistry } from '../src/app/runs/run-registry';
-import { TELEGRAM_GATEWAY } from '../src/app/telegram/telegram-gateway';
-import { loginAsAdmin, RunningPanel, startPanel } from './harness';
+import { clusterReplicas, until } from './cluster-harness';
+import { loginAsAdmin } from './harness';
 import { TelegramSimulator } from './telegram-simulator';
 
 const LEASE_SECONDS = 3;
-
-/** Polls `read` until `done` holds, at most `timeoutMs`; returns the last value read. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last = await read();
-  while (!done(last)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    last = await read();
-  }
-  return last;
-}
 
 const hitInput = (accountName: string) => ({
   accountName,
@@ -47,32 +35,11 @@ const hitInput = (accountName: string) => ({
  */
 describe('panel-api replicas: the last run of a task and the push outcome of a hit are fenced', () => {
   const telegram = new TelegramSimulator();
-  const panels: RunningPanel[] = [];
-  const dirs: Array<ReturnType<typeof tempDir>> = [];
-  let database: TestPostgresDatabase | undefined;
+  const replicaSet = clusterReplicas({ databaseName: 'h1_cluster_fencing', dirPrefix: 'panel-cluster-fencing-', jwtSecret: 'h1-cluster-fencing-shared-jwt-secret-0123456789', leaseSeconds: LEASE_SECONDS, telegram });
+  const start = () => replicaSet.start();
 
-  const start = async () => {
-    const dir = tempDir('panel-cluster-fencing-');
-    dirs.push(dir);
-    const panel = await startPanel({
-      reuse: { dataDir: dir.path, databaseUrl: database?.url },
-      env: { APP_CLUSTER_LEASE_SECONDS: String(LEASE_SECONDS), APP_JWT_SECRET: 'h1-cluster-fencing-shared-jwt-secret-0123456789' },
-      overrides: [{ provide: TELEGRAM_GATEWAY, useValue: telegram }],
-    });
-    panels.push(panel);
-    return panel;
-  };
-
-  beforeEach(async () => {
-    if (testDatabaseDriver() === 'postgres') database = await createTestPostgresDatabase('h1_cluster_fencing');
-  });
-
-  afterEach(async () => {
+  afterEach(() => {
     telegram.setLatency(0);
-    for (const panel of panels.splice(0)) await panel.stop();
-    await database?.drop();
-    database = undefined;
-    for (const dir of dirs.splice(0)) dir.remove();
   });
 
   it('stores the push outcome of a hit while the account is this instance\'s', async () => {
@@ -137,14 +104,7 @@ describe('panel-api replicas: the last run of a task and the push outcome of a h
     const notifications = await new LocalTelegramBotApi({ token: BOT_TOKEN, knownChatIds: [BOT_CHAT] }).start();
     try {
       telegram.addBot({ username: 'h5_finish_bot', onMessage: () => ({ text: 'Checked in' }) });
-      const dir = tempDir('panel-cluster-fencing-');
-      dirs.push(dir);
-      const panel = await startPanel({
-        reuse: { dataDir: dir.path, databaseUrl: database?.url },
-        env: { APP_CLUSTER_LEASE_SECONDS: String(LEASE_SECONDS), APP_JWT_SECRET: 'h1-cluster-fencing-shared-jwt-secret-0123456789', APP_BOT_API_BASE_URL: notifications.apiBaseUrl },
-        overrides: [{ provide: TELEGRAM_GATEWAY, useValue: telegram }],
-      });
-      panels.push(panel);
+      const panel = await replicaSet.start({ env: { APP_BOT_API_BASE_URL: notifications.apiBaseUrl } });
       const token = await loginAsAdmin(panel);
       const settings = { bot_token: BOT_TOKEN, bot_chat_id: BOT_CHAT, bot_notify_enabled: true, bot_notify_task_success: true };
       expect((await requestJson(panel.url, '/api/config/settings', { method: 'PUT', token, body: settings })).status).toBe(200);

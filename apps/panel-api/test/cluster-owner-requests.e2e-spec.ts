@@ -1,17 +1,12 @@
-import { createTestPostgresDatabase, requestJson, tempDir, testDatabaseDriver, TestPostgresDatabase } from '@shared/testing';
+import { requestJson, testDatabaseDriver } from '@shared/testing';
 import { DataSource } from 'typeorm';
 import { AccountStatusService } from '../src/app/accounts/account-status.service';
 import { ClusterService } from '../src/app/cluster/cluster.service';
 import { RunRegistry } from '../src/app/runs/run-registry';
-import { TELEGRAM_GATEWAY } from '../src/app/telegram/telegram-gateway';
-import { loginAsAdmin, RunningPanel, startPanel } from './harness';
+import { clusterOf, clusterReplicas, until } from './cluster-harness';
+import { loginAsAdmin, RunningPanel } from './harness';
 import { TelegramSimulator } from './telegram-simulator';
 
-interface ClusterBody {
-  replica_id: string;
-  replicas: Array<{ id: string; accounts: string[] }>;
-  accounts: Array<{ name: string; owner: string | null; epoch: number }>;
-}
 interface RunStatus {
   state: string;
   runs: Array<{ run_id: string; account_name: string; state: string; success: boolean | null }>;
@@ -19,18 +14,6 @@ interface RunStatus {
 
 const LEASE_SECONDS = 3;
 const ANSWERED_BY = 'x-panel-replica';
-
-/** Polls `read` until `done` holds, at most `timeoutMs`; returns the last value read. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last = await read();
-  while (!done(last)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    last = await read();
-  }
-  return last;
-}
 
 /**
  * Issue 31 item 4: "run now", the run's status and cancel, session checks (now and as a job) and the
@@ -42,26 +25,8 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
  */
 describe('panel-api replicas: requests about an account are answered by its owner', () => {
   const telegram = new TelegramSimulator();
-  const panels: RunningPanel[] = [];
-  const dirs: Array<ReturnType<typeof tempDir>> = [];
-  let database: TestPostgresDatabase | undefined;
-
-  const start = async () => {
-    const dir = tempDir('panel-cluster-owner-');
-    dirs.push(dir);
-    const panel = await startPanel({
-      reuse: { dataDir: dir.path, databaseUrl: database?.url },
-      env: { APP_CLUSTER_LEASE_SECONDS: String(LEASE_SECONDS), APP_JWT_SECRET: 'h1-cluster-owner-requests-shared-jwt-0123456789' },
-      overrides: [{ provide: TELEGRAM_GATEWAY, useValue: telegram }],
-    });
-    panels.push(panel);
-    return panel;
-  };
-  const clusterOf = async (panel: RunningPanel, token: string) => {
-    const response = await requestJson<ClusterBody>(panel.url, '/api/ops/cluster', { token });
-    expect(response.status).toBe(200);
-    return response.body;
-  };
+  const replicaSet = clusterReplicas({ databaseName: 'h1_cluster_owner', dirPrefix: 'panel-cluster-owner-', jwtSecret: 'h1-cluster-owner-requests-shared-jwt-0123456789', leaseSeconds: LEASE_SECONDS, telegram });
+  const start = () => replicaSet.start();
   /** Two replicas that both see each other live. */
   const startTwo = async () => {
     const one = await start();
@@ -74,17 +39,6 @@ describe('panel-api replicas: requests about an account are answered by its owne
   const beat = async (...replicas: RunningPanel[]) => {
     for (let round = 0; round < 3; round++) for (const panel of replicas) await panel.app.get(ClusterService).heartbeat();
   };
-
-  beforeEach(async () => {
-    if (testDatabaseDriver() === 'postgres') database = await createTestPostgresDatabase('h1_cluster_owner');
-  });
-
-  afterEach(async () => {
-    for (const panel of panels.splice(0)) await panel.stop();
-    await database?.drop();
-    database = undefined;
-    for (const dir of dirs.splice(0)) dir.remove();
-  });
 
   if (testDatabaseDriver() !== 'postgres') {
     it('SQLite: one instance answers a run now and a check itself', async () => {

@@ -1,10 +1,10 @@
-import { createTestPostgresDatabase, requestJson, tempDir, testDatabaseDriver, TestPostgresDatabase } from '@shared/testing';
+import { requestJson, testDatabaseDriver } from '@shared/testing';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { TELEGRAM_GATEWAY } from '../src/app/telegram/telegram-gateway';
-import { loginAsAdmin, RunningPanel, startPanel } from './harness';
+import { clusterReplicas } from './cluster-harness';
+import { loginAsAdmin } from './harness';
 import { TelegramSimulator } from './telegram-simulator';
 
 const ACCOUNTS = ['imp-a', 'imp-b', 'imp-c'];
@@ -18,27 +18,8 @@ const HISTORY_FILES = 300;
  */
 describe('panel-api replicas on one shared data directory import an earlier version\'s files once', () => {
   const telegram = new TelegramSimulator();
-  const panels: RunningPanel[] = [];
-  let database: TestPostgresDatabase | undefined;
-  let dir: ReturnType<typeof tempDir> | undefined;
-
-  const start = async () => {
-    const panel = await startPanel({
-      reuse: { dataDir: dir?.path ?? '', databaseUrl: database?.url },
-      env: { APP_JWT_SECRET: 'h5-cluster-imports-shared-jwt-secret-0123456789' },
-      overrides: [{ provide: TELEGRAM_GATEWAY, useValue: telegram }],
-    });
-    panels.push(panel);
-    return panel;
-  };
-
-  afterEach(async () => {
-    for (const panel of panels.splice(0)) await panel.stop();
-    await database?.drop();
-    database = undefined;
-    dir?.remove();
-    dir = undefined;
-  });
+  const replicaSet = clusterReplicas({ databaseName: 'h5_cluster_imports', dirPrefix: 'panel-cluster-imports-', jwtSecret: 'h5-cluster-imports-shared-jwt-secret-0123456789', telegram, sharedDataDir: true });
+  const start = () => replicaSet.start();
 
   if (testDatabaseDriver() !== 'postgres') {
     it('SQLite: one instance per data directory (nothing to race)', () => {
@@ -48,8 +29,6 @@ describe('panel-api replicas on one shared data directory import an earlier vers
   }
 
   it('starts two replicas at once on a data directory holding the keep-alive file and history files; each is imported once', async () => {
-    database = await createTestPostgresDatabase('h5_cluster_imports');
-    dir = tempDir('panel-cluster-imports-');
     // An earlier version's data directory: its accounts (already in the database) and its files.
     const first = await start();
     const token = await loginAsAdmin(first);
@@ -58,8 +37,8 @@ describe('panel-api replicas on one shared data directory import an earlier vers
       expect((await requestJson(first.url, '/api/accounts/import-session', { method: 'POST', token, body: { account_name: account, session_string: telegram.issueSession(user.id) } })).status).toBe(201);
     }
     await first.stop();
-    panels.splice(0);
-    const signer = join(dir.path, '.signer');
+    replicaSet.panels.splice(0);
+    const signer = join(replicaSet.sharedDataDir, '.signer');
     const lastKeepalive = '2026-01-02T03:04:05.000Z';
     writeFileSync(
       join(signer, 'device_keepalive.json'),
@@ -85,7 +64,7 @@ describe('panel-api replicas on one shared data directory import an earlier vers
     expect(movedHistory).toHaveLength(1);
     expect(readdirSync(join(signer, movedHistory[0], 'daily'))).toHaveLength(HISTORY_FILES);
     // The bookkeeping is in the database once per account.
-    const rows = (await panels[0].app.get(DataSource).query(`SELECT "account", "last_keepalive_at" FROM "keepalive_accounts" ORDER BY "account"`)) as Array<{ account: string; last_keepalive_at: string }>;
+    const rows = (await replicaSet.panels[0].app.get(DataSource).query(`SELECT "account", "last_keepalive_at" FROM "keepalive_accounts" ORDER BY "account"`)) as Array<{ account: string; last_keepalive_at: string }>;
     expect(rows.map((row) => [row.account, row.last_keepalive_at])).toEqual(ACCOUNTS.map((account) => [account, lastKeepalive]));
   });
 });
