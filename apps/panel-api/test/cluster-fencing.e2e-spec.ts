@@ -1,8 +1,12 @@
 import { LocalTelegramBotApi, requestJson, testDatabaseDriver, waitFor } from '@shared/testing';
 import { DataSource, EntityManager } from 'typeorm';
 import { ClusterService, StaleLeaseError } from '../src/app/cluster/cluster.service';
+import { CLUSTER_TIMINGS } from '../src/app/cluster/cluster-timings';
+import { JobClaims } from '../src/app/cluster/job-claims';
 import { KeywordHitsService } from '../src/app/keyword-hits/keyword-hits.service';
 import { RunRegistry } from '../src/app/runs/run-registry';
+import { TaskRunner } from '../src/app/runs/task-runner.service';
+import { SignScheduler } from '../src/app/scheduler/sign-scheduler.service';
 import { clusterReplicas, until } from './cluster-harness';
 import { loginAsAdmin } from './harness';
 import { TelegramSimulator } from './telegram-simulator';
@@ -131,5 +135,76 @@ describe('panel-api replicas: the last run of a task and the push outcome of a h
     } finally {
       await notifications.close();
     }
+  });
+
+  it('records a due run once as interrupted when a pause outlasted the lease\'s trust but not the lease; a later owner does not record it again', async () => {
+    const LONG_LEASE_SECONDS = 8;
+    // The test beats for the replica (its own timer waits an hour): stopping the beat is the pause.
+    const panel = await replicaSet.start({
+      env: { APP_CLUSTER_LEASE_SECONDS: String(LONG_LEASE_SECONDS) },
+      overrides: [{ provide: CLUSTER_TIMINGS, useValue: { heartbeatMs: 3_600_000 } }],
+    });
+    const cluster = panel.app.get(ClusterService);
+    const dataSource = panel.app.get(DataSource);
+    const registry = panel.app.get(RunRegistry);
+    let beating: NodeJS.Timeout | undefined = setInterval(() => void cluster.heartbeat(), 500);
+    const job = 'sign-paused-paused-daily';
+    const dueAt = Math.floor(Date.now() / 60_000) * 60_000;
+    const claimState = async (source = dataSource) => ((await source.query(`SELECT "state" FROM "job_claims" WHERE "job" = $1 AND "due_at" = $2`, [job, dueAt])) as Array<{ state: string }>)[0]?.state;
+    const leaseOf = async () => ((await dataSource.query(`SELECT "owner", "epoch" FROM "account_leases" WHERE "account" = 'paused'`)) as Array<{ owner: string | null; epoch: string }>)[0];
+    type History = { history: Array<{ run_id: string; state: string; trigger: string; success: boolean; message: string }> };
+    let token = '';
+    const historyOf = async (url: string) => (await requestJson<History>(url, '/api/sign-tasks/paused-daily/history', { token })).body.history;
+    let runId = '';
+    try {
+      token = await loginAsAdmin(panel);
+      const user = telegram.createUser({ phone: '+31 600 720 301' });
+      expect((await requestJson(panel.url, '/api/accounts/import-session', { method: 'POST', token, body: { account_name: 'paused', session_string: telegram.issueSession(user.id) } })).status).toBe(201);
+      const task = { name: 'paused-daily', account_name: 'paused', sign_at: '03:00', execution_mode: 'fixed', random_seconds: 0, chats: [{ chat_id: '@h2_pause_bot', actions: [{ action: 1, text: '/checkin' }] }] };
+      expect((await requestJson(panel.url, '/api/sign-tasks', { method: 'POST', token, body: task })).status).toBe(201);
+      await until(async () => cluster.owns('paused'), Boolean, 5_000, 'the lease of the account');
+
+      // A due run claimed and started as the scheduler does it; its Telegram calls hang, so it is in flight when the pause begins.
+      telegram.setHanging('paused');
+      const claims = panel.app.get(JobClaims);
+      expect(await claims.claimForAccount(job, dueAt, 'paused')).toBe(true);
+      const [started] = panel.app.get(TaskRunner).start('paused-daily', 'schedule', 'paused');
+      runId = started.run_id;
+      await claims.attachRun(job, dueAt, runId);
+      const before = await leaseOf();
+
+      // The pause: past the lease's trust the replica stops the run, and the run's own record is refused.
+      clearInterval(beating);
+      beating = undefined;
+      await until(async () => registry.active().length, (count) => count === 0, 15_000, 'the run to stop');
+      expect(cluster.owns('paused')).toBe(false);
+      expect(await claimState()).toBe('running');
+      expect(await historyOf(panel.url)).toEqual([]);
+
+      // It resumes before anyone took the lease: the same epoch, and the run is recorded once as interrupted, with its reason.
+      telegram.setHanging('paused', false);
+      await cluster.heartbeat();
+      beating = setInterval(() => void cluster.heartbeat(), 500);
+      expect(cluster.owns('paused')).toBe(true);
+      expect(await leaseOf()).toEqual(before);
+      const history = await until(() => historyOf(panel.url), (entries) => entries.length > 0, 10_000, 'the interrupted run in the history');
+      expect(history).toEqual([expect.objectContaining({ run_id: runId, state: 'interrupted', trigger: 'schedule', success: false })]);
+      expect(history[0].message).toContain('was not renewed in time');
+      expect(await claimState()).toBe('interrupted');
+    } finally {
+      if (beating) clearInterval(beating);
+      telegram.setHanging('paused', false);
+    }
+
+    // Never twice: a new owner that takes the account over finds the claim settled.
+    await panel.stop();
+    const next = await replicaSet.start({ env: { APP_CLUSTER_LEASE_SECONDS: String(LONG_LEASE_SECONDS) } });
+    const nextCluster = next.app.get(ClusterService);
+    await until(async () => nextCluster.owns('paused'), Boolean, 3 * LONG_LEASE_SECONDS * 1000, 'the new owner to take the account');
+    // What the takeover does for the account (also run by its heartbeat), awaited here so the check below follows it.
+    await (next.app.get(SignScheduler) as unknown as { takeOver: (accounts: string[]) => Promise<void> }).takeOver(['paused']);
+    token = await loginAsAdmin(next);
+    expect((await historyOf(next.url)).map((entry) => [entry.run_id, entry.state])).toEqual([[runId, 'interrupted']]);
+    expect(await claimState(next.app.get(DataSource))).toBe('interrupted');
   });
 });
