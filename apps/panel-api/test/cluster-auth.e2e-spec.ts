@@ -1,32 +1,7 @@
 import { requestJson, testDatabaseDriver } from '@shared/testing';
 import { DataSource } from 'typeorm';
-import { clusterReplicas } from './cluster-harness';
+import { clusterReplicas, OpenStream, openStream } from './cluster-harness';
 import { loginAsAdmin, RunningPanel, TEST_ADMIN_PASSWORD } from './harness';
-
-/** An open SSE connection that collects what the server sends until it ends the stream. */
-interface OpenStream {
-  text: () => string;
-  ended: Promise<number>;
-  abort: () => void;
-}
-
-async function openStream(url: string, token: string): Promise<OpenStream> {
-  const controller = new AbortController();
-  const response = await fetch(`${url}/api/events/sign-history?token=${encodeURIComponent(token)}`, { signal: controller.signal });
-  expect(response.status).toBe(200);
-  let text = '';
-  const ended = (async () => {
-    if (!response.body) return Date.now();
-    const decoder = new TextDecoder();
-    try {
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) text += decoder.decode(chunk, { stream: true });
-    } catch {
-      // aborted by the test
-    }
-    return Date.now();
-  })();
-  return { text: () => text, ended, abort: () => controller.abort() };
-}
 
 /** Resolves with the stream's end time, or rejects after `timeoutMs`: the keep-alive beat (15 s) must not be what ends it. */
 async function endsWithin(stream: OpenStream, timeoutMs: number, what: string): Promise<number> {

@@ -29,6 +29,31 @@ export async function clusterOf(panel: Pick<RunningPanel, 'url'>, token: string)
   return response.body;
 }
 
+/** An open SSE connection (the live sign history) that collects what the server sends until it ends the stream. */
+export interface OpenStream {
+  text: () => string;
+  ended: Promise<number>;
+  abort: () => void;
+}
+
+export async function openStream(url: string, token: string): Promise<OpenStream> {
+  const controller = new AbortController();
+  const response = await fetch(`${url}/api/events/sign-history?token=${encodeURIComponent(token)}`, { signal: controller.signal });
+  expect(response.status).toBe(200);
+  let text = '';
+  const ended = (async () => {
+    if (!response.body) return Date.now();
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) text += decoder.decode(chunk, { stream: true });
+    } catch {
+      // aborted by the test
+    }
+    return Date.now();
+  })();
+  return { text: () => text, ended, abort: () => controller.abort() };
+}
+
 export interface ClusterReplicasOptions {
   /** Name prefix of the PostgreSQL database created for each test (on SQLite none is made). */
   databaseName: string;

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { AccountStatusService } from '../src/app/accounts/account-status.service';
 import { ClusterService } from '../src/app/cluster/cluster.service';
 import { RunRegistry } from '../src/app/runs/run-registry';
-import { clusterOf, clusterReplicas, until } from './cluster-harness';
+import { clusterOf, clusterReplicas, openStream, until } from './cluster-harness';
 import { loginAsAdmin, RunningPanel } from './harness';
 import { TelegramSimulator } from './telegram-simulator';
 
@@ -199,12 +199,24 @@ describe('panel-api replicas: requests about an account are answered by its owne
     // A task of both accounts: each account runs at its owner; status and cancel merge both replicas.
     const both = { name: 'both', account_names: [ofOne, ofTwo], sign_at: '03:00', execution_mode: 'fixed', random_seconds: 0, chats };
     expect((await requestJson(two.url, '/api/sign-tasks', { method: 'POST', token, body: both })).status).toBe(201);
+    // The live sign history of replica one, open while the runs go: it shows the run replica two records too.
+    const stream = await openStream(one.url, token);
+    // Slow enough calls that both runs are still going when the list of runs in progress is asked.
+    telegram.setLatency(1_000);
     const split = await requestJson<{ runs: Array<{ run_id: string; account_name: string }> }>(one.url, '/api/sign-tasks/both/run', { method: 'POST', token, body: {} });
     expect(split.status).toBe(202);
     expect(split.body.runs.map((item) => item.account_name).sort()).toEqual([ofOne, ofTwo].sort());
     const runOf = (account: string) => split.body.runs.find((item) => item.account_name === account)?.run_id;
     expect(one.app.get(RunRegistry).ofTask('both').map((record) => record.run_id)).toEqual([runOf(ofOne)]);
     expect(two.app.get(RunRegistry).ofTask('both').map((record) => record.run_id)).toEqual([runOf(ofTwo)]);
+    // The runs in progress of every replica, asked of either one.
+    for (const panel of [one, two]) {
+      const active = await requestJson<{ runs: Array<{ run_id: string; replica_id: string }>; total: number; failures: unknown[] }>(panel.url, '/api/sign-tasks/runs/active', { token });
+      expect(active.status).toBe(200);
+      expect(active.body.runs.map((item) => `${item.run_id} ${item.replica_id}`).sort()).toEqual([`${runOf(ofOne)} ${oneId}`, `${runOf(ofTwo)} ${twoId}`].sort());
+      expect([active.body.total, active.body.failures]).toEqual([2, []]);
+    }
+    telegram.setLatency(0);
     const merged = await until(
       async () => (await requestJson<RunStatus>(two.url, '/api/sign-tasks/both/run/status', { token })).body,
       (body) => body.runs.length === 2 && body.runs.every((item) => item.state === 'finished'),
@@ -212,6 +224,8 @@ describe('panel-api replicas: requests about an account are answered by its owne
       'both runs to finish, seen from one replica',
     );
     expect(merged.runs.map((item) => item.run_id).sort()).toEqual([runOf(ofOne), runOf(ofTwo)].sort());
+    await until(async () => stream.text(), (text) => [runOf(ofOne), runOf(ofTwo)].every((id) => text.includes(`id: ${id}\nevent: sign_log`)), 10_000, 'both runs on the live sign history of replica one');
+    stream.abort();
     expect(checkins).toHaveLength(3);
     const cancel = await requestJson<{ cancelled: number }>(one.url, '/api/sign-tasks/both/run/cancel', { method: 'POST', token });
     expect(cancel.status).toBe(200);

@@ -84,6 +84,11 @@ describe('panel-api replicas: a request spanning several owners answers with wha
     expect(run.body.runs.map((started) => started.account_name)).toEqual([oneOwns]);
     expect(run.body.failures).toEqual([{ account_name: twoOwns, code: 'service_unavailable', message: expect.any(String) }]);
     expect(one.app.get(RunRegistry).active().map((active) => active.account_name)).toEqual([oneOwns]);
+    // The list of runs in progress has the reachable replica's run and names the replica it could not ask.
+    const active = await requestJson<{ runs: Array<{ account_name: string; replica_id: string }>; failures: Failure[] }>(one.url, '/api/sign-tasks/runs/active', { token });
+    expect(active.status).toBe(200);
+    expect(active.body.runs.map((item) => [item.account_name, item.replica_id])).toEqual([[oneOwns, oneCluster.replicaId]]);
+    expect(active.body.failures).toEqual([{ replica_id: twoCluster.replicaId, code: 'service_unavailable', message: expect.any(String) }]);
 
     // The cancel stops the run here and names the replica it could not ask.
     const cancel = await requestJson<{ cancelled: number; failures: Failure[] }>(one.url, '/api/sign-tasks/split/run/cancel', { method: 'POST', token });
