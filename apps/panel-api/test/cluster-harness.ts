@@ -5,6 +5,7 @@ import { RunningPanel, startPanel, StartOptions } from './harness';
 
 /** What `GET /api/ops/cluster` answers. */
 export interface ClusterBody {
+  enabled: boolean;
   replica_id: string;
   replicas: Array<{ id: string; address: string; version: string; last_heartbeat_at: string; leader: boolean; accounts: string[] }>;
   accounts: Array<{ name: string; owner: string | null; epoch: number }>;

@@ -44,6 +44,7 @@ describe('panel-api replicas: account leases, fencing, claims and GET /api/ops/c
       const user = telegram.createUser({ phone: '+31 600 640 001' });
       expect((await requestJson(panel.url, '/api/accounts/import-session', { method: 'POST', token, body: { account_name: 'solo', session_string: telegram.issueSession(user.id) } })).status).toBe(201);
       const view = await clusterOf(panel, token);
+      expect(view.enabled).toBe(false);
       expect(view.replicas).toHaveLength(1);
       expect(view.replicas[0]).toMatchObject({ id: view.replica_id, leader: true, accounts: ['solo'] });
       expect(view.accounts).toEqual([{ name: 'solo', owner: view.replica_id, epoch: 0 }]);
@@ -63,6 +64,7 @@ describe('panel-api replicas: account leases, fencing, claims and GET /api/ops/c
     }
     // Alone, the first replica owns every account (taken at import) and leads.
     let view = await clusterOf(one, token);
+    expect(view.enabled).toBe(true);
     expect(view.replicas.map((replica) => [replica.id, replica.leader, replica.accounts])).toEqual([[view.replica_id, true, ACCOUNTS]]);
     expect(view.accounts.every((account) => account.owner === view.replica_id && account.epoch === 1)).toBe(true);
 
@@ -202,6 +204,7 @@ describe('panel-api replicas: account leases, fencing, claims and GET /api/ops/c
       expect(takeoverMs).toBeLessThan(LEASE_SECONDS * 1000 + 3 * 1000);
       expect(twoCluster.epochOf('orphan')).toBe(8);
       expect(twoCluster.counters.takeovers).toBe(1);
+      expect((await requestJson(two.url, '/metrics')).text).toMatch(/^panel_cluster_takeovers_total 1$/m);
       const twoToken = await loginAsAdmin(two);
       const view = await clusterOf(two, twoToken);
       expect(view.accounts).toEqual([{ name: 'orphan', owner: twoCluster.replicaId, epoch: 8 }]);

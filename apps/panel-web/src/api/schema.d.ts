@@ -1737,6 +1737,8 @@ export interface components {
         };
         ClusterDto: {
             accounts: components["schemas"]["ClusterAccountDto"][];
+            /** @description Whether replicas share the accounts (PostgreSQL); false on SQLite, where one instance owns every account */
+            enabled: boolean;
             /** @description The replica that answered */
             replica_id: string;
             /** @description Live replicas only (a heartbeat within the lease period) */
