@@ -55,6 +55,15 @@ describe('the cluster on the About page', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
+  it('speaks Chinese, relative times included', () => {
+    renderWithProviders(<ClusterOverview cluster={replicas} now={NOW} timeZone="UTC" />, { resources: { en, zh }, language: 'zh-CN' });
+    expect(screen.getByText('2 个在线副本共享 3 个账号。本页由 panel-api-1 应答。')).toBeTruthy();
+    const leader = within(screen.getByRole('region', { name: '副本 panel-api-0' }));
+    expect(leader.getByText('主副本')).toBeTruthy();
+    expect(leader.getByText('5秒钟前')).toBeTruthy();
+    expect(screen.getByText('正在交接的账号：1 个')).toBeTruthy();
+  });
+
   it('words relative times in the page language', () => {
     expect(formatRelativeTime('2026-11-28T04:59:55Z', NOW, 'en')).toBe('5 seconds ago');
     expect(formatRelativeTime('2026-11-28T04:57:00Z', NOW, 'en')).toBe('3 minutes ago');
