@@ -185,14 +185,13 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   private async interruptOrphans(accountName: string): Promise<void> {
     const busyJobs = [...new Set([...this.runs.active().map((run) => signJobId(run.account_name, run.task_name)), ...this.delayed.keys()])];
     const prefix = signJobId(accountName, '');
-    await this.history.recordInterruptedRuns(accountName, async (manager) =>
+    const recorded = await this.history.recordInterruptedRuns(accountName, async (manager) =>
       (await this.claims.interruptOrphans(manager, accountName, busyJobs)).map((claim) => {
         const due = new Date(claim.dueAt).toISOString();
         const why =
           claim.replicaId === this.cluster.replicaId
             ? `this replica (${claim.replicaId}) stopped it (its lease on ${accountName} was not renewed in time: a pause, the database out of reach, or a restart)`
             : `replica ${claim.replicaId} stopped (its lease on ${accountName} expired)`;
-        this.logger.warn(`${claim.job}: the run due at ${due} on ${claim.replicaId} was interrupted`);
         return {
           runId: claim.runId ?? randomUUID(),
           taskName: claim.job.startsWith(prefix) ? claim.job.slice(prefix.length) : claim.job,
@@ -202,6 +201,7 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
         };
       }),
     );
+    for (const event of recorded) this.logger.warn(`Run ${event.run_id} of ${event.task_name} (${accountName}) recorded as interrupted: ${event.message}`);
   }
 
   /** Runs of accounts this replica gives up are stopped: their result would be refused anyway. */
@@ -246,8 +246,6 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     this.jobs.delete(id);
     const delayed = this.delayed.get(id);
     if (delayed) clearTimeout(delayed);
-    // Forgotten too: a job registered again later must not find a dead timer and skip its runs.
-    this.delayed.delete(id);
     this.delayed.delete(id);
   }
 
