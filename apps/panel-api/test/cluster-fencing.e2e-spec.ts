@@ -176,7 +176,7 @@ describe('panel-api replicas: the last run of a task and the push outcome of a h
       // The pause: past the lease's trust the replica stops the run, and the run's own record is refused.
       clearInterval(beating);
       beating = undefined;
-      await until(async () => registry.active().length, (count) => count === 0, 15_000, 'the run to stop');
+      await until(async () => registry.active().map((run) => [run.run_id, run.task_name, run.account_name, run.phase, run.state, run.trigger]), (runs) => runs.length === 0, 15_000, 'the run to stop');
       expect(cluster.owns('paused')).toBe(false);
       expect(await claimState()).toBe('running');
       expect(await historyOf(panel.url)).toEqual([]);

@@ -578,7 +578,12 @@ export class ClusterService implements OnApplicationBootstrap, BeforeApplication
   private armWatchdog(): void {
     if (this.watchdog) clearTimeout(this.watchdog);
     const wait = Math.max(0, this.trustedUntil - performance.now());
-    this.watchdog = setTimeout(() => void this.dropAll('no heartbeat renewed the leases in time'), wait);
+    this.watchdog = setTimeout(() => {
+      // A timer can fire a moment before the monotonic clock reaches the deadline (whole milliseconds):
+      // dropAll would then find the leases still trusted and nothing would stop the sessions later.
+      if (this.trusted()) this.armWatchdog();
+      else void this.dropAll('no heartbeat renewed the leases in time');
+    }, wait);
     this.watchdog.unref();
   }
 
