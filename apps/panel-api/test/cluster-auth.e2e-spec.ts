@@ -1,31 +1,7 @@
-import { createTestPostgresDatabase, requestJson, tempDir, testDatabaseDriver, TestPostgresDatabase } from '@shared/testing';
+import { requestJson, testDatabaseDriver } from '@shared/testing';
 import { DataSource } from 'typeorm';
-import { loginAsAdmin, RunningPanel, startPanel, TEST_ADMIN_PASSWORD } from './harness';
-
-/** An open SSE connection that collects what the server sends until it ends the stream. */
-interface OpenStream {
-  text: () => string;
-  ended: Promise<number>;
-  abort: () => void;
-}
-
-async function openStream(url: string, token: string): Promise<OpenStream> {
-  const controller = new AbortController();
-  const response = await fetch(`${url}/api/events/sign-history?token=${encodeURIComponent(token)}`, { signal: controller.signal });
-  expect(response.status).toBe(200);
-  let text = '';
-  const ended = (async () => {
-    if (!response.body) return Date.now();
-    const decoder = new TextDecoder();
-    try {
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) text += decoder.decode(chunk, { stream: true });
-    } catch {
-      // aborted by the test
-    }
-    return Date.now();
-  })();
-  return { text: () => text, ended, abort: () => controller.abort() };
-}
+import { clusterReplicas, OpenStream, openStream } from './cluster-harness';
+import { loginAsAdmin, RunningPanel, TEST_ADMIN_PASSWORD } from './harness';
 
 /** Resolves with the stream's end time, or rejects after `timeoutMs`: the keep-alive beat (15 s) must not be what ends it. */
 async function endsWithin(stream: OpenStream, timeoutMs: number, what: string): Promise<number> {
@@ -49,34 +25,15 @@ const LEASE_SECONDS = 3;
  * On SQLite the one instance keeps its throttle in memory, as before.
  */
 describe('panel-api replicas: login throttle and token revocation across replicas', () => {
-  const panels: RunningPanel[] = [];
-  const dirs: Array<ReturnType<typeof tempDir>> = [];
   const streams: OpenStream[] = [];
-  let database: TestPostgresDatabase | undefined;
 
-  const start = async () => {
-    const dir = tempDir('panel-cluster-auth-');
-    dirs.push(dir);
-    const panel = await startPanel({
-      reuse: { dataDir: dir.path, databaseUrl: database?.url },
-      env: { APP_CLUSTER_LEASE_SECONDS: String(LEASE_SECONDS), APP_JWT_SECRET: 'h1-cluster-auth-shared-jwt-secret-0123456789abc' },
-    });
-    panels.push(panel);
-    return panel;
-  };
+  const replicaSet = clusterReplicas({ databaseName: 'h1_cluster_auth', dirPrefix: 'panel-cluster-auth-', jwtSecret: 'h1-cluster-auth-shared-jwt-secret-0123456789abc', leaseSeconds: LEASE_SECONDS });
+  const start = () => replicaSet.start();
   const login = (panel: RunningPanel, username: string, password: string) =>
     requestJson<{ access_token?: string; code?: string }>(panel.url, '/api/auth/login', { method: 'POST', body: { username, password } });
 
-  beforeEach(async () => {
-    if (testDatabaseDriver() === 'postgres') database = await createTestPostgresDatabase('h1_cluster_auth');
-  });
-
-  afterEach(async () => {
+  afterEach(() => {
     for (const stream of streams.splice(0)) stream.abort();
-    for (const panel of panels.splice(0)) await panel.stop();
-    await database?.drop();
-    database = undefined;
-    for (const dir of dirs.splice(0)) dir.remove();
   });
 
   it('blocks a client after five failed logins spread over the replicas, even with the right password', async () => {

@@ -1,9 +1,9 @@
-import { createTestPostgresDatabase, requestJson, tempDir, testDatabaseDriver, TestPostgresDatabase, waitFor } from '@shared/testing';
+import { requestJson, testDatabaseDriver, waitFor } from '@shared/testing';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ClusterService } from '../src/app/cluster/cluster.service';
-import { TELEGRAM_GATEWAY } from '../src/app/telegram/telegram-gateway';
-import { loginAsAdmin, RunningPanel, startPanel } from './harness';
+import { clusterReplicas } from './cluster-harness';
+import { loginAsAdmin } from './harness';
 import { TelegramSimulator } from './telegram-simulator';
 
 const LEASE_SECONDS = 3;
@@ -22,27 +22,11 @@ interface JobView {
  */
 describe('panel-api replicas on one shared data directory: status check jobs belong to the replica that runs them', () => {
   const telegram = new TelegramSimulator();
-  const panels: RunningPanel[] = [];
-  let database: TestPostgresDatabase | undefined;
-  let dir: ReturnType<typeof tempDir> | undefined;
+  const replicaSet = clusterReplicas({ databaseName: 'h5_cluster_check_jobs', dirPrefix: 'panel-cluster-check-jobs-', jwtSecret: 'h5-cluster-check-jobs-shared-jwt-secret-012345', leaseSeconds: LEASE_SECONDS, telegram, sharedDataDir: true });
+  const start = () => replicaSet.start();
 
-  const start = async () => {
-    const panel = await startPanel({
-      reuse: { dataDir: dir?.path ?? '', databaseUrl: database?.url },
-      env: { APP_CLUSTER_LEASE_SECONDS: String(LEASE_SECONDS), APP_JWT_SECRET: 'h5-cluster-check-jobs-shared-jwt-secret-012345' },
-      overrides: [{ provide: TELEGRAM_GATEWAY, useValue: telegram }],
-    });
-    panels.push(panel);
-    return panel;
-  };
-
-  afterEach(async () => {
+  afterEach(() => {
     telegram.setLatency(0);
-    for (const panel of panels.splice(0)) await panel.stop();
-    await database?.drop();
-    database = undefined;
-    dir?.remove();
-    dir = undefined;
   });
 
   if (testDatabaseDriver() !== 'postgres') {
@@ -53,8 +37,6 @@ describe('panel-api replicas on one shared data directory: status check jobs bel
   }
 
   it('forwards a cancel to the replica running the job, and a replica that starts leaves that job running', async () => {
-    database = await createTestPostgresDatabase('h5_cluster_check_jobs');
-    dir = tempDir('panel-cluster-check-jobs-');
     const one = await start();
     const token = await loginAsAdmin(one);
     for (const [index, account] of ACCOUNTS.entries()) {
@@ -69,7 +51,7 @@ describe('panel-api replicas on one shared data directory: status check jobs bel
     const started = await requestJson<{ job_id: string }>(two.url, '/api/accounts/status/check-jobs', { method: 'POST', token, body: {} });
     expect(started.status).toBe(202);
     const jobId = started.body.job_id;
-    const jobFile = join(dir.path, '.signer', 'jobs', `${jobId}.json`);
+    const jobFile = join(replicaSet.sharedDataDir, '.signer', 'jobs', `${jobId}.json`);
     expect(JSON.parse(readFileSync(jobFile, 'utf8'))).toMatchObject({ job_id: jobId, status: 'running', replica_id: twoId });
 
     // A third replica starts on the same data directory: the live second replica's job stays running.

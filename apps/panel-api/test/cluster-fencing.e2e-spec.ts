@@ -1,25 +1,17 @@
-import { createTestPostgresDatabase, LocalTelegramBotApi, requestJson, tempDir, testDatabaseDriver, TestPostgresDatabase, waitFor } from '@shared/testing';
+import { LocalTelegramBotApi, requestJson, testDatabaseDriver, waitFor } from '@shared/testing';
 import { DataSource, EntityManager } from 'typeorm';
 import { ClusterService, StaleLeaseError } from '../src/app/cluster/cluster.service';
+import { CLUSTER_TIMINGS } from '../src/app/cluster/cluster-timings';
+import { JobClaims } from '../src/app/cluster/job-claims';
 import { KeywordHitsService } from '../src/app/keyword-hits/keyword-hits.service';
 import { RunRegistry } from '../src/app/runs/run-registry';
-import { TELEGRAM_GATEWAY } from '../src/app/telegram/telegram-gateway';
-import { loginAsAdmin, RunningPanel, startPanel } from './harness';
+import { TaskRunner } from '../src/app/runs/task-runner.service';
+import { SignScheduler } from '../src/app/scheduler/sign-scheduler.service';
+import { clusterReplicas, until } from './cluster-harness';
+import { loginAsAdmin } from './harness';
 import { TelegramSimulator } from './telegram-simulator';
 
 const LEASE_SECONDS = 3;
-
-/** Polls `read` until `done` holds, at most `timeoutMs`; returns the last value read. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last = await read();
-  while (!done(last)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    last = await read();
-  }
-  return last;
-}
 
 const hitInput = (accountName: string) => ({
   accountName,
@@ -47,32 +39,11 @@ const hitInput = (accountName: string) => ({
  */
 describe('panel-api replicas: the last run of a task and the push outcome of a hit are fenced', () => {
   const telegram = new TelegramSimulator();
-  const panels: RunningPanel[] = [];
-  const dirs: Array<ReturnType<typeof tempDir>> = [];
-  let database: TestPostgresDatabase | undefined;
+  const replicaSet = clusterReplicas({ databaseName: 'h1_cluster_fencing', dirPrefix: 'panel-cluster-fencing-', jwtSecret: 'h1-cluster-fencing-shared-jwt-secret-0123456789', leaseSeconds: LEASE_SECONDS, telegram });
+  const start = () => replicaSet.start();
 
-  const start = async () => {
-    const dir = tempDir('panel-cluster-fencing-');
-    dirs.push(dir);
-    const panel = await startPanel({
-      reuse: { dataDir: dir.path, databaseUrl: database?.url },
-      env: { APP_CLUSTER_LEASE_SECONDS: String(LEASE_SECONDS), APP_JWT_SECRET: 'h1-cluster-fencing-shared-jwt-secret-0123456789' },
-      overrides: [{ provide: TELEGRAM_GATEWAY, useValue: telegram }],
-    });
-    panels.push(panel);
-    return panel;
-  };
-
-  beforeEach(async () => {
-    if (testDatabaseDriver() === 'postgres') database = await createTestPostgresDatabase('h1_cluster_fencing');
-  });
-
-  afterEach(async () => {
+  afterEach(() => {
     telegram.setLatency(0);
-    for (const panel of panels.splice(0)) await panel.stop();
-    await database?.drop();
-    database = undefined;
-    for (const dir of dirs.splice(0)) dir.remove();
   });
 
   it('stores the push outcome of a hit while the account is this instance\'s', async () => {
@@ -137,14 +108,7 @@ describe('panel-api replicas: the last run of a task and the push outcome of a h
     const notifications = await new LocalTelegramBotApi({ token: BOT_TOKEN, knownChatIds: [BOT_CHAT] }).start();
     try {
       telegram.addBot({ username: 'h5_finish_bot', onMessage: () => ({ text: 'Checked in' }) });
-      const dir = tempDir('panel-cluster-fencing-');
-      dirs.push(dir);
-      const panel = await startPanel({
-        reuse: { dataDir: dir.path, databaseUrl: database?.url },
-        env: { APP_CLUSTER_LEASE_SECONDS: String(LEASE_SECONDS), APP_JWT_SECRET: 'h1-cluster-fencing-shared-jwt-secret-0123456789', APP_BOT_API_BASE_URL: notifications.apiBaseUrl },
-        overrides: [{ provide: TELEGRAM_GATEWAY, useValue: telegram }],
-      });
-      panels.push(panel);
+      const panel = await replicaSet.start({ env: { APP_BOT_API_BASE_URL: notifications.apiBaseUrl } });
       const token = await loginAsAdmin(panel);
       const settings = { bot_token: BOT_TOKEN, bot_chat_id: BOT_CHAT, bot_notify_enabled: true, bot_notify_task_success: true };
       expect((await requestJson(panel.url, '/api/config/settings', { method: 'PUT', token, body: settings })).status).toBe(200);
@@ -171,5 +135,76 @@ describe('panel-api replicas: the last run of a task and the push outcome of a h
     } finally {
       await notifications.close();
     }
+  });
+
+  it('records a due run once as interrupted when a pause outlasted the lease\'s trust but not the lease; a later owner does not record it again', async () => {
+    const LONG_LEASE_SECONDS = 8;
+    // The test beats for the replica (its own timer waits an hour): stopping the beat is the pause.
+    const panel = await replicaSet.start({
+      env: { APP_CLUSTER_LEASE_SECONDS: String(LONG_LEASE_SECONDS) },
+      overrides: [{ provide: CLUSTER_TIMINGS, useValue: { heartbeatMs: 3_600_000 } }],
+    });
+    const cluster = panel.app.get(ClusterService);
+    const dataSource = panel.app.get(DataSource);
+    const registry = panel.app.get(RunRegistry);
+    let beating: NodeJS.Timeout | undefined = setInterval(() => void cluster.heartbeat(), 500);
+    const job = 'sign-paused-paused-daily';
+    const dueAt = Math.floor(Date.now() / 60_000) * 60_000;
+    const claimState = async (source = dataSource) => ((await source.query(`SELECT "state" FROM "job_claims" WHERE "job" = $1 AND "due_at" = $2`, [job, dueAt])) as Array<{ state: string }>)[0]?.state;
+    const leaseOf = async () => ((await dataSource.query(`SELECT "owner", "epoch" FROM "account_leases" WHERE "account" = 'paused'`)) as Array<{ owner: string | null; epoch: string }>)[0];
+    type History = { history: Array<{ run_id: string; state: string; trigger: string; success: boolean; message: string }> };
+    let token = '';
+    const historyOf = async (url: string) => (await requestJson<History>(url, '/api/sign-tasks/paused-daily/history', { token })).body.history;
+    let runId = '';
+    try {
+      token = await loginAsAdmin(panel);
+      const user = telegram.createUser({ phone: '+31 600 720 301' });
+      expect((await requestJson(panel.url, '/api/accounts/import-session', { method: 'POST', token, body: { account_name: 'paused', session_string: telegram.issueSession(user.id) } })).status).toBe(201);
+      const task = { name: 'paused-daily', account_name: 'paused', sign_at: '03:00', execution_mode: 'fixed', random_seconds: 0, chats: [{ chat_id: '@h2_pause_bot', actions: [{ action: 1, text: '/checkin' }] }] };
+      expect((await requestJson(panel.url, '/api/sign-tasks', { method: 'POST', token, body: task })).status).toBe(201);
+      await until(async () => cluster.owns('paused'), Boolean, 5_000, 'the lease of the account');
+
+      // A due run claimed and started as the scheduler does it; its Telegram calls hang, so it is in flight when the pause begins.
+      telegram.setHanging('paused');
+      const claims = panel.app.get(JobClaims);
+      expect(await claims.claimForAccount(job, dueAt, 'paused')).toBe(true);
+      const [started] = panel.app.get(TaskRunner).start('paused-daily', 'schedule', 'paused');
+      runId = started.run_id;
+      await claims.attachRun(job, dueAt, runId);
+      const before = await leaseOf();
+
+      // The pause: past the lease's trust the replica stops the run, and the run's own record is refused.
+      clearInterval(beating);
+      beating = undefined;
+      await until(async () => registry.active().map((run) => [run.run_id, run.task_name, run.account_name, run.phase, run.state, run.trigger]), (runs) => runs.length === 0, 15_000, 'the run to stop');
+      expect(cluster.owns('paused')).toBe(false);
+      expect(await claimState()).toBe('running');
+      expect(await historyOf(panel.url)).toEqual([]);
+
+      // It resumes before anyone took the lease: the same epoch, and the run is recorded once as interrupted, with its reason.
+      telegram.setHanging('paused', false);
+      await cluster.heartbeat();
+      beating = setInterval(() => void cluster.heartbeat(), 500);
+      expect(cluster.owns('paused')).toBe(true);
+      expect(await leaseOf()).toEqual(before);
+      const history = await until(() => historyOf(panel.url), (entries) => entries.length > 0, 10_000, 'the interrupted run in the history');
+      expect(history).toEqual([expect.objectContaining({ run_id: runId, state: 'interrupted', trigger: 'schedule', success: false })]);
+      expect(history[0].message).toContain('was not renewed in time');
+      expect(await claimState()).toBe('interrupted');
+    } finally {
+      if (beating) clearInterval(beating);
+      telegram.setHanging('paused', false);
+    }
+
+    // Never twice: a new owner that takes the account over finds the claim settled.
+    await panel.stop();
+    const next = await replicaSet.start({ env: { APP_CLUSTER_LEASE_SECONDS: String(LONG_LEASE_SECONDS) } });
+    const nextCluster = next.app.get(ClusterService);
+    await until(async () => nextCluster.owns('paused'), Boolean, 3 * LONG_LEASE_SECONDS * 1000, 'the new owner to take the account');
+    // What the takeover does for the account (also run by its heartbeat), awaited here so the check below follows it.
+    await (next.app.get(SignScheduler) as unknown as { takeOver: (accounts: string[]) => Promise<void> }).takeOver(['paused']);
+    token = await loginAsAdmin(next);
+    expect((await historyOf(next.url)).map((entry) => [entry.run_id, entry.state])).toEqual([[runId, 'interrupted']]);
+    expect(await claimState(next.app.get(DataSource))).toBe('interrupted');
   });
 });

@@ -1,18 +1,13 @@
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { createTestPostgresDatabase, requestJson, tempDir, testDatabaseDriver, TestPostgresDatabase } from '@shared/testing';
+import { requestJson, testDatabaseDriver } from '@shared/testing';
 import { DataSource } from 'typeorm';
 import { ClusterService, StaleLeaseError } from '../src/app/cluster/cluster.service';
 import { JobClaims } from '../src/app/cluster/job-claims';
 import { RunHistoryService } from '../src/app/runs/run-history.service';
-import { TELEGRAM_GATEWAY } from '../src/app/telegram/telegram-gateway';
-import { loginAsAdmin, RunningPanel, startPanel } from './harness';
+import { clusterOf, clusterReplicas, until } from './cluster-harness';
+import { loginAsAdmin, RunningPanel } from './harness';
 import { TelegramSimulator } from './telegram-simulator';
 
-interface ClusterBody {
-  replica_id: string;
-  replicas: Array<{ id: string; address: string; version: string; last_heartbeat_at: string; leader: boolean; accounts: string[] }>;
-  accounts: Array<{ name: string; owner: string | null; epoch: number }>;
-}
 
 const LEASE_SECONDS = 3;
 // The automatic backup joins them when it is switched on in the settings.
@@ -27,18 +22,6 @@ const systemJobs = (panel: RunningPanel) => {
 };
 const ACCOUNTS = ['acct-a', 'acct-b', 'acct-c', 'acct-d', 'acct-e'];
 
-/** Polls `read` until `done` holds, at most `timeoutMs`; returns the last value read. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last = await read();
-  while (!done(last)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    last = await read();
-  }
-  return last;
-}
-
 /**
  * Issue 31 items 2, 3 and 5 (part): account leases with a fencing epoch, the leader, claims of due
  * runs, and GET /api/ops/cluster. On PostgreSQL two replicas of one database, each with its own empty
@@ -46,38 +29,8 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
  */
 describe('panel-api replicas: account leases, fencing, claims and GET /api/ops/cluster', () => {
   const telegram = new TelegramSimulator();
-  const panels: RunningPanel[] = [];
-  const dirs: Array<ReturnType<typeof tempDir>> = [];
-  let database: TestPostgresDatabase | undefined;
-
-  const start = async () => {
-    const dir = tempDir('panel-cluster-leases-');
-    dirs.push(dir);
-    const panel = await startPanel({
-      reuse: { dataDir: dir.path, databaseUrl: database?.url },
-      // Replicas share the token signing key (docs/scaling.md), so a token from one works on the others.
-      env: { APP_CLUSTER_LEASE_SECONDS: String(LEASE_SECONDS), APP_JWT_SECRET: 'h6-cluster-leases-shared-jwt-secret-0123456789' },
-      overrides: [{ provide: TELEGRAM_GATEWAY, useValue: telegram }],
-    });
-    panels.push(panel);
-    return panel;
-  };
-  const clusterOf = async (panel: RunningPanel, token: string) => {
-    const response = await requestJson<ClusterBody>(panel.url, '/api/ops/cluster', { token });
-    expect(response.status).toBe(200);
-    return response.body;
-  };
-
-  beforeEach(async () => {
-    if (testDatabaseDriver() === 'postgres') database = await createTestPostgresDatabase('h6_cluster_leases');
-  });
-
-  afterEach(async () => {
-    for (const panel of panels.splice(0)) await panel.stop();
-    await database?.drop();
-    database = undefined;
-    for (const dir of dirs.splice(0)) dir.remove();
-  });
+  const replicaSet = clusterReplicas({ databaseName: 'h6_cluster_leases', dirPrefix: 'panel-cluster-leases-', jwtSecret: 'h6-cluster-leases-shared-jwt-secret-0123456789', leaseSeconds: LEASE_SECONDS, telegram });
+  const start = () => replicaSet.start();
 
   it('answers 401 without a token', async () => {
     const panel = await start();
@@ -91,6 +44,7 @@ describe('panel-api replicas: account leases, fencing, claims and GET /api/ops/c
       const user = telegram.createUser({ phone: '+31 600 640 001' });
       expect((await requestJson(panel.url, '/api/accounts/import-session', { method: 'POST', token, body: { account_name: 'solo', session_string: telegram.issueSession(user.id) } })).status).toBe(201);
       const view = await clusterOf(panel, token);
+      expect(view.enabled).toBe(false);
       expect(view.replicas).toHaveLength(1);
       expect(view.replicas[0]).toMatchObject({ id: view.replica_id, leader: true, accounts: ['solo'] });
       expect(view.accounts).toEqual([{ name: 'solo', owner: view.replica_id, epoch: 0 }]);
@@ -110,6 +64,7 @@ describe('panel-api replicas: account leases, fencing, claims and GET /api/ops/c
     }
     // Alone, the first replica owns every account (taken at import) and leads.
     let view = await clusterOf(one, token);
+    expect(view.enabled).toBe(true);
     expect(view.replicas.map((replica) => [replica.id, replica.leader, replica.accounts])).toEqual([[view.replica_id, true, ACCOUNTS]]);
     expect(view.accounts.every((account) => account.owner === view.replica_id && account.epoch === 1)).toBe(true);
 
@@ -228,7 +183,7 @@ describe('panel-api replicas: account leases, fencing, claims and GET /api/ops/c
     expect((await requestJson(one.url, '/api/sign-tasks', { method: 'POST', token, body: task })).status).toBe(201);
     await one.stop();
 
-    const database2 = new DataSource({ type: 'postgres', url: database?.url });
+    const database2 = new DataSource({ type: 'postgres', url: replicaSet.database?.url });
     await database2.initialize();
     try {
       // What kill -9 leaves: a lease and a heartbeat row nobody renews, and yesterday's run claimed and never finished.
@@ -249,6 +204,7 @@ describe('panel-api replicas: account leases, fencing, claims and GET /api/ops/c
       expect(takeoverMs).toBeLessThan(LEASE_SECONDS * 1000 + 3 * 1000);
       expect(twoCluster.epochOf('orphan')).toBe(8);
       expect(twoCluster.counters.takeovers).toBe(1);
+      expect((await requestJson(two.url, '/metrics')).text).toMatch(/^panel_cluster_takeovers_total 1$/m);
       const twoToken = await loginAsAdmin(two);
       const view = await clusterOf(two, twoToken);
       expect(view.accounts).toEqual([{ name: 'orphan', owner: twoCluster.replicaId, epoch: 8 }]);

@@ -1,17 +1,12 @@
-import { createTestPostgresDatabase, requestJson, tempDir, testDatabaseDriver, TestPostgresDatabase } from '@shared/testing';
+import { requestJson, testDatabaseDriver } from '@shared/testing';
 import { DataSource } from 'typeorm';
 import { AccountStatusService } from '../src/app/accounts/account-status.service';
 import { ClusterService } from '../src/app/cluster/cluster.service';
 import { RunRegistry } from '../src/app/runs/run-registry';
-import { TELEGRAM_GATEWAY } from '../src/app/telegram/telegram-gateway';
-import { loginAsAdmin, RunningPanel, startPanel } from './harness';
+import { clusterOf, clusterReplicas, openStream, until } from './cluster-harness';
+import { loginAsAdmin, RunningPanel } from './harness';
 import { TelegramSimulator } from './telegram-simulator';
 
-interface ClusterBody {
-  replica_id: string;
-  replicas: Array<{ id: string; accounts: string[] }>;
-  accounts: Array<{ name: string; owner: string | null; epoch: number }>;
-}
 interface RunStatus {
   state: string;
   runs: Array<{ run_id: string; account_name: string; state: string; success: boolean | null }>;
@@ -19,18 +14,6 @@ interface RunStatus {
 
 const LEASE_SECONDS = 3;
 const ANSWERED_BY = 'x-panel-replica';
-
-/** Polls `read` until `done` holds, at most `timeoutMs`; returns the last value read. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last = await read();
-  while (!done(last)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    last = await read();
-  }
-  return last;
-}
 
 /**
  * Issue 31 item 4: "run now", the run's status and cancel, session checks (now and as a job) and the
@@ -42,26 +25,8 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
  */
 describe('panel-api replicas: requests about an account are answered by its owner', () => {
   const telegram = new TelegramSimulator();
-  const panels: RunningPanel[] = [];
-  const dirs: Array<ReturnType<typeof tempDir>> = [];
-  let database: TestPostgresDatabase | undefined;
-
-  const start = async () => {
-    const dir = tempDir('panel-cluster-owner-');
-    dirs.push(dir);
-    const panel = await startPanel({
-      reuse: { dataDir: dir.path, databaseUrl: database?.url },
-      env: { APP_CLUSTER_LEASE_SECONDS: String(LEASE_SECONDS), APP_JWT_SECRET: 'h1-cluster-owner-requests-shared-jwt-0123456789' },
-      overrides: [{ provide: TELEGRAM_GATEWAY, useValue: telegram }],
-    });
-    panels.push(panel);
-    return panel;
-  };
-  const clusterOf = async (panel: RunningPanel, token: string) => {
-    const response = await requestJson<ClusterBody>(panel.url, '/api/ops/cluster', { token });
-    expect(response.status).toBe(200);
-    return response.body;
-  };
+  const replicaSet = clusterReplicas({ databaseName: 'h1_cluster_owner', dirPrefix: 'panel-cluster-owner-', jwtSecret: 'h1-cluster-owner-requests-shared-jwt-0123456789', leaseSeconds: LEASE_SECONDS, telegram });
+  const start = () => replicaSet.start();
   /** Two replicas that both see each other live. */
   const startTwo = async () => {
     const one = await start();
@@ -74,17 +39,6 @@ describe('panel-api replicas: requests about an account are answered by its owne
   const beat = async (...replicas: RunningPanel[]) => {
     for (let round = 0; round < 3; round++) for (const panel of replicas) await panel.app.get(ClusterService).heartbeat();
   };
-
-  beforeEach(async () => {
-    if (testDatabaseDriver() === 'postgres') database = await createTestPostgresDatabase('h1_cluster_owner');
-  });
-
-  afterEach(async () => {
-    for (const panel of panels.splice(0)) await panel.stop();
-    await database?.drop();
-    database = undefined;
-    for (const dir of dirs.splice(0)) dir.remove();
-  });
 
   if (testDatabaseDriver() !== 'postgres') {
     it('SQLite: one instance answers a run now and a check itself', async () => {
@@ -245,12 +199,24 @@ describe('panel-api replicas: requests about an account are answered by its owne
     // A task of both accounts: each account runs at its owner; status and cancel merge both replicas.
     const both = { name: 'both', account_names: [ofOne, ofTwo], sign_at: '03:00', execution_mode: 'fixed', random_seconds: 0, chats };
     expect((await requestJson(two.url, '/api/sign-tasks', { method: 'POST', token, body: both })).status).toBe(201);
+    // The live sign history of replica one, open while the runs go: it shows the run replica two records too.
+    const stream = await openStream(one.url, token);
+    // Slow enough calls that both runs are still going when the list of runs in progress is asked.
+    telegram.setLatency(1_000);
     const split = await requestJson<{ runs: Array<{ run_id: string; account_name: string }> }>(one.url, '/api/sign-tasks/both/run', { method: 'POST', token, body: {} });
     expect(split.status).toBe(202);
     expect(split.body.runs.map((item) => item.account_name).sort()).toEqual([ofOne, ofTwo].sort());
     const runOf = (account: string) => split.body.runs.find((item) => item.account_name === account)?.run_id;
     expect(one.app.get(RunRegistry).ofTask('both').map((record) => record.run_id)).toEqual([runOf(ofOne)]);
     expect(two.app.get(RunRegistry).ofTask('both').map((record) => record.run_id)).toEqual([runOf(ofTwo)]);
+    // The runs in progress of every replica, asked of either one.
+    for (const panel of [one, two]) {
+      const active = await requestJson<{ runs: Array<{ run_id: string; replica_id: string }>; total: number; failures: unknown[] }>(panel.url, '/api/sign-tasks/runs/active', { token });
+      expect(active.status).toBe(200);
+      expect(active.body.runs.map((item) => `${item.run_id} ${item.replica_id}`).sort()).toEqual([`${runOf(ofOne)} ${oneId}`, `${runOf(ofTwo)} ${twoId}`].sort());
+      expect([active.body.total, active.body.failures]).toEqual([2, []]);
+    }
+    telegram.setLatency(0);
     const merged = await until(
       async () => (await requestJson<RunStatus>(two.url, '/api/sign-tasks/both/run/status', { token })).body,
       (body) => body.runs.length === 2 && body.runs.every((item) => item.state === 'finished'),
@@ -258,6 +224,8 @@ describe('panel-api replicas: requests about an account are answered by its owne
       'both runs to finish, seen from one replica',
     );
     expect(merged.runs.map((item) => item.run_id).sort()).toEqual([runOf(ofOne), runOf(ofTwo)].sort());
+    await until(async () => stream.text(), (text) => [runOf(ofOne), runOf(ofTwo)].every((id) => text.includes(`id: ${id}\nevent: sign_log`)), 10_000, 'both runs on the live sign history of replica one');
+    stream.abort();
     expect(checkins).toHaveLength(3);
     const cancel = await requestJson<{ cancelled: number }>(one.url, '/api/sign-tasks/both/run/cancel', { method: 'POST', token });
     expect(cancel.status).toBe(200);

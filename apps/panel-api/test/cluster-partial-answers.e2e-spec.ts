@@ -1,8 +1,8 @@
-import { createTestPostgresDatabase, requestJson, tempDir, testDatabaseDriver, TestPostgresDatabase, waitFor } from '@shared/testing';
+import { requestJson, testDatabaseDriver, waitFor } from '@shared/testing';
 import { ClusterService } from '../src/app/cluster/cluster.service';
 import { RunRegistry } from '../src/app/runs/run-registry';
-import { TELEGRAM_GATEWAY } from '../src/app/telegram/telegram-gateway';
-import { loginAsAdmin, RunningPanel, startPanel } from './harness';
+import { clusterReplicas } from './cluster-harness';
+import { loginAsAdmin, RunningPanel } from './harness';
 import { TelegramSimulator } from './telegram-simulator';
 
 const LEASE_SECONDS = 3;
@@ -24,22 +24,10 @@ interface Failure {
  */
 describe('panel-api replicas: a request spanning several owners answers with what worked and what failed', () => {
   const telegram = new TelegramSimulator();
-  const panels: RunningPanel[] = [];
-  const dirs: Array<ReturnType<typeof tempDir>> = [];
-  let database: TestPostgresDatabase | undefined;
   let bot: string;
 
-  const start = async (env: Record<string, string> = {}) => {
-    const dir = tempDir('panel-cluster-partial-');
-    dirs.push(dir);
-    const panel = await startPanel({
-      reuse: { dataDir: dir.path, databaseUrl: database?.url },
-      env: { APP_CLUSTER_LEASE_SECONDS: String(LEASE_SECONDS), APP_JWT_SECRET: 'h5-cluster-partial-shared-jwt-secret-0123456789', ...env },
-      overrides: [{ provide: TELEGRAM_GATEWAY, useValue: telegram }],
-    });
-    panels.push(panel);
-    return panel;
-  };
+  const replicaSet = clusterReplicas({ databaseName: 'h5_cluster_partial', dirPrefix: 'panel-cluster-partial-', jwtSecret: 'h5-cluster-partial-shared-jwt-secret-0123456789', leaseSeconds: LEASE_SECONDS, telegram });
+  const start = (env: Record<string, string> = {}) => replicaSet.start({ env });
   const addAccountsAndTask = async (panel: RunningPanel, token: string) => {
     for (const [index, account] of ACCOUNTS.entries()) {
       const user = telegram.createUser({ phone: `+31 600 560 ${String(index).padStart(3, '0')}` });
@@ -53,16 +41,8 @@ describe('panel-api replicas: a request spanning several owners answers with wha
     bot = telegram.addBot({ username: 'h5_partial_bot', onMessage: () => ({ text: 'Checked in' }) }).username;
   });
 
-  beforeEach(async () => {
-    if (testDatabaseDriver() === 'postgres') database = await createTestPostgresDatabase('h5_cluster_partial');
-  });
-
-  afterEach(async () => {
+  afterEach(() => {
     telegram.setLatency(0);
-    for (const panel of panels.splice(0)) await panel.stop();
-    await database?.drop();
-    database = undefined;
-    for (const dir of dirs.splice(0)) dir.remove();
   });
 
   it('answers a run, a cancel and a keep-alive run of one instance with no failures', async () => {
@@ -104,6 +84,11 @@ describe('panel-api replicas: a request spanning several owners answers with wha
     expect(run.body.runs.map((started) => started.account_name)).toEqual([oneOwns]);
     expect(run.body.failures).toEqual([{ account_name: twoOwns, code: 'service_unavailable', message: expect.any(String) }]);
     expect(one.app.get(RunRegistry).active().map((active) => active.account_name)).toEqual([oneOwns]);
+    // The list of runs in progress has the reachable replica's run and names the replica it could not ask.
+    const active = await requestJson<{ runs: Array<{ account_name: string; replica_id: string }>; failures: Failure[] }>(one.url, '/api/sign-tasks/runs/active', { token });
+    expect(active.status).toBe(200);
+    expect(active.body.runs.map((item) => [item.account_name, item.replica_id])).toEqual([[oneOwns, oneCluster.replicaId]]);
+    expect(active.body.failures).toEqual([{ replica_id: twoCluster.replicaId, code: 'service_unavailable', message: expect.any(String) }]);
 
     // The cancel stops the run here and names the replica it could not ask.
     const cancel = await requestJson<{ cancelled: number; failures: Failure[] }>(one.url, '/api/sign-tasks/split/run/cancel', { method: 'POST', token });

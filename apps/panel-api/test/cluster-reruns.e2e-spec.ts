@@ -1,11 +1,11 @@
-import { createTestPostgresDatabase, requestJson, tempDir, testDatabaseDriver, TestPostgresDatabase, waitFor } from '@shared/testing';
+import { requestJson, testDatabaseDriver, waitFor } from '@shared/testing';
 import { DataSource } from 'typeorm';
 import { ClusterService } from '../src/app/cluster/cluster.service';
 import { PendingRerun } from '../src/app/runs/entities/pending-rerun.entity';
 import { RunRegistry } from '../src/app/runs/run-registry';
 import { TaskRunner } from '../src/app/runs/task-runner.service';
-import { TELEGRAM_GATEWAY } from '../src/app/telegram/telegram-gateway';
-import { loginAsAdmin, RunningPanel, startPanel } from './harness';
+import { clusterReplicas } from './cluster-harness';
+import { loginAsAdmin, RunningPanel } from './harness';
 import { TelegramSimulator } from './telegram-simulator';
 
 const LEASE_SECONDS = 3;
@@ -20,21 +20,8 @@ const taskOf = (account: string) => `rerun-${account}`;
  */
 describe('panel-api replicas: pending reruns run on the account\'s owner', () => {
   const telegram = new TelegramSimulator();
-  const panels: RunningPanel[] = [];
-  const dirs: Array<ReturnType<typeof tempDir>> = [];
-  let database: TestPostgresDatabase | undefined;
-
-  const start = async () => {
-    const dir = tempDir('panel-cluster-reruns-');
-    dirs.push(dir);
-    const panel = await startPanel({
-      reuse: { dataDir: dir.path, databaseUrl: database?.url },
-      env: { APP_CLUSTER_LEASE_SECONDS: String(LEASE_SECONDS), APP_JWT_SECRET: 'h5-cluster-reruns-shared-jwt-secret-0123456789' },
-      overrides: [{ provide: TELEGRAM_GATEWAY, useValue: telegram }],
-    });
-    panels.push(panel);
-    return panel;
-  };
+  const replicaSet = clusterReplicas({ databaseName: 'h5_cluster_reruns', dirPrefix: 'panel-cluster-reruns-', jwtSecret: 'h5-cluster-reruns-shared-jwt-secret-0123456789', leaseSeconds: LEASE_SECONDS, telegram });
+  const start = () => replicaSet.start();
   const addAccountsAndTasks = async (panel: RunningPanel, token: string, bot: string) => {
     for (const [index, account] of ACCOUNTS.entries()) {
       const user = telegram.createUser({ phone: `+31 600 540 ${String(index).padStart(3, '0')}` });
@@ -50,16 +37,8 @@ describe('panel-api replicas: pending reruns run on the account\'s owner', () =>
       .save({ taskName: taskOf(account), accountName: account, day: new Date().toISOString().slice(0, 10), dueAt, runId: `run-${account}`, createdAt: Date.now() });
   const armed = (panel: RunningPanel) => ACCOUNTS.filter((account) => panel.app.get(TaskRunner).pendingReruns(taskOf(account)).some((rerun) => rerun.account_name === account));
 
-  beforeEach(async () => {
-    if (testDatabaseDriver() === 'postgres') database = await createTestPostgresDatabase('h5_cluster_reruns');
-  });
-
-  afterEach(async () => {
+  afterEach(() => {
     telegram.setLatency(0);
-    for (const panel of panels.splice(0)) await panel.stop();
-    await database?.drop();
-    database = undefined;
-    for (const dir of dirs.splice(0)) dir.remove();
   });
 
   it('keeps the time of a rerun whose start failed (a run of the task was still going), so a later start runs it', async () => {

@@ -1,15 +1,11 @@
-import { createTestPostgresDatabase, requestJson, tempDir, testDatabaseDriver, TestPostgresDatabase } from '@shared/testing';
+import { requestJson, testDatabaseDriver } from '@shared/testing';
 import { ClusterService } from '../src/app/cluster/cluster.service';
 import { AccountGovernor } from '../src/app/governor/account-governor';
-import { TELEGRAM_GATEWAY } from '../src/app/telegram/telegram-gateway';
 import { TelegramError } from '../src/app/telegram/telegram-error';
-import { loginAsAdmin, RunningPanel, startPanel } from './harness';
+import { ClusterBody, clusterReplicas, until } from './cluster-harness';
+import { loginAsAdmin } from './harness';
 import { TelegramSimulator } from './telegram-simulator';
 
-interface ClusterBody {
-  replicas: Array<{ id: string; accounts: string[] }>;
-  accounts: Array<{ name: string; owner: string | null }>;
-}
 interface Safety {
   paused: boolean;
   day_used: number;
@@ -19,17 +15,6 @@ interface Safety {
 const LEASE_SECONDS = 3;
 const ANSWERED_BY = 'x-panel-replica';
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last = await read();
-  while (!done(last)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    last = await read();
-  }
-  return last;
-}
-
 /**
  * Issue 35 with issue 31: an account's safety budget lives in the governor of the replica that owns
  * it. Its state and a resume asked of another replica are the owner's, and a replica that takes the
@@ -38,32 +23,8 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
  */
 describe('panel-api replicas: the safety budget follows the account', () => {
   const telegram = new TelegramSimulator();
-  const panels: RunningPanel[] = [];
-  const dirs: Array<ReturnType<typeof tempDir>> = [];
-  let database: TestPostgresDatabase | undefined;
-
-  const start = async () => {
-    const dir = tempDir('panel-cluster-safety-');
-    dirs.push(dir);
-    const panel = await startPanel({
-      reuse: { dataDir: dir.path, databaseUrl: database?.url },
-      env: { APP_CLUSTER_LEASE_SECONDS: String(LEASE_SECONDS), APP_JWT_SECRET: 'cluster-safety-shared-jwt-secret-0123456789abcdef', MSGR_SESSION_MODE: 'string' },
-      overrides: [{ provide: TELEGRAM_GATEWAY, useValue: telegram }],
-    });
-    panels.push(panel);
-    return panel;
-  };
-
-  beforeEach(async () => {
-    if (testDatabaseDriver() === 'postgres') database = await createTestPostgresDatabase('cluster_safety');
-  });
-
-  afterEach(async () => {
-    for (const panel of panels.splice(0)) await panel.stop();
-    await database?.drop();
-    database = undefined;
-    for (const dir of dirs.splice(0)) dir.remove();
-  });
+  const replicaSet = clusterReplicas({ databaseName: 'cluster_safety', dirPrefix: 'panel-cluster-safety-', jwtSecret: 'cluster-safety-shared-jwt-secret-0123456789abcdef', leaseSeconds: LEASE_SECONDS, telegram, env: { MSGR_SESSION_MODE: 'string' } });
+  const start = () => replicaSet.start();
 
   if (testDatabaseDriver() !== 'postgres') {
     it('SQLite: one instance answers the safety state itself', async () => {

@@ -1,4 +1,4 @@
-import { createTestPostgresDatabase, requestJson, tempDir, testDatabaseDriver, TestPostgresDatabase } from '@shared/testing';
+import { requestJson } from '@shared/testing';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
@@ -6,8 +6,8 @@ import { AccountRow } from '../src/app/accounts/entities/account-row.entity';
 import { AccountStore } from '../src/app/accounts/account-store';
 import { loadPanelConfig } from '../src/app/config/panel-config';
 import { parseSessionString } from '../src/app/telegram/session-string';
-import { TELEGRAM_GATEWAY } from '../src/app/telegram/telegram-gateway';
-import { loginAsAdmin, RunningPanel, startPanel } from './harness';
+import { clusterReplicas } from './cluster-harness';
+import { loginAsAdmin } from './harness';
 import { TelegramSimulator } from './telegram-simulator';
 
 interface TaskView {
@@ -32,36 +32,10 @@ const dailyTask = {
  */
 describe('panel-api state in the database (tasks, accounts and sealed sessions)', () => {
   const telegram = new TelegramSimulator();
-  const dirs: Array<ReturnType<typeof tempDir>> = [];
-  const panels: RunningPanel[] = [];
-  let database: TestPostgresDatabase | undefined;
-
-  const newDir = () => {
-    const dir = tempDir('panel-cluster-state-');
-    dirs.push(dir);
-    return dir.path;
-  };
-  const start = async (dataDir: string) => {
-    // Replicas share the token signing key (docs/scaling.md): a request one forwards to another carries the caller's token.
-    const panel = await startPanel({
-      reuse: { dataDir, databaseUrl: database?.url },
-      env: { APP_JWT_SECRET: 'cluster-state-shared-jwt-secret-0123456789abcdef' },
-      overrides: [{ provide: TELEGRAM_GATEWAY, useValue: telegram }],
-    });
-    panels.push(panel);
-    return panel;
-  };
-
-  beforeEach(async () => {
-    if (testDatabaseDriver() === 'postgres') database = await createTestPostgresDatabase('h3_cluster_state');
-  });
-
-  afterEach(async () => {
-    for (const panel of panels.splice(0)) await panel.stop();
-    await database?.drop();
-    database = undefined;
-    for (const dir of dirs.splice(0)) dir.remove();
-  });
+  // Replicas share the token signing key (docs/scaling.md): a request one forwards to another carries the caller's token.
+  const replicaSet = clusterReplicas({ databaseName: 'h3_cluster_state', dirPrefix: 'panel-cluster-state-', jwtSecret: 'cluster-state-shared-jwt-secret-0123456789abcdef', telegram });
+  const newDir = replicaSet.newDataDir;
+  const start = (dataDir: string) => replicaSet.start({ dataDir });
 
   it('moves the task files of an existing data directory into the database once; a second start changes nothing', async () => {
     const dataDir = newDir();
@@ -93,7 +67,7 @@ describe('panel-api state in the database (tasks, accounts and sealed sessions)'
    * host) two processes on one data directory, which share the database the same way.
    */
   const startTwo = async () => {
-    const shared = database ? undefined : newDir();
+    const shared = replicaSet.database ? undefined : newDir();
     return [await start(shared ?? newDir()), await start(shared ?? newDir())];
   };
 
@@ -160,7 +134,7 @@ describe('panel-api state in the database (tasks, accounts and sealed sessions)'
       for (const secret of [session, parts.authKey.toString('base64'), parts.authKey.toString('hex'), parts.authKey.subarray(0, 32).toString('base64')]) expect(stored).not.toContain(secret);
     }
     for (const row of rows) expect(row.sealedSession).toMatch(/^v1\.[0-9a-f]{12}\.[A-Za-z0-9_-]+$/);
-    if (!database) {
+    if (!replicaSet.database) {
       // SQLite: the key was generated into the data directory, owner-only, and is never part of a backup.
       expect(readFileSync(join(dataDir, '.app_encryption_key'), 'utf8').trim()).toMatch(/^[0-9a-f]{64}$/);
       const database = readFileSync(join(dataDir, 'db.sqlite')).toString('latin1') + (existsSync(join(dataDir, 'db.sqlite-wal')) ? readFileSync(join(dataDir, 'db.sqlite-wal')).toString('latin1') : '');
@@ -194,7 +168,7 @@ describe('panel-api state in the database (tasks, accounts and sealed sessions)'
     expect((await requestJson(two.url, '/api/accounts/dave', { method: 'DELETE', token: twoToken })).status).toBe(204);
     expect((await requestJson(one.url, '/api/accounts/dave', { token: oneToken })).status).toBe(404);
 
-    const postgresUrl = database?.url ?? 'postgresql://panel@127.0.0.1:5432/panel';
+    const postgresUrl = replicaSet.database?.url ?? 'postgresql://panel@127.0.0.1:5432/panel';
     expect(() => loadPanelConfig({ APP_DATA_DIR: newDir(), APP_DATABASE_URL: postgresUrl })).toThrow(/APP_ENCRYPTION_KEY: is required with PostgreSQL.*openssl rand -hex 32/);
     expect(() => loadPanelConfig({ APP_DATA_DIR: newDir(), APP_DATABASE_URL: postgresUrl, APP_ENCRYPTION_KEY: 'abc' })).toThrow(/APP_ENCRYPTION_KEY: must be 64 hex characters/);
     expect(loadPanelConfig({ APP_DATA_DIR: newDir() }).auth.encryptionKey).toBeUndefined();

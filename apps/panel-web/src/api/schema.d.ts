@@ -1187,7 +1187,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Runs in progress (phase, account, task) */
+        /** Runs in progress (phase, account, task) on every replica */
         get: operations["RunsController_active"];
         put?: never;
         post?: never;
@@ -1439,6 +1439,8 @@ export interface components {
             account_name: string;
             phase: string;
             phase_detail: string | null;
+            /** @description The replica running it (replicas on PostgreSQL; on one instance always that instance) */
+            replica_id: string;
             run_id: string;
             /** Format: date-time */
             started_at: string;
@@ -1446,6 +1448,9 @@ export interface components {
             wait_seconds: number | null;
         };
         ActiveRunListDto: {
+            /** @description Replicas that failed or did not answer: their runs are missing from `runs` (always empty on one instance) */
+            failures: components["schemas"]["ReplicaFailureDto"][];
+            /** @description The runs in progress on every live replica */
             runs: components["schemas"]["ActiveRunDto"][];
             total: number;
         };
@@ -1732,6 +1737,8 @@ export interface components {
         };
         ClusterDto: {
             accounts: components["schemas"]["ClusterAccountDto"][];
+            /** @description Whether replicas share the accounts (PostgreSQL); false on SQLite, where one instance owns every account */
+            enabled: boolean;
             /** @description The replica that answered */
             replica_id: string;
             /** @description Live replicas only (a heartbeat within the lease period) */

@@ -1,9 +1,10 @@
 import { ClusterService } from '../cluster/cluster.service';
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { DataSource, EntityManager } from 'typeorm';
 import { DataDirectory } from '../data-dir/data-directory';
+import { moveAsideImported } from '../data-dir/imported-files';
 import { raiseStoreRevision, readStoreRevision, SerialQueue } from '../data-dir/store-revisions';
 import { parseSessionString } from '../telegram/session-string';
 import { TelegramProxy } from '../telegram/telegram-gateway';
@@ -66,7 +67,8 @@ export const ACCOUNT_POLL_INTERVAL_MS = 1_000;
 /** What the one-time move of `sessions/` into the database did. */
 export interface AccountFileImport {
   folder: string;
-  moved_to: string;
+  /** Where the folder was set aside; null when another replica sharing the data directory did it first. */
+  moved_to: string | null;
   imported: string[];
   /** Accounts the database already held: left as they are. */
   already_stored: string[];
@@ -356,7 +358,9 @@ export class AccountStore implements OnModuleInit, OnModuleDestroy {
     const accounts: LegacyAccount[] = [];
     for (const name of names) {
       try {
-        accounts.push(readLegacyAccount(folder, name));
+        const account = readLegacyAccount(folder, name);
+        // Its files are gone: another replica sharing the data directory imported them and set the folder aside.
+        if (account.files.length > 0) accounts.push(account);
       } catch (error) {
         unreadable.push({ name, reason: error instanceof Error ? error.message : String(error) });
       }
@@ -384,11 +388,13 @@ export class AccountStore implements OnModuleInit, OnModuleDestroy {
       });
     }
     const movedTo = `${folder}.imported-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-    try {
-      renameSync(folder, movedTo);
-    } catch (error) {
-      // Another replica on a shared data directory moved it a moment ago.
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    // Another replica sharing the data directory set the folder aside (and made a new empty one) first:
+    // the files read here are gone from it, and the empty folder must not be set aside too.
+    const stillHere = legacyAccountNames(folder).some((name) => names.includes(name));
+    if (!stillHere || !moveAsideImported(folder, movedTo)) {
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
+      this.logger.log(`The accounts of ${folder} were moved into the database by another replica sharing this data directory (${imported.length} imported here)`);
+      return { folder, moved_to: null, imported, already_stored: alreadyStored, unreadable };
     }
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     this.logger.log(

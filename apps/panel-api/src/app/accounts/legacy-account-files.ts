@@ -1,5 +1,5 @@
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { entriesToImport } from '../data-dir/imported-files';
 import { CorruptDataFileError, readJsonObjectFile, readTextFile } from '../data-dir/json-file-store';
 import { encodeSessionString, parseSessionString } from '../telegram/session-string';
 import { TelegramProxy } from '../telegram/telegram-gateway';
@@ -48,10 +48,10 @@ export function readLegacyAccount(folder: string, name: string): LegacyAccount {
   return { name, meta, session, files };
 }
 
-/** The account names a `sessions/` folder holds files of, sorted. */
+/** The account names a `sessions/` folder holds files of, sorted; none when the folder is gone (another replica set it aside). */
 export function legacyAccountNames(folder: string): string[] {
   const names = new Set<string>();
-  for (const file of readdirSync(folder)) {
+  for (const { name: file } of entriesToImport(folder)) {
     if (file.startsWith('.')) continue;
     const suffix = [META_SUFFIX, FILE_SESSION_SUFFIX, STRING_SESSION_SUFFIX].find((s) => file.endsWith(s));
     if (!suffix) continue;

@@ -16,6 +16,7 @@ export class ClusterAccountDto {
 }
 
 export class ClusterDto {
+  @ApiProperty({ description: 'Whether replicas share the accounts (PostgreSQL); false on SQLite, where one instance owns every account' }) enabled!: boolean;
   @ApiProperty({ description: 'The replica that answered' }) replica_id!: string;
   @ApiProperty({ type: [ClusterReplicaDto], description: 'Live replicas only (a heartbeat within the lease period)' }) replicas!: ClusterReplicaDto[];
   @ApiProperty({ type: [ClusterAccountDto] }) accounts!: ClusterAccountDto[];

@@ -31,6 +31,7 @@ export type ReleaseHook = (accounts: string[]) => Promise<void>;
 
 /** `GET /api/ops/cluster`. */
 export interface ClusterView {
+  enabled: boolean;
   replica_id: string;
   replicas: Array<{ id: string; address: string; version: string; last_heartbeat_at: string; leader: boolean; accounts: string[] }>;
   accounts: Array<{ name: string; owner: string | null; epoch: number }>;
@@ -273,6 +274,7 @@ export class ClusterService implements OnApplicationBootstrap, BeforeApplication
       const names = accounts.map((row) => row.name);
       const info = this.version.info();
       return {
+        enabled: false,
         replica_id: this.replicaId,
         replicas: [{ id: this.replicaId, address: this.address, version: info.version, last_heartbeat_at: new Date().toISOString(), leader: true, accounts: names }],
         accounts: names.map((name) => ({ name, owner: this.replicaId, epoch: 0 })),
@@ -293,6 +295,7 @@ export class ClusterService implements OnApplicationBootstrap, BeforeApplication
       return lease.owner;
     };
     return {
+      enabled: true,
       replica_id: this.replicaId,
       replicas: replicas.map((row) => ({
         id: row.id,
@@ -575,7 +578,12 @@ export class ClusterService implements OnApplicationBootstrap, BeforeApplication
   private armWatchdog(): void {
     if (this.watchdog) clearTimeout(this.watchdog);
     const wait = Math.max(0, this.trustedUntil - performance.now());
-    this.watchdog = setTimeout(() => void this.dropAll('no heartbeat renewed the leases in time'), wait);
+    this.watchdog = setTimeout(() => {
+      // A timer can fire a moment before the monotonic clock reaches the deadline (whole milliseconds):
+      // dropAll would then find the leases still trusted and nothing would stop the sessions later.
+      if (this.trusted()) this.armWatchdog();
+      else void this.dropAll('no heartbeat renewed the leases in time');
+    }, wait);
     this.watchdog.unref();
   }
 

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { ClusterService } from './cluster.service';
 
 const DATABASE_NOW = `(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint`;
@@ -92,18 +92,26 @@ export class JobClaims {
   }
 
   /**
-   * The claims of an account still `running` on another replica, which this replica now owns: those
-   * runs died with their replica's lease. They become `interrupted` (once: the update is the claim).
+   * The claims of an account still `running` that no live run answers for, now that this replica owns
+   * the account: those on another replica died with its lease; this replica's own were stopped when it
+   * stopped trusting its leases (a pause or a lost database shorter than the lease), and their records
+   * were refused. `busyJobs` are this replica's jobs with a run going or waiting here: their claims stay.
+   * They become `interrupted` in the caller's transaction (the update is the claim, so once); a claim
+   * whose run has a history row after all is closed as `done` instead.
    */
-  async interruptOrphans(accountName: string): Promise<InterruptedClaim[]> {
+  async interruptOrphans(manager: EntityManager, accountName: string, busyJobs: readonly string[]): Promise<InterruptedClaim[]> {
     if (!this.cluster.active) return [];
-    const result = (await this.dataSource.query(
-      `UPDATE "job_claims" SET "state" = 'interrupted'
-        WHERE "account" = $1 AND "state" = 'running' AND "replica_id" <> $2
-        RETURNING "job", "due_at", "run_id", "replica_id", "claimed_at"`,
-      [accountName, this.cluster.replicaId],
-    )) as [Array<{ job: string; due_at: string | number; run_id: string | null; replica_id: string; claimed_at: string | number }>, number];
-    return result[0].map((row) => ({ job: row.job, dueAt: Number(row.due_at), runId: row.run_id, replicaId: row.replica_id, claimedAt: Number(row.claimed_at) }));
+    const result = (await manager.query(
+      `UPDATE "job_claims" AS "claim"
+          SET "state" = CASE WHEN EXISTS (SELECT 1 FROM "sign_logs" WHERE "sign_logs"."run_id" = "claim"."run_id") THEN 'done' ELSE 'interrupted' END
+        WHERE "claim"."account" = $1 AND "claim"."state" = 'running'
+          AND ("claim"."replica_id" <> $2 OR NOT ("claim"."job" = ANY($3::varchar[])))
+        RETURNING "claim"."job", "claim"."due_at", "claim"."run_id", "claim"."replica_id", "claim"."claimed_at", "claim"."state"`,
+      [accountName, this.cluster.replicaId, [...busyJobs]],
+    )) as [Array<{ job: string; due_at: string | number; run_id: string | null; replica_id: string; claimed_at: string | number; state: string }>, number];
+    return result[0]
+      .filter((row) => row.state === 'interrupted')
+      .map((row) => ({ job: row.job, dueAt: Number(row.due_at), runId: row.run_id, replicaId: row.replica_id, claimedAt: Number(row.claimed_at) }));
   }
 
   /** Drops claims older than `olderThanMs` (maintenance). */

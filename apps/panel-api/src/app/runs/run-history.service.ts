@@ -29,6 +29,15 @@ export interface SignLogEvent {
   verdict_text?: string | null;
 }
 
+/** A run that ended without a record of its own, as its account's owner records it. */
+export interface InterruptedRun {
+  runId: string;
+  taskName: string;
+  accountName: string;
+  trigger: string;
+  reason: string;
+}
+
 /** A finished run with its flow log (earlier versions kept it in `.signer/history/<task>/<run_id>.json`). */
 export interface HistoryEntry {
   run_id: string;
@@ -177,40 +186,61 @@ export class RunHistoryService implements OnModuleInit {
 
   /**
    * A run that a replica started and never finished (the replica died or lost the account's lease):
-   * recorded by the account's new owner as `interrupted`, with the reason as its message.
+   * recorded by the account's owner as `interrupted`, with the reason as its message.
    */
-  async recordInterrupted(input: { runId: string; taskName: string; accountName: string; trigger: string; reason: string }): Promise<SignLogEvent> {
-    const saved = await this.logs.manager.transaction(async (manager) => {
-      await this.cluster.assertOwned(manager, input.accountName);
-      return manager.save(
-        SignLog,
-        manager.create(SignLog, {
-          runId: input.runId,
-          taskName: input.taskName,
-          accountName: input.accountName,
-          success: false,
-          state: 'interrupted',
-          failureCategory: 'none',
-          message: input.reason,
-          trigger: input.trigger,
-          attempts: 1,
-          createdAt: new Date(),
-        }),
-      );
-    });
-    this.metrics.runFinished({ success: false, state: 'interrupted', failure_category: 'none' });
-    const event: SignLogEvent = {
-      run_id: input.runId,
-      account_name: input.accountName,
-      task_name: input.taskName,
-      success: false,
-      message: input.reason,
-      created_at: saved.createdAt.toISOString(),
-      failure_category: 'none',
-    };
-    this.eventSubject.next(event);
-    await this.clusterEvents.announceSignLog(event);
+  async recordInterrupted(input: InterruptedRun): Promise<SignLogEvent> {
+    const [event] = await this.recordInterruptedRuns(input.accountName, async () => [input]);
     return event;
+  }
+
+  /**
+   * Records the runs `take` names as `interrupted`, in one transaction fenced by the account's lease:
+   * `take` claims them in that transaction (a claim's state), so a refused fence or a failed row
+   * leaves the claims as they were for the next owner, and a run is never recorded twice. Published
+   * on the live history stream (here and on the other replicas) once committed.
+   */
+  async recordInterruptedRuns(accountName: string, take: (manager: EntityManager) => Promise<InterruptedRun[]>): Promise<SignLogEvent[]> {
+    const saved = await this.logs.manager.transaction(async (manager) => {
+      await this.cluster.assertOwned(manager, accountName);
+      const rows: SignLog[] = [];
+      for (const run of await take(manager)) {
+        rows.push(
+          await manager.save(
+            SignLog,
+            manager.create(SignLog, {
+              runId: run.runId,
+              taskName: run.taskName,
+              accountName: run.accountName,
+              success: false,
+              state: 'interrupted',
+              failureCategory: 'none',
+              message: run.reason,
+              trigger: run.trigger,
+              attempts: 1,
+              createdAt: new Date(),
+            }),
+          ),
+        );
+      }
+      return rows;
+    });
+    const events: SignLogEvent[] = [];
+    for (const row of saved) {
+      this.metrics.runFinished({ success: false, state: 'interrupted', failure_category: 'none' });
+      const event: SignLogEvent = {
+        run_id: row.runId,
+        account_name: row.accountName,
+        task_name: row.taskName,
+        success: false,
+        message: row.message,
+        created_at: row.createdAt.toISOString(),
+        failure_category: 'none',
+      };
+      this.eventSubject.next(event);
+      await this.clusterEvents.announceSignLog(event);
+      events.push(event);
+    }
+    return events;
   }
 
   /** Publishes an event without a run (the benchmark's fan-out, tests of the stream). */

@@ -13,7 +13,7 @@ import {
 } from '@nestjs/swagger';
 import { BEARER_SCHEME } from '../openapi';
 import { assertTaskName, SignTasksService } from '../sign-tasks/sign-tasks.service';
-import { ActiveRunListDto, CancelResultDto, HistoryListDto, HistoryQueryDto, RunFailureDto, RunStartedDto, RunStatusDto, RunTaskDto, TaskRunStatusDto } from './dto/run.dto';
+import { ActiveRunDto, ActiveRunListDto, CancelResultDto, HistoryListDto, HistoryQueryDto, RunFailureDto, RunStartedDto, RunStatusDto, RunTaskDto, TaskRunStatusDto } from './dto/run.dto';
 import { RunHistoryService } from './run-history.service';
 import { RunRecord, RunRegistry } from './run-registry';
 import { RUN_TIMINGS, RunTimings } from './run-timings';
@@ -44,10 +44,10 @@ export class RunsController {
   ) {}
 
   @Get('runs/active')
-  @ApiOperation({ summary: 'Runs in progress (phase, account, task)' })
+  @ApiOperation({ summary: 'Runs in progress (phase, account, task) on every replica' })
   @ApiOkResponse({ type: ActiveRunListDto })
-  active(): ActiveRunListDto {
-    const runs = this.registry.active().map((run) => ({
+  async active(@Req() request: FastifyRequest): Promise<ActiveRunListDto> {
+    const runs: ActiveRunDto[] = this.registry.active().map((run) => ({
       run_id: run.run_id,
       task_name: run.task_name,
       account_name: run.account_name,
@@ -55,8 +55,34 @@ export class RunsController {
       phase_detail: run.phase_detail,
       started_at: run.started_at,
       wait_seconds: run.wait_seconds,
+      replica_id: this.cluster.replicaId,
     }));
-    return { runs, total: runs.length };
+    const failures: ReplicaFailureDto[] = [];
+    if (this.cluster.active && !request.headers[FORWARDED_BY_HEADER]) {
+      // Replicas: each keeps its runs in memory; every live replica is asked for its own (a forwarded request is never forwarded again).
+      const replicas = await this.cluster.otherReplicas();
+      const outcomes = await Promise.allSettled(
+        replicas.map(async (replica) => {
+          const answer = await this.forward(replica, 'GET', '/api/sign-tasks/runs/active', request);
+          if (answer.status !== 200) throw errorOfAnswer(answer, `the runs of replica ${replica.id}`);
+          return answerJson<ActiveRunListDto>(answer)?.runs ?? [];
+        }),
+      );
+      const known = new Set(runs.map((run) => run.run_id));
+      outcomes.forEach((outcome, index) => {
+        if (outcome.status === 'rejected') {
+          failures.push({ replica_id: replicas[index].id, ...errorParts(outcome.reason) });
+          return;
+        }
+        for (const run of outcome.value) {
+          if (known.has(run.run_id)) continue;
+          known.add(run.run_id);
+          runs.push(run);
+        }
+      });
+      runs.sort((a, b) => a.started_at.localeCompare(b.started_at) || a.run_id.localeCompare(b.run_id));
+    }
+    return { runs, total: runs.length, failures };
   }
 
   @Post(':name/run')

@@ -159,17 +159,7 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     const windowMs = 2 * this.cluster.leaseSeconds * 1000 + CATCH_UP_EXTRA_MS;
     const now = Date.now();
     for (const accountName of accounts) {
-      for (const claim of await this.claims.interruptOrphans(accountName)) {
-        const taskName = claim.job.startsWith(signJobId(accountName, '')) ? claim.job.slice(signJobId(accountName, '').length) : claim.job;
-        await this.history.recordInterrupted({
-          runId: claim.runId ?? randomUUID(),
-          taskName,
-          accountName,
-          trigger: 'schedule',
-          reason: `Interrupted: replica ${claim.replicaId} stopped (its lease on ${accountName} expired) while running the run due at ${new Date(claim.dueAt).toISOString()}`,
-        });
-        this.logger.warn(`${claim.job}: the run due at ${new Date(claim.dueAt).toISOString()} on ${claim.replicaId} was interrupted`);
-      }
+      await this.interruptOrphans(accountName).catch((error: unknown) => this.logger.error({ err: error }, `Recording the interrupted runs of ${accountName} failed (the next owner or regain tries again)`));
       for (const job of this.wantedJobs().filter((item) => item.accountName === accountName)) {
         const task = this.tasks.get(job.taskName);
         if (!task) continue;
@@ -184,6 +174,34 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
         this.fireClaimed(job, dueAt);
       }
     }
+  }
+
+  /**
+   * Records once, as `interrupted`, the account's due runs whose claim is still `running` with no run
+   * going or waiting here: another replica's that died with its lease, or this replica's own that it
+   * stopped when it lost trust in its leases and whose records were refused (it gets the account back
+   * with the same epoch after a pause shorter than the lease).
+   */
+  private async interruptOrphans(accountName: string): Promise<void> {
+    const busyJobs = [...new Set([...this.runs.active().map((run) => signJobId(run.account_name, run.task_name)), ...this.delayed.keys()])];
+    const prefix = signJobId(accountName, '');
+    const recorded = await this.history.recordInterruptedRuns(accountName, async (manager) =>
+      (await this.claims.interruptOrphans(manager, accountName, busyJobs)).map((claim) => {
+        const due = new Date(claim.dueAt).toISOString();
+        const why =
+          claim.replicaId === this.cluster.replicaId
+            ? `this replica (${claim.replicaId}) stopped it (its lease on ${accountName} was not renewed in time: a pause, the database out of reach, or a restart)`
+            : `replica ${claim.replicaId} stopped (its lease on ${accountName} expired)`;
+        return {
+          runId: claim.runId ?? randomUUID(),
+          taskName: claim.job.startsWith(prefix) ? claim.job.slice(prefix.length) : claim.job,
+          accountName,
+          trigger: 'schedule',
+          reason: `Interrupted: ${why} while running the run due at ${due}`,
+        };
+      }),
+    );
+    for (const event of recorded) this.logger.warn(`Run ${event.run_id} of ${event.task_name} (${accountName}) recorded as interrupted: ${event.message}`);
   }
 
   /** Runs of accounts this replica gives up are stopped: their result would be refused anyway. */

@@ -1,10 +1,11 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { existsSync, readdirSync, renameSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource, EntityManager } from 'typeorm';
 import { raiseStoreRevision, readStoreRevision, SerialQueue } from '../data-dir/store-revisions';
 import { DataDirectory } from '../data-dir/data-directory';
+import { entriesToImport, moveAsideImported } from '../data-dir/imported-files';
 import { readJsonObjectFile } from '../data-dir/json-file-store';
 import { TaskExists } from '../common/panel-error';
 import { SignTaskRow } from './entities/sign-task-row.entity';
@@ -30,9 +31,9 @@ export type TaskDiskChangeListener = (change: TaskDiskChange) => void;
 
 /** What the one-time move of `.signer/tasks/*.json` into the database did. */
 export interface TaskFileImport {
-  /** The folder the files were in, renamed to `moved_to` afterwards. */
+  /** The folder the files were in, renamed to `moved_to` afterwards (null when another replica sharing the data directory did it first). */
   folder: string;
-  moved_to: string;
+  moved_to: string | null;
   imported: string[];
   /** Tasks the database already held (an earlier, interrupted import or another replica): left as they are. */
   already_stored: string[];
@@ -292,11 +293,17 @@ export class TaskStore implements OnModuleInit, OnModuleDestroy {
     if (!existsSync(folder)) return undefined;
     const unreadable: TaskFileImport['unreadable'] = [];
     const documents: SignTask[] = [];
-    for (const file of readdirSync(folder).sort()) {
-      if (!file.endsWith('.json') || file.startsWith('.')) continue;
+    const files = entriesToImport(folder)
+      .map((entry) => entry.name)
+      .filter((file) => file.endsWith('.json') && !file.startsWith('.'))
+      .sort();
+    const read: string[] = [];
+    for (const file of files) {
       try {
         const stored = readJsonObjectFile(join(folder, file));
+        // Gone: another replica sharing the data directory imported it and set the folder aside.
         if (!stored) continue;
+        read.push(file);
         const task = parseStoredTask(stored);
         if (!isStorableName(task.name)) throw new Error('its name is not a valid task name');
         documents.push(task);
@@ -322,11 +329,11 @@ export class TaskStore implements OnModuleInit, OnModuleDestroy {
       );
     }
     const movedTo = join(this.dataDirectory.signer, `tasks.imported-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-    try {
-      renameSync(folder, movedTo);
-    } catch (error) {
-      // Another replica on a shared data directory moved it a moment ago.
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    // Another replica sharing the data directory set the folder aside first when the files read here are gone from it.
+    const stillHere = files.length === 0 || [...read, ...unreadable.map((entry) => entry.file)].some((file) => existsSync(join(folder, file)));
+    if (!stillHere || !moveAsideImported(folder, movedTo)) {
+      this.logger.log(`The task files of ${folder} were moved into the database by another replica sharing this data directory (${imported.length} imported here)`);
+      return { folder, moved_to: null, imported, already_stored: alreadyStored, unreadable };
     }
     const report: TaskFileImport = { folder, moved_to: movedTo, imported, already_stored: alreadyStored, unreadable };
     this.logger.log(

@@ -18,6 +18,11 @@ export function useRuntimeQuery() {
   return useQuery({ queryKey: [...OPS, 'runtime'], queryFn: () => unwrap(api.GET('/api/ops/runtime-status')), refetchInterval: 15_000 });
 }
 
+/** The replicas sharing this database and who owns which account, refreshed every 10 s (heartbeats are seconds apart). */
+export function useClusterQuery() {
+  return useQuery({ queryKey: [...OPS, 'cluster'], queryFn: () => unwrap(api.GET('/api/ops/cluster')), refetchInterval: 10_000 });
+}
+
 /** Asks the service to look for a newer release now (bypassing its cache). */
 const checkForUpdate = () => unwrap(api.POST('/api/ops/version/check', { params: { query: { force: true } } }));
 

@@ -6,16 +6,18 @@ import { Page } from '../../components/page';
 import { useTimeZone } from '../../components/hooks';
 import { formatBytes, formatDuration } from './format';
 import { RuntimeDetails } from './runtime-details';
-import { useCheckForUpdate, useMemoryQuery, useRuntimeQuery, useVersionQuery } from './about-api';
+import { useCheckForUpdate, useClusterQuery, useMemoryQuery, useRuntimeQuery, useVersionQuery } from './about-api';
+import { ClusterOverview } from './cluster-overview';
 
 const STATE_COLOR: Record<string, string> = { running: 'green', idle: 'blue', disabled: 'gray', stopped: 'gray', degraded: 'yellow', error: 'red' };
 
-/** The version and the update check; memory and the runtime status are on the System status page. */
+/** The version, the update check and the replicas sharing the database; memory and the runtime status are on the System status page. */
 export function AboutPage() {
   const { t } = useTranslation();
   const timeZone = useTimeZone();
   const version = useVersionQuery();
   const check = useCheckForUpdate({ onError: (error) => toast.error(error) });
+  const cluster = useClusterQuery();
   const result = check.data;
   return (
     <Page title={t('about.title')}>
@@ -68,6 +70,12 @@ export function AboutPage() {
           </Group>
         </Card>
       </SimpleGrid>
+      <Card withBorder component="section" aria-labelledby="about-cluster-title">
+        <Title order={3} size="h5" mb="xs" id="about-cluster-title">
+          {t('about.cluster.title')}
+        </Title>
+        <QueryState query={cluster}>{(data) => <ClusterOverview cluster={data} now={cluster.dataUpdatedAt || Date.now()} timeZone={timeZone} />}</QueryState>
+      </Card>
     </Page>
   );
 }

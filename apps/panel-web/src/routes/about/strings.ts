@@ -104,6 +104,19 @@ export const en = {
       reason: { not_in_allowlist: 'Not in the account allowlist', other_shard: 'Another shard listens', other_replica: 'Another instance owns this account', needs_relogin: 'Needs a new login', no_session: 'No session', account_not_found: 'Account not found' },
     },
     noneListed: 'None',
+    cluster: {
+      title: 'Instances',
+      single: 'One instance (SQLite): it runs all {{count}} accounts itself; replicas need PostgreSQL.',
+      summary: '{{replicas}} live replicas share {{accounts}} accounts. This page was answered by {{replica}}.',
+      betweenOwners: 'Accounts between owners: {{count}}',
+      betweenOwnersHint: 'No replica uses these accounts right now. A live replica allowed to use one takes it within a lease period; a pin (APP_MONITOR_ACCOUNT_ALLOWLIST, APP_MONITOR_SHARD) can keep an account from every replica.',
+      replicaLabel: 'Replica {{id}}',
+      thisReplica: 'This replica',
+      leader: 'Leader',
+      address: '{{address}} · version {{version}}',
+      heartbeat: 'Last heartbeat',
+      accounts: 'Accounts ({{count}}):',
+    },
   },
 };
 
@@ -209,5 +222,18 @@ export const zh: typeof en = {
       reason: { not_in_allowlist: '不在账号白名单中', other_shard: '由其他分片监听', other_replica: '由其他实例负责此账号', needs_relogin: '需要重新登录', no_session: '没有会话', account_not_found: '找不到账号' },
     },
     noneListed: '无',
+    cluster: {
+      title: '实例',
+      single: '单实例（SQLite）：全部 {{count}} 个账号都由它运行；多副本需要 PostgreSQL。',
+      summary: '{{replicas}} 个在线副本共享 {{accounts}} 个账号。本页由 {{replica}} 应答。',
+      betweenOwners: '正在交接的账号：{{count}} 个',
+      betweenOwnersHint: '目前没有副本使用这些账号。允许使用该账号的在线副本会在一个租约周期内接管；固定配置（APP_MONITOR_ACCOUNT_ALLOWLIST、APP_MONITOR_SHARD）可能使任何副本都不能使用某个账号。',
+      replicaLabel: '副本 {{id}}',
+      thisReplica: '当前副本',
+      leader: '主副本',
+      address: '{{address}} · 版本 {{version}}',
+      heartbeat: '最近心跳',
+      accounts: '账号（{{count}} 个）：',
+    },
   },
 };

@@ -46,11 +46,14 @@ export class ActiveRunDto {
   @ApiProperty({ nullable: true, type: String }) phase_detail!: string | null;
   @ApiProperty({ format: 'date-time' }) started_at!: string;
   @ApiProperty({ nullable: true, type: Number }) wait_seconds!: number | null;
+  @ApiProperty({ description: 'The replica running it (replicas on PostgreSQL; on one instance always that instance)' }) replica_id!: string;
 }
 
 export class ActiveRunListDto {
-  @ApiProperty({ type: [ActiveRunDto] }) runs!: ActiveRunDto[];
+  @ApiProperty({ type: [ActiveRunDto], description: 'The runs in progress on every live replica' }) runs!: ActiveRunDto[];
   @ApiProperty() total!: number;
+  @ApiProperty({ type: [ReplicaFailureDto], description: 'Replicas that failed or did not answer: their runs are missing from `runs` (always empty on one instance)' })
+  failures!: ReplicaFailureDto[];
 }
 
 export class StartedRunDto {
