@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { DataDirectory } from '../data-dir/data-directory';
 import { moveAsideImported } from '../data-dir/imported-files';
@@ -119,13 +120,22 @@ export class SettingsService implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly dataDirectory: DataDirectory,
     private readonly cipher: SettingsCipher,
-    private readonly dataSource: DataSource,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   /**
-   * Imports the files of an earlier version and reads the table; called by the module's provider
-   * factory before anything that reads a setting is created, so the sync getters always have values.
+   * Loads the settings before any module that reads them starts: every reader imports SettingsModule,
+   * so Nest initialises this module before theirs (a read before that throws, see settings()).
    */
+  async onModuleInit(): Promise<void> {
+    await this.load();
+    this.pollTimer = setInterval(() => {
+      this.refresh().catch((error: unknown) => this.logger.error({ err: error }, 'Re-reading the settings failed'));
+    }, SETTINGS_POLL_INTERVAL_MS);
+    this.pollTimer.unref();
+  }
+
+  /** Imports the files of an earlier version, then reads the table. */
   async load(): Promise<void> {
     this.dataDirectory.prepare();
     this.lastFileImport = await this.importFiles();
@@ -135,13 +145,6 @@ export class SettingsService implements OnModuleInit, OnModuleDestroy {
       this.loaded = this.decodeRows(rows);
       this.revision = revision;
     });
-  }
-
-  onModuleInit(): void {
-    this.pollTimer = setInterval(() => {
-      this.refresh().catch((error: unknown) => this.logger.error({ err: error }, 'Re-reading the settings failed'));
-    }, SETTINGS_POLL_INTERVAL_MS);
-    this.pollTimer.unref();
   }
 
   onModuleDestroy(): void {
@@ -237,6 +240,20 @@ export class SettingsService implements OnModuleInit, OnModuleDestroy {
     });
     this.pendingRefresh = run;
     return run;
+  }
+
+  /**
+   * The groups as stored now, each as one plain object with its sealed parts opened (the shape
+   * its file had, unknown keys included), and the rows' text as it is in the table.
+   */
+  async readStored(): Promise<{ groups: Record<SettingsGroup, Record<string, unknown>>; text: string }> {
+    const rows = await this.dataSource.getRepository(SettingsRow).find({ order: { name: 'ASC' } });
+    const groups = {} as Record<SettingsGroup, Record<string, unknown>>;
+    for (const group of GROUPS) {
+      const row = rows.find((candidate) => candidate.name === ROW_NAMES[group]);
+      groups[group] = row ? this.openDocument(group, row.document) : {};
+    }
+    return { groups, text: JSON.stringify(rows.map((row) => ({ name: row.name, document: row.document }))) };
   }
 
   /** The size of the stored settings documents (for the backup sizes). */
