@@ -155,7 +155,7 @@ describe('SettingsService: settings in the database', () => {
     const again = await startService({ dataDirectory });
     expect(again.lastFileImport).toBeUndefined();
     expect(again.getGlobal()).toMatchObject({ timezone: 'UTC', webdav_password: 'from-file' });
-    const document = JSON.parse((await rows()).find((row) => row.name === 'global')!.document) as { unknown: string };
+    const document = JSON.parse((await rows()).find((row) => row.name === 'global')?.document ?? '') as { unknown: string };
     const cipher = new SettingsCipher(dataDirectory, { auth: { encryptionKey: KEY } } as PanelConfig);
     expect(JSON.parse(cipher.open('global.unknown', document.unknown))).toEqual({ a_later_key: { keep: true } });
   });
