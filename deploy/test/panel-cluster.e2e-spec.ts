@@ -91,6 +91,8 @@ describe('panel-api: three replicas, one killed with kill -9, one paused past it
   it('never had two replicas connected with one session (no AUTH_KEY_DUPLICATED at the simulator)', () => {
     expect(report.overlap_details).toEqual([]);
     expect(report.overlaps).toBe(0);
+    // A settings change through any replica is what every replica (own empty data directory) and nginx's round-robin serve next.
+    expect(report.settings).toMatchObject({ reads: 18, stale: [] });
   });
 
   it('executes every due run exactly once; only the runs in flight at the pause end as interrupted', () => {
