@@ -41,6 +41,8 @@ interface PanelClusterReport {
     rebalance_after_resume_ms: number;
   };
   rebalance_after_join_ms: { b: number; c: number };
+  /** The time zone changed through each replica, read back on all three and three times through nginx. */
+  settings: { reads: number; stale: Array<{ written_on: string; read_on: string; expected: string; timezone: unknown }>; ms: number };
   failover_ms: { p50: number; max: number; samples: number };
 }
 

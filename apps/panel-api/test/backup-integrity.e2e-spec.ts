@@ -97,7 +97,7 @@ describe('backup integrity and the checked restore', () => {
     expect(await restoreInto(target, archive)).toBeUndefined();
     expect(readFileSync(join(target, 'sessions', 'alice.session'), 'utf8')).toBe('alice-session');
     // The settings are rows of the database: on SQLite they come back with its snapshot (backup-restore.e2e-spec.ts starts on one).
-    if (panel.config.database.driver === 'sqlite') expect(existsSync(join(target, 'db.sqlite'))).toBe(true);
+    if (panel?.config.database.driver === 'sqlite') expect(existsSync(join(target, 'db.sqlite'))).toBe(true);
   });
 
   it('refuses a tampered archive, and one checked under another key, writing nothing', async () => {
