@@ -20,11 +20,12 @@ describe('data directory', () => {
     for (const folder of ['sessions', '.signer', join('.signer', 'history')]) {
       expect(statSync(join(panel.dataDir, folder)).isDirectory()).toBe(true);
     }
-    for (const file of ['.jwt_secret']) {
-      const stat = statSync(join(panel.dataDir, file));
+    // The generated token key, on SQLite only: PostgreSQL requires APP_JWT_SECRET.
+    if (panel.config.database.driver === 'sqlite') {
+      const stat = statSync(join(panel.dataDir, '.jwt_secret'));
       expect(stat.isFile()).toBe(true);
       expect(stat.mode & 0o777).toBe(0o600);
-    }
+    } else expect(existsSync(join(panel.dataDir, '.jwt_secret'))).toBe(false);
     // The settings are in the database: no settings file is written.
     for (const file of ['.global_settings.json', '.openai_config.json', '.telegram_api.json']) expect(existsSync(join(panel.dataDir, file))).toBe(false);
     expect(existsSync(join(panel.dataDir, 'db.sqlite'))).toBe(panel.config.database.driver === 'sqlite');
