@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EnvelopeCipher } from '@shared/crypto';
-import { loadOrCreateEncryptionKey } from '../accounts/session-cipher';
 import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
 import { DataDirectory } from '../data-dir/data-directory';
+import { loadOrCreateEncryptionKey } from '../data-dir/encryption-key';
 
 /** A stored setting that this key cannot open (another key sealed it, or it was changed). */
 export class SealedSettingError extends Error {
