@@ -3,7 +3,7 @@
 // nginx forwards to, and every link between the docs leads somewhere.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { parseDocument, parse as parseYaml } from 'yaml';
 
 const root = join(__dirname, '../..');
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
@@ -62,6 +62,24 @@ describe('docs and compose', () => {
     expect(compose.services['repo-monitor'].environment?.['MONITOR_HTTP_TRUST_PROXY']).toBe('true');
     expect(compose.services['nginx'].volumes).toContain('./proxy/nginx.conf:/etc/nginx/nginx.conf:ro');
     expect(compose.services['postgres'].profiles).toEqual(['postgres']);
+  });
+
+  it('runs two panel-api replicas on PostgreSQL behind the same nginx, each with its own scratch data directory', () => {
+    const document = parseDocument(read('deploy/compose.panel-cluster.yaml'), { customTags: [{ tag: '!override', collection: 'seq', resolve: (value: unknown) => value }] });
+    expect(document.errors).toEqual([]);
+    const cluster = document.toJS() as { services: Record<string, { deploy?: { replicas?: number }; volumes?: string[]; depends_on?: Record<string, { condition: string; required: boolean }> }> };
+    const base = parseYaml(read('deploy/compose.yaml')) as { services: Record<string, { volumes?: string[] }> };
+    expect(Object.keys(cluster.services)).toEqual(['panel-api']);
+    expect(cluster.services['panel-api'].deploy?.replicas).toBe(2);
+    // The shared named volume is replaced, not added to: an anonymous /data per replica.
+    expect(read('deploy/compose.panel-cluster.yaml')).toMatch(/volumes: !override\n\s+- \/data\n/);
+    expect(cluster.services['panel-api'].volumes).toEqual(['/data']);
+    expect(base.services['panel-api'].volumes).toEqual(['panel-data:/data']);
+    expect(cluster.services['panel-api'].depends_on?.['postgres']).toEqual({ condition: 'service_healthy', required: true });
+    // nginx sends to every address of the service name: the upstream names the service, not one container.
+    expect(read('deploy/proxy/nginx.conf')).toContain('server panel-api:8000;');
+    // The replicas need the shared keys that the configuration requires with PostgreSQL.
+    for (const variable of ['APP_DATABASE_URL', 'APP_ENCRYPTION_KEY', 'APP_JWT_SECRET']) expect(read('deploy/panel-api.env.example')).toContain(`# ${variable}=`);
   });
 
   it('links only to docs, files and sections that exist', () => {

@@ -204,6 +204,33 @@ describe('Helm chart deploy/helm/selfhost', () => {
     const panelKey = find('panelApi.database.driver=postgres needs APP_ENCRYPTION_KEY')?.condition;
     expect(panelKey).toContain('(eq .Values.panelApi.database.driver "postgres")');
     expect(panelKey).toContain('(not (index .Values.panelApi.secret.values "APP_ENCRYPTION_KEY"))');
+    // A generated token key would differ per pod: replicas would refuse each other's tokens.
+    const jwtSecret = find('panelApi.database.driver=postgres needs APP_JWT_SECRET')?.condition;
+    expect(jwtSecret).toContain('(eq .Values.panelApi.database.driver "postgres")');
+    expect(jwtSecret).toContain('(not (index .Values.panelApi.secret.values "APP_JWT_SECRET"))');
+    // Several panel-api replicas no longer need a shared (ReadWriteMany) data directory.
+    expect(validate).not.toContain('ReadWriteMany');
+  });
+
+  it('scales panel-api on PostgreSQL without a ReadWriteMany claim: several replicas get an emptyDir each, one replica or SQLite keeps the claim', () => {
+    const helpers = readFileSync(join(templatesDir, '_helpers.tpl'), 'utf8');
+    const claim = /\{\{- define "selfhost\.panelApi\.dataClaim" -\}\}\n[^\n]*\n\{\{- if (.+) -\}\}\ntrue\n/.exec(helpers)?.[1] ?? '';
+    expect(claim).toContain('$persistence.enabled');
+    expect(claim).toContain('(eq .Values.panelApi.database.driver "sqlite")');
+    expect(claim).toContain('(le (int .Values.panelApi.replicaCount) 1)');
+    expect(claim).toContain('$persistence.existingClaim');
+    expect(claim).toContain('(eq $persistence.accessMode "ReadWriteMany")');
+    const deployment = readFileSync(join(templatesDir, 'panel-api-deployment.yaml'), 'utf8');
+    expect(deployment).toMatch(/- name: data\n\s+\{\{- if include "selfhost\.panelApi\.dataClaim" \. \}\}\n\s+persistentVolumeClaim:[\s\S]*?\{\{- else \}\}\n\s+emptyDir: \{\}/);
+    expect(readFileSync(join(templatesDir, 'panel-api-pvc.yaml'), 'utf8')).toContain('(include "selfhost.panelApi.dataClaim" .)');
+    // Three replicas on PostgreSQL pass the schema with the default ReadWriteOnce persistence, and keep the budget and rolling updates.
+    const three = JSON.parse(JSON.stringify(values)) as { panelApi: { replicaCount: number; database: { driver: string }; persistence: { accessMode: string } } };
+    three.panelApi.replicaCount = 3;
+    three.panelApi.database.driver = 'postgres';
+    expect(three.panelApi.persistence.accessMode).toBe('ReadWriteOnce');
+    expect(new Ajv({ allErrors: true, strict: false }).compile(schema)(three)).toBe(true);
+    expect(deployment).toContain('RollingUpdate');
+    expect(readFileSync(join(templatesDir, 'panel-api-pdb.yaml'), 'utf8')).toContain('(gt (int .Values.panelApi.replicaCount) 1)');
   });
 
   // Without the ingress nothing sits in front of the Service, and any pod that reaches it could write

@@ -41,6 +41,8 @@ interface PanelClusterReport {
     rebalance_after_resume_ms: number;
   };
   rebalance_after_join_ms: { b: number; c: number };
+  /** The time zone changed through each replica, read back on all three and three times through nginx. */
+  settings: { reads: number; stale: Array<{ written_on: string; read_on: string; expected: string; timezone: unknown }>; ms: number };
   failover_ms: { p50: number; max: number; samples: number };
 }
 
@@ -91,6 +93,8 @@ describe('panel-api: three replicas, one killed with kill -9, one paused past it
   it('never had two replicas connected with one session (no AUTH_KEY_DUPLICATED at the simulator)', () => {
     expect(report.overlap_details).toEqual([]);
     expect(report.overlaps).toBe(0);
+    // A settings change through any replica is what every replica (own empty data directory) and nginx's round-robin serve next.
+    expect(report.settings).toMatchObject({ reads: 18, stale: [] });
   });
 
   it('executes every due run exactly once; only the runs in flight at the pause end as interrupted', () => {

@@ -7,12 +7,14 @@
 //    check-in bot) and a keyword listener on a group where a matching and a non-matching message
 //    arrive every two seconds.
 // 2. The replicas start one after the other: the rebalance time after each join.
+//    Then the timezone is changed through each replica in turn and read back from every replica and
+//    three times round-robin through nginx: each read must show the change (settings in the database).
 // 3. Faults: replica a is killed with kill -9 three seconds before a minute's due runs (its accounts
 //    are due while they have no owner); in the next minute, replica b is paused with SIGSTOP while its
 //    runs are in flight, for the lease and four seconds more, then resumed with SIGCONT.
 // Then it reads the simulator and the database: overlaps, every due run (claim, run record, check-in
 // at the bot), every matching message's hit, the paused replica's refused late writes, takeover times.
-// Exits 1 unless: 0 overlaps, 0 duplicate and 0 missed runs, 0 missed hits, late writes refused.
+// Exits 1 unless: 0 overlaps, 0 duplicate and 0 missed runs, 0 missed hits, late writes refused, no stale settings read.
 // Usage: npx nx build panel-api && node tools/bench/panel-cluster.mjs [--accounts 20] [--lease 4]
 //   [--database <name>] [--report <file.json>]
 import { spawn } from 'node:child_process';
@@ -283,6 +285,18 @@ try {
   const joinC = await untilBalanced(c, token, 3, 12 * LEASE_SECONDS * 1000);
   report.rebalance_after_join_ms = { b: joinB.ms, c: joinC.ms };
 
+  // Settings are rows of the database: a change made through one replica is served by every replica
+  // (each with its own empty data directory) on its next request, asked directly and round-robin through nginx.
+  const settingsStartedAt = Date.now();
+  const settingsReads = [];
+  for (const [writer, timezone] of [[a, 'Europe/Berlin'], [b, 'Asia/Tokyo'], [c, 'UTC']]) {
+    const put = await request(writer.url, '/api/config/settings', { method: 'PUT', token, body: { timezone } });
+    if (put.status !== 200) throw new Error(`settings change on ${writer.name}: ${put.status} ${put.text}`);
+    const reads = [...[a, b, c].map((reader) => [reader.name, request(reader.url, '/api/config/settings', { token })]), ...[1, 2, 3].map((n) => [`nginx ${n}`, viaProxy('/api/config/settings')])];
+    for (const [reader, pending] of reads) settingsReads.push({ written_on: writer.name, read_on: reader, expected: timezone, timezone: (await pending).body?.timezone });
+  }
+  report.settings = { reads: settingsReads.length, stale: settingsReads.filter((read) => read.timezone !== read.expected), ms: Date.now() - settingsStartedAt };
+
   // Every account listens somewhere before the messages start.
   let states = {};
   const listening = await until(async () => {
@@ -423,6 +437,8 @@ try {
     report.hits.missed === 0 &&
     report.hits.recorded_for_non_matching === 0 &&
     report.pause.late_writes_refused > 0 &&
+    report.settings.reads === 18 &&
+    report.settings.stale.length === 0 &&
     takeovers.length === ofA.length + ofB.length;
 } catch (error) {
   report.error = error instanceof Error ? (error.stack ?? error.message) : String(error);
@@ -461,6 +477,7 @@ try {
       `panel-api cluster: ${ACCOUNTS} accounts, 3 replicas, lease ${LEASE_SECONDS} s`,
       `  rebalance after a join: ${JSON.stringify(report.rebalance_after_join_ms ?? {})} ms; after the paused replica resumed: ${pause?.rebalance_after_resume_ms ?? '-'} ms`,
       `  failover (kill -9 of ${kill?.accounts ?? '-'} accounts, SIGSTOP of ${pause?.accounts ?? '-'}): p50 ${report.failover_ms?.p50 ?? '-'} ms, max ${report.failover_ms?.max ?? '-'} ms`,
+      `  settings changed through each replica, read back on all and through nginx: ${report.settings ? `${report.settings.reads - report.settings.stale.length}/${report.settings.reads} current, ${report.settings.ms} ms` : '-'}`,
       `  overlaps at the simulator: ${report.overlaps ?? '-'}`,
       `  due runs: ${runs?.due ?? '-'}, executed once ${runs?.executed_once ?? '-'}, interrupted ${runs?.interrupted ?? '-'}, duplicate ${runs?.duplicate ?? '-'}, missed ${runs?.missed ?? '-'}, failed ${runs?.failed ?? '-'}`,
       `  hits: ${hits?.recorded_once ?? '-'} of ${hits?.matching_messages ?? '-'} matching messages recorded once, missed ${hits?.missed ?? '-'}`,

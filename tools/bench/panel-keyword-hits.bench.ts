@@ -140,7 +140,7 @@ async function startService(dataDir: string, databaseUrl?: string): Promise<{ ur
       LOG_LEVEL: 'warn',
       APP_UPDATE_CHECK: '0',
       // PostgreSQL needs the key that seals sessions (any fixed key serves a bench).
-      ...(databaseUrl ? { APP_DATABASE_URL: databaseUrl, APP_ENCRYPTION_KEY: '6b'.repeat(32) } : {}),
+      ...(databaseUrl ? { APP_DATABASE_URL: databaseUrl, APP_ENCRYPTION_KEY: '6b'.repeat(32), APP_JWT_SECRET: 'panel-keyword-hits-bench-jwt-secret-0123456789' } : {}),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

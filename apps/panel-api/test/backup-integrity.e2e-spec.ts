@@ -96,7 +96,8 @@ describe('backup integrity and the checked restore', () => {
     const target = freshTarget('good');
     expect(await restoreInto(target, archive)).toBeUndefined();
     expect(readFileSync(join(target, 'sessions', 'alice.session'), 'utf8')).toBe('alice-session');
-    expect(JSON.parse(readFileSync(join(target, '.global_settings.json'), 'utf8'))).toMatchObject({ timezone: 'Europe/Berlin' });
+    // The settings are rows of the database: on SQLite they come back with its snapshot (backup-restore.e2e-spec.ts starts on one).
+    if (panel?.config.database.driver === 'sqlite') expect(existsSync(join(target, 'db.sqlite'))).toBe(true);
   });
 
   it('refuses a tampered archive, and one checked under another key, writing nothing', async () => {

@@ -86,7 +86,7 @@ describe('backups', () => {
     const archive = Buffer.from(await response.arrayBuffer());
     const names = listArchive(archive);
     expect(names[0]).toBe('manifest.json');
-    expect(names).toEqual(expect.arrayContaining(['sessions/alice.session', '.signer/daily.json', '.global_settings.json']));
+    expect(names).toEqual(expect.arrayContaining(['sessions/alice.session', '.signer/daily.json']));
     expect(names).not.toContain('.admin_bootstrap_password');
     expect(names).not.toContain('.scheduler.lock');
     expect(names).not.toContain('.jwt_secret');

@@ -151,7 +151,7 @@ describe('panel-api state in the database (tasks, accounts and sealed sessions)'
     expect(again.body.accounts.map((account) => account.account_name)).toEqual(['alice', 'bob']);
   });
 
-  it('shares accounts between replicas, and refuses to start on PostgreSQL without APP_ENCRYPTION_KEY, saying how to make one', async () => {
+  it('shares accounts between replicas, and refuses to start on PostgreSQL without APP_ENCRYPTION_KEY or APP_JWT_SECRET, saying how to make one', async () => {
     const [one, two] = await startTwo();
     const oneToken = await loginAsAdmin(one);
     const twoToken = await loginAsAdmin(two);
@@ -172,5 +172,8 @@ describe('panel-api state in the database (tasks, accounts and sealed sessions)'
     expect(() => loadPanelConfig({ APP_DATA_DIR: newDir(), APP_DATABASE_URL: postgresUrl })).toThrow(/APP_ENCRYPTION_KEY: is required with PostgreSQL.*openssl rand -hex 32/);
     expect(() => loadPanelConfig({ APP_DATA_DIR: newDir(), APP_DATABASE_URL: postgresUrl, APP_ENCRYPTION_KEY: 'abc' })).toThrow(/APP_ENCRYPTION_KEY: must be 64 hex characters/);
     expect(loadPanelConfig({ APP_DATA_DIR: newDir() }).auth.encryptionKey).toBeUndefined();
+    // The token key too: a key generated in each replica's own data directory would not be shared.
+    expect(() => loadPanelConfig({ APP_DATA_DIR: newDir(), APP_DATABASE_URL: postgresUrl, APP_ENCRYPTION_KEY: 'ab'.repeat(32) })).toThrow(/APP_JWT_SECRET: is required with PostgreSQL.*openssl rand -hex 32/);
+    expect(loadPanelConfig({ APP_DATA_DIR: newDir() }).auth.jwtSecret).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@ import { requestJson } from '@shared/testing';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loginAsAdmin, RunningPanel, startPanel } from './harness';
+import { storedSettings } from './stored-settings';
 
 /**
  * The two real exports of the reference panel (TG-SignPulse, in ../../shared/spec/samples, copied
@@ -300,7 +301,8 @@ describe('moving from TG-SignPulse: its real exports through preview and import'
   const call = <T = Json>(method: string, path: string, body?: unknown, on: RunningPanel = panel, as = token) =>
     requestJson<T>(on.url, path, { method, token: as, ...(body === undefined ? {} : { body }) });
   const task = async (name: string, on = panel, as = token) => (await call<Task>('GET', `/api/sign-tasks/${encodeURIComponent(name)}`, undefined, on, as)).body;
-  const settingsFile = (name: string) => JSON.parse(readFileSync(join(panel.dataDir, name), 'utf8')) as Json;
+  /** A settings group as the database stores it (the shape of its former file). */
+  const storedGroup = async (group: 'global' | 'ai' | 'telegramApi') => (await storedSettings(panel))[group] as Json;
 
   beforeAll(async () => {
     panel = await startPanel();
@@ -371,9 +373,9 @@ describe('moving from TG-SignPulse: its real exports through preview and import'
       telegram_api_id: 12345678,
       telegram_api_hash_set: true,
     });
-    expect(settingsFile('.global_settings.json')).toMatchObject({ webdav_password: STORED.webdav_password, bot_token: STORED.bot_token });
-    expect(settingsFile('.openai_config.json')['api_key']).toBe(STORED.ai_api_key);
-    expect(settingsFile('.telegram_api.json')['api_hash']).toBe('0123456789abcdef0123456789abcdef');
+    expect((await storedGroup('global'))).toMatchObject({ webdav_password: STORED.webdav_password, bot_token: STORED.bot_token });
+    expect((await storedGroup('ai'))['api_key']).toBe(STORED.ai_api_key);
+    expect((await storedGroup('telegramApi'))['api_hash']).toBe('0123456789abcdef0123456789abcdef');
     // No account is logged in after a move: the listener restart says so instead of "ok".
     expect(imported.body['post_import']).toEqual(expect.arrayContaining([{ name: 'keyword-listeners', ok: false, error: expect.stringContaining('my_account: waiting_for_login') }]));
   });

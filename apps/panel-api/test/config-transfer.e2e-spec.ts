@@ -1,9 +1,9 @@
 import { requestJson } from '@shared/testing';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
 import { ConfigSectionRegistry } from '../src/app/config-transfer/config-sections';
 import { SettingsService } from '../src/app/settings/settings.service';
 import { loginAsAdmin, RunningPanel, startPanel } from './harness';
+import { storedSettings } from './stored-settings';
 
 type Json = Record<string, unknown>;
 
@@ -31,7 +31,8 @@ describe('configuration export and import', () => {
   let token: string;
   const hookCalls: Json[] = [];
   const call = <T = Json>(method: string, path: string, body?: unknown) => requestJson<T>(panel.url, path, { method, token, ...(body === undefined ? {} : { body }) });
-  const settingsFile = (name: string) => JSON.parse(readFileSync(join(panel.dataDir, name), 'utf8')) as Json;
+  /** A settings group as the database stores it (the shape of its former file). */
+  const storedGroup = async (group: 'global' | 'ai' | 'telegramApi') => (await storedSettings(panel))[group] as Json;
   const taskNames = async () => (await call<{ tasks: Json[] }>('GET', '/api/sign-tasks')).body.tasks.map((task) => task['name']);
 
   beforeAll(async () => {
@@ -84,12 +85,12 @@ describe('configuration export and import', () => {
       const response = await call('POST', '/api/config/import/all', { config_json, overwrite: true });
       expect({ config_json, status: response.status }).toEqual({ config_json, status: 400 });
     }
-    expect(settingsFile('.global_settings.json')['timezone']).toBe('Europe/Berlin');
+    expect((await storedGroup('global'))['timezone']).toBe('Europe/Berlin');
     expect(await taskNames()).toEqual(['daily-checkin', 'deal-watch']);
   });
 
   it('answers 400 (not 500) to __proto__, constructor or toString inside settings.global or settings.ai, and changes nothing', async () => {
-    const before = readFileSync(join(panel.dataDir, '.global_settings.json'), 'utf8');
+    const before = (await storedSettings(panel)).text;
     for (const group of ['global', 'ai']) {
       for (const key of ['__proto__', 'constructor', 'toString']) {
         // As text, so the document's own `__proto__` key reaches the import as JSON.parse makes it.
@@ -107,7 +108,7 @@ describe('configuration export and import', () => {
         expect(preview.body.problems.join('\n')).toContain(`settings.${group}.${key} is not a setting name`);
       }
     }
-    expect(readFileSync(join(panel.dataDir, '.global_settings.json'), 'utf8')).toBe(before);
+    expect((await storedSettings(panel)).text).toBe(before);
     expect(await taskNames()).toEqual(['daily-checkin', 'deal-watch']);
   });
 
@@ -141,7 +142,7 @@ describe('configuration export and import', () => {
     expect((await call<Json>('GET', '/api/sign-tasks/daily-checkin')).body['sign_at']).toBe('09:15');
     const listen = await call<{ chats: Array<{ actions: Json[] }> }>('GET', '/api/sign-tasks/deal-watch');
     expect(listen.body.chats[0].actions[0]['bark_url']).toBe(BARK_URL);
-    expect(settingsFile('.global_settings.json')).toMatchObject({ webdav_password: SECRETS.webdav_password, bot_token: SECRETS.bot_token });
+    expect((await storedGroup('global'))).toMatchObject({ webdav_password: SECRETS.webdav_password, bot_token: SECRETS.bot_token });
     expect(hookCalls.at(-1)).toEqual({ created: {}, overwritten: { signs: ['daily-checkin', 'deal-watch'] }, settingsChanged: false });
     expect(imported.body['post_import']).toEqual(expect.arrayContaining([{ name: 'test-recorder', ok: true, error: null }, { name: 'test-failing-step', ok: false, error: 'step refused' }]));
   });
@@ -177,7 +178,7 @@ describe('configuration export and import', () => {
     const unknownKey = await call('POST', '/api/config/import/all', { config_json: document, selected: ['signs:nope'] });
     expect(unknownKey.status).toBe(400);
     expect(await taskNames()).toEqual(['daily-checkin', 'deal-watch']);
-    expect(settingsFile('.global_settings.json')['timezone']).toBe('Europe/Berlin');
+    expect((await storedGroup('global'))['timezone']).toBe('Europe/Berlin');
 
     const confirmed = await call<Json>('POST', '/api/config/import/all', { config_json: document, selected: ['signs:fresh', 'settings'] });
     expect(confirmed.status).toBe(200);
@@ -185,7 +186,7 @@ describe('configuration export and import', () => {
     expect(confirmed.body['skipped']).toEqual(expect.arrayContaining([expect.objectContaining({ key: 'signs:broken', action: 'skip', reason: 'not selected' })]));
     expect(await taskNames()).toEqual(['daily-checkin', 'deal-watch', 'fresh']);
     // Settings apply without overwrite, as in the reference panel.
-    expect(settingsFile('.global_settings.json')['timezone']).toBe('Asia/Tokyo');
+    expect((await storedGroup('global'))['timezone']).toBe('Asia/Tokyo');
   });
 
   it('imports all or nothing: a failed write undoes the tasks already written', async () => {
@@ -202,7 +203,7 @@ describe('configuration export and import', () => {
     }
     expect(await taskNames()).toEqual(['daily-checkin', 'deal-watch', 'fresh']);
     expect((await call<Json>('GET', '/api/sign-tasks/daily-checkin')).body['sign_at']).toBe('09:15');
-    expect(settingsFile('.global_settings.json')['timezone']).toBe('Asia/Tokyo');
+    expect((await storedGroup('global'))['timezone']).toBe('Asia/Tokyo');
   });
 
   it('takes task titles with emoji and punctuation and non-ASCII account names, and writes no file for them', async () => {

@@ -29,6 +29,9 @@ export interface RegisteredRoute {
 /** The APP_ENCRYPTION_KEY startPanel gives instances on PostgreSQL (SQLite instances generate their own). */
 export const TEST_ENCRYPTION_KEY = '5e'.repeat(32);
 
+/** The APP_JWT_SECRET startPanel gives instances on PostgreSQL (required there: replicas share it). */
+export const TEST_JWT_SECRET = 'panel-e2e-shared-jwt-secret-0123456789abcdef';
+
 /** The password startPanel gives the first-start admin through ADMIN_PASSWORD. */
 export const TEST_ADMIN_PASSWORD = 'correct horse battery';
 
@@ -66,8 +69,8 @@ export async function startPanel(options: StartOptions = {}): Promise<RunningPan
     ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
     // The tests' WebDAV, AI and push stand-ins listen on loopback: allowed explicitly, as an operator would.
     APP_OUTBOUND_ALLOW_PRIVATE: '1',
-    // Every replica of one PostgreSQL database shares the key that seals the sessions (required there).
-    ...(databaseUrl ? { APP_DATABASE_URL: databaseUrl, APP_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY } : {}),
+    // Every replica of one PostgreSQL database shares the key that seals the sessions and the token key (both required there).
+    ...(databaseUrl ? { APP_DATABASE_URL: databaseUrl, APP_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, APP_JWT_SECRET: TEST_JWT_SECRET } : {}),
     ...(options.env ?? {}),
   });
   // The safety governor's waits pass in virtual time unless a test brings its own clock (its own tests do).

@@ -1,13 +1,8 @@
 import { LocalWebDavServer, LocalWebhookReceiver, requestJson } from '@shared/testing';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { loginAsAdmin, RunningPanel, startPanel } from './harness';
+import { storedSettings } from './stored-settings';
 
 type SettingsBody = Record<string, unknown>;
-
-function readJson(path: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-}
 
 /**
  * Issue 19 item 4: a stored secret never follows a changed URL. The attack: keep the stored
@@ -38,7 +33,7 @@ describe('stored secrets do not follow a changed URL', () => {
   it('refuses a new WebDAV host without the password, names the field, changes nothing, and the test button still goes to the saved host', async () => {
     const saved = await put({ webdav_url: webdav.url, webdav_username: webdav.username, webdav_password: webdav.password });
     expect(saved.status).toBe(200);
-    const before = readFileSync(join(panel.dataDir, '.global_settings.json'), 'utf8');
+    const before = (await storedSettings(panel)).text;
 
     for (const body of [
       { webdav_url: `${attacker.url}/dav` },
@@ -52,7 +47,7 @@ describe('stored secrets do not follow a changed URL', () => {
       expect(refused.body.fields).toEqual([{ field: 'webdav_password', rule: 'secret_needed_again', message: expect.stringMatching(/^The address now points to another server/) }]);
       expect(JSON.stringify(refused.body)).not.toContain(webdav.password);
     }
-    expect(readFileSync(join(panel.dataDir, '.global_settings.json'), 'utf8')).toBe(before);
+    expect((await storedSettings(panel)).text).toBe(before);
 
     const test = await requestJson<{ ok: boolean }>(panel.url, '/api/ops/backup/webdav/test', {
       method: 'POST',
@@ -66,7 +61,7 @@ describe('stored secrets do not follow a changed URL', () => {
   it('treats another scheme or port as a new server, but another path on the same server as the same one', async () => {
     const saved = new URL(webdav.url);
     expect((await put({ webdav_url: `${saved.origin}/another/folder` })).status).toBe(200);
-    expect(readJson(join(panel.dataDir, '.global_settings.json')).webdav_password).toBe(webdav.password);
+    expect((await storedSettings(panel)).global.webdav_password).toBe(webdav.password);
     expect((await put({ webdav_url: `https://${saved.host}/` })).status).toBe(400);
     expect((await put({ webdav_url: `http://${saved.hostname}:${Number(saved.port) + 1}/` })).status).toBe(400);
     expect((await put({ webdav_url: webdav.url })).status).toBe(200);
@@ -75,7 +70,7 @@ describe('stored secrets do not follow a changed URL', () => {
   it('accepts the new host when the password is given again or cleared', async () => {
     const moved = await put({ webdav_url: `${attacker.url}/dav`, webdav_password: 'a-new-password' });
     expect(moved.status).toBe(200);
-    expect(readJson(join(panel.dataDir, '.global_settings.json'))).toMatchObject({ webdav_url: `${attacker.url}/dav`, webdav_password: 'a-new-password' });
+    expect((await storedSettings(panel)).global).toMatchObject({ webdav_url: `${attacker.url}/dav`, webdav_password: 'a-new-password' });
 
     expect((await put({ webdav_url: webdav.url })).status).toBe(400);
     const cleared = await put({ webdav_url: webdav.url, webdav_password: null });
@@ -98,7 +93,7 @@ describe('stored secrets do not follow a changed URL', () => {
     expect((await get()).body).toMatchObject({ ai_base_url: 'https://api.example.test/v1', ai_model: null, ai_api_key_set: true });
     expect((await put({ ai_base_url: 'https://api.example.test/v2' })).status).toBe(200);
     expect((await put({ ai_base_url: `${attacker.url}/v1`, ai_api_key: 'sk-for-the-new-host' })).status).toBe(200);
-    expect(readJson(join(panel.dataDir, '.openai_config.json'))).toMatchObject({ base_url: `${attacker.url}/v1`, api_key: 'sk-for-the-new-host' });
+    expect((await storedSettings(panel)).ai).toMatchObject({ base_url: `${attacker.url}/v1`, api_key: 'sk-for-the-new-host' });
   });
 
   it('refuses an import whose masked secret would follow a changed URL, and accepts it with the URL unchanged', async () => {
@@ -114,11 +109,11 @@ describe('stored secrets do not follow a changed URL', () => {
     });
     expect(importMoved.status).toBe(400);
     expect(JSON.stringify(importMoved.body)).toMatch(/webdav_password must be given again because webdav_url now points to another server/);
-    expect(readJson(join(panel.dataDir, '.global_settings.json'))).toMatchObject({ webdav_url: webdav.url, webdav_password: webdav.password });
+    expect((await storedSettings(panel)).global).toMatchObject({ webdav_url: webdav.url, webdav_password: webdav.password });
 
     const same = await requestJson(panel.url, '/api/config/import/all', { method: 'POST', token, body: { config_json: JSON.stringify(exported.body), overwrite: true } });
     expect(same.status).toBe(200);
-    expect(readJson(join(panel.dataDir, '.global_settings.json'))).toMatchObject({ webdav_url: webdav.url, webdav_password: webdav.password });
+    expect((await storedSettings(panel)).global).toMatchObject({ webdav_url: webdav.url, webdav_password: webdav.password });
   });
 
   it('still changes a URL freely while no secret is stored', async () => {

@@ -1,9 +1,10 @@
 import { requestJson } from '@shared/testing';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SettingsService } from '../src/app/settings/settings.service';
 import { SettingsChange } from '../src/app/settings/settings.types';
 import { loginAsAdmin, RunningPanel, startPanel } from './harness';
+import { storedSettings } from './stored-settings';
 
 type SettingsBody = Record<string, unknown>;
 
@@ -68,10 +69,6 @@ const SECRETS = {
   telegram_api_hash: '0123456789abcdef0123456789abcdef',
 };
 
-function readJson(path: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-}
-
 describe('settings API', () => {
   let panel: RunningPanel & { databaseUrl?: string };
   let token: string;
@@ -101,7 +98,7 @@ describe('settings API', () => {
     expect(response.body).toEqual(DEFAULTS);
   });
 
-  it('applies a partial update, keeps the other fields and writes the files with mode 0600', async () => {
+  it('applies a partial update, keeps the other fields and stores them in the database, not in files', async () => {
     const response = await put({
       device_keepalive_interval_days: 170,
       auto_backup_enabled: true,
@@ -132,12 +129,12 @@ describe('settings API', () => {
     };
     expect(response.body).toEqual(expected);
     expect((await get()).body).toEqual(expected);
-    const global = join(panel.dataDir, '.global_settings.json');
-    expect(readJson(global)).toMatchObject({ device_keepalive_interval_days: 170, timezone: 'Europe/Berlin' });
-    expect(readJson(join(panel.dataDir, '.openai_config.json'))).toMatchObject({ base_url: 'http://127.0.0.1:9/v1', model: 'gpt-4o-mini' });
-    expect(readJson(join(panel.dataDir, '.telegram_api.json'))).toMatchObject({ api_id: 611335 });
+    const stored = await storedSettings(panel);
+    expect(stored.global).toMatchObject({ device_keepalive_interval_days: 170, timezone: 'Europe/Berlin' });
+    expect(stored.ai).toMatchObject({ base_url: 'http://127.0.0.1:9/v1', model: 'gpt-4o-mini' });
+    expect(stored.telegramApi).toMatchObject({ api_id: 611335 });
     for (const file of ['.global_settings.json', '.openai_config.json', '.telegram_api.json']) {
-      expect(statSync(join(panel.dataDir, file)).mode & 0o777).toBe(0o600);
+      expect(existsSync(join(panel.dataDir, file))).toBe(false);
     }
   });
 
@@ -156,16 +153,19 @@ describe('settings API', () => {
     expect(kept.body).toMatchObject({ webdav_password_set: true, bot_token_set: true, ai_api_key_set: true, telegram_api_hash_set: true });
     // An empty non-secret text field clears it.
     expect(kept.body.webdav_username).toBeNull();
-    expect(readJson(join(panel.dataDir, '.global_settings.json'))).toMatchObject({
+    const stored = await storedSettings(panel);
+    expect(stored.global).toMatchObject({
       webdav_password: SECRETS.webdav_password,
       bot_token: SECRETS.bot_token,
     });
-    expect(readJson(join(panel.dataDir, '.openai_config.json')).api_key).toBe(SECRETS.ai_api_key);
-    expect(readJson(join(panel.dataDir, '.telegram_api.json')).api_hash).toBe(SECRETS.telegram_api_hash);
+    expect(stored.ai.api_key).toBe(SECRETS.ai_api_key);
+    expect(stored.telegramApi.api_hash).toBe(SECRETS.telegram_api_hash);
+    // Sealed at rest: the rows as the database holds them carry none of the secrets.
+    for (const secret of Object.values(SECRETS)) expect(stored.text).not.toContain(secret);
 
     const cleared = await put({ webdav_password: null, ai_api_key: null });
     expect(cleared.body).toMatchObject({ webdav_password_set: false, ai_api_key_set: false, bot_token_set: true, telegram_api_hash_set: true });
-    expect(readJson(join(panel.dataDir, '.global_settings.json')).webdav_password).toBeNull();
+    expect((await storedSettings(panel)).global.webdav_password).toBeNull();
   });
 
   it.each([
@@ -188,12 +188,12 @@ describe('settings API', () => {
     ['a WebDAV folder climbing up', { webdav_dir: '../etc' }],
   ])('refuses %s with 400 and changes nothing', async (_case, body) => {
     const before = await get();
-    const globalBefore = readFileSync(join(panel.dataDir, '.global_settings.json'), 'utf8');
+    const storedBefore = (await storedSettings(panel)).text;
     const response = await put(body);
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ statusCode: 400, error: 'Bad Request', message: expect.any(String) });
     expect((await get()).body).toEqual(before.body);
-    expect(readFileSync(join(panel.dataDir, '.global_settings.json'), 'utf8')).toBe(globalBefore);
+    expect((await storedSettings(panel)).text).toBe(storedBefore);
   });
 
   it.each([

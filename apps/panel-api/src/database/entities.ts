@@ -12,9 +12,10 @@ import { PendingRerun } from '../app/runs/entities/pending-rerun.entity';
 import { AccountSafety } from '../app/governor/entities/account-safety.entity';
 import { KeepaliveAccountRow } from '../app/keepalive/entities/keepalive-account.entity';
 import { KeepaliveRunRow } from '../app/keepalive/entities/keepalive-run.entity';
+import { SettingsRow } from '../app/settings/entities/settings-row.entity';
 
 /**
  * Every TypeORM entity of panel-api. Feature modules own their entity files; this list is what the
  * data source (and the TypeORM CLI) loads.
  */
-export const panelEntities: Array<new () => object> = [AccountRow, AccountSafety, AdminUser, AuthThrottle, ChannelTest, KeepaliveAccountRow, KeepaliveRunRow, KeywordHit, ListenerWatermark, PendingRerun, RevokedToken, SignLog, SignTaskRow, StoreRevision];
+export const panelEntities: Array<new () => object> = [AccountRow, AccountSafety, AdminUser, AuthThrottle, ChannelTest, KeepaliveAccountRow, KeepaliveRunRow, KeywordHit, ListenerWatermark, PendingRerun, RevokedToken, SettingsRow, SignLog, SignTaskRow, StoreRevision];

@@ -31,6 +31,19 @@ app.kubernetes.io/component: {{ .component }}
 {{- default (printf "%s-panel-api" (include "selfhost.fullname" .)) .Values.panelApi.secret.existingSecret -}}
 {{- end -}}
 
+{{/*
+"true" when panel-api's /data is a claim: on SQLite (the database file is there), with one replica
+(an upgrade then imports an earlier version's settings files from the volume), or with a claim every
+pod can mount (existingClaim, or accessMode ReadWriteMany). Several replicas on PostgreSQL otherwise
+get an emptyDir each: everything they share is in the database (docs/scaling.md).
+*/}}
+{{- define "selfhost.panelApi.dataClaim" -}}
+{{- $persistence := .Values.panelApi.persistence -}}
+{{- if and $persistence.enabled (or (eq .Values.panelApi.database.driver "sqlite") (le (int .Values.panelApi.replicaCount) 1) $persistence.existingClaim (eq $persistence.accessMode "ReadWriteMany")) -}}
+true
+{{- end -}}
+{{- end -}}
+
 {{- define "selfhost.repoMonitor.secretName" -}}
 {{- default (printf "%s-repo-monitor" (include "selfhost.fullname" .)) .Values.repoMonitor.secret.existingSecret -}}
 {{- end -}}

@@ -1,22 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EnvelopeCipher, parseMasterKey } from '@shared/crypto';
-import { randomBytes } from 'node:crypto';
+import { EnvelopeCipher } from '@shared/crypto';
 import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
 import { DataDirectory } from '../data-dir/data-directory';
-import { CorruptDataFileError, createFileExclusive, readTextFile } from '../data-dir/json-file-store';
-
-/**
- * APP_ENCRYPTION_KEY when set; otherwise (SQLite only: the configuration requires the key with
- * PostgreSQL) the key generated at the first start and kept in the data directory (0600), as the
- * JWT secret is. Never overwritten.
- */
-export function loadOrCreateEncryptionKey(path: string, configured?: string): Buffer {
-  if (configured) return parseMasterKey(configured);
-  if (readTextFile(path) === undefined) createFileExclusive(path, `${randomBytes(32).toString('hex')}\n`);
-  const text = (readTextFile(path) ?? '').trim();
-  if (!/^[0-9a-fA-F]{64}$/.test(text)) throw new CorruptDataFileError(path, 'the encryption key must be 64 hex characters');
-  return parseMasterKey(text);
-}
+import { loadOrCreateEncryptionKey } from '../data-dir/encryption-key';
 
 /** A sealed session that this key cannot open (another key, or changed bytes). */
 export class SealedSessionError extends Error {

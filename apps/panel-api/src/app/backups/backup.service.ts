@@ -233,7 +233,8 @@ export class BackupService {
       this.config.database.driver === 'sqlite'
         ? (await pathSize(this.config.database.path)) + (await pathSize(`${this.config.database.path}-wal`)) + (await pathSize(`${this.config.database.path}-shm`))
         : 0;
-    const settings = (await pathSize(data.globalSettingsFile)) + (await pathSize(data.aiSettingsFile)) + (await pathSize(data.telegramApiFile));
+    // The settings are rows of the database now; their stored documents are what a backup carries of them.
+    const settings = await this.settings.storedBytes();
     return {
       database_bytes: database,
       sessions_bytes: await pathSize(data.sessions),

@@ -116,6 +116,15 @@ export function loadPanelConfig(raw: RawVariables, options: { defaultDataDir?: s
       },
     ]);
   }
+  if (database.driver === 'postgres' && !env.APP_JWT_SECRET) {
+    // A generated key lives in one data directory: replicas with their own would refuse each other's tokens and forwarded requests.
+    throw new ConfigValidationError([
+      {
+        variable: 'APP_JWT_SECRET',
+        rule: 'is required with PostgreSQL: it signs the access tokens and the requests replicas forward to each other, and every replica must use the same one. Create one with `openssl rand -hex 32`',
+      },
+    ]);
+  }
   if (env.APP_TELEGRAM_GATEWAY === 'simulator' && !env.APP_TELEGRAM_SIMULATOR_URL) {
     throw new ConfigValidationError([{ variable: 'APP_TELEGRAM_SIMULATOR_URL', rule: 'is required with APP_TELEGRAM_GATEWAY=simulator (tcp://127.0.0.1:<port> of the test simulator)' }]);
   }
