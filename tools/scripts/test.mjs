@@ -95,6 +95,8 @@ const steps = [
     env: { TEST_DATABASE_DRIVER: 'sqlite' },
     after: ['native', 'build'],
     expect: 300,
+    // The About page's cluster case starts two replicas on PostgreSQL.
+    needs: postgresMissing,
   },
   {
     name: 'browser-monitor',
