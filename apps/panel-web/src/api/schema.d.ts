@@ -37,6 +37,26 @@ export interface paths {
         patch: operations["AccountsController_update"];
         trace?: never;
     };
+    "/api/accounts/{account_name}/chats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's chats for the task editor's picker
+         * @description Read-only, from the account's 200 most recent Telegram dialogs (newest first); q filters them by title, username or id. Answered by the account's owner replica.
+         */
+        get: operations["AccountChatsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/accounts/{account_name}/devices": {
         parameters: {
             query?: never;
@@ -1355,6 +1375,29 @@ export interface components {
             expires_in: number;
             /** @enum {string} */
             token_type: "bearer";
+        };
+        AccountChatDto: {
+            /**
+             * @description The chat id a task uses: a user id, "-…" for a basic group, "-100…" for a channel or supergroup
+             * @example -1001234567890
+             */
+            id: string;
+            /**
+             * @description forum: a supergroup with topics (a task may name a topic id)
+             * @enum {string}
+             */
+            kind: "user" | "group" | "channel" | "forum";
+            /** @example Daily check-in */
+            title: string;
+            /** @description Public @username, without the @ */
+            username?: string;
+        };
+        AccountChatListDto: {
+            account_name: string;
+            /** @description Newest dialogs first, from the account's most recent dialogs only */
+            chats: components["schemas"]["AccountChatDto"][];
+            /** @description More chats matched than the answer holds, or the dialog list was cut at its bound: narrow the search */
+            truncated: boolean;
         };
         AccountCheckResultDto: {
             account_name: string;
@@ -3208,6 +3251,88 @@ export interface operations {
                 };
             };
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    AccountChatsController_list: {
+        parameters: {
+            query?: {
+                /** @description At most this many chats in the answer */
+                limit?: number;
+                /** @description Only chats whose title or username contains this (case-insensitive) */
+                q?: string;
+            };
+            header?: never;
+            path: {
+                account_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountChatListDto"];
+                };
+            };
+            /** @description Invalid account name, q longer than 64 characters, or limit outside 1..100 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The account needs_relogin (its session is invalid or missing) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Telegram could not be reached */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description Telegram did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
         };
     };
     DevicesController_list: {
