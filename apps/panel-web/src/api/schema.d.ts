@@ -1648,7 +1648,10 @@ export interface components {
         ChangePasswordDto: {
             /** Format: password */
             current_password: string;
-            /** Format: password */
+            /**
+             * Format: password
+             * @description The password rule of both apps: 12 to 256 characters
+             */
             new_password: string;
         };
         ChangeUsernameDto: {
