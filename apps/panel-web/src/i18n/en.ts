@@ -193,6 +193,15 @@ export const en = {
     keepalive_busy: 'A device keep-alive run is already in progress.',
   } satisfies Partial<Record<ApiErrorCode, string>>,
   // codes the API answers with, shown translated on every page
+  replicaFailures: {
+    runTitle: 'Some accounts did not start',
+    cancelTitle: 'Some runs could not be asked to stop',
+    keepaliveTitle: 'Some accounts were not woken',
+    notStarted: '{{account}} did not start: {{reason}}',
+    notStopped: 'The runs held by replica {{replica}} were not asked to stop: {{reason}}',
+    notWoken: 'The accounts held by replica {{replica}} were not woken: {{reason}}',
+    noAnswer: 'the replica that holds it did not answer (it may be restarting). Try again in a minute.',
+  },
   codes: {
     job: { 'system-maintenance': 'Maintenance', 'system-device-keepalive': 'Device keep-alive', 'system-auto-backup': 'Automatic backup' },
     category: {

@@ -189,6 +189,15 @@ export const zh: typeof en = {
     webdav_failed: 'WebDAV 服务器拒绝或未能完成请求：{{message}}',
     keepalive_busy: '设备保活正在运行。',
   },
+  replicaFailures: {
+    runTitle: '部分账号未能开始运行',
+    cancelTitle: '部分运行未能收到停止请求',
+    keepaliveTitle: '部分账号未被唤醒',
+    notStarted: '{{account}} 未开始运行：{{reason}}',
+    notStopped: '副本 {{replica}} 上的运行未收到停止请求：{{reason}}',
+    notWoken: '副本 {{replica}} 持有的账号未被唤醒：{{reason}}',
+    noAnswer: '持有它的副本没有应答（可能正在重启）。请一分钟后再试。',
+  },
   codes: {
     job: { 'system-maintenance': '系统维护', 'system-device-keepalive': '设备保活', 'system-auto-backup': '自动备份' },
     category: {

@@ -28,6 +28,7 @@ import { session } from '../../auth/session';
 import { categoryLabel, jobLabel } from '../../components/codes';
 import { useAccountListQuery, useActiveRunsQuery, useTaskListQuery, useTimeZone } from '../../components/hooks';
 import { Page } from '../../components/page';
+import { useReplicaFailureToasts } from '../../components/replica-failures';
 import { useCancelRun, useDashboardStatsQuery, useRefreshAfterLiveLog, useScheduledJobsQuery } from './dashboard-api';
 import { GettingStartedCard } from './getting-started-card';
 import { SignChart } from './sign-chart';
@@ -113,9 +114,11 @@ export function DashboardPage() {
     // Runs that finished while the stream was down show in the figures and active runs read again.
     onReconnect: refreshAfterLiveLog,
   });
+  const replicaFailures = useReplicaFailureToasts();
   const cancel = useCancelRun({
     onSuccess: (result) => {
       toast.success(t('dashboard.cancelled', { count: result.cancelled }));
+      replicaFailures.afterCancel(result);
     },
     onError: (error) => toast.error(error),
   });

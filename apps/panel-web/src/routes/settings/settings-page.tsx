@@ -6,6 +6,7 @@ import { useSearchParams } from 'react-router';
 import { Schemas } from '../../api/client';
 import { useSettingsQuery } from '../../components/hooks';
 import { Page } from '../../components/page';
+import { KeepaliveReplicaFailures } from '../../components/replica-failures';
 import { BackupsPanel } from './backups-panel';
 import { ConfigTransferPanel } from './config-transfer-panel';
 import { ChannelTestControls } from './channel-tests';
@@ -216,6 +217,7 @@ function KeepaliveResult({ result }: { result: Schemas['KeepaliveRunResultDto'] 
       <Text size="sm" fw={600} mb="xs">
         {t('settings.keepalive.done', { woken: result.woken, failed: result.failed, skipped: result.skipped })}
       </Text>
+      <KeepaliveReplicaFailures failures={result.failures} />
       {result.results.length === 0 ? (
         <Text size="sm" c="dimmed">
           {t('settings.keepalive.noAccounts')}

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Schemas } from '../../api/client';
 import { useTimeZone } from '../../components/hooks';
+import { useReplicaFailureToasts } from '../../components/replica-failures';
 import { RunStatus, useAccountNamesQuery, useCancelRun, useRunStatusQuery, useRunTask, useTaskHistoryQuery, useTaskQuery } from './tasks-api';
 
 type RunView = Schemas['RunStatusDto'];
@@ -30,6 +31,7 @@ export function RunDrawer({ name, justStarted = false, onClose }: { name: string
   const history = useTaskHistoryQuery(name);
   const run = useRunTask();
   const cancel = useCancelRun();
+  const replicaFailures = useReplicaFailureToasts();
   const [account, setAccount] = useState('');
   const running = isRunning(status.data);
   const wasRunning = useRef(justStarted);
@@ -54,6 +56,7 @@ export function RunDrawer({ name, justStarted = false, onClose }: { name: string
       setWatching(true);
       wasRunning.current = true;
       toast.info(t('tasks.started', { count: result.runs.length }));
+      replicaFailures.afterRun(result);
       await status.refetch();
     } catch {
       // Shown in the drawer (run.error) until the next try: a toast would vanish and cover the title.
@@ -66,6 +69,7 @@ export function RunDrawer({ name, justStarted = false, onClose }: { name: string
     try {
       const result = await cancel.mutateAsync(name);
       toast.info(t('tasks.cancelled', { count: result.cancelled }));
+      replicaFailures.afterCancel(result);
     } catch (error) {
       toast.error(error);
     }
