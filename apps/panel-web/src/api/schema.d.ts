@@ -1908,9 +1908,23 @@ export interface components {
         FlowLogEntryDto: {
             /** Format: date-time */
             at: string;
+            /**
+             * @description A line the runner wrote itself: its stable code, to say it in the reader's language (absent on lines that carry an error's text, and on older runs)
+             * @enum {string}
+             */
+            code?: "wait_before_action" | "sent_text" | "sent_dice" | "using_previous_reply" | "nothing_to_send" | "bots_capped" | "sent_to_bot" | "pressed_keyboard" | "clicked" | "clicked_answered" | "reply" | "no_reply" | "model_answered" | "waiting_lock" | "verdict" | "bot_failed_retry" | "step_retry" | "deletion_scheduled" | "run_ended_verdict" | "run_succeeded" | "run_failed" | "run_interrupted";
             /** @enum {string} */
             level: "info" | "warn" | "error";
             message: string;
+            /**
+             * @description The values the code's sentence names
+             * @example {
+             *       "seconds": 3
+             *     }
+             */
+            params?: {
+                [key: string]: string | number;
+            };
             /** @example chat 1 action 2 */
             step: string | null;
         };
@@ -1922,6 +1936,11 @@ export interface components {
             finished_at: string;
             flow_log: components["schemas"]["FlowLogEntryDto"][];
             message: string;
+            /**
+             * @description Set when the runner wrote the message itself (completed, no_answer): say it in the reader's language; null for a bot's answer or an error's text
+             * @enum {string|null}
+             */
+            message_code: "completed" | "no_answer" | null;
             run_id: string;
             /** Format: date-time */
             started_at: string;
@@ -2278,6 +2297,11 @@ export interface components {
             finished_at: string;
             flow_log: components["schemas"]["FlowLogEntryDto"][];
             message: string;
+            /**
+             * @description Set when the runner wrote the message itself (completed, no_answer): say it in the reader's language; null for a bot's answer or an error's text
+             * @enum {string|null}
+             */
+            message_code: "completed" | "no_answer" | null;
             run_id: string;
             /** Format: date-time */
             started_at: string;
@@ -2325,6 +2349,11 @@ export interface components {
             created_at: string;
             failure_category: string;
             message: string;
+            /**
+             * @description Set when the runner wrote the message itself (completed, no_answer): say it in the reader's language; null for a bot's answer or an error's text
+             * @enum {string|null}
+             */
+            message_code: "completed" | "no_answer" | null;
             run_id: string;
             /** @enum {string} */
             state: "finished" | "cancelled" | "timeout";

@@ -7,6 +7,7 @@ import { Link } from 'react-router';
 import { Schemas } from '../../api/client';
 import { useTimeZone } from '../../components/hooks';
 import { useReplicaFailureToasts } from '../../components/replica-failures';
+import { useRunText } from '../../components/run-text';
 import { RunStatus, useAccountNamesQuery, useCancelRun, useRunStatusQuery, useRunTask, useTaskHistoryQuery, useTaskQuery } from './tasks-api';
 
 type RunView = Schemas['RunStatusDto'];
@@ -31,6 +32,7 @@ export function RunDrawer({ name, justStarted = false, onClose }: { name: string
   const history = useTaskHistoryQuery(name);
   const run = useRunTask();
   const cancel = useCancelRun();
+  const runText = useRunText();
   const replicaFailures = useReplicaFailureToasts();
   const [account, setAccount] = useState('');
   const running = isRunning(status.data);
@@ -146,7 +148,7 @@ export function RunDrawer({ name, justStarted = false, onClose }: { name: string
                         {formatDateTime(entry.finished_at, timeZone)} · {entry.account_name} · {t(`tasks.trigger.${entry.trigger}`, { defaultValue: entry.trigger })}
                       </Text>
                     </Group>
-                    <pre className="plain-text">{entry.message}</pre>
+                    <pre className="plain-text">{runText.message(entry)}</pre>
                     {entry.flow_log.length > 0 ? (
                       <details>
                         <summary>
@@ -158,7 +160,7 @@ export function RunDrawer({ name, justStarted = false, onClose }: { name: string
                           {entry.flow_log.map((line, index) => (
                             <li key={index}>
                               <pre className="plain-text">
-                                {formatDateTime(line.at, timeZone)} {line.message}
+                                {formatDateTime(line.at, timeZone)} {runText.line(line)}
                               </pre>
                             </li>
                           ))}
@@ -178,6 +180,7 @@ export function RunDrawer({ name, justStarted = false, onClose }: { name: string
 
 function RunLog({ run, timeZone }: { run: RunView; timeZone: string }) {
   const { t } = useTranslation();
+  const runText = useRunText();
   const color = run.state === 'running' ? 'blue' : run.success ? 'teal' : run.state === 'idle' ? 'gray' : 'red';
   return (
     <Paper withBorder p="xs">
@@ -214,9 +217,9 @@ function RunLog({ run, timeZone }: { run: RunView; timeZone: string }) {
               <li key={index}>
                 <Text size="xs" c={line.level === 'error' ? 'red' : line.level === 'warn' ? 'orange' : 'dimmed'}>
                   {formatDateTime(line.at, timeZone)} · {t(`tasks.level.${line.level}`, { defaultValue: line.level })}
-                  {line.step ? ` · ${line.step}` : ''}
+                  {line.step ? ` · ${runText.step(line.step)}` : ''}
                 </Text>
-                <pre className="plain-text">{line.message}</pre>
+                <pre className="plain-text">{runText.line(line)}</pre>
               </li>
             ))}
           </Stack>
