@@ -49,14 +49,14 @@ describe('the task editor’s chat picker', () => {
     vi.unstubAllGlobals();
   });
 
-  const openChats = async (user: ReturnType<typeof userEvent.setup>, chosen: string[], language = 'en') => {
+  const openChats = async (user: ReturnType<typeof userEvent.setup>, chosen: string[], language: 'en' | 'zh-CN' = 'en') => {
     const initial = { ...emptyTask(), name: 'daily', accounts: chosen, execution_mode: 'listen' as const };
     renderWithProviders(<TaskEditor initial={initial} />, { resources, path: '/tasks/new', url: '/tasks/new', language });
     await user.click(await screen.findByRole('button', { name: language === 'en' ? 'Next' : zh.tasks.editor.next }));
   };
 
   it('picks the first connected account, or says why there is none', () => {
-    const list = [account('bob', { needs_relogin: true }), account('alice'), account('carol', { has_session: false })] as Parameters<typeof pickerAccount>[0];
+    const list = [account('bob', { needs_relogin: true }), account('alice'), account('carol', { has_session: false })] as unknown as Parameters<typeof pickerAccount>[0];
     expect(pickerAccount(list, ['bob', 'alice'], false)).toEqual({ name: 'alice' });
     expect(pickerAccount(list, ['bob', 'carol'], false)).toEqual({ reason: 'offline' });
     expect(pickerAccount(list, [], false)).toEqual({ reason: 'none_chosen' });
@@ -91,7 +91,7 @@ describe('the task editor’s chat picker', () => {
 
   it('offers no list for an account that is not signed in, in Chinese too', async () => {
     const user = userEvent.setup();
-    await openChats(user, ['bob'], 'zh');
+    await openChats(user, ['bob'], 'zh-CN');
     expect(await screen.findByText(zh.tasks.editor.pickChatOffline)).toBeInTheDocument();
     expect(chatQueries).toEqual([]);
   }, WALK_TIMEOUT_MS);
