@@ -724,7 +724,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Live sign history (server-sent events): `ready`, then `sign_log` per finished run with account_name, task_name, success, message, created_at, failure_category
+         * Live sign history (server-sent events): `ready`, then `sign_log` per finished run with account_name, task_name, success, message, message_code (completed or no_answer when the runner wrote the message itself, else null), created_at, failure_category
          * @description The server ends a stream with `event: close` and data `{"reason": …}`: `token_revoked` (the token logged out, or the password or username changed; on every replica), `token_expired`, `lagging` (the client read too slowly: more than 1 MiB waiting for it; reconnecting starts afresh) or `shutdown`. One access token may hold APP_EVENTS_MAX_STREAMS_PER_TOKEN (default 10) open streams; one more is answered 429.
          */
         get: operations["SignHistoryStreamController_stream"];
