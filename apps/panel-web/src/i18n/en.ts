@@ -242,6 +242,18 @@ export const en = {
     levels: { info: 'info', warn: 'warning', error: 'error' },
   },
   codes: {
+    check: {
+      OK: 'working',
+      ACCOUNT_NOT_FOUND: 'no session file',
+      ACCOUNT_SESSION_INVALID: 'session invalid or revoked',
+      CLIENT_INIT_FAILED: 'could not start the client',
+      TIMEOUT: 'Telegram did not answer in time',
+      CONNECTION_ERROR: 'could not reach Telegram',
+      STORAGE_PERMISSION_DENIED: 'cannot read the session file',
+      FLOOD_WAIT: 'Telegram asks to wait',
+      STATUS_CHECK_FAILED: 'check failed',
+      other: 'other problem',
+    },
     job: { 'system-maintenance': 'Maintenance', 'system-device-keepalive': 'Device keep-alive', 'system-auto-backup': 'Automatic backup' },
     category: {
       none: 'None',

@@ -238,6 +238,18 @@ export const zh: typeof en = {
     levels: { info: '信息', warn: '警告', error: '错误' },
   },
   codes: {
+    check: {
+      OK: '正常',
+      ACCOUNT_NOT_FOUND: '没有会话文件',
+      ACCOUNT_SESSION_INVALID: '会话失效或已被撤销',
+      CLIENT_INIT_FAILED: '客户端无法启动',
+      TIMEOUT: 'Telegram 未及时响应',
+      CONNECTION_ERROR: '无法连接 Telegram',
+      STORAGE_PERMISSION_DENIED: '无法读取会话文件',
+      FLOOD_WAIT: 'Telegram 要求等待',
+      STATUS_CHECK_FAILED: '检查失败',
+      other: '其他问题',
+    },
     job: { 'system-maintenance': '系统维护', 'system-device-keepalive': '设备保活', 'system-auto-backup': '自动备份' },
     category: {
       none: '无',

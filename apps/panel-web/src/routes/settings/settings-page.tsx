@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { Schemas } from '../../api/client';
 import { useSettingsQuery } from '../../components/hooks';
+import { checkCodeLabel } from '../../components/codes';
 import { Page } from '../../components/page';
 import { KeepaliveReplicaFailures } from '../../components/replica-failures';
 import { BackupsPanel } from './backups-panel';
@@ -239,9 +240,9 @@ function KeepaliveResult({ result }: { result: Schemas['KeepaliveRunResultDto'] 
                     <Badge color={row.outcome === 'woken' ? 'teal' : row.outcome === 'failed' ? 'red' : 'gray'} variant="light">
                       {t(`settings.keepalive.outcomes.${row.outcome}`)}
                     </Badge>
-                    {row.outcome === 'failed' && row.message ? (
+                    {row.outcome === 'failed' && (row.code || row.message) ? (
                       <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                        {row.message}
+                        {row.code ? checkCodeLabel(t, row.code) : row.message}
                       </Text>
                     ) : null}
                   </Table.Td>
