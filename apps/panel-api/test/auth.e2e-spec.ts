@@ -214,7 +214,7 @@ describe('admin authentication', () => {
     expect((await requestJson(panel.url, path, { method: 'PUT', body: { current_password: 'x', new_password: 'a new password' } })).status).toBe(401);
     const short = await requestJson(panel.url, path, { method: 'PUT', token, body: { current_password: TEST_ADMIN_PASSWORD, new_password: 'short' } });
     expect(short.status).toBe(400);
-    expect(short.body).toMatchObject({ fields: [{ field: 'new_password', rule: 'too_short', min: 8, message: 'Use at least 8 characters.' }] });
+    expect(short.body).toMatchObject({ fields: [{ field: 'new_password', rule: 'too_short', min: 12, message: 'Use at least 12 characters.' }] });
     const wrongCurrent = await requestJson(panel.url, path, { method: 'PUT', token, body: { current_password: 'wrong one', new_password: 'a new password' } });
     expect(wrongCurrent.status).toBe(403);
     const changed = await requestJson<TokenBody>(panel.url, path, {

@@ -150,10 +150,12 @@ describe('panel-api replicas: requests about an account are answered by its owne
         return { text: 'Checked in' };
       },
     });
+    const pickerGroup = telegram.addGroup({ id: '-1001000710200', title: 'Owner picker group' });
     const one = await start();
     const token = await loginAsAdmin(one);
     for (const [index, name] of ['acct-a', 'acct-b'].entries()) {
       const user = telegram.createUser({ phone: `+31 600 710 2${String(index).padStart(2, '0')}` });
+      telegram.joinChat(user.id, pickerGroup.id);
       expect((await requestJson(one.url, '/api/accounts/import-session', { method: 'POST', token, body: { account_name: name, session_string: telegram.issueSession(user.id) } })).status).toBe(201);
     }
     const two = await start();
@@ -195,6 +197,10 @@ describe('panel-api replicas: requests about an account are answered by its owne
     // … and a caller without a valid token is answered 401 by the replica asked, which looks nothing up.
     const anonymous = await requestJson(one.url, `/api/accounts/${ofTwo}/devices`);
     expect([anonymous.status, anonymous.headers.get(ANSWERED_BY)]).toEqual([401, null]);
+    // The task editor's chat picker reads the account's dialogs at its owner, which holds the session.
+    const picker = await requestJson<{ chats: Array<{ id: string; title: string }> }>(one.url, `/api/accounts/${ofTwo}/chats?q=picker`, { token });
+    expect([picker.status, picker.headers.get(ANSWERED_BY)]).toEqual([200, twoId]);
+    expect(picker.body.chats).toEqual([{ id: pickerGroup.id, title: 'Owner picker group', kind: 'group' }]);
 
     // A task of both accounts: each account runs at its owner; status and cancel merge both replicas.
     const both = { name: 'both', account_names: [ofOne, ofTwo], sign_at: '03:00', execution_mode: 'fixed', random_seconds: 0, chats };

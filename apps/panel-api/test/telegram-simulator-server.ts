@@ -53,6 +53,7 @@ const SESSION_METHODS = new Set([
   'getAuthorizations',
   'resetAuthorization',
   'getOfficialMessages',
+  'getDialogs',
   'sendMessage',
   'sendDice',
   'deleteMessages',

@@ -14,6 +14,7 @@ import {
   QrLoginStatus,
   SendOptions,
   TelegramAuthorization,
+  TelegramDialog,
   TelegramButton,
   TelegramChatRef,
   TelegramGateway,
@@ -120,6 +121,7 @@ interface SimChat {
   title: string;
   username?: string;
   type: 'user' | 'group' | 'channel';
+  forum?: boolean;
   bot?: SimBotDefinition & { id: string };
   groupOnMessage?: SimGroupDefinition['onMessage'];
 }
@@ -259,8 +261,22 @@ export class TelegramSimulator implements TelegramGateway {
   }
 
   addGroup(definition: SimGroupDefinition): { id: string } {
-    this.chats.set(definition.id, { id: definition.id, title: definition.title, username: definition.username, type: definition.type ?? 'group', groupOnMessage: definition.onMessage });
+    this.chats.set(definition.id, {
+      id: definition.id,
+      title: definition.title,
+      username: definition.username,
+      type: definition.type ?? 'group',
+      forum: definition.forum,
+      groupOnMessage: definition.onMessage,
+    });
     return { id: definition.id };
+  }
+
+  /** The user joins a chat (or opens it) without a message yet: it is in the user's dialog list. */
+  joinChat(userId: string, chatId: string): void {
+    if (!this.chats.has(chatId)) throw new Error(`No simulated chat ${chatId}`);
+    const key = `${userId}:${chatId}`;
+    if (!this.histories.has(key)) this.histories.set(key, []);
   }
 
   addOfficialMessage(userId: string, text: string): TelegramMessage {
@@ -385,6 +401,26 @@ export class TelegramSimulator implements TelegramGateway {
 
   async getOfficialMessages(session: TelegramSession, limit: number, options?: CallOptions): Promise<TelegramMessage[]> {
     return this.call('getOfficialMessages', session, [limit], options, (user) => this.history(user.id, OFFICIAL_USER_ID).slice(0, limit));
+  }
+
+  /** Like Telegram: the chats the user has (joined or written in), the latest message first. */
+  async getDialogs(session: TelegramSession, limit: number, options?: CallOptions): Promise<TelegramDialog[]> {
+    return this.call('getDialogs', session, [limit], options, (user) => {
+      const prefix = `${user.id}:`;
+      return [...this.histories.entries()]
+        .filter(([key]) => key.startsWith(prefix))
+        .map(([key, messages], order) => ({ chat: this.chats.get(key.slice(prefix.length)), last: messages.at(-1)?.id ?? 0, order }))
+        .filter((entry): entry is { chat: SimChat; last: number; order: number } => entry.chat !== undefined)
+        // Chats joined without a message yet: the later join is the newer dialog.
+        .sort((a, b) => b.last - a.last || b.order - a.order)
+        .slice(0, limit)
+        .map(({ chat }) => ({
+          id: chat.id,
+          title: chat.title,
+          kind: chat.forum ? ('forum' as const) : chat.type,
+          ...(chat.username ? { username: chat.username } : {}),
+        }));
+    });
   }
 
   async sendMessage(session: TelegramSession, chat: TelegramChatRef, text: string, options?: SendOptions): Promise<TelegramMessage> {

@@ -154,7 +154,7 @@ describe('panel-web: a person\'s first hour', () => {
     await page.waitForURL(/\/tasks$/);
     await page.getByRole('button', { name: 'Run now: morning points' }).click();
     const drawer = page.getByRole('dialog', { name: 'Run: morning points' });
-    await drawer.getByRole('list', { name: 'Step log' }).getByText('reply: Checked in! +5 points').waitFor({ timeout: 30_000 });
+    await drawer.getByRole('list', { name: 'Step log' }).getByText('Answer: Checked in! +5 points').waitFor({ timeout: 30_000 });
     await drawer.getByText('Finished', { exact: true }).waitFor({ timeout: 30_000 });
     await expectPlain(page, 'run drawer');
     await page.keyboard.press('Escape');

@@ -25,6 +25,11 @@ describe('panel-web: tasks', () => {
     web = await startWebPanel();
     token = await loginAsAdmin(web.panel);
     const alice = web.telegram.createUser({ phone: '+31 600 000 201', firstName: 'Alice' });
+    // Alice's dialog list, for the editor's chat picker: a group and a channel she is in.
+    web.telegram.addGroup({ id: '-1001000000201', title: 'Daily check-in group', username: 'daily_checkin' });
+    web.telegram.addGroup({ id: '-1001000000202', title: 'Deals channel', type: 'channel' });
+    web.telegram.joinChat(alice.id, '-1001000000201');
+    web.telegram.joinChat(alice.id, '-1001000000202');
     web.telegram.addBot({
       username: 'checkin_bot',
       onMessage: (text) => (text === '/checkin' ? { text: 'Checked in! +10 points' } : text === '/bye' ? { text: '<b>See you</b>' } : { text: `unknown: ${text}` }),
@@ -64,7 +69,19 @@ describe('panel-web: tasks', () => {
     await expectClean(page, shots && `${shots}-editor-schedule`);
     await page.getByRole('button', { name: 'Next', exact: true }).click();
 
+    // The chat picker lists alice's chats: choosing one fills the chat id and its label (issue 33 item 8).
+    const picker = page.getByRole('combobox', { name: 'Choose from the chats of alice' });
+    await picker.click();
+    await picker.fill('check');
+    await page.getByRole('option', { name: /Daily check-in group/ }).waitFor();
+    await animationsSettled(page);
+    await expectClean(page, shots && `${shots}-editor-chat-picker`);
+    await page.getByRole('option', { name: /Daily check-in group/ }).click();
+    expect(await page.getByRole('textbox', { name: /^Chat/ }).inputValue()).toBe('-1001000000201');
+    expect(await page.getByLabel('Label (optional)').inputValue()).toBe('Daily check-in group');
+    // A chat not in the list is still typed by hand.
     await page.getByRole('textbox', { name: /^Chat/ }).fill('@checkin_bot');
+    await page.getByLabel('Label (optional)').fill('');
     await page.getByLabel('Text to send').fill('/checkin');
     await page.getByRole('button', { name: 'Add action' }).click();
     // The second step waits, so the first reply is in the log while the run still goes.
@@ -85,7 +102,7 @@ describe('panel-web: tasks', () => {
     await page.getByRole('button', { name: `Run now: ${name}` }).click();
     const drawer = page.getByRole('dialog', { name: `Run: ${name}` });
     const liveLog = drawer.getByRole('list', { name: 'Step log' });
-    await liveLog.getByText('reply: Checked in! +10 points').waitFor({ timeout: 30_000 });
+    await liveLog.getByText('Answer: Checked in! +10 points').waitFor({ timeout: 30_000 });
     // Still running (the second step waits 5 s): the line came in live, not with the finished run.
     expect(await drawer.getByText('Running', { exact: true }).count()).toBeGreaterThan(0);
     await drawer.getByRole('button', { name: 'Cancel run' }).waitFor();
@@ -120,7 +137,7 @@ describe('panel-web: tasks', () => {
     await page.getByRole('link', { name: 'early check-in' }).waitFor();
     await page.getByRole('button', { name: 'Run now: early check-in' }).click();
     const drawer = page.getByRole('dialog', { name: 'Run: early check-in' });
-    await drawer.getByRole('list', { name: 'Step log' }).getByText('reply: Checked in! +10 points').waitFor({ timeout: 30_000 });
+    await drawer.getByRole('list', { name: 'Step log' }).getByText('Answer: Checked in! +10 points').waitFor({ timeout: 30_000 });
     await drawer.getByRole('button', { name: 'Cancel run' }).click();
     await page.getByRole('dialog', { name: 'Cancel the run of “early check-in”?' }).getByRole('button', { name: 'Cancel run' }).click();
     await drawer.getByText('Cancelled', { exact: true }).waitFor({ timeout: 30_000 });

@@ -18,6 +18,7 @@ import { BackupsModule } from './backups/backups.module';
 import { ConfigTransferModule } from './config-transfer/config-transfer.module';
 import { ProviderOverride, ProviderOverridesModule } from './common/provider-overrides';
 import { AccountsModule } from './accounts/accounts.module';
+import { AccountChatsModule } from './account-chats/account-chats.module';
 import { DevicesModule } from './devices/devices.module';
 import { KeepaliveModule } from './keepalive/keepalive.module';
 import { SafetyModule } from './safety/safety.module';
@@ -57,6 +58,7 @@ export class AppModule {
         ConfigTransferModule,
         AccountsModule,
         DevicesModule,
+        AccountChatsModule,
         KeepaliveModule,
         SafetyModule,
         TaskRecipesModule,

@@ -37,6 +37,26 @@ export interface paths {
         patch: operations["AccountsController_update"];
         trace?: never;
     };
+    "/api/accounts/{account_name}/chats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's chats for the task editor's picker
+         * @description Read-only, from the account's 200 most recent Telegram dialogs (newest first); q filters them by title, username or id. Answered by the account's owner replica.
+         */
+        get: operations["AccountChatsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/accounts/{account_name}/devices": {
         parameters: {
             query?: never;
@@ -704,7 +724,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Live sign history (server-sent events): `ready`, then `sign_log` per finished run with account_name, task_name, success, message, created_at, failure_category
+         * Live sign history (server-sent events): `ready`, then `sign_log` per finished run with account_name, task_name, success, message, message_code (completed or no_answer when the runner wrote the message itself, else null), created_at, failure_category
          * @description The server ends a stream with `event: close` and data `{"reason": …}`: `token_revoked` (the token logged out, or the password or username changed; on every replica), `token_expired`, `lagging` (the client read too slowly: more than 1 MiB waiting for it; reconnecting starts afresh) or `shutdown`. One access token may hold APP_EVENTS_MAX_STREAMS_PER_TOKEN (default 10) open streams; one more is answered 429.
          */
         get: operations["SignHistoryStreamController_stream"];
@@ -1356,6 +1376,29 @@ export interface components {
             /** @enum {string} */
             token_type: "bearer";
         };
+        AccountChatDto: {
+            /**
+             * @description The chat id a task uses: a user id, "-…" for a basic group, "-100…" for a channel or supergroup
+             * @example -1001234567890
+             */
+            id: string;
+            /**
+             * @description forum: a supergroup with topics (a task may name a topic id)
+             * @enum {string}
+             */
+            kind: "user" | "group" | "channel" | "forum";
+            /** @example Daily check-in */
+            title: string;
+            /** @description Public @username, without the @ */
+            username?: string;
+        };
+        AccountChatListDto: {
+            account_name: string;
+            /** @description Newest dialogs first, from the account's most recent dialogs only */
+            chats: components["schemas"]["AccountChatDto"][];
+            /** @description More chats matched than the answer holds, or the dialog list was cut at its bound: narrow the search */
+            truncated: boolean;
+        };
         AccountCheckResultDto: {
             account_name: string;
             /** Format: date-time */
@@ -1610,7 +1653,10 @@ export interface components {
         ChangePasswordDto: {
             /** Format: password */
             current_password: string;
-            /** Format: password */
+            /**
+             * Format: password
+             * @description The password rule of both apps: 12 to 256 characters
+             */
             new_password: string;
         };
         ChangeUsernameDto: {
@@ -1869,9 +1915,23 @@ export interface components {
         FlowLogEntryDto: {
             /** Format: date-time */
             at: string;
+            /**
+             * @description A line the runner wrote itself: its stable code, to say it in the reader's language (absent on lines that carry an error's text, and on older runs)
+             * @enum {string}
+             */
+            code?: "wait_before_action" | "sent_text" | "sent_dice" | "using_previous_reply" | "nothing_to_send" | "bots_capped" | "sent_to_bot" | "pressed_keyboard" | "clicked" | "clicked_answered" | "reply" | "no_reply" | "model_answered" | "waiting_lock" | "verdict" | "bot_failed_retry" | "step_retry" | "deletion_scheduled" | "run_ended_verdict" | "run_succeeded" | "run_failed" | "run_interrupted";
             /** @enum {string} */
             level: "info" | "warn" | "error";
             message: string;
+            /**
+             * @description The values the code's sentence names
+             * @example {
+             *       "seconds": 3
+             *     }
+             */
+            params?: {
+                [key: string]: string | number;
+            };
             /** @example chat 1 action 2 */
             step: string | null;
         };
@@ -1883,6 +1943,11 @@ export interface components {
             finished_at: string;
             flow_log: components["schemas"]["FlowLogEntryDto"][];
             message: string;
+            /**
+             * @description Set when the runner wrote the message itself (completed, no_answer): say it in the reader's language; null for a bot's answer or an error's text
+             * @enum {string|null}
+             */
+            message_code: "completed" | "no_answer" | null;
             run_id: string;
             /** Format: date-time */
             started_at: string;
@@ -2239,6 +2304,11 @@ export interface components {
             finished_at: string;
             flow_log: components["schemas"]["FlowLogEntryDto"][];
             message: string;
+            /**
+             * @description Set when the runner wrote the message itself (completed, no_answer): say it in the reader's language; null for a bot's answer or an error's text
+             * @enum {string|null}
+             */
+            message_code: "completed" | "no_answer" | null;
             run_id: string;
             /** Format: date-time */
             started_at: string;
@@ -2286,6 +2356,11 @@ export interface components {
             created_at: string;
             failure_category: string;
             message: string;
+            /**
+             * @description Set when the runner wrote the message itself (completed, no_answer): say it in the reader's language; null for a bot's answer or an error's text
+             * @enum {string|null}
+             */
+            message_code: "completed" | "no_answer" | null;
             run_id: string;
             /** @enum {string} */
             state: "finished" | "cancelled" | "timeout";
@@ -3215,6 +3290,88 @@ export interface operations {
                 };
             };
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    AccountChatsController_list: {
+        parameters: {
+            query?: {
+                /** @description At most this many chats in the answer */
+                limit?: number;
+                /** @description Only chats whose title or username contains this (case-insensitive) */
+                q?: string;
+            };
+            header?: never;
+            path: {
+                account_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountChatListDto"];
+                };
+            };
+            /** @description Invalid account name, q longer than 64 characters, or limit outside 1..100 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description No such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description The account needs_relogin (its session is invalid or missing) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Telegram could not be reached */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description Telegram did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
         };
     };
     DevicesController_list: {

@@ -8,10 +8,12 @@ import { DataDirectory } from '../data-dir/data-directory';
 import { createFileExclusive, readTextFile, writeFileAtomic } from '../data-dir/json-file-store';
 import { AdminUser } from './entities/admin-user.entity';
 import { PasswordHasher } from './password-hasher';
+import { PASSWORD_MIN_LENGTH, passwordRuleViolation } from './password-rule';
 
 export const INITIAL_ADMIN_USERNAME = 'admin';
 
-const GENERATED_PASSWORD_LENGTH = 24;
+/** Meets the password rule (at least PASSWORD_MIN_LENGTH), as password-rule.spec.ts checks. */
+export const GENERATED_PASSWORD_LENGTH = 24;
 const MIN_BOOTSTRAP_PASSWORD_LENGTH = 16;
 
 /**
@@ -43,6 +45,7 @@ export class AdminBootstrapService implements OnModuleInit {
     if (configured) {
       if (await this.insertAdmin(configured)) {
         this.logger.log(`Created the admin "${INITIAL_ADMIN_USERNAME}" with the password from ADMIN_PASSWORD`);
+        this.warnIfBelowRule(configured);
       }
       return;
     }
@@ -98,6 +101,18 @@ export class AdminBootstrapService implements OnModuleInit {
     }
   }
 
+  /**
+   * An ADMIN_PASSWORD that met the older 8-character rule still starts an install that worked
+   * before; the owner is told the rule a password chosen in the panel must meet.
+   */
+  private warnIfBelowRule(password: string): void {
+    if (!passwordRuleViolation(password)) return;
+    this.logger.warn(
+      `ADMIN_PASSWORD is shorter than the password rule (at least ${PASSWORD_MIN_LENGTH} characters); it was accepted so this install keeps working. ` +
+        `Change the password in the panel (Profile) to one of at least ${PASSWORD_MIN_LENGTH} characters.`,
+    );
+  }
+
   private async firstAdmin(): Promise<AdminUser | undefined> {
     const [admin] = await this.users.find({ order: { id: 'ASC' }, take: 1 });
     return admin;
@@ -128,6 +143,7 @@ export class AdminBootstrapService implements OnModuleInit {
     this.dataDirectory.prepare();
     writeFileAtomic(markerFile, `${admin.passwordHash}\n`);
     rmSync(this.dataDirectory.adminBootstrapPasswordFile, { force: true });
+    this.warnIfBelowRule(password);
     this.logger.warn(
       `ADMIN_PASSWORD_RESET=1: the password of admin "${admin.username}" was reset to ADMIN_PASSWORD, ` +
         `${hadTotp ? 'TOTP was turned off, ' : ''}and earlier tokens are revoked. ` +

@@ -101,7 +101,7 @@ const one = (name: string | undefined): string[] | undefined => (name === undefi
  * the account's owner. The route is Fastify's pattern (`request.routeOptions.url`).
  */
 const OWNER_ROUTES: Array<{ method?: string; url: RegExp; accounts: AccountsOfRequest }> = [
-  { url: /^\/api\/accounts\/:account_name\/(devices|official-messages)(\/|$)/, accounts: (request) => one(param(request, 'account_name')) },
+  { url: /^\/api\/accounts\/:account_name\/(devices|official-messages|chats)(\/|$)/, accounts: (request) => one(param(request, 'account_name')) },
   // The safety budget lives in the owner's governor: its state and a resume are the owner's.
   { url: /^\/api\/accounts\/:account_name\/safety(\/resume)?$/, accounts: (request) => one(param(request, 'account_name')) },
   { method: 'POST', url: /^\/api\/accounts\/(login\/start|login\/verify|qr-login\/start)$/, accounts: (request) => one(bodyField(request, 'account_name')) },

@@ -12,6 +12,7 @@ import {
   QrLoginStatus,
   SendOptions,
   TelegramAuthorization,
+  TelegramDialog,
   TelegramChatRef,
   TelegramGateway,
   TelegramMessage,
@@ -75,6 +76,11 @@ export class OwnerOnlyTelegramGateway implements TelegramGateway {
     this.owned(session);
     return this.inner.getOfficialMessages(session, limit, options);
   }
+  async getDialogs(session: TelegramSession, limit: number, options?: CallOptions): Promise<TelegramDialog[]> {
+    this.owned(session);
+    return this.inner.getDialogs(session, limit, options);
+  }
+
 
   async sendMessage(session: TelegramSession, chat: TelegramChatRef, text: string, options?: SendOptions): Promise<TelegramMessage> {
     this.owned(session);

@@ -34,3 +34,16 @@ export const RUN_FAILURE_CATEGORIES = [
 export const FAILURE_CATEGORIES = ['none', ...RUN_FAILURE_CATEGORIES] as const;
 
 export type FailureCategory = (typeof FAILURE_CATEGORIES)[number];
+
+/**
+ * The texts the runner itself writes as a run's result message (any other message is the bot's
+ * answer or an error's text). Their codes go beside the message (`message_code`), so the web app can
+ * say them in the person's language; read from the text, so stored runs get them too.
+ */
+export const RUN_MESSAGES = { completed: 'completed', no_answer: 'no answer from the bot' } as const;
+export type RunMessageCode = keyof typeof RUN_MESSAGES;
+
+export function runMessageCode(message: string): RunMessageCode | null {
+  const found = (Object.keys(RUN_MESSAGES) as RunMessageCode[]).find((code) => RUN_MESSAGES[code] === message);
+  return found ?? null;
+}

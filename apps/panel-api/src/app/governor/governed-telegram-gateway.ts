@@ -11,6 +11,7 @@ import {
   QrLoginStatus,
   SendOptions,
   TelegramAuthorization,
+  TelegramDialog,
   TelegramChatRef,
   TelegramGateway,
   TelegramMessage,
@@ -57,6 +58,10 @@ export class GovernedTelegramGateway implements TelegramGateway {
   getOfficialMessages(session: TelegramSession, limit: number, options?: CallOptions): Promise<TelegramMessage[]> {
     return this.read(session, 'getOfficialMessages', () => this.inner.getOfficialMessages(session, limit, options));
   }
+  getDialogs(session: TelegramSession, limit: number, options?: CallOptions): Promise<TelegramDialog[]> {
+    return this.read(session, 'getDialogs', () => this.inner.getDialogs(session, limit, options));
+  }
+
 
   sendMessage(session: TelegramSession, chat: TelegramChatRef, text: string, options?: SendOptions): Promise<TelegramMessage> {
     return this.write(session, 'sendMessage', chat, options, () => this.inner.sendMessage(session, chat, text, options));

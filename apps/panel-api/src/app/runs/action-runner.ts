@@ -12,12 +12,54 @@ import { LinearRegex } from '../common/linear-regex';
 import { AccountNotFound, NeedsRelogin } from '../common/panel-error';
 import { ChatVerdictRules, clipMatchedText, RUN_VERDICTS, RunVerdict, VERDICT_LIMITS, VerdictMatcher } from '../common/verdict';
 
+/** Parameters of a coded flow log line (what the web app puts into its own sentence). */
+export type FlowLogParams = Record<string, string | number>;
+
 export interface FlowLogEntry {
   at: string;
   /** `chat 0 action 1` style label of the step, or null for run-level lines. */
   step: string | null;
   level: 'info' | 'warn' | 'error';
+  /** The English text (kept for programs, logs and older clients). */
   message: string;
+  /**
+   * A line the runner writes itself (not an error's text): its stable code (FLOW_LOG_CODES) and
+   * parameters, so the web app can say it in the person's language. Absent on older stored lines.
+   */
+  code?: string;
+  params?: FlowLogParams;
+}
+
+/** Every code a runner-written flow log line carries (the web app has a sentence for each). */
+export const FLOW_LOG_CODES = [
+  'wait_before_action',
+  'sent_text',
+  'sent_dice',
+  'using_previous_reply',
+  'nothing_to_send',
+  'bots_capped',
+  'sent_to_bot',
+  'pressed_keyboard',
+  'clicked',
+  'clicked_answered',
+  'reply',
+  'no_reply',
+  'model_answered',
+  'waiting_lock',
+  'verdict',
+  'bot_failed_retry',
+  'step_retry',
+  'deletion_scheduled',
+  'run_ended_verdict',
+  'run_succeeded',
+  'run_failed',
+  'run_interrupted',
+] as const;
+export type FlowLogCode = (typeof FLOW_LOG_CODES)[number];
+
+/** A runner-written line: code, parameters and the English text. */
+export function coded(code: FlowLogCode, params: FlowLogParams, message: string): { code: FlowLogCode; params: FlowLogParams; message: string } {
+  return { code, params, message };
 }
 
 /** Where actions are performed: a chat (numeric id or `@username`), optionally a forum topic. */
@@ -65,6 +107,9 @@ export interface VerdictResult {
   text: string | null;
   /** How it was decided, for the flow log. */
   reason: string;
+  /** The same as a code and its parameters (the web app's sentence). */
+  reasonCode: 'pattern_matched' | 'model_classified' | 'no_pattern_matched' | 'no_answer';
+  reasonParams: FlowLogParams;
 }
 
 export interface RunActionsOptions {
@@ -164,6 +209,7 @@ export class ActionRunner {
     const flowLog: FlowLogEntry[] = [];
     const log = (entry: Omit<FlowLogEntry, 'at' | 'step'> & { step?: string | null }, step: string | null): void => {
       const line: FlowLogEntry = { at: new Date().toISOString(), step: entry.step === undefined ? step : entry.step, level: entry.level, message: entry.message };
+      if (entry.code) Object.assign(line, { code: entry.code, params: entry.params ?? {} });
       flowLog.push(line);
       options.onLog?.(line);
     };
@@ -207,7 +253,7 @@ export class ActionRunner {
   async runAction(action: TaskAction, context: ActionContext): Promise<void> {
     const seconds = delaySeconds(action.delay);
     if (seconds > 0) {
-      context.log({ level: 'info', message: `waiting ${seconds.toFixed(1)} s before the action` });
+      context.log({ level: 'info', ...coded('wait_before_action', { seconds: Number(seconds.toFixed(1)) }, `waiting ${seconds.toFixed(1)} s before the action`) });
       await waitFor(seconds * 1000, context.signal);
     }
     switch (action.action) {
@@ -239,7 +285,7 @@ export class ActionRunner {
     const sent = await this.call(context, (options) => this.gateway.sendMessage(context.session, context.target.chat_id, text, { ...options, threadId: context.target.message_thread_id }));
     context.onMark?.({ afterId: sent.id, ownMessageId: sent.id, sinceSeconds });
     context.onSent?.(context.target.chat_id, sent);
-    context.log({ level: 'info', message: `sent: ${text}` });
+    context.log({ level: 'info', ...coded('sent_text', { text }, `sent: ${text}`) });
     await this.recordReply(sent.id, context);
   }
 
@@ -248,7 +294,10 @@ export class ActionRunner {
     const sent = await this.call(context, (options) => this.gateway.sendDice(context.session, context.target.chat_id, emoji, { ...options, threadId: context.target.message_thread_id }));
     context.onMark?.({ afterId: sent.id, ownMessageId: sent.id, sinceSeconds });
     context.onSent?.(context.target.chat_id, sent);
-    context.log({ level: 'info', message: `sent dice ${emoji}${sent.diceValue !== undefined ? ` (rolled ${sent.diceValue})` : ''}` });
+    context.log({
+      level: 'info',
+      ...coded('sent_dice', sent.diceValue !== undefined ? { emoji, value: sent.diceValue } : { emoji }, `sent dice ${emoji}${sent.diceValue !== undefined ? ` (rolled ${sent.diceValue})` : ''}`),
+    });
     await this.recordReply(sent.id, context);
   }
 
@@ -267,7 +316,7 @@ export class ActionRunner {
     if (!previous) throw new StepFailure('button_not_found', `The previous action in ${context.target.chat_id} got no reply to press a button on`);
     const [current] = await this.call(context, (options) => this.gateway.getMessages(context.session, context.target.chat_id, { ...options, ids: [previous.id] }));
     if (!current) throw new StepFailure('button_not_found', `The bot's reply to the previous action (message ${previous.id}) is gone`);
-    context.log({ level: 'info', message: `using the bot's reply to the previous action (message ${previous.id})` });
+    context.log({ level: 'info', ...coded('using_previous_reply', { id: previous.id }, `using the bot's reply to the previous action (message ${previous.id})`) });
     return current;
   }
 
@@ -343,7 +392,7 @@ export class ActionRunner {
     }
     if (action.ai_reply) text = await this.askAi(context, { instruction: action.ai_prompt ?? '', text: message || '(empty message)' });
     if (!text.trim()) {
-      context.log({ level: 'warn', message: 'nothing to send: no text, no regex match and no model reply' });
+      context.log({ level: 'warn', ...coded('nothing_to_send', {}, 'nothing to send: no text, no regex match and no model reply') });
       return;
     }
     return this.sendText(text, context);
@@ -370,12 +419,12 @@ export class ActionRunner {
     if (jobs.length === 0 && configuredBot) add(configuredBot, fillTemplate(action.start_param ?? '{keyword}', context.variables));
     if (jobs.length === 0) throw new StepFailure('target_not_found', configuredBot ? 'No start argument: the message has no deep link and start_param is empty' : 'No t.me/<bot>?start=<arg> link in the message');
     const limit = action.max_batch ?? TASK_LIMITS.maxBatch.default;
-    if (jobs.length > limit) context.log({ level: 'warn', message: `${jobs.length} bots to start; only the first ${limit} (max_batch)` });
+    if (jobs.length > limit) context.log({ level: 'warn', ...coded('bots_capped', { count: jobs.length, limit }, `${jobs.length} bots to start; only the first ${limit} (max_batch)`) });
     for (const { bot, argument } of jobs.slice(0, limit)) {
       const text = `${command} ${argument}`;
       const sent = await this.call(context, (options) => this.gateway.sendMessage(context.session, `@${bot}`, text, options));
       context.onSent?.(`@${bot}`, sent);
-      context.log({ level: 'info', message: `sent ${text} to @${bot}` });
+      context.log({ level: 'info', ...coded('sent_to_bot', { text, bot }, `sent ${text} to @${bot}`) });
       await this.recordReply(sent.id, { ...context, target: { chat_id: `@${bot}` } });
     }
   }
@@ -406,7 +455,13 @@ export class ActionRunner {
         const hit = matcher.classify(text);
         if (hit) {
           const how = answer.editDate !== undefined ? 'edited message' : 'reply';
-          return { verdict: hit.verdict, text: clipMatchedText(text), reason: `${how} matched ${hit.pattern.mode} pattern ${JSON.stringify(hit.pattern.pattern)}` };
+          return {
+            verdict: hit.verdict,
+            text: clipMatchedText(text),
+            reason: `${how} matched ${hit.pattern.mode} pattern ${JSON.stringify(hit.pattern.pattern)}`,
+            reasonCode: 'pattern_matched',
+            reasonParams: { edited: answer.editDate !== undefined ? 1 : 0, mode: hit.pattern.mode, pattern: hit.pattern.pattern },
+          };
         }
         if (text.trim()) lastUnmatched = text;
       }
@@ -421,10 +476,13 @@ export class ActionRunner {
       });
       const word = answer.trim().toLowerCase().replace(/[^a-z_]/g, '');
       const verdict = RUN_VERDICTS.find((v) => v === word) ?? 'unconfirmed';
-      return { verdict, text: clipMatchedText(lastUnmatched), reason: `no pattern matched; the model classified the answer as ${verdict}` };
+      return { verdict, text: clipMatchedText(lastUnmatched), reason: `no pattern matched; the model classified the answer as ${verdict}`, reasonCode: 'model_classified', reasonParams: { verdict } };
     }
-    if (lastUnmatched !== null) return { verdict: 'unconfirmed', text: clipMatchedText(lastUnmatched), reason: `no pattern matched the answer within ${Math.round(timeoutMs / 1000)} s` };
-    return { verdict: 'unconfirmed', text: null, reason: `no answer from the target within ${Math.round(timeoutMs / 1000)} s` };
+    const seconds = Math.round(timeoutMs / 1000);
+    if (lastUnmatched !== null) {
+      return { verdict: 'unconfirmed', text: clipMatchedText(lastUnmatched), reason: `no pattern matched the answer within ${seconds} s`, reasonCode: 'no_pattern_matched', reasonParams: { seconds } };
+    }
+    return { verdict: 'unconfirmed', text: null, reason: `no answer from the target within ${seconds} s`, reasonCode: 'no_answer', reasonParams: { seconds } };
   }
 
   // ----- helpers ----------------------------------------------------------------------------
@@ -436,11 +494,16 @@ export class ActionRunner {
     const result = await this.call(context, (options) => this.gateway.clickButton(context.session, context.target.chat_id, message.id, buttonText, options));
     if (result.kind === 'sent') {
       context.onSent?.(context.target.chat_id, result.message);
-      context.log({ level: 'info', message: `pressed keyboard button "${buttonText}"` });
+      context.log({ level: 'info', ...coded('pressed_keyboard', { button: buttonText }, `pressed keyboard button "${buttonText}"`) });
       await this.recordReply(result.message.id, context);
       return;
     }
-    context.log({ level: 'info', message: `clicked "${buttonText}"${result.answer ? `; bot answered: ${result.answer}` : ''}` });
+    context.log({
+      level: 'info',
+      ...(result.answer
+        ? coded('clicked_answered', { button: buttonText, answer: result.answer }, `clicked "${buttonText}"; bot answered: ${result.answer}`)
+        : coded('clicked', { button: buttonText }, `clicked "${buttonText}"`)),
+    });
     const latest = await this.recentIncoming(context, 1);
     await this.recordReply(Math.max(message.id, latest[0]?.id ?? 0), context, { quiet: Boolean(result.answer) });
   }
@@ -451,8 +514,13 @@ export class ActionRunner {
       this.gateway.waitForReply(context.session, context.target.chat_id, afterId, { signal: callOptions.signal, timeoutMs: this.timings.replyWaitMs }),
     );
     context.onReply?.(reply);
-    if (reply) context.log({ level: 'info', message: `reply: ${reply.text || (reply.hasMedia ? `[${reply.mediaKind ?? 'media'}]` : '(empty)')}` });
-    else if (!options.quiet) context.log({ level: 'warn', message: `no reply within ${Math.round(this.timings.replyWaitMs / 1000)} s` });
+    if (reply) {
+      const shown = reply.text || (reply.hasMedia ? `[${reply.mediaKind ?? 'media'}]` : '(empty)');
+      context.log({ level: 'info', ...coded('reply', reply.text ? { text: reply.text } : reply.hasMedia ? { media: reply.mediaKind ?? 'other' } : {}, `reply: ${shown}`) });
+    } else if (!options.quiet) {
+      const seconds = Math.round(this.timings.replyWaitMs / 1000);
+      context.log({ level: 'warn', ...coded('no_reply', { seconds }, `no reply within ${seconds} s`) });
+    }
   }
 
   private async recentIncoming(context: ActionContext, limit = 20): Promise<TelegramMessage[]> {
@@ -469,7 +537,7 @@ export class ActionRunner {
   private async askAi(context: ActionContext, question: AiQuestion): Promise<string> {
     try {
       const answer = await this.ai.answer(question, { signal: context.signal, timeoutMs: this.timings.aiTimeoutMs });
-      context.log({ level: 'info', message: `model answered: ${answer}` });
+      context.log({ level: 'info', ...coded('model_answered', { answer }, `model answered: ${answer}`) });
       return answer;
     } catch (error) {
       if (context.signal.aborted) throw interruptionOf(context.signal);

@@ -14,6 +14,7 @@ import { FlowLogEntry } from './action-runner';
 import { SignLog } from './entities/sign-log.entity';
 import { RunRecord } from './run-registry';
 import { PanelMetrics } from '../metrics/metrics.service';
+import { RunMessageCode, runMessageCode } from '../common/run-outcomes';
 
 /** The `sign_log` event of the live sign history stream. */
 export interface SignLogEvent {
@@ -55,6 +56,9 @@ export interface HistoryEntry {
   finished_at: string;
   flow_log: FlowLogEntry[];
 }
+
+/** A history entry as the API answers it: with the code of a message the runner wrote itself (RUN_MESSAGES). */
+export type HistoryView = HistoryEntry & { message_code: RunMessageCode | null };
 
 /**
  * Persistent history of finished runs: a row in `sign_logs` with the run's full flow log, which
@@ -249,7 +253,7 @@ export class RunHistoryService implements OnModuleInit {
   }
 
   /** The task's finished runs, newest first, with their flow logs from the history files. */
-  async list(taskName: string, options: { limit: number; accountName?: string }): Promise<HistoryEntry[]> {
+  async list(taskName: string, options: { limit: number; accountName?: string }): Promise<HistoryView[]> {
     const rows = await this.logs.find({
       where: { taskName, ...(options.accountName ? { accountName: options.accountName } : {}) },
       order: { createdAt: 'DESC', id: 'DESC' },
@@ -259,14 +263,14 @@ export class RunHistoryService implements OnModuleInit {
   }
 
   /** One finished run by id, with its flow log; undefined when no such run was recorded. */
-  async find(runId: string): Promise<HistoryEntry | undefined> {
+  async find(runId: string): Promise<HistoryView | undefined> {
     const row = await this.logs.findOne({ where: { runId } });
     if (!row) return undefined;
     return this.entryOf(row);
   }
 
   /** A sign_logs row as a history entry (for a row older than the flow log column, the log from its history file when it is still there). */
-  entryOf(row: SignLog): HistoryEntry {
+  entryOf(row: SignLog): HistoryView {
     const flowLog = parseFlowLog(row.flowLog);
     const stored = flowLog === undefined && isTaskName(row.taskName) ? this.readEntry(row.taskName, row.runId) : undefined;
     return {
@@ -278,6 +282,7 @@ export class RunHistoryService implements OnModuleInit {
       success: row.success,
       failure_category: row.failureCategory,
       message: row.message,
+      message_code: runMessageCode(row.message),
       attempts: row.attempts,
       verdict: row.verdict ?? null,
       verdict_text: row.verdictText ?? null,

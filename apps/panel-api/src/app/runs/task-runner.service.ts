@@ -5,7 +5,8 @@ import { PanelNotifier } from '../notifications/panel-notifier.service';
 import { SignTask, TaskAction, TaskChat } from '../sign-tasks/sign-task.types';
 import { SignTasksService } from '../sign-tasks/sign-tasks.service';
 import { TelegramError } from '../telegram/telegram-error';
-import { ActionRunner, FlowLogEntry, interruptionOf, waitFor } from './action-runner';
+import { RUN_MESSAGES } from '../common/run-outcomes';
+import { ActionRunner, coded, FlowLogEntry, FlowLogParams, interruptionOf, waitFor } from './action-runner';
 import type { FailureCategory } from '../common/run-outcomes';
 import { failureCategoryOf, isRetryable, RunInterrupted } from './failure-category';
 import { AccountRunLock } from './account-run-lock';
@@ -19,6 +20,9 @@ import { TelegramMessage } from '../telegram/telegram-gateway';
 import { AnswerMark, VerdictResult } from './action-runner';
 import { combineVerdicts, namedWaitMs, RunVerdict, VerdictMatcher } from '../common/verdict';
 import { ClusterService, StaleLeaseError } from '../cluster/cluster.service';
+
+/** Writes a line of the run's flow log; a runner-written line also carries its code and parameters. */
+type RunLog = (level: FlowLogEntry['level'], message: string, step?: string | null, codedAs?: { code?: string; params?: FlowLogParams }) => void;
 
 const VERDICT_TITLES: Record<RunVerdict, string> = {
   success: 'signed in',
@@ -182,8 +186,8 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
     const signal = abort.signal;
     let release: (() => void) | undefined;
     let timeoutTimer: NodeJS.Timeout | undefined;
-    const log = (level: FlowLogEntry['level'], message: string, step: string | null = null): void =>
-      this.registry.log(run, { at: new Date().toISOString(), step, level, message });
+    const log: RunLog = (level, message, step = null, codedAs) =>
+      this.registry.log(run, { at: new Date().toISOString(), step, level, message, ...(codedAs?.code ? { code: codedAs.code, params: codedAs.params ?? {} } : {}) });
     let outcome: RunOutcome;
     let rerunAfterMs: number | undefined;
     const judged = task.chats.some((chat) => chat.verdict !== undefined && new VerdictMatcher(chat.verdict).declared);
@@ -194,7 +198,7 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
 
       if (this.lock.isBusy(run.account_name)) {
         this.registry.update(run, { phase: 'waiting_lock', phase_detail: `another run of ${run.account_name} is in progress` });
-        log('info', `waiting for another run of ${run.account_name} to finish`);
+        log('info', `waiting for another run of ${run.account_name} to finish`, null, coded('waiting_lock', { account: run.account_name }, ''));
       }
       release = await this.lock.acquire(run.account_name, signal);
 
@@ -212,7 +216,7 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
       outcome = {
         success: good,
         category: good ? 'none' : result.verdict === 'failed' ? 'bot_refused' : 'unconfirmed',
-        message: result.verdictText ?? result.lastReply ?? (result.verdict === 'unconfirmed' ? 'no answer from the bot' : 'completed'),
+        message: result.verdictText ?? result.lastReply ?? (result.verdict === 'unconfirmed' ? RUN_MESSAGES.no_answer : RUN_MESSAGES.completed),
         state: 'finished',
         verdict: result.verdict,
         verdictText: result.verdictText,
@@ -337,7 +341,7 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
     run: RunRecord,
     session: ReturnType<ActionRunner['sessionOf']>,
     signal: AbortSignal,
-    log: (level: FlowLogEntry['level'], message: string, step?: string | null) => void,
+    log: RunLog,
     sent: SentByChat,
   ): Promise<StepsResult> {
     const steps: Step[] = task.chats.flatMap((chat, chatIndex) => chat.actions.map((action, actionIndex) => ({ chatIndex, actionIndex, chat, action })));
@@ -368,7 +372,7 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
           previousReply,
           log: (entry) => {
             if (entry.message.startsWith('reply: ')) lastReply = entry.message.slice('reply: '.length);
-            log(entry.level, entry.message, entry.step === undefined ? label : entry.step);
+            log(entry.level, entry.message, entry.step === undefined ? label : entry.step, entry);
           },
           onSent: (_chat, message) => {
             if (step.chat.delete_after) sent.set(step.chatIndex, [...(sent.get(step.chatIndex) ?? []), message.id]);
@@ -390,10 +394,15 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
             target: { chat_id: step.chat.chat_id, message_thread_id: step.chat.message_thread_id },
             signal,
             step: chatLabel,
-            log: (entry) => log(entry.level, entry.message, entry.step === undefined ? chatLabel : entry.step),
+            log: (entry) => log(entry.level, entry.message, entry.step === undefined ? chatLabel : entry.step, entry),
           });
           verdicts.set(step.chatIndex, result);
-          log(result.verdict === 'success' || result.verdict === 'already_done' ? 'info' : 'warn', `verdict ${result.verdict}: ${result.reason}${result.text ? ` (${result.text})` : ''}`, chatLabel);
+          log(
+            result.verdict === 'success' || result.verdict === 'already_done' ? 'info' : 'warn',
+            `verdict ${result.verdict}: ${result.reason}${result.text ? ` (${result.text})` : ''}`,
+            chatLabel,
+            coded('verdict', { verdict: result.verdict, reason: result.reasonCode, ...result.reasonParams, ...(result.text ? { text: result.text } : {}) }, ''),
+          );
           const wait = result.text && (result.verdict === 'failed' || result.verdict === 'unconfirmed') && step.chat.verdict.rerun_after_wait !== false
             ? namedWaitMs(result.text, new Date(), 'UTC')
             : undefined;
@@ -402,7 +411,8 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
           } else if (result.verdict === 'failed' && retriesLeft > 0) {
             retriesLeft -= 1;
             next = steps.findIndex((candidate) => candidate.chatIndex === step.chatIndex);
-            log('warn', `the bot answered with a failure; repeating ${chatLabel} in ${Math.ceil(this.timings.retryDelayMs / 1000)} s, ${retriesLeft} retries left`, chatLabel);
+            const seconds = Math.ceil(this.timings.retryDelayMs / 1000);
+            log('warn', `the bot answered with a failure; repeating ${chatLabel} in ${seconds} s, ${retriesLeft} retries left`, chatLabel, coded('bot_failed_retry', { seconds, retries: retriesLeft }, ''));
             this.registry.update(run, { attempts: run.attempts + 1, phase_detail: `retrying ${chatLabel}`, wait_seconds: Math.ceil(this.timings.retryDelayMs / 1000) });
             await waitFor(this.timings.retryDelayMs, signal);
             this.registry.update(run, { wait_seconds: null });
@@ -418,7 +428,8 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
         const floodSeconds = error instanceof TelegramError && error.kind === 'flood_wait' ? (error.seconds ?? 0) : 0;
         const waitMs = Math.max(this.timings.retryDelayMs, floodSeconds * 1000);
         const message = error instanceof Error ? error.message : String(error);
-        log('warn', `${message} (${category}); retrying from this step in ${Math.ceil(waitMs / 1000)} s, ${retriesLeft} retries left`, label);
+        const seconds = Math.ceil(waitMs / 1000);
+        log('warn', `${message} (${category}); retrying from this step in ${seconds} s, ${retriesLeft} retries left`, label, coded('step_retry', { error: message, category, seconds, retries: retriesLeft }, ''));
         this.registry.update(run, { attempts: run.attempts + 1, failure_category: category, phase_detail: `retrying ${label}`, wait_seconds: Math.ceil(waitMs / 1000) });
         await waitFor(waitMs, signal);
         this.registry.update(run, { wait_seconds: null, failure_category: 'none' });
@@ -431,13 +442,18 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
   }
 
   /** Hands what the run sent in one chat to the `delete_after` timer; the run does not wait for it. */
-  private scheduleDeletion(task: SignTask, run: RunRecord, chatIndex: number, sent: SentByChat, log: (level: FlowLogEntry['level'], message: string, step?: string | null) => void): void {
+  private scheduleDeletion(task: SignTask, run: RunRecord, chatIndex: number, sent: SentByChat, log: RunLog): void {
     const messageIds = sent.get(chatIndex) ?? [];
     sent.delete(chatIndex);
     const chat = task.chats[chatIndex];
     if (!chat?.delete_after || messageIds.length === 0) return;
     this.deletions.schedule({ accountName: run.account_name, taskName: task.name, runId: run.run_id, chatId: chat.chat_id, messageIds, delaySeconds: chat.delete_after });
-    log('info', `${messageIds.length} sent message(s) in ${chat.chat_id} will be deleted in ${chat.delete_after} s`, `chat ${chatIndex + 1}`);
+    log(
+      'info',
+      `${messageIds.length} sent message(s) in ${chat.chat_id} will be deleted in ${chat.delete_after} s`,
+      `chat ${chatIndex + 1}`,
+      coded('deletion_scheduled', { count: messageIds.length, chat: chat.chat_id, seconds: chat.delete_after }, ''),
+    );
   }
 
   private async finalize(task: SignTask, run: RunRecord, outcome: RunOutcome): Promise<void> {
@@ -454,7 +470,14 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
       finished_at: finishedAt,
       wait_seconds: null,
     });
-    this.registry.log(run, { at: finishedAt, step: null, level: outcome.success ? 'info' : 'error', message: outcome.verdict ? `run ended: ${outcome.verdict}` : outcome.success ? 'run succeeded' : `run ${outcome.state === 'finished' ? 'failed' : outcome.state}` });
+    const ended = outcome.verdict
+      ? coded('run_ended_verdict', { verdict: outcome.verdict }, `run ended: ${outcome.verdict}`)
+      : outcome.success
+        ? coded('run_succeeded', {}, 'run succeeded')
+        : outcome.state === 'finished'
+          ? coded('run_failed', {}, 'run failed')
+          : coded('run_interrupted', { state: outcome.state }, `run ${outcome.state}`);
+    this.registry.log(run, { at: finishedAt, step: null, level: outcome.success ? 'info' : 'error', ...ended });
     this.history.countFinished(run);
     try {
       // The history row and the task's last run in one fenced transaction: a replica that lost the

@@ -22,6 +22,7 @@ import {
   QrLoginStatus,
   SendOptions,
   TelegramAuthorization,
+  TelegramDialog,
   TelegramButton,
   TelegramChatRef,
   TelegramGateway,
@@ -182,6 +183,24 @@ function chatTypeOf(peer: Api.TypePeer): TelegramIncomingMessage['chatType'] {
 function userOf(user: Api.TypeUser): TelegramUser {
   if (!(user instanceof Api.User)) return { id: bigIntToString(user.id) };
   return { id: bigIntToString(user.id), username: user.username, firstName: user.firstName, lastName: user.lastName, phone: user.phone };
+}
+
+/** A GramJS dialog as the chat picker shows it; undefined for what a task cannot target (a deleted user, a forbidden chat). */
+export function dialogFromGramJs(dialog: { id?: unknown; title?: string; name?: string; entity?: unknown }): TelegramDialog | undefined {
+  const entity = dialog.entity;
+  if (dialog.id === undefined || entity === undefined) return undefined;
+  const id = bigIntToString(dialog.id);
+  if (entity instanceof Api.User) {
+    if (entity.deleted) return undefined;
+    const title = dialog.title || [entity.firstName, entity.lastName].filter(Boolean).join(' ') || entity.username || id;
+    return { id, title, kind: 'user', ...(entity.username ? { username: entity.username } : {}) };
+  }
+  if (entity instanceof Api.Chat) return { id, title: entity.title || id, kind: 'group' };
+  if (entity instanceof Api.Channel) {
+    const kind = entity.forum ? 'forum' : entity.megagroup ? 'group' : 'channel';
+    return { id, title: entity.title || id, kind, ...(entity.username ? { username: entity.username } : {}) };
+  }
+  return undefined;
 }
 
 function chatRef(chat: TelegramChatRef): string | number {
@@ -389,6 +408,13 @@ export class GramJsTelegramGateway implements TelegramGateway {
       );
       const messages = 'messages' in history ? history.messages : [];
       return messages.filter((m): m is Api.Message => m instanceof Api.Message).map(messageFromGramJs);
+    });
+  }
+
+  async getDialogs(session: TelegramSession, limit: number, options?: CallOptions): Promise<TelegramDialog[]> {
+    return this.withClient(session, options, async (client) => {
+      const dialogs = await client.getDialogs({ limit });
+      return dialogs.map(dialogFromGramJs).filter((dialog): dialog is TelegramDialog => dialog !== undefined);
     });
   }
 

@@ -11,6 +11,7 @@ import {
   QrLoginStatus,
   SendOptions,
   TelegramAuthorization,
+  TelegramDialog,
   TelegramChatRef,
   TelegramGateway,
   TelegramMessage,
@@ -75,6 +76,10 @@ export class LazyTelegramGateway implements TelegramGateway {
   async getOfficialMessages(session: TelegramSession, limit: number, options?: CallOptions): Promise<TelegramMessage[]> {
     return (await this.gateway()).getOfficialMessages(session, limit, options);
   }
+  async getDialogs(session: TelegramSession, limit: number, options?: CallOptions): Promise<TelegramDialog[]> {
+    return (await this.gateway()).getDialogs(session, limit, options);
+  }
+
 
   async sendMessage(session: TelegramSession, chat: TelegramChatRef, text: string, options?: SendOptions): Promise<TelegramMessage> {
     return (await this.gateway()).sendMessage(session, chat, text, options);

@@ -13,6 +13,7 @@ import {
   QrLoginStatus,
   SendOptions,
   TelegramAuthorization,
+  TelegramDialog,
   TelegramChatRef,
   TelegramGateway,
   TelegramIncomingMessage,
@@ -321,6 +322,10 @@ export class SimulatorTelegramGateway implements TelegramGateway {
   getOfficialMessages(session: TelegramSession, limit: number, options?: CallOptions): Promise<TelegramMessage[]> {
     return this.onSession(session, 'getOfficialMessages', [limit], options);
   }
+  getDialogs(session: TelegramSession, limit: number, options?: CallOptions): Promise<TelegramDialog[]> {
+    return this.onSession(session, 'getDialogs', [limit], options);
+  }
+
 
   sendMessage(session: TelegramSession, chat: TelegramChatRef, text: string, options?: SendOptions): Promise<TelegramMessage> {
     return this.onSession(session, 'sendMessage', [chat, text], options);

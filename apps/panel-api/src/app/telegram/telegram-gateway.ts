@@ -104,6 +104,15 @@ export interface TelegramAuthorization {
   dateActive: number;
 }
 
+/** A chat of the account's dialog list (what the chat picker offers). */
+export interface TelegramDialog {
+  /** The id a task uses: a user id, `-…` for a basic group, `-100…` for a channel or supergroup. */
+  id: string;
+  title: string;
+  kind: 'user' | 'group' | 'channel' | 'forum';
+  username?: string;
+}
+
 export interface SendOptions extends CallOptions {
   /** Forum topic (message_thread_id). */
   threadId?: number;
@@ -182,6 +191,9 @@ export interface TelegramGateway {
   resetAuthorization(session: TelegramSession, hash: string, options?: CallOptions): Promise<void>;
   /** Newest first, from user 777000; read-only: never marks anything read. */
   getOfficialMessages(session: TelegramSession, limit: number, options?: CallOptions): Promise<TelegramMessage[]>;
+
+  /** The account's most recent dialogs, newest first, at most `limit`; read-only. */
+  getDialogs(session: TelegramSession, limit: number, options?: CallOptions): Promise<TelegramDialog[]>;
 
   sendMessage(session: TelegramSession, chat: TelegramChatRef, text: string, options?: SendOptions): Promise<TelegramMessage>;
   sendDice(session: TelegramSession, chat: TelegramChatRef, emoji: string, options?: SendOptions): Promise<TelegramMessage>;

@@ -1,9 +1,9 @@
 import { Badge } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { checkCodeLabel } from '../../components/codes';
 import type { Account } from './accounts-api';
 
 const STATUS_COLORS: Record<string, string> = { connected: 'teal', invalid: 'red', checking: 'blue', error: 'orange', not_found: 'gray', unchecked: 'gray' };
-const CHECK_CODES = ['OK', 'ACCOUNT_NOT_FOUND', 'ACCOUNT_SESSION_INVALID', 'CLIENT_INIT_FAILED', 'TIMEOUT', 'CONNECTION_ERROR', 'STORAGE_PERMISSION_DENIED', 'FLOOD_WAIT', 'STATUS_CHECK_FAILED'];
 
 /** The account's status as a translated badge (null: never checked, e.g. after an import). */
 export function StatusBadge({ status }: { status: Account['status'] }) {
@@ -20,5 +20,5 @@ export function StatusBadge({ status }: { status: Account['status'] }) {
 /** A status check's result code, translated (an unknown code reads as "other problem"). */
 export function useCheckCode(): (code: string) => string {
   const { t } = useTranslation();
-  return (code) => (CHECK_CODES.includes(code) ? t(`accounts.checkCode.${code}`) : t('accounts.checkCode.other'));
+  return (code) => checkCodeLabel(t, code);
 }

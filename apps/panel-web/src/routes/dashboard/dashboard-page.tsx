@@ -28,6 +28,8 @@ import { session } from '../../auth/session';
 import { categoryLabel, jobLabel } from '../../components/codes';
 import { useAccountListQuery, useActiveRunsQuery, useTaskListQuery, useTimeZone } from '../../components/hooks';
 import { Page } from '../../components/page';
+import { useReplicaFailureToasts } from '../../components/replica-failures';
+import { useRunText } from '../../components/run-text';
 import { useCancelRun, useDashboardStatsQuery, useRefreshAfterLiveLog, useScheduledJobsQuery } from './dashboard-api';
 import { GettingStartedCard } from './getting-started-card';
 import { SignChart } from './sign-chart';
@@ -39,6 +41,8 @@ export interface LiveSignLog {
   task_name: string;
   success: boolean;
   message: string;
+  /** Set when the runner wrote the message itself (completed, no_answer): said in the page's language. */
+  message_code?: string | null;
   created_at: string;
   failure_category: string;
 }
@@ -88,6 +92,7 @@ function Stat({
 /** Today's figures, the 14-day chart, active runs, next jobs, failure categories and the live history. */
 export function DashboardPage() {
   const { t } = useTranslation();
+  const runText = useRunText();
   const timeZone = useTimeZone();
   const stats = useDashboardStatsQuery();
   const active = useActiveRunsQuery();
@@ -113,9 +118,11 @@ export function DashboardPage() {
     // Runs that finished while the stream was down show in the figures and active runs read again.
     onReconnect: refreshAfterLiveLog,
   });
+  const replicaFailures = useReplicaFailureToasts();
   const cancel = useCancelRun({
     onSuccess: (result) => {
       toast.success(t('dashboard.cancelled', { count: result.cancelled }));
+      replicaFailures.afterCancel(result);
     },
     onError: (error) => toast.error(error),
   });
@@ -373,7 +380,7 @@ export function DashboardPage() {
                         whiteSpace: 'pre-wrap',
                       }}
                     >
-                      {row.message}
+                      {runText.message(row)}
                     </Text>
                   </div>
                 </Group>

@@ -5,6 +5,7 @@ import { Schemas } from '../../api/client';
 import { categoryLabel, runStateLabel, triggerLabel } from '../../components/codes';
 import { useAccountListQuery, useTaskListQuery, useTimeZone } from '../../components/hooks';
 import { Page } from '../../components/page';
+import { useRunText } from '../../components/run-text';
 import { useRunQuery, useRunsQuery } from './history-api';
 
 const PAGE_SIZE = 25;
@@ -35,6 +36,7 @@ export function historyQuery(params: URLSearchParams) {
 /** Every finished run across tasks, filtered and paged by the server, with the step log of one. */
 export function HistoryPage() {
   const { t } = useTranslation();
+  const runText = useRunText();
   const timeZone = useTimeZone();
   const [params, setParams] = useUrlParams();
   const { page, query } = historyQuery(params);
@@ -99,7 +101,7 @@ export function HistoryPage() {
             ),
           },
           { key: 'time', header: t('history.time'), render: (row) => formatDateTime(row.created_at, timeZone) },
-          { key: 'message', header: t('history.message'), render: (row) => <Text size="sm" lineClamp={2} style={{ overflowWrap: 'anywhere' }}>{row.message}</Text> },
+          { key: 'message', header: t('history.message'), render: (row) => <Text size="sm" lineClamp={2} style={{ overflowWrap: 'anywhere' }}>{runText.message(row)}</Text> },
           {
             key: 'open',
             header: t('common.actions'),
@@ -122,7 +124,7 @@ export function HistoryPage() {
                 <Text size="xs" c="dimmed">
                   {formatDateTime(run.started_at, timeZone)} → {formatDateTime(run.finished_at, timeZone)} · {t('history.attempts', { count: run.attempts })}
                 </Text>
-                <pre className="plain-text">{run.message}</pre>
+                <pre className="plain-text">{runText.message(run)}</pre>
                 {run.flow_log.length === 0 ? (
                   <Text size="sm" c="dimmed">
                     {t('history.noSteps')}
@@ -132,10 +134,10 @@ export function HistoryPage() {
                     {run.flow_log.map((entry, index) => (
                       <li key={index}>
                         <Text size="xs" c="dimmed">
-                          {formatDateTime(entry.at, timeZone)} · {entry.level}
-                          {entry.step ? ` · ${entry.step}` : ''}
+                          {formatDateTime(entry.at, timeZone)} · {t(`runLog.levels.${entry.level}`, { defaultValue: entry.level })}
+                          {entry.step ? ` · ${runText.step(entry.step)}` : ''}
                         </Text>
-                        <pre className="plain-text">{entry.message}</pre>
+                        <pre className="plain-text">{runText.line(entry)}</pre>
                       </li>
                     ))}
                   </Stack>

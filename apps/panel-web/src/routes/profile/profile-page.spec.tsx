@@ -58,9 +58,28 @@ describe('ProfilePage', () => {
     await userEvent.click(screen.getByRole('button', { name: '修改用户名' }));
     expect(await screen.findByText('该用户名已被占用。')).toBeInTheDocument();
 
+    // The rule both apps share (12 characters) and "not the current one" are checked before sending.
+    const passwordCalls = () => fetchMock.mock.calls.filter(([input]) => (input as Request).url.endsWith('/api/auth/password')).length;
+    const newPassword = screen.getByLabelText(/^新密码/);
+    const repeat = screen.getByLabelText('再次输入新密码', { exact: false });
+    expect(screen.getByText('至少 12 个字符')).toBeInTheDocument();
     await userEvent.type(passwordCurrent, 'the same password');
-    await userEvent.type(screen.getByLabelText(/^新密码/), 'the same password');
-    await userEvent.type(screen.getByLabelText('再次输入新密码', { exact: false }), 'the same password');
+    await userEvent.type(newPassword, 'eleven char');
+    await userEvent.type(repeat, 'eleven char');
+    expect(screen.getByText('至少 12 个字符。')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '修改密码' })).toBeDisabled();
+    await userEvent.clear(newPassword);
+    await userEvent.clear(repeat);
+    await userEvent.type(newPassword, 'the same password');
+    await userEvent.type(repeat, 'the same password');
+    expect(screen.getByText('新密码与当前密码相同')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '修改密码' })).toBeDisabled();
+    expect(passwordCalls()).toBe(0);
+    // What only the service can tell goes on the field too, in the page language.
+    await userEvent.clear(newPassword);
+    await userEvent.clear(repeat);
+    await userEvent.type(newPassword, 'a brand new password');
+    await userEvent.type(repeat, 'a brand new password');
     await userEvent.click(screen.getByRole('button', { name: '修改密码' }));
     expect(await screen.findByText('这就是当前的值，请输入一个不同的值。')).toBeInTheDocument();
     expect(document.body.textContent).not.toMatch(/new_password|current_password|must differ/);

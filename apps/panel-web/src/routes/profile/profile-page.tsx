@@ -7,6 +7,9 @@ import { session } from '../../auth/session';
 import { Page } from '../../components/page';
 import { useChangePassword, useChangeUsername, useDisableTotp, useEnableTotp, useMeQuery, useStartTotpSetup } from './profile-api';
 
+/** The password rule of both apps (panel-api's auth/password-rule.ts, the console's too): 12 to 256 characters. */
+export const PASSWORD_MIN_LENGTH = 12;
+
 /** The service's rule for a username (auth.dto.ts). */
 const USERNAME = /^[A-Za-z0-9_.@-]+$/;
 
@@ -41,7 +44,8 @@ export function ProfilePage() {
     setPasswordValues(next);
   };
   const passwordMismatch = password.repeat !== '' && password.repeat !== password.new_password;
-  const passwordShort = password.new_password !== '' && password.new_password.length < 8;
+  const passwordShort = password.new_password !== '' && password.new_password.length < PASSWORD_MIN_LENGTH;
+  const passwordSame = password.new_password !== '' && password.new_password === password.current_password;
   const changePassword = useChangePassword({
     onSuccess: (token) => {
       session.logIn(token.access_token);
@@ -154,11 +158,11 @@ export function ProfilePage() {
                   onChange={(event) => setPassword({ ...password, current_password: event.currentTarget.value })} />
                 <PasswordInput
                   label={t('profile.newPassword')}
-                  description={t('profile.passwordRule')}
+                  description={t('profile.passwordRule', { min: PASSWORD_MIN_LENGTH })}
                   required
                   autoComplete="new-password"
                   value={password.new_password}
-                  error={passwordShort ? t('profile.passwordShort') : passwordRefusal.errors['new_password']}
+                  error={passwordShort ? t('profile.passwordShort', { min: PASSWORD_MIN_LENGTH }) : passwordSame ? t('profile.same') : passwordRefusal.errors['new_password']}
                   onChange={(event) => setPassword({ ...password, new_password: event.currentTarget.value })} />
                 <PasswordInput
                   label={t('profile.repeatPassword')}
@@ -169,7 +173,7 @@ export function ProfilePage() {
                   onChange={(event) => setPassword({ ...password, repeat: event.currentTarget.value })}
                 />
                 <Group>
-                  <Button type="submit" loading={changePassword.isPending} disabled={!password.current_password || password.new_password.length < 8 || password.repeat !== password.new_password}>
+                  <Button type="submit" loading={changePassword.isPending} disabled={!password.current_password || passwordShort || passwordSame || password.new_password === '' || password.repeat !== password.new_password}>
                     {t('profile.changePassword')}
                   </Button>
                 </Group>

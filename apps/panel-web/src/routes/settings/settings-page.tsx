@@ -5,7 +5,9 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { Schemas } from '../../api/client';
 import { useSettingsQuery } from '../../components/hooks';
+import { checkCodeLabel } from '../../components/codes';
 import { Page } from '../../components/page';
+import { KeepaliveReplicaFailures } from '../../components/replica-failures';
 import { BackupsPanel } from './backups-panel';
 import { ConfigTransferPanel } from './config-transfer-panel';
 import { ChannelTestControls } from './channel-tests';
@@ -216,6 +218,7 @@ function KeepaliveResult({ result }: { result: Schemas['KeepaliveRunResultDto'] 
       <Text size="sm" fw={600} mb="xs">
         {t('settings.keepalive.done', { woken: result.woken, failed: result.failed, skipped: result.skipped })}
       </Text>
+      <KeepaliveReplicaFailures failures={result.failures} />
       {result.results.length === 0 ? (
         <Text size="sm" c="dimmed">
           {t('settings.keepalive.noAccounts')}
@@ -237,9 +240,9 @@ function KeepaliveResult({ result }: { result: Schemas['KeepaliveRunResultDto'] 
                     <Badge color={row.outcome === 'woken' ? 'teal' : row.outcome === 'failed' ? 'red' : 'gray'} variant="light">
                       {t(`settings.keepalive.outcomes.${row.outcome}`)}
                     </Badge>
-                    {row.outcome === 'failed' && row.message ? (
+                    {row.outcome === 'failed' && (row.code || row.message) ? (
                       <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                        {row.message}
+                        {row.code ? checkCodeLabel(t, row.code) : row.message}
                       </Text>
                     ) : null}
                   </Table.Td>

@@ -6,6 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Schemas } from '../../api/client';
 import { useTimeZone } from '../../components/hooks';
+import { useReplicaFailureToasts } from '../../components/replica-failures';
+import { useRunText } from '../../components/run-text';
 import { RunStatus, useAccountNamesQuery, useCancelRun, useRunStatusQuery, useRunTask, useTaskHistoryQuery, useTaskQuery } from './tasks-api';
 
 type RunView = Schemas['RunStatusDto'];
@@ -30,6 +32,8 @@ export function RunDrawer({ name, justStarted = false, onClose }: { name: string
   const history = useTaskHistoryQuery(name);
   const run = useRunTask();
   const cancel = useCancelRun();
+  const runText = useRunText();
+  const replicaFailures = useReplicaFailureToasts();
   const [account, setAccount] = useState('');
   const running = isRunning(status.data);
   const wasRunning = useRef(justStarted);
@@ -54,6 +58,7 @@ export function RunDrawer({ name, justStarted = false, onClose }: { name: string
       setWatching(true);
       wasRunning.current = true;
       toast.info(t('tasks.started', { count: result.runs.length }));
+      replicaFailures.afterRun(result);
       await status.refetch();
     } catch {
       // Shown in the drawer (run.error) until the next try: a toast would vanish and cover the title.
@@ -66,6 +71,7 @@ export function RunDrawer({ name, justStarted = false, onClose }: { name: string
     try {
       const result = await cancel.mutateAsync(name);
       toast.info(t('tasks.cancelled', { count: result.cancelled }));
+      replicaFailures.afterCancel(result);
     } catch (error) {
       toast.error(error);
     }
@@ -142,7 +148,7 @@ export function RunDrawer({ name, justStarted = false, onClose }: { name: string
                         {formatDateTime(entry.finished_at, timeZone)} · {entry.account_name} · {t(`tasks.trigger.${entry.trigger}`, { defaultValue: entry.trigger })}
                       </Text>
                     </Group>
-                    <pre className="plain-text">{entry.message}</pre>
+                    <pre className="plain-text">{runText.message(entry)}</pre>
                     {entry.flow_log.length > 0 ? (
                       <details>
                         <summary>
@@ -154,7 +160,7 @@ export function RunDrawer({ name, justStarted = false, onClose }: { name: string
                           {entry.flow_log.map((line, index) => (
                             <li key={index}>
                               <pre className="plain-text">
-                                {formatDateTime(line.at, timeZone)} {line.message}
+                                {formatDateTime(line.at, timeZone)} {runText.line(line)}
                               </pre>
                             </li>
                           ))}
@@ -174,6 +180,7 @@ export function RunDrawer({ name, justStarted = false, onClose }: { name: string
 
 function RunLog({ run, timeZone }: { run: RunView; timeZone: string }) {
   const { t } = useTranslation();
+  const runText = useRunText();
   const color = run.state === 'running' ? 'blue' : run.success ? 'teal' : run.state === 'idle' ? 'gray' : 'red';
   return (
     <Paper withBorder p="xs">
@@ -210,9 +217,9 @@ function RunLog({ run, timeZone }: { run: RunView; timeZone: string }) {
               <li key={index}>
                 <Text size="xs" c={line.level === 'error' ? 'red' : line.level === 'warn' ? 'orange' : 'dimmed'}>
                   {formatDateTime(line.at, timeZone)} · {t(`tasks.level.${line.level}`, { defaultValue: line.level })}
-                  {line.step ? ` · ${line.step}` : ''}
+                  {line.step ? ` · ${runText.step(line.step)}` : ''}
                 </Text>
-                <pre className="plain-text">{line.message}</pre>
+                <pre className="plain-text">{runText.line(line)}</pre>
               </li>
             ))}
           </Stack>

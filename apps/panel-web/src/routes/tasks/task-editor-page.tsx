@@ -6,10 +6,11 @@ import { ApiError, EmptyState, ErrorState, formatDateTime, LoadingState, toast, 
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
-import { useSettingsQuery } from '../../components/hooks';
+import { useAccountListQuery, useSettingsQuery } from '../../components/hooks';
 import { Page } from '../../components/page';
 import { describeSchedule } from './schedule-text';
 import { ActionList } from './action-fields';
+import { ChatPicker, pickerAccount } from './chat-picker';
 import { RecipeBar } from './recipe-bar';
 import { VerdictFields } from './verdict-fields';
 import {
@@ -328,8 +329,15 @@ function ChatsStep({ form }: { form: TaskFormApi }) {
   const values = form.values;
   const listen = values.execution_mode === 'listen';
   const chatsError = form.errors['chats'];
+  const accounts = useAccountListQuery();
+  const picker = accounts.data ? pickerAccount(accounts.data.accounts, values.accounts, values.all_accounts) : {};
   return (
     <Stack gap="md">
+      {picker.reason ? (
+        <Text size="sm" c="dimmed">
+          {t(picker.reason === 'offline' ? 'tasks.editor.pickChatOffline' : 'tasks.editor.pickChatNoAccount')}
+        </Text>
+      ) : null}
       {values.chats.map((chat, index) => (
         <Paper key={index} withBorder p="sm" component="fieldset" style={{ minWidth: 0 }}>
           <Stack gap="sm">
@@ -343,6 +351,7 @@ function ChatsStep({ form }: { form: TaskFormApi }) {
                 </Button>
               ) : null}
             </Group>
+            {picker.name ? <ChatPicker form={form} index={index} account={picker.name} /> : null}
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" verticalSpacing="xs">
               <TextInput label={t('tasks.editor.chatId')} description={t('tasks.editor.chatIdHint')} required {...form.getInputProps(`chats.${index}.chat_id`)} />
               <TextInput label={t('tasks.editor.chatName')} {...form.getInputProps(`chats.${index}.name`)} />

@@ -172,3 +172,16 @@ export function listenerHealthOf(taskName: string, details: Record<string, unkno
   if (mine.some(([, status]) => status.state === 'starting')) return { health: 'starting', accounts: mine.map(([account]) => account) };
   return { health: 'not_listening', accounts: [] };
 }
+
+export type AccountChat = Schemas['AccountChatDto'];
+
+/** The chats of an account for the editor's picker, searched by the service among its recent dialogs (no retry: a failure says "type the id"). */
+export function useAccountChatsQuery(account: string | undefined, q: string) {
+  return useQuery({
+    queryKey: ['accounts', account, 'chats', q],
+    enabled: account !== undefined,
+    retry: false,
+    staleTime: 60_000,
+    queryFn: () => unwrap(api.GET('/api/accounts/{account_name}/chats', { params: { path: { account_name: account ?? '' }, query: q ? { q } : {} } })),
+  });
+}

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useTimeZone } from '../../components/hooks';
 import { Page } from '../../components/page';
+import { useReplicaFailureToasts } from '../../components/replica-failures';
 import { RunDrawer } from './run-drawer';
 import { BatchAction, Task, TaskFilter, useActiveRunsQuery, useAccountNamesQuery, useBatch, useCancelRun, useCloneTask, useDeleteTask, useRunTask, useRuntimeStatusQuery, useScheduledJobsQuery, useSetEnabled, useTasksQuery, listenerHealthOf, nextRunOf } from './tasks-api';
 import { describeSchedule } from './schedule-text';
@@ -57,6 +58,7 @@ export function TasksPage() {
   const setEnabled = useSetEnabled();
   const remove = useDeleteTask();
   const cancel = useCancelRun();
+  const replicaFailures = useReplicaFailureToasts();
   const run = useRunTask();
   const jobs = useScheduledJobsQuery();
   const runtime = useRuntimeStatusQuery();
@@ -139,6 +141,7 @@ export function TasksPage() {
     try {
       const result = await cancel.mutateAsync(name);
       toast.info(t('tasks.cancelled', { count: result.cancelled }));
+      replicaFailures.afterCancel(result);
     } catch (error) {
       toast.error(error);
     }
@@ -149,6 +152,7 @@ export function TasksPage() {
     try {
       const result = await run.mutateAsync({ name });
       toast.info(t('tasks.started', { count: result.runs.length }));
+      replicaFailures.afterRun(result);
       setStarted(name);
       update({ log: name });
     } catch (error) {

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { EmptyAsUndefined } from '@shared/config';
 import { IsOptional, IsString, Length, Matches, MaxLength, MinLength } from 'class-validator';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../password-rule';
 
 const TOTP_CODE = /^\d{6}$/;
 const USERNAME = /^[A-Za-z0-9_.@-]+$/;
@@ -47,10 +48,10 @@ export class ChangePasswordDto {
   @Length(1, 256)
   current_password!: string;
 
-  @ApiProperty({ format: 'password', minLength: 8, maxLength: 256 })
+  @ApiProperty({ format: 'password', minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH, description: 'The password rule of both apps: 12 to 256 characters' })
   @IsString()
-  @MinLength(8)
-  @MaxLength(256)
+  @MinLength(PASSWORD_MIN_LENGTH)
+  @MaxLength(PASSWORD_MAX_LENGTH)
   new_password!: string;
 }
 

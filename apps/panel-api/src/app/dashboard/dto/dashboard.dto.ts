@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { FAILURE_CATEGORIES } from '../../common/run-outcomes';
+import { FAILURE_CATEGORIES, RUN_MESSAGES } from '../../common/run-outcomes';
 import { HistoryEntryDto } from '../../runs/dto/run.dto';
 import { RUN_VERDICTS } from '../../common/verdict';
 
@@ -71,6 +71,8 @@ export class RunListItemDto {
   @ApiProperty() success!: boolean;
   @ApiProperty() failure_category!: string;
   @ApiProperty() message!: string;
+  @ApiProperty({ nullable: true, enum: Object.keys(RUN_MESSAGES), description: 'Set when the runner wrote the message itself (completed, no_answer): say it in the reader\'s language; null for a bot\'s answer or an error\'s text' })
+  message_code!: string | null;
   @ApiProperty() attempts!: number;
   @ApiProperty({ nullable: true, enum: RUN_VERDICTS, description: "What the bot's answer said (tasks with verdict patterns); null when the task declares none" }) verdict!: string | null;
   @ApiProperty({ nullable: true, type: String, description: 'The answer that decided the verdict (one line, at most 500 characters)' }) verdict_text!: string | null;

@@ -2,7 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { ReplicaFailureDto } from '../../cluster/cluster.dto';
-import { FAILURE_CATEGORIES, RUN_STATES } from '../../common/run-outcomes';
+import { FAILURE_CATEGORIES, RUN_MESSAGES, RUN_STATES } from '../../common/run-outcomes';
+import { FLOW_LOG_CODES } from '../action-runner';
 import { RUN_VERDICTS } from '../../common/verdict';
 
 export class FlowLogEntryDto {
@@ -10,6 +11,10 @@ export class FlowLogEntryDto {
   @ApiProperty({ nullable: true, type: String, example: 'chat 1 action 2' }) step!: string | null;
   @ApiProperty({ enum: ['info', 'warn', 'error'] }) level!: string;
   @ApiProperty() message!: string;
+  @ApiPropertyOptional({ enum: FLOW_LOG_CODES, description: 'A line the runner wrote itself: its stable code, to say it in the reader\'s language (absent on lines that carry an error\'s text, and on older runs)' })
+  code?: string;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }] }, description: 'The values the code\'s sentence names', example: { seconds: 3 } })
+  params?: Record<string, string | number>;
 }
 
 export class RunStatusDto {
@@ -115,6 +120,8 @@ export class HistoryEntryDto {
   @ApiProperty() success!: boolean;
   @ApiProperty() failure_category!: string;
   @ApiProperty() message!: string;
+  @ApiProperty({ nullable: true, enum: Object.keys(RUN_MESSAGES), description: 'Set when the runner wrote the message itself (completed, no_answer): say it in the reader\'s language; null for a bot\'s answer or an error\'s text' })
+  message_code!: string | null;
   @ApiProperty() attempts!: number;
   @ApiProperty({ nullable: true, enum: RUN_VERDICTS, description: "What the bot's answer said (tasks with verdict patterns); null when the task declares none" }) verdict!: string | null;
   @ApiProperty({ nullable: true, type: String, description: 'The answer that decided the verdict (one line, at most 500 characters)' }) verdict_text!: string | null;
