@@ -62,6 +62,21 @@ describe('panel-api replicas: the last run of a task and the push outcome of a h
 
   if (testDatabaseDriver() !== 'postgres') return;
 
+  it('refuses the writes of work begun under an earlier epoch of a lease this replica holds again', async () => {
+    const panel = await start();
+    const token = await loginAsAdmin(panel);
+    const user = telegram.createUser({ phone: '+31 600 720 051' });
+    expect((await requestJson(panel.url, '/api/accounts/import-session', { method: 'POST', token, body: { account_name: 'regained', session_string: telegram.issueSession(user.id) } })).status).toBe(201);
+    const cluster = panel.app.get(ClusterService);
+    const epoch = await until(async () => cluster.epochOf('regained'), (held) => held !== undefined, 10_000, 'the lease');
+    const dataSource = panel.app.get(DataSource);
+    // A run begun under the current epoch writes; one begun before the lease went away and came back (an older epoch) does not.
+    await dataSource.transaction((manager) => cluster.assertOwned(manager, 'regained', epoch));
+    const refusedBefore = cluster.counters.fencedWritesRefused;
+    await expect(dataSource.transaction((manager) => cluster.assertOwned(manager, 'regained', (epoch ?? 0) - 1))).rejects.toBeInstanceOf(StaleLeaseError);
+    expect(cluster.counters.fencedWritesRefused).toBe(refusedBefore + 1);
+  });
+
   it('refuses the last run of a run that ends after the lease passed on, and the push outcome of a hit after it', async () => {
     telegram.addBot({ username: 'h1_fence_bot', onMessage: () => ({ text: 'Checked in' }) });
     const panel = await start();

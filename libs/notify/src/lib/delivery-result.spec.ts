@@ -46,7 +46,7 @@ describe('bounded response reading', () => {
     const snippet = await readSnippet(await fetch(`${origin}/endless`));
     expect(snippet).toHaveLength(1024);
     expect(snippet.startsWith('{"ok":true')).toBe(true);
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(6000);
   });
 
   it('readBodyPrefix says whether more followed, and an answer of exactly the limit is complete', async () => {
@@ -65,13 +65,15 @@ describe('bounded response reading', () => {
     const started = Date.now();
     const result = await sender.sendMessage({ chatId: 1, text: 'hello' });
     expect(result.ok).toBe(false);
-    expect(Date.now() - started).toBeLessThan(3000);
+    // Well before the 8 s timeout, with room for a starved machine.
+    expect(Date.now() - started).toBeLessThan(6000);
   });
 
   it('a push sender reads at most 64 KiB of an endless answer', async () => {
     const started = Date.now();
     const result = await new BarkSender(`${origin}/bark/device`, { timeoutMs: 8000 }).send({ title: 't', body: 'b' });
     expect(result.responseSnippet).toHaveLength(1024);
-    expect(Date.now() - started).toBeLessThan(3000);
+    // Well before the 8 s timeout, with room for a starved machine.
+    expect(Date.now() - started).toBeLessThan(6000);
   });
 });

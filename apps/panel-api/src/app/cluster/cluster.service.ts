@@ -225,12 +225,19 @@ export class ClusterService implements OnApplicationBootstrap, BeforeApplication
    * still owns the account's lease with the epoch it holds and that the lease has not expired, and
    * locks the lease row (FOR SHARE) until the write commits, so a takeover waits for it. Throws
    * StaleLeaseError (counted) otherwise. A no-op on SQLite.
+   *
+   * `sinceEpoch`: the epoch the work began under (a run's). A replica that lost the lease and got it
+   * back meanwhile holds a newer epoch; the work begun under the old one is refused, as the replica
+   * that took the account over in between has recorded it already.
    */
-  async assertOwned(manager: EntityManager, accountName: string): Promise<void> {
+  async assertOwned(manager: EntityManager, accountName: string, sinceEpoch?: number): Promise<void> {
     if (!this.active) return;
     const lease = this.held.get(accountName);
     if (!lease || !this.trusted()) {
       this.refuse(accountName, lease ? 'its lease was not renewed in time' : 'this replica does not own it');
+    }
+    if (sinceEpoch !== undefined && lease.epoch !== sinceEpoch) {
+      this.refuse(accountName, `the work began under epoch ${sinceEpoch}, and the lease passed to another replica and back since (epoch ${lease.epoch})`);
     }
     // The share lock makes a takeover wait for this write; a replica paused (SIGSTOP, a frozen VM) inside
     // the transaction would hold it, and every other replica's heartbeat behind it, for as long as it

@@ -38,6 +38,8 @@ export interface RunRecord {
   logs: FlowLogEntry[];
   /** Cancels the run (cooperative); absent once finished. */
   abort?: AbortController;
+  /** Replicas: the epoch of the account's lease when the run began; its writes are fenced by it. */
+  epoch?: number;
 }
 
 /**
@@ -58,7 +60,7 @@ export class RunRegistry implements OnModuleDestroy {
     this.timers.clear();
   }
 
-  create(input: { task_name: string; account_name: string; trigger: RunTrigger; timeout_seconds: number }): RunRecord {
+  create(input: { task_name: string; account_name: string; trigger: RunTrigger; timeout_seconds: number; epoch?: number }): RunRecord {
     const now = new Date().toISOString();
     const record: RunRecord = {
       run_id: randomUUID(),

@@ -167,7 +167,13 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
     const started: StartedRun[] = [];
     for (const accountName of accounts) {
       if (this.registry.activeFor(taskName, accountName).length > 0) continue;
-      const record = this.registry.create({ task_name: taskName, account_name: accountName, trigger, timeout_seconds: Math.round(this.timings.runTimeoutMs / 1000) });
+      const record = this.registry.create({
+        task_name: taskName,
+        account_name: accountName,
+        trigger,
+        timeout_seconds: Math.round(this.timings.runTimeoutMs / 1000),
+        epoch: this.cluster.epochOf(accountName),
+      });
       const promise = this.execute(task, record).finally(() => this.pending.delete(promise));
       this.pending.add(promise);
       started.push({ run_id: record.run_id, account_name: accountName });
@@ -488,7 +494,7 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
         task.name,
         { at: finishedAt, account_name: run.account_name, success: outcome.success, message: outcome.message, failure_category: outcome.category, verdict: outcome.verdict },
         async (manager) => {
-          await this.cluster.assertOwned(manager, run.account_name);
+          await this.cluster.assertOwned(manager, run.account_name, run.epoch);
           stored = await this.history.store(manager, run, outcome.message);
         },
       );
