@@ -174,7 +174,8 @@ describe('panel-api lifecycle: 503 while starting and while stopping, never a re
     });
 
     it('answers 503 while it boots and drains, and exits 0', async () => {
-      const port = 20_000 + Math.floor(Math.random() * 20_000);
+      // Below Linux's ephemeral range (32768-60999), which the test processes' own connections take ports from.
+      const port = 20_000 + Math.floor(Math.random() * 12_000);
       const url = `http://127.0.0.1:${port}`;
       child = spawn(process.execPath, ['-r', '@swc-node/register', resolve(__dirname, '../src/main.ts')], {
         env: {

@@ -155,7 +155,8 @@ describe('slow clients (timeouts and connection caps)', () => {
 
     it('stays up under a connection flood and answers /healthz after it', async () => {
       expect(existsSync(main)).toBe(true); // `npx nx run panel-api:build` first (CI builds before the e2e step)
-      const port = 20_000 + Math.floor(Math.random() * 20_000);
+      // Below Linux's ephemeral range (32768-60999), which the test processes' own connections take ports from.
+      const port = 20_000 + Math.floor(Math.random() * 12_000);
       const url = `http://127.0.0.1:${port}`;
       child = spawn('sh', ['-c', `ulimit -n 256 && exec "${process.execPath}" "${main}"`], {
         env: {
