@@ -60,10 +60,18 @@ export function ChatPicker({ form, index, account }: { form: TaskFormApi; index:
       </Text>
     );
   }
+  // Nothing to list is said under the field, not as an empty list: an open listbox without options
+  // is an accessibility violation (axe: aria-required-children), so Mantine hides the dropdown then.
+  const nothingListed = search.trim() !== '' && !(picked && search === picked.title) && filter({ options: data, search }).length === 0;
+  const description = chats.data?.truncated
+    ? t('tasks.editor.pickChatTruncated')
+    : nothingListed
+      ? t(chats.isFetching ? 'tasks.editor.pickChatLoading' : 'tasks.editor.pickChatNone')
+      : t('tasks.editor.pickChatHint');
   return (
     <Select
       label={t('tasks.editor.pickChat', { account })}
-      description={chats.data?.truncated ? t('tasks.editor.pickChatTruncated') : t('tasks.editor.pickChatHint')}
+      description={description}
       placeholder={chats.isPending ? t('tasks.editor.pickChatLoading') : t('tasks.editor.pickChatPlaceholder')}
       data={data}
       value={known(chatId) ? chatId : null}
@@ -72,7 +80,6 @@ export function ChatPicker({ form, index, account }: { form: TaskFormApi; index:
       searchValue={search}
       onSearchChange={setSearch}
       filter={filter}
-      nothingFoundMessage={chats.isFetching ? t('tasks.editor.pickChatLoading') : t('tasks.editor.pickChatNone')}
       renderOption={({ option }) => {
         const chat = known(option.value);
         return (
