@@ -163,12 +163,18 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
       for (const job of this.wantedJobs().filter((item) => item.accountName === accountName)) {
         const task = this.tasks.get(job.taskName);
         if (!task) continue;
-        // The latest run due in the window: a task due every minute has an older one there, claimed by the old owner.
-        const next = upcomingRuns(task, this.timeZone, 20, new Date(now - windowMs))
+        // The latest run due in the window, never one due before the task existed (a task created
+        // seconds before its account moved has no earlier run to catch up). A task due every minute
+        // has an older run there, claimed by the old owner.
+        const createdAt = Date.parse(task.created_at);
+        const from = Math.max(now - windowMs, Number.isFinite(createdAt) ? createdAt : now);
+        const next = upcomingRuns(task, this.timeZone, 20, new Date(from))
           .filter((run) => Date.parse(run.fires_at) <= now)
           .at(-1);
         if (!next) continue;
-        const dueAt = Date.parse(next.fires_at);
+        // Claimed under the minute of its tick, as fire() claims it, so a time of day with seconds
+        // cannot be claimed once by the tick and once by a catch-up.
+        const dueAt = dueMinute(Date.parse(next.fires_at));
         if (!(await this.claims.claimForAccount(job.id, dueAt, accountName))) continue;
         this.logger.warn(`${job.id}: catching up the run due at ${next.fires_at} (its account changed replicas around then)`);
         this.fireClaimed(job, dueAt);
@@ -268,7 +274,7 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
       this.fireClaimed(job);
       return;
     }
-    const dueAt = Math.floor(Date.now() / 60_000) * 60_000;
+    const dueAt = dueMinute(Date.now());
     this.claims
       .claimForAccount(job.id, dueAt, job.accountName)
       .then((claimed) => {
@@ -314,6 +320,11 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     timer.unref();
     this.delayed.set(job.id, timer);
   }
+}
+
+/** The key of a due run in `job_claims`: the minute of its tick (a tick fires within its minute). */
+export function dueMinute(at: number): number {
+  return Math.floor(at / 60_000) * 60_000;
 }
 
 /** The cron expression a task fires on, or undefined for listen tasks and tasks without a schedule. */
