@@ -4,6 +4,7 @@ import { ClusterService, StaleLeaseError } from '../src/app/cluster/cluster.serv
 import { CLUSTER_TIMINGS } from '../src/app/cluster/cluster-timings';
 import { JobClaims } from '../src/app/cluster/job-claims';
 import { KeywordHitsService } from '../src/app/keyword-hits/keyword-hits.service';
+import { KeywordListenersService } from '../src/app/listeners/keyword-listeners.service';
 import { RunRegistry } from '../src/app/runs/run-registry';
 import { TaskRunner } from '../src/app/runs/task-runner.service';
 import { SignScheduler } from '../src/app/scheduler/sign-scheduler.service';
@@ -75,6 +76,28 @@ describe('panel-api replicas: the last run of a task and the push outcome of a h
     const refusedBefore = cluster.counters.fencedWritesRefused;
     await expect(dataSource.transaction((manager) => cluster.assertOwned(manager, 'regained', (epoch ?? 0) - 1))).rejects.toBeInstanceOf(StaleLeaseError);
     expect(cluster.counters.fencedWritesRefused).toBe(refusedBefore + 1);
+  });
+
+  it('refuses to move a chat\'s listener watermark once the lease passed on, so the new owner still catches up the messages after it', async () => {
+    const panel = await start();
+    const token = await loginAsAdmin(panel);
+    const user = telegram.createUser({ phone: '+31 600 720 151' });
+    expect((await requestJson(panel.url, '/api/accounts/import-session', { method: 'POST', token, body: { account_name: 'marked', session_string: telegram.issueSession(user.id) } })).status).toBe(201);
+    const cluster = panel.app.get(ClusterService);
+    await until(async () => cluster.owns('marked'), Boolean, 10_000, 'the lease');
+    const listeners = panel.app.get(KeywordListenersService);
+    await listeners.advanceWatermark('marked', '-100555', 3);
+    expect(await listeners.watermark('marked', '-100555')).toBe(3);
+
+    // What a pause past the lease leaves: another owner with a newer epoch, and messages queued here.
+    await panel.app.get(DataSource).query(`UPDATE "account_leases" SET "owner" = 'another-replica', "epoch" = "epoch" + 1 WHERE "account" = 'marked'`);
+    const refusedBefore = cluster.counters.fencedWritesRefused;
+    await expect(listeners.advanceWatermark('marked', '-100555', 9)).rejects.toBeInstanceOf(StaleLeaseError);
+    expect(cluster.counters.fencedWritesRefused).toBe(refusedBefore + 1);
+    // Neither the cache nor the row moved past the messages whose hits were refused.
+    expect(await listeners.watermark('marked', '-100555')).toBe(3);
+    const rows = (await panel.app.get(DataSource).query(`SELECT "last_message_id" FROM "listener_watermarks" WHERE "account_name" = 'marked'`)) as Array<{ last_message_id: string | number }>;
+    expect(rows.map((row) => Number(row.last_message_id))).toEqual([3]);
   });
 
   it('refuses the last run of a run that ends after the lease passed on, and the push outcome of a hit after it', async () => {
