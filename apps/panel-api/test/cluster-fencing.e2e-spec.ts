@@ -245,4 +245,47 @@ describe('panel-api replicas: the last run of a task and the push outcome of a h
     expect((await historyOf(next.url)).map((entry) => [entry.run_id, entry.state])).toEqual([[runId, 'interrupted']]);
     expect(await claimState(next.app.get(DataSource))).toBe('interrupted');
   });
+
+  it('records a due run going at a clean shutdown once as interrupted (not cancelled), settles its claim and hands the lease over at once', async () => {
+    const panel = await start();
+    const token = await loginAsAdmin(panel);
+    const user = telegram.createUser({ phone: '+31 600 720 401' });
+    expect((await requestJson(panel.url, '/api/accounts/import-session', { method: 'POST', token, body: { account_name: 'stopping', session_string: telegram.issueSession(user.id) } })).status).toBe(201);
+    const task = { name: 'stopping-daily', account_name: 'stopping', sign_at: '03:00', execution_mode: 'fixed', random_seconds: 0, chats: [{ chat_id: '@h2_stop_bot', actions: [{ action: 1, text: '/checkin' }] }] };
+    expect((await requestJson(panel.url, '/api/sign-tasks', { method: 'POST', token, body: task })).status).toBe(201);
+    const cluster = panel.app.get(ClusterService);
+    await until(async () => cluster.owns('stopping'), Boolean, 5_000, 'the lease of the account');
+    const job = 'sign-stopping-stopping-daily';
+    const dueAt = Math.floor(Date.now() / 60_000) * 60_000;
+    const database = new DataSource({ type: 'postgres', url: replicaSet.database?.url });
+    await database.initialize();
+    try {
+      // A due run claimed and started as the scheduler does it, its Telegram calls hanging: in flight at the stop.
+      telegram.setHanging('stopping');
+      const claims = panel.app.get(JobClaims);
+      expect(await claims.claimForAccount(job, dueAt, 'stopping')).toBe(true);
+      const [started] = panel.app.get(TaskRunner).start('stopping-daily', 'schedule', 'stopping');
+      await claims.attachRun(job, dueAt, started.run_id);
+      await until(async () => panel.app.get(RunRegistry).active()[0]?.phase, (phase) => phase === 'running', 5_000, 'the run to be going');
+      await panel.stop();
+
+      type Row = { run_id: string; state: string; message: string };
+      const recorded = (await database.query(`SELECT "run_id", "state", "message" FROM "sign_logs" WHERE "task_name" = 'stopping-daily'`)) as Row[];
+      expect(recorded).toEqual([{ run_id: started.run_id, state: 'interrupted', message: 'Interrupted: the service stopped while the run was going' }]);
+      // Handed over at once: no owner until the next replica, which need not wait out the lease.
+      const lease = ((await database.query(`SELECT "owner" FROM "account_leases" WHERE "account" = 'stopping'`)) as Array<{ owner: string | null }>)[0];
+      expect(lease.owner).toBeNull();
+      telegram.setHanging('stopping', false);
+      const next = await start();
+      const nextCluster = next.app.get(ClusterService);
+      await until(async () => nextCluster.owns('stopping'), Boolean, LEASE_SECONDS * 1000, 'the next owner, before a lease could expire');
+      await (next.app.get(SignScheduler) as unknown as { takeOver: (accounts: string[]) => Promise<void> }).takeOver(['stopping']);
+      const claim = (await database.query(`SELECT "state" FROM "job_claims" WHERE "job" = $1 AND "due_at" = $2`, [job, dueAt])) as Array<{ state: string }>;
+      expect(claim.map((row) => row.state)).toEqual(['done']);
+      expect(((await database.query(`SELECT "run_id" FROM "sign_logs" WHERE "task_name" = 'stopping-daily'`)) as Row[]).map((row) => row.run_id)).toEqual([started.run_id]);
+    } finally {
+      telegram.setHanging('stopping', false);
+      await database.destroy();
+    }
+  });
 });

@@ -54,8 +54,8 @@ export class RunRegistry implements OnModuleDestroy {
 
   constructor(@Inject(PANEL_CONFIG) private readonly config: PanelConfig) {}
 
+  /** Clears the timers only: the runs are TaskRunner's to stop (as `interrupted`, recorded), not cancelled here. */
   onModuleDestroy(): void {
-    for (const run of this.runs.values()) run.abort?.abort();
     for (const timers of this.timers.values()) timers.forEach(clearTimeout);
     this.timers.clear();
   }

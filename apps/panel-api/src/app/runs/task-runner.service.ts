@@ -43,10 +43,12 @@ interface RunOutcome {
   success: boolean;
   category: FailureCategory;
   message: string;
-  state: 'finished' | 'cancelled' | 'timeout';
+  state: 'finished' | 'cancelled' | 'timeout' | 'interrupted';
   verdict: RunVerdict | null;
   verdictText: string | null;
 }
+
+const INTERRUPTION_STATES: Record<RunInterrupted['reason'], RunOutcome['state']> = { cancelled: 'cancelled', timeout: 'timeout', shutdown: 'interrupted' };
 
 interface Step {
   chatIndex: number;
@@ -150,7 +152,9 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
     this.stopOwnership?.();
     for (const timer of this.rerunTimers.values()) clearTimeout(timer);
     this.rerunTimers.clear();
-    for (const run of this.registry.active()) run.abort?.abort();
+    // Recorded as interrupted (not cancelled: nobody asked) while this replica still holds the
+    // accounts' leases: the cluster hands them over in beforeApplicationShutdown, after this.
+    for (const run of this.registry.active()) run.abort?.abort(new RunInterrupted('shutdown'));
     await this.settle();
   }
 
@@ -237,9 +241,9 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
         success: false,
         category,
         message,
-        state: interrupted ? (interrupted.reason === 'timeout' ? 'timeout' : 'cancelled') : 'finished',
+        state: interrupted ? INTERRUPTION_STATES[interrupted.reason] : 'finished',
         // A task judged by the bot's answer that could not even act failed; a cancelled run has no verdict.
-        verdict: judged && interrupted?.reason !== 'cancelled' ? 'failed' : null,
+        verdict: judged && (!interrupted || interrupted.reason === 'timeout') ? 'failed' : null,
         verdictText: null,
       };
     } finally {
@@ -510,7 +514,7 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
   }
 
   private async notify(task: SignTask, run: RunRecord, outcome: RunOutcome): Promise<void> {
-    if (outcome.state === 'cancelled') return;
+    if (outcome.state === 'cancelled' || outcome.state === 'interrupted') return;
     if (outcome.success && !task.notify_on_success) return;
     if (!outcome.success && !task.notify_on_failure) return;
     const title = outcome.verdict ? `Sign task ${task.name}: ${VERDICT_TITLES[outcome.verdict]}` : outcome.success ? `Sign task ${task.name} succeeded` : `Sign task ${task.name} failed`;
