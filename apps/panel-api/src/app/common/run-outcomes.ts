@@ -45,6 +45,8 @@ export const RUN_MESSAGES = {
   no_answer: 'no answer from the bot',
   // The run was going when its service stopped (a restart, a deploy): recorded as `interrupted`.
   shutdown: 'Interrupted: the service stopped while the run was going',
+  // Replicas: this replica gave the account up while the run was going (recorded as `interrupted`).
+  released: 'Interrupted: the account moved to another replica while the run was going',
 } as const;
 export type RunMessageCode = keyof typeof RUN_MESSAGES;
 

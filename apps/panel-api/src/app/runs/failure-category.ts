@@ -14,10 +14,20 @@ export class StepFailure extends Error {
   }
 }
 
-/** The run was cancelled, hit its deadline, or its service is stopping (`shutdown`); never retried. */
+const INTERRUPTION_MESSAGES = {
+  cancelled: 'The run was cancelled',
+  timeout: 'The run took longer than its time limit',
+  shutdown: RUN_MESSAGES.shutdown,
+  released: RUN_MESSAGES.released,
+} as const;
+
+/**
+ * The run was cancelled, hit its deadline, its service is stopping (`shutdown`) or its replica gave
+ * the account up (`released`: the lease passed on); never retried.
+ */
 export class RunInterrupted extends Error {
-  constructor(readonly reason: 'cancelled' | 'timeout' | 'shutdown') {
-    super(reason === 'cancelled' ? 'The run was cancelled' : reason === 'timeout' ? 'The run took longer than its time limit' : RUN_MESSAGES.shutdown);
+  constructor(readonly reason: keyof typeof INTERRUPTION_MESSAGES) {
+    super(INTERRUPTION_MESSAGES[reason]);
     this.name = 'RunInterrupted';
   }
 }

@@ -40,6 +40,11 @@ export interface RunRecord {
   abort?: AbortController;
   /** Replicas: the epoch of the account's lease when the run began; its writes are fenced by it. */
   epoch?: number;
+  /**
+   * Replicas: the claim of the due run this scheduled run is (job and due minute in `job_claims`).
+   * A run without one (run now, batch, rerun) is known to no other replica.
+   */
+  claim?: { job: string; dueAt: number };
 }
 
 /**
@@ -60,7 +65,7 @@ export class RunRegistry implements OnModuleDestroy {
     this.timers.clear();
   }
 
-  create(input: { task_name: string; account_name: string; trigger: RunTrigger; timeout_seconds: number; epoch?: number }): RunRecord {
+  create(input: { task_name: string; account_name: string; trigger: RunTrigger; timeout_seconds: number; epoch?: number; claim?: RunRecord['claim'] }): RunRecord {
     const now = new Date().toISOString();
     const record: RunRecord = {
       run_id: randomUUID(),

@@ -12,7 +12,7 @@ import { cronOfSignAt, parseTimeOfDay } from '../sign-tasks/task-validation';
 import { SchedulerLockService } from './scheduler-lock.service';
 import { TaskBusy } from '../common/panel-error';
 import { ClusterService, OwnershipChange } from '../cluster/cluster.service';
-import { JobClaims } from '../cluster/job-claims';
+import { ClaimKey, JobClaims } from '../cluster/job-claims';
 import { RunHistoryService } from '../runs/run-history.service';
 import { RunRegistry } from '../runs/run-registry';
 import { RunInterrupted } from '../runs/failure-category';
@@ -53,8 +53,9 @@ interface RegisteredJob {
 export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(SignScheduler.name);
   private readonly jobs = new Map<string, RegisteredJob>();
-  /** Runs waiting out their random delay. */
-  private readonly delayed = new Map<string, NodeJS.Timeout>();
+  /** Runs waiting out their random delay, by job, with the due run they claimed (replicas). */
+  private readonly delayed = new Map<string, { timer: NodeJS.Timeout; claim?: ClaimKey }>();
+  private stopping = false;
   private readonly unsubscribers: Array<() => void> = [];
   private timeZone = 'UTC';
   private lastSync?: { at: string; durationMs: number; jobs: number };
@@ -114,6 +115,7 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   onModuleDestroy(): void {
+    this.stopping = true;
     this.unsubscribers.forEach((unsubscribe) => unsubscribe());
     this.unregisterAll();
   }
@@ -146,6 +148,13 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   private closeClaim(jobId: string, dueAt: number | undefined): void {
     if (dueAt === undefined) return;
     this.claims.finish({ job: jobId, dueAt }, 'skipped').catch((error: unknown) => this.logger.warn(`${jobId}: closing the claim failed: ${String(error)}`));
+  }
+
+  /** This replica's claims with a run going or waiting here (not orphans). */
+  private busyClaims(): ClaimKey[] {
+    const running = this.runs.active().flatMap((run) => (run.claim ? [run.claim] : []));
+    const waiting = [...this.delayed.values()].flatMap((entry) => (entry.claim ? [entry.claim] : []));
+    return [...running, ...waiting];
   }
 
   /** Replicas: re-registers the jobs; for accounts this replica just took, ends the runs their old owner left and catches up a run due meanwhile. */
@@ -189,10 +198,9 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
    * with the same epoch after a pause shorter than the lease).
    */
   private async interruptOrphans(accountName: string): Promise<void> {
-    const busyJobs = [...new Set([...this.runs.active().map((run) => signJobId(run.account_name, run.task_name)), ...this.delayed.keys()])];
     const prefix = signJobId(accountName, '');
     const recorded = await this.history.recordInterruptedRuns(accountName, async (manager) =>
-      (await this.claims.interruptOrphans(manager, accountName, busyJobs)).map((claim) => {
+      (await this.claims.interruptOrphans(manager, accountName, () => this.busyClaims())).map((claim) => {
         const due = new Date(claim.dueAt).toISOString();
         const why =
           claim.replicaId === this.cluster.replicaId
@@ -210,10 +218,13 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     for (const event of recorded) this.logger.warn(`Run ${event.run_id} of ${event.task_name} (${accountName}) recorded as interrupted: ${event.message}`);
   }
 
-  /** Runs of accounts this replica gives up are stopped: their result would be refused anyway. */
+  /**
+   * Runs of accounts this replica gives up are stopped: their fenced records would be refused. The new
+   * owner records a scheduled one (its claim) as interrupted; one without a claim records itself.
+   */
   private stopRunsOf(accounts: string[]): void {
     for (const run of this.runs.active()) {
-      if (accounts.includes(run.account_name)) run.abort?.abort(new RunInterrupted('cancelled'));
+      if (accounts.includes(run.account_name)) run.abort?.abort(new RunInterrupted('released'));
     }
   }
 
@@ -249,10 +260,17 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
 
   private unregister(id: string): void {
     if (this.registry.doesExist('cron', id)) this.registry.deleteCronJob(id);
+    const job = this.jobs.get(id);
     this.jobs.delete(id);
     const delayed = this.delayed.get(id);
-    if (delayed) clearTimeout(delayed);
+    if (!delayed) return;
+    clearTimeout(delayed.timer);
     this.delayed.delete(id);
+    if (!delayed.claim) return;
+    // A waiting run dropped (its task edited or disabled) while the account is here: its claim is closed
+    // as skipped. One dropped because the account left or the service stops stays `running`: whoever
+    // owns the account next records it as interrupted.
+    if (!this.stopping && job && this.cluster.owns(job.accountName)) this.closeClaim(id, delayed.claim.dueAt);
   }
 
   private unregisterAll(): void {
@@ -294,6 +312,7 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
       this.closeClaim(job.id, dueAt);
       return;
     }
+    const claim = dueAt === undefined ? undefined : { job: job.id, dueAt };
     const run = (): void => {
       this.delayed.delete(job.id);
       const current = this.tasks.get(job.taskName);
@@ -302,7 +321,8 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
         return;
       }
       try {
-        const [started] = this.runner.start(job.taskName, 'schedule', job.accountName);
+        const [started] = this.runner.start(job.taskName, 'schedule', job.accountName, claim);
+        if (claim) this.claims.settled(claim);
         if (dueAt !== undefined && started) {
           this.claims.attachRun(job.id, dueAt, started.run_id).catch((error: unknown) => this.logger.warn(`${job.id}: noting the run of the claim failed: ${String(error)}`));
         }
@@ -318,7 +338,8 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     }
     const timer = setTimeout(run, delaySeconds * 1000);
     timer.unref();
-    this.delayed.set(job.id, timer);
+    this.delayed.set(job.id, { timer, claim });
+    if (claim) this.claims.settled(claim);
   }
 }
 
