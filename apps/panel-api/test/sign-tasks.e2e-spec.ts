@@ -9,7 +9,9 @@ import { SimUser, TelegramSimulator } from './telegram-simulator';
 
 const TEST_TIMINGS: RunTimings = {
   replyWaitMs: 400,
-  aiTimeoutMs: 700,
+  // Room for the local model's answer on a loaded machine (700 ms timed out once under load 7); the
+  // ai_timeout case below delays its answer past it, within the 4 s run timeout.
+  aiTimeoutMs: 2_000,
   accountCooldownMs: 300,
   runTimeoutMs: 4_000,
   retryDelayMs: 100,
@@ -412,7 +414,7 @@ describe('panel-api sign tasks, runs, scheduler and live history (simulated Tele
 
   it('maps failures to categories: ai_timeout, button_not_found, target_not_found, flood_wait, session_invalid', async () => {
     openai.setReply(() => '7');
-    openai.failNext({ kind: 'delay', ms: 1_500 });
+    openai.failNext({ kind: 'delay', ms: 3_000 });
     await create(task('ai-slow', { chats: [{ chat_id: '@checkin_bot', actions: [{ action: 1, text: '/math' }, { action: 5 }] }] }));
     expect(await runAndWait('ai-slow')).toMatchObject({ state: 'finished', success: false, failure_category: 'ai_timeout' });
 
