@@ -5,6 +5,7 @@ import { registerSystemInterval, removeSystemInterval, SystemJobGate } from '../
 import { SettingsService } from '../settings/settings.service';
 import { BackupArchiveService } from './backup-archive.service';
 import { BackupService } from './backup.service';
+import { BackupKeyService } from './backup-key.service';
 
 export const AUTO_BACKUP_JOB = 'system-auto-backup';
 
@@ -26,10 +27,15 @@ export class AutoBackupScheduler implements OnApplicationBootstrap, OnModuleDest
     private readonly backups: BackupService,
     private readonly archives: BackupArchiveService,
     private readonly runtimeStatus: RuntimeStatusRegistry,
+    private readonly keys: BackupKeyService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.archives.removeLeftoverWorkFiles();
+    // Replicas: the shared backup key exists (a data directory's .backup_key imported) from the first start on.
+    if (this.keys.inDatabase) {
+      await this.keys.key().catch((error: unknown) => this.logger.warn(`The shared backup key could not be read or created: ${error instanceof Error ? error.message : String(error)}`));
+    }
     this.sync();
     this.unsubscribe = this.settings.onChange((change) => {
       if (change.global) this.sync();

@@ -4,6 +4,7 @@ import { NotificationsModule } from '../notifications/notifications.module';
 import { SettingsModule } from '../settings/settings.module';
 import { AutoBackupScheduler } from './auto-backup.scheduler';
 import { BackupArchiveService } from './backup-archive.service';
+import { BackupKeyService } from './backup-key.service';
 import { BackupService } from './backup.service';
 import { BackupsController } from './backups.controller';
 import { REMOTE_BACKUP_STORE_FACTORY, RemoteBackupStoreFactory, WebDavTarget } from './remote-backup-store';
@@ -18,11 +19,11 @@ import { WebDavBackupStore } from './webdav-backup-store';
 @Module({
   imports: [SettingsModule, NotificationsModule],
   controllers: [BackupsController],
-  providers: [BackupArchiveService, BackupService, AutoBackupScheduler, {
+  providers: [BackupKeyService, BackupArchiveService, BackupService, AutoBackupScheduler, {
       provide: REMOTE_BACKUP_STORE_FACTORY,
       inject: [PANEL_CONFIG],
       useFactory: (config: PanelConfig): RemoteBackupStoreFactory => (target: WebDavTarget) => new WebDavBackupStore(target, config.outbound.allowPrivate),
     }],
-  exports: [BackupService, BackupArchiveService],
+  exports: [BackupService, BackupArchiveService, BackupKeyService],
 })
 export class BackupsModule {}
