@@ -71,8 +71,6 @@ export interface OwnerForwardingLookups {
   taskAccounts(taskName: string, onlyAccount: string | undefined): Promise<string[] | undefined>;
   /** Whether this replica holds the QR login (its steps are answered here). */
   knowsQrLogin(loginId: string): boolean;
-  /** Whether this replica ran the status check job (its state is in this replica's data directory). */
-  knowsCheckJob(jobId: string): boolean;
 }
 
 /** What the forwarding needs of the access tokens: the signing key of forwarded requests, and the token check. */
@@ -116,13 +114,12 @@ const OWNER_ROUTES: Array<{ method?: string; url: RegExp; accounts: AccountsOfRe
   },
 ];
 /**
- * Routes that name something one replica holds in its memory or data directory: a QR login (the
- * replica that started it holds its Telegram connection) and a status check job (the replica that
- * runs it keeps its state). The replica that knows the id answers them.
+ * Routes that name something one replica holds in its memory: a QR login (the replica that started
+ * it holds its Telegram connection). The replica that knows the id answers them. (A status check
+ * job is a database row: any replica answers it.)
  */
 const HELD_ELSEWHERE_ROUTES: Array<{ url: RegExp; param: string; knows: (lookups: OwnerForwardingLookups, id: string) => boolean; what: string }> = [
   { url: /^\/api\/accounts\/qr-login\/:login_id(\/password)?$/, param: 'login_id', knows: (lookups, id) => lookups.knowsQrLogin(id), what: 'QR login' },
-  { url: /^\/api\/accounts\/status\/check-jobs\/:job_id(\/cancel)?$/, param: 'job_id', knows: (lookups, id) => lookups.knowsCheckJob(id), what: 'status check job' },
 ];
 
 /** A name no account can have (a NUL byte PostgreSQL refuses, say) has no owner: the route answers it here (400). */
@@ -200,8 +197,7 @@ function sendForwarded(reply: FastifyReply, answer: ForwardedAnswer): FastifyRep
  *
  * A run of a task whose accounts several replicas own is split by the runs controller instead, and a
  * session check by the status service, each account at its owner. A QR login step goes to the
- * replica that started the login, and a check job's status or cancel to the replica that runs it:
- * the one that knows its id.
+ * replica that started the login: the one that knows its id.
  */
 export function installOwnerForwarding(fastify: FastifyInstance, cluster: ClusterService, lookups: OwnerForwardingLookups, auth: ForwardingAuth): void {
   const signature = new ForwardingSignature(auth.replicaForwardingKey());
