@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { LocalBackupRow } from './entities/local-backup-row.entity';
 import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { SettingsModule } from '../settings/settings.module';
@@ -17,7 +19,7 @@ import { WebDavBackupStore } from './webdav-backup-store';
  * a second registry that GET /api/ops/scheduled-jobs could not see.
  */
 @Module({
-  imports: [SettingsModule, NotificationsModule],
+  imports: [SettingsModule, NotificationsModule, TypeOrmModule.forFeature([LocalBackupRow])],
   controllers: [BackupsController],
   providers: [BackupKeyService, BackupArchiveService, BackupService, AutoBackupScheduler, {
       provide: REMOTE_BACKUP_STORE_FACTORY,

@@ -129,14 +129,16 @@ function possibleAccountName(account: string): boolean {
 
 /**
  * Sends a request to another replica as the caller sent it (method, path, body, access token) and
- * returns its answer; 503 with a sentence to try again when it does not answer within 60 s.
+ * returns its answer unread (a large download streams through); 503 with a sentence to try again
+ * when it does not answer within 60 s.
  */
-export async function forwardToReplica(
+export async function openOnReplica(
   cluster: ClusterService,
   target: ReplicaAddress,
   request: { method: string; url: string; headers: Record<string, string | string[] | undefined>; body?: unknown },
   what: string,
-): Promise<ForwardedAnswer> {
+  options: { boundBody: boolean } = { boundBody: true },
+): Promise<Response> {
   const signature = signatures.get(cluster);
   if (!signature) throw new Error('installOwnerForwarding has not run: forwarded requests cannot be signed');
   const url = new URL(request.url, target.address);
@@ -147,14 +149,38 @@ export async function forwardToReplica(
   }
   const hasBody = request.body !== undefined && request.body !== null && !['GET', 'HEAD', 'DELETE'].includes(request.method);
   if (hasBody) headers['content-type'] = 'application/json';
+  // The answer must begin within the bound; a streamed download (boundBody false) may then take its time.
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), FORWARD_TIMEOUT_MS);
+  timer.unref();
   try {
     const response = await fetch(url, {
       method: request.method,
       headers,
       body: hasBody ? JSON.stringify(request.body) : undefined,
       redirect: 'manual',
-      signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+      signal: controller.signal,
     });
+    if (!options.boundBody) clearTimeout(timer);
+    return response;
+  } catch {
+    clearTimeout(timer);
+    throw new PanelError('service_unavailable', `The instance of the panel that holds ${what} did not answer. Try again in a few seconds.`, cluster.leaseSeconds);
+  }
+}
+
+/**
+ * Sends a request to another replica as the caller sent it (method, path, body, access token) and
+ * returns its answer; 503 with a sentence to try again when it does not answer within 60 s.
+ */
+export async function forwardToReplica(
+  cluster: ClusterService,
+  target: ReplicaAddress,
+  request: { method: string; url: string; headers: Record<string, string | string[] | undefined>; body?: unknown },
+  what: string,
+): Promise<ForwardedAnswer> {
+  const response = await openOnReplica(cluster, target, request, `the Telegram connection of ${what}`);
+  try {
     return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()), replicaId: target.id };
   } catch {
     throw new PanelError('service_unavailable', `The instance of the panel that holds the Telegram connection of ${what} did not answer. Try again in a few seconds.`, cluster.leaseSeconds);
