@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { EPOCH_MS } from '../auth/entities/auth-throttle.entity';
+import { BIGINT_NUMBER } from '../data-dir/entities/bigint-number';
 
 /** A secret every replica needs alike (see SharedSecretStore), sealed with APP_ENCRYPTION_KEY and bound to its name. */
 @Entity('shared_secrets')
@@ -10,6 +10,6 @@ export class SharedSecretRow {
   @Column({ type: 'text' })
   sealed!: string;
 
-  @Column({ name: 'created_at', type: 'bigint', transformer: EPOCH_MS })
+  @Column({ name: 'created_at', type: 'bigint', transformer: BIGINT_NUMBER })
   createdAt!: number;
 }
