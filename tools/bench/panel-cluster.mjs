@@ -411,6 +411,7 @@ try {
       matching_messages: matching,
       recorded_once: matchedOnce,
       missed: pushed.filter((message) => !hitCount.has(`${message.account}:${message.message_id}`)).length,
+      missed_keys: pushed.filter((message) => !hitCount.has(`${message.account}:${message.message_id}`)).map((message) => `${message.account}:${message.message_id}`).slice(0, 50),
       recorded_more_than_once: [...hitCount.values()].filter((n) => n > 1).length,
       recorded_for_non_matching: hits.filter((row) => !pushedKeys.has(`${row.account_name}:${row.message_id}`)).length,
     },
@@ -485,6 +486,17 @@ try {
       ok ? 'OK' : `FAILED${report.error ? `: ${report.error.split('\n')[0]}` : ''} (logs in ${work})`,
     ].join('\n'),
   );
+  if (!ok) {
+    // The logs stay on the machine that ran it; a CI log needs the why in its own text.
+    for (const detail of (runs?.details ?? []).filter((item) => ['duplicate', 'missed', 'failed'].includes(item.verdict))) {
+      console.log(`  ${detail.verdict}: ${JSON.stringify(detail)}`);
+      for (const replica of Object.values(replicas)) {
+        const lines = replica.log().split('\n').filter((line) => line.includes(`sign-${detail.account}-`) || line.includes(`(${detail.account})`));
+        for (const line of lines.slice(-12)) console.log(`    ${replica.name}: ${line.slice(0, 400)}`);
+      }
+    }
+    if (hits?.missed) console.log(`  missed hits: ${JSON.stringify(hits.missed_keys ?? []).slice(0, 2000)}`);
+  }
   if (ok) rmSync(work, { recursive: true, force: true });
   process.exit(ok ? 0 : 1);
 }

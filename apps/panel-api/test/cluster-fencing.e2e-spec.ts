@@ -4,6 +4,7 @@ import { ClusterService, StaleLeaseError } from '../src/app/cluster/cluster.serv
 import { CLUSTER_TIMINGS } from '../src/app/cluster/cluster-timings';
 import { JobClaims } from '../src/app/cluster/job-claims';
 import { KeywordHitsService } from '../src/app/keyword-hits/keyword-hits.service';
+import { KeywordListenersService } from '../src/app/listeners/keyword-listeners.service';
 import { RunRegistry } from '../src/app/runs/run-registry';
 import { TaskRunner } from '../src/app/runs/task-runner.service';
 import { SignScheduler } from '../src/app/scheduler/sign-scheduler.service';
@@ -77,6 +78,28 @@ describe('panel-api replicas: the last run of a task and the push outcome of a h
     expect(cluster.counters.fencedWritesRefused).toBe(refusedBefore + 1);
   });
 
+  it('refuses to move a chat\'s listener watermark once the lease passed on, so the new owner still catches up the messages after it', async () => {
+    const panel = await start();
+    const token = await loginAsAdmin(panel);
+    const user = telegram.createUser({ phone: '+31 600 720 151' });
+    expect((await requestJson(panel.url, '/api/accounts/import-session', { method: 'POST', token, body: { account_name: 'marked', session_string: telegram.issueSession(user.id) } })).status).toBe(201);
+    const cluster = panel.app.get(ClusterService);
+    await until(async () => cluster.owns('marked'), Boolean, 10_000, 'the lease');
+    const listeners = panel.app.get(KeywordListenersService);
+    await listeners.advanceWatermark('marked', '-100555', 3);
+    expect(await listeners.watermark('marked', '-100555')).toBe(3);
+
+    // What a pause past the lease leaves: another owner with a newer epoch, and messages queued here.
+    await panel.app.get(DataSource).query(`UPDATE "account_leases" SET "owner" = 'another-replica', "epoch" = "epoch" + 1 WHERE "account" = 'marked'`);
+    const refusedBefore = cluster.counters.fencedWritesRefused;
+    await expect(listeners.advanceWatermark('marked', '-100555', 9)).rejects.toBeInstanceOf(StaleLeaseError);
+    expect(cluster.counters.fencedWritesRefused).toBe(refusedBefore + 1);
+    // Neither the cache nor the row moved past the messages whose hits were refused.
+    expect(await listeners.watermark('marked', '-100555')).toBe(3);
+    const rows = (await panel.app.get(DataSource).query(`SELECT "last_message_id" FROM "listener_watermarks" WHERE "account_name" = 'marked'`)) as Array<{ last_message_id: string | number }>;
+    expect(rows.map((row) => Number(row.last_message_id))).toEqual([3]);
+  });
+
   it('refuses the last run of a run that ends after the lease passed on, and the push outcome of a hit after it', async () => {
     telegram.addBot({ username: 'h1_fence_bot', onMessage: () => ({ text: 'Checked in' }) });
     const panel = await start();
@@ -105,9 +128,12 @@ describe('panel-api replicas: the last run of a task and the push outcome of a h
     await panel.app.get(DataSource).query(`UPDATE "account_leases" SET "owner" = 'another-replica', "epoch" = "epoch" + 1 WHERE "account" = 'fenced'`);
     await until(async () => registry.active().length, (count) => count === 0, 20_000, 'the run to end');
 
-    // Neither the history row nor the task's last run was written (one fenced transaction); the refusal was counted.
-    const history = await requestJson<{ history: unknown[] }>(panel.url, '/api/sign-tasks/fenced-daily/history', { token });
-    expect(history.body.history).toEqual([]);
+    // The fenced record (history row and last run in one transaction) was refused and counted. A run
+    // started by hand has no claim, so no other replica knows of it: its own history row is written
+    // unfenced, once; the task's last run stays unwritten.
+    const history = await requestJson<{ history: Array<{ run_id: string; trigger: string; state: string }> }>(panel.url, '/api/sign-tasks/fenced-daily/history', { token });
+    expect(history.body.history).toEqual([expect.objectContaining({ run_id: run.body.runs[0].run_id, trigger: 'manual' })]);
+    expect(['finished', 'interrupted']).toContain(history.body.history[0].state);
     const stored = await requestJson<{ last_run?: unknown }>(panel.url, '/api/sign-tasks/fenced-daily', { token });
     expect(stored.status).toBe(200);
     expect(stored.body.last_run ?? null).toBeNull();
@@ -183,7 +209,8 @@ describe('panel-api replicas: the last run of a task and the push outcome of a h
       telegram.setHanging('paused');
       const claims = panel.app.get(JobClaims);
       expect(await claims.claimForAccount(job, dueAt, 'paused')).toBe(true);
-      const [started] = panel.app.get(TaskRunner).start('paused-daily', 'schedule', 'paused');
+      const [started] = panel.app.get(TaskRunner).start('paused-daily', 'schedule', 'paused', { job, dueAt });
+      claims.settled({ job, dueAt });
       runId = started.run_id;
       await claims.attachRun(job, dueAt, runId);
       const before = await leaseOf();
@@ -221,5 +248,84 @@ describe('panel-api replicas: the last run of a task and the push outcome of a h
     token = await loginAsAdmin(next);
     expect((await historyOf(next.url)).map((entry) => [entry.run_id, entry.state])).toEqual([[runId, 'interrupted']]);
     expect(await claimState(next.app.get(DataSource))).toBe('interrupted');
+  });
+
+  it('records a due run going at a clean shutdown once as interrupted (not cancelled), settles its claim and hands the lease over at once', async () => {
+    const panel = await start();
+    const token = await loginAsAdmin(panel);
+    const user = telegram.createUser({ phone: '+31 600 720 401' });
+    expect((await requestJson(panel.url, '/api/accounts/import-session', { method: 'POST', token, body: { account_name: 'stopping', session_string: telegram.issueSession(user.id) } })).status).toBe(201);
+    const task = { name: 'stopping-daily', account_name: 'stopping', sign_at: '03:00', execution_mode: 'fixed', random_seconds: 0, chats: [{ chat_id: '@h2_stop_bot', actions: [{ action: 1, text: '/checkin' }] }] };
+    expect((await requestJson(panel.url, '/api/sign-tasks', { method: 'POST', token, body: task })).status).toBe(201);
+    const cluster = panel.app.get(ClusterService);
+    await until(async () => cluster.owns('stopping'), Boolean, 5_000, 'the lease of the account');
+    const job = 'sign-stopping-stopping-daily';
+    const dueAt = Math.floor(Date.now() / 60_000) * 60_000;
+    const database = new DataSource({ type: 'postgres', url: replicaSet.database?.url });
+    await database.initialize();
+    try {
+      // A due run claimed and started as the scheduler does it, its Telegram calls hanging: in flight at the stop.
+      telegram.setHanging('stopping');
+      const claims = panel.app.get(JobClaims);
+      expect(await claims.claimForAccount(job, dueAt, 'stopping')).toBe(true);
+      const [started] = panel.app.get(TaskRunner).start('stopping-daily', 'schedule', 'stopping', { job, dueAt });
+      claims.settled({ job, dueAt });
+      await claims.attachRun(job, dueAt, started.run_id);
+      await until(async () => panel.app.get(RunRegistry).active()[0]?.phase, (phase) => phase === 'running', 5_000, 'the run to be going');
+      await panel.stop();
+
+      type Row = { run_id: string; state: string; message: string };
+      const recorded = (await database.query(`SELECT "run_id", "state", "message" FROM "sign_logs" WHERE "task_name" = 'stopping-daily'`)) as Row[];
+      expect(recorded).toEqual([{ run_id: started.run_id, state: 'interrupted', message: 'Interrupted: the service stopped while the run was going' }]);
+      // Handed over at once: no owner until the next replica, which need not wait out the lease.
+      const lease = ((await database.query(`SELECT "owner" FROM "account_leases" WHERE "account" = 'stopping'`)) as Array<{ owner: string | null }>)[0];
+      expect(lease.owner).toBeNull();
+      telegram.setHanging('stopping', false);
+      const next = await start();
+      const nextCluster = next.app.get(ClusterService);
+      await until(async () => nextCluster.owns('stopping'), Boolean, LEASE_SECONDS * 1000, 'the next owner, before a lease could expire');
+      await (next.app.get(SignScheduler) as unknown as { takeOver: (accounts: string[]) => Promise<void> }).takeOver(['stopping']);
+      const claim = (await database.query(`SELECT "state" FROM "job_claims" WHERE "job" = $1 AND "due_at" = $2`, [job, dueAt])) as Array<{ state: string }>;
+      expect(claim.map((row) => row.state)).toEqual(['done']);
+      expect(((await database.query(`SELECT "run_id" FROM "sign_logs" WHERE "task_name" = 'stopping-daily'`)) as Row[]).map((row) => row.run_id)).toEqual([started.run_id]);
+    } finally {
+      telegram.setHanging('stopping', false);
+      await database.destroy();
+    }
+  });
+
+  it('never takes a claim whose run is about to start here for an orphan, also when two claim calls race, and still ends a true orphan of the same job', async () => {
+    const panel = await start();
+    const token = await loginAsAdmin(panel);
+    const user = telegram.createUser({ phone: '+31 600 720 501' });
+    expect((await requestJson(panel.url, '/api/accounts/import-session', { method: 'POST', token, body: { account_name: 'racing', session_string: telegram.issueSession(user.id) } })).status).toBe(201);
+    const task = { name: 'racing-daily', account_name: 'racing', sign_at: '03:00', execution_mode: 'fixed', random_seconds: 0, chats: [{ chat_id: '@h2_race_bot', actions: [{ action: 1, text: '/checkin' }] }] };
+    expect((await requestJson(panel.url, '/api/sign-tasks', { method: 'POST', token, body: task })).status).toBe(201);
+    const cluster = panel.app.get(ClusterService);
+    await until(async () => cluster.owns('racing'), Boolean, 5_000, 'the lease of the account');
+    const dataSource = panel.app.get(DataSource);
+    const job = 'sign-racing-racing-daily';
+    const dueAt = Math.floor(Date.now() / 60_000) * 60_000;
+    // Yesterday's claim of the same job, stopped here at a pause and never recorded: a true orphan.
+    await dataSource.query(
+      `INSERT INTO "job_claims" ("job", "due_at", "account", "replica_id", "epoch", "state", "run_id", "claimed_at") VALUES ($1, $2, 'racing', $3, $4, 'running', '6f1c1d2e-0000-4000-8000-000000000501', $2)`,
+      [job, dueAt - 86_400_000, cluster.replicaId, cluster.epochOf('racing')],
+    );
+    // A tick and a catch-up claim the same due run at once: one wins; the loser must not clear the winner's note.
+    const claims = panel.app.get(JobClaims);
+    expect((await Promise.all([claims.claimForAccount(job, dueAt, 'racing'), claims.claimForAccount(job, dueAt, 'racing')])).sort()).toEqual([false, true]);
+    // A takeover's orphan search now, before the claimed run registered (what an account's import can start).
+    await (panel.app.get(SignScheduler) as unknown as { interruptOrphans: (account: string) => Promise<void> }).interruptOrphans('racing');
+    const states = async () =>
+      ((await dataSource.query(`SELECT "due_at", "state" FROM "job_claims" WHERE "job" = $1 ORDER BY "due_at"`, [job])) as Array<{ due_at: string; state: string }>).map((row) => [Number(row.due_at), row.state]);
+    expect(await states()).toEqual([
+      [dueAt - 86_400_000, 'interrupted'],
+      [dueAt, 'running'],
+    ]);
+    await claims.finish({ job, dueAt }, 'skipped');
+    expect(await states()).toEqual([
+      [dueAt - 86_400_000, 'interrupted'],
+      [dueAt, 'skipped'],
+    ]);
   });
 });

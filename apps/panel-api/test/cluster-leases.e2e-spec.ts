@@ -181,11 +181,18 @@ describe('panel-api replicas: account leases, fencing, claims and GET /api/ops/c
     const signAt = new Intl.DateTimeFormat('en-GB', { timeZone: settings.body.timezone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(dueAt));
     const task = { name: 'daily', account_name: 'orphan', sign_at: signAt, execution_mode: 'fixed', random_seconds: 0, chats: [{ chat_id: '@h6_checkin_bot', actions: [{ action: 1, text: '/checkin' }] }] };
     expect((await requestJson(one.url, '/api/sign-tasks', { method: 'POST', token, body: task })).status).toBe(201);
+    // A task created after its due time of this minute: there is no earlier run to catch up.
+    const fresh = { ...task, name: 'fresh', chats: [{ chat_id: '@h6_checkin_bot', actions: [{ action: 1, text: '/fresh' }] }] };
+    expect((await requestJson(one.url, '/api/sign-tasks', { method: 'POST', token, body: fresh })).status).toBe(201);
     await one.stop();
 
     const database2 = new DataSource({ type: 'postgres', url: replicaSet.database?.url });
     await database2.initialize();
     try {
+      // 'daily' has existed since yesterday ('fresh' was just created).
+      await database2.query(`UPDATE "sign_tasks" SET "document" = jsonb_set("document"::jsonb, '{created_at}', to_jsonb($1::text))::text WHERE "name" = 'daily'`, [
+        new Date(dueAt - 86_400_000).toISOString(),
+      ]);
       // What kill -9 leaves: a lease and a heartbeat row nobody renews, and yesterday's run claimed and never finished.
       await database2.query(`UPDATE "account_leases" SET "owner" = 'dead-replica', "epoch" = 7, "expires_at" = (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint + $1`, [LEASE_SECONDS * 1000]);
       await database2.query(`INSERT INTO "replicas" ("id", "address", "version", "started_at", "last_heartbeat_at") VALUES ('dead-replica', 'http://127.0.0.1:1', 'x', 0, (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint)`);
@@ -223,6 +230,8 @@ describe('panel-api replicas: account leases, fencing, claims and GET /api/ops/c
       expect(interrupted?.message).toContain('dead-replica');
       expect(history.find((entry) => entry.state !== 'interrupted')).toMatchObject({ state: 'finished', success: true, trigger: 'schedule' });
       expect(checkins).toEqual(['/checkin']);
+      expect((await requestJson<History>(two.url, '/api/sign-tasks/fresh/history', { token: twoToken })).body.history).toEqual([]);
+      expect(await database2.query(`SELECT 1 FROM "job_claims" WHERE "job" = 'sign-orphan-fresh'`)).toEqual([]);
       const claims = (await database2.query(`SELECT "due_at", "replica_id", "state" FROM "job_claims" WHERE "job" = 'sign-orphan-daily' ORDER BY "due_at"`)) as Array<{ due_at: string; replica_id: string; state: string }>;
       expect(claims.map((claim) => [Number(claim.due_at), claim.replica_id, claim.state])).toEqual([
         [dueAt - 86_400_000, 'dead-replica', 'interrupted'],

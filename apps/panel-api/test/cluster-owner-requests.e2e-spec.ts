@@ -241,6 +241,26 @@ describe('panel-api replicas: requests about an account are answered by its owne
     expect(onlyTwo.status).toBe(202);
     expect(onlyTwo.headers.get(ANSWERED_BY)).toBe(twoId);
     await until(async () => checkins.length, (count) => count === 4, 20_000, 'the single-account run to check in');
+    // A batch run of the task of both accounts: each account runs at its owner too, recorded there as `batch`
+    // (a trigger that a caller names itself is not taken).
+    await until(async () => [...one.app.get(RunRegistry).active(), ...two.app.get(RunRegistry).active()].length, (count) => count === 0, 20_000, 'the runs before to end');
+    const batch = await requestJson<{ results: Array<{ name: string; ok: boolean; message: string }> }>(one.url, '/api/batch/sign-tasks', {
+      method: 'POST',
+      token,
+      headers: { 'x-panel-run-trigger': 'rerun' },
+      body: { action: 'run', names: ['both'] },
+    });
+    expect(batch.status).toBe(200);
+    expect(batch.body.results).toEqual([{ name: 'both', ok: true, result: 'done', message: 'started 2 run(s)' }]);
+    await until(async () => checkins.length, (count) => count === 6, 20_000, 'both batch runs to check in');
+    type History = { history: Array<{ account_name: string; trigger: string; state: string; success: boolean }> };
+    const batchRuns = await until(
+      async () => (await requestJson<History>(two.url, '/api/sign-tasks/both/history', { token })).body.history.filter((entry) => entry.trigger === 'batch'),
+      (entries) => entries.length === 2,
+      20_000,
+      'both batch runs in the history',
+    );
+    expect(batchRuns.map((entry) => [entry.account_name, entry.state, entry.success]).sort()).toEqual([[ofOne, 'finished', true], [ofTwo, 'finished', true]].sort());
 
     // Session checks: each account is checked by its owner, now and as a background job.
     const checkedOnOne = jest.spyOn(one.app.get(AccountStatusService), 'checkOne');

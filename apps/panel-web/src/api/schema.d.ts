@@ -727,7 +727,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Live sign history (server-sent events): `ready`, then `sign_log` per finished run with account_name, task_name, success, message, message_code (completed or no_answer when the runner wrote the message itself, else null), created_at, failure_category
+         * Live sign history (server-sent events): `ready`, then `sign_log` per finished run with account_name, task_name, success, message, message_code (completed, no_answer, shutdown or released when the runner wrote the message itself, else null), created_at, failure_category
          * @description The server ends a stream with `event: close` and data `{"reason": …}`: `token_revoked` (the token logged out, or the password or username changed; on every replica), `token_expired`, `lagging` (the client read too slowly: more than 1 MiB waiting for it; reconnecting starts afresh) or `shutdown`. One access token may hold APP_EVENTS_MAX_STREAMS_PER_TOKEN (default 10) open streams; one more is answered 429.
          */
         get: operations["SignHistoryStreamController_stream"];
@@ -1971,10 +1971,10 @@ export interface components {
             flow_log: components["schemas"]["FlowLogEntryDto"][];
             message: string;
             /**
-             * @description Set when the runner wrote the message itself (completed, no_answer): say it in the reader's language; null for a bot's answer or an error's text
+             * @description Set when the runner wrote the message itself (completed, no_answer, shutdown, released): say it in the reader's language; null for a bot's answer or an error's text
              * @enum {string|null}
              */
-            message_code: "completed" | "no_answer" | null;
+            message_code: "completed" | "no_answer" | "shutdown" | "released" | null;
             run_id: string;
             /** Format: date-time */
             started_at: string;
@@ -2336,10 +2336,10 @@ export interface components {
             flow_log: components["schemas"]["FlowLogEntryDto"][];
             message: string;
             /**
-             * @description Set when the runner wrote the message itself (completed, no_answer): say it in the reader's language; null for a bot's answer or an error's text
+             * @description Set when the runner wrote the message itself (completed, no_answer, shutdown, released): say it in the reader's language; null for a bot's answer or an error's text
              * @enum {string|null}
              */
-            message_code: "completed" | "no_answer" | null;
+            message_code: "completed" | "no_answer" | "shutdown" | "released" | null;
             run_id: string;
             /** Format: date-time */
             started_at: string;
@@ -2388,10 +2388,10 @@ export interface components {
             failure_category: string;
             message: string;
             /**
-             * @description Set when the runner wrote the message itself (completed, no_answer): say it in the reader's language; null for a bot's answer or an error's text
+             * @description Set when the runner wrote the message itself (completed, no_answer, shutdown, released): say it in the reader's language; null for a bot's answer or an error's text
              * @enum {string|null}
              */
-            message_code: "completed" | "no_answer" | null;
+            message_code: "completed" | "no_answer" | "shutdown" | "released" | null;
             run_id: string;
             /** @enum {string} */
             state: "finished" | "cancelled" | "timeout";

@@ -236,7 +236,7 @@ export const en = {
     run_succeeded: 'Run succeeded',
     run_failed: 'Run failed',
     run_interrupted: 'Run ended: {{state}}',
-    message: { completed: 'Completed', no_answer: 'No answer from the bot' },
+    message: { completed: 'Completed', no_answer: 'No answer from the bot', shutdown: 'Interrupted: the service stopped while the run was going', released: 'Interrupted: the account moved to another replica while the run was going' },
     step: { chatAction: 'chat {{chat}}, action {{action}}', chat: 'chat {{chat}}', action: 'action {{action}}' },
     verdicts: { success: 'success', already_done: 'already done', failed: 'failed', unconfirmed: 'not confirmed' },
     levels: { info: 'info', warn: 'warning', error: 'error' },

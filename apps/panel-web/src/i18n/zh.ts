@@ -232,7 +232,7 @@ export const zh: typeof en = {
     run_succeeded: '运行成功',
     run_failed: '运行失败',
     run_interrupted: '运行结束：{{state}}',
-    message: { completed: '已完成', no_answer: '机器人没有回复' },
+    message: { completed: '已完成', no_answer: '机器人没有回复', shutdown: '已中断：运行期间服务停止了', released: '已中断：运行期间账号转到了另一个副本' },
     step: { chatAction: '聊天 {{chat}}，动作 {{action}}', chat: '聊天 {{chat}}', action: '动作 {{action}}' },
     verdicts: { success: '成功', already_done: '已签过', failed: '失败', unconfirmed: '未确认' },
     levels: { info: '信息', warn: '警告', error: '错误' },

@@ -14,6 +14,19 @@ export interface InterruptedClaim {
   claimedAt: number;
 }
 
+/** A due run of a job: the key of its claim. */
+export interface ClaimKey {
+  job: string;
+  dueAt: number;
+}
+
+/** A claim being taken or taken here whose run is not yet registered (going or waiting): never an orphan. */
+interface ClaimNote extends ClaimKey {
+  /** Claim calls for this key still in flight here (a tick and a catch-up may race). */
+  calls: number;
+  won: boolean;
+}
+
 /**
  * Each due scheduled run fires once across the replicas: the replica about to run it inserts
  * (job, due time) into `job_claims`, fenced by the account's lease (or the leader lease for system
@@ -23,6 +36,7 @@ export interface InterruptedClaim {
 @Injectable()
 export class JobClaims {
   private readonly logger = new Logger(JobClaims.name);
+  private readonly unstarted = new Map<string, ClaimNote>();
 
   constructor(
     private readonly cluster: ClusterService,
@@ -34,6 +48,32 @@ export class JobClaims {
     if (!this.cluster.active) return true;
     const epoch = this.cluster.epochOf(accountName);
     if (epoch === undefined) return false;
+    // Noted before the row can exist, so a takeover's orphan search (interruptOrphans) never takes a
+    // claim whose run is about to start here; the note ends when the run is registered (settled).
+    const key = noteKey(job, dueAt);
+    const note = this.unstarted.get(key) ?? { job, dueAt, calls: 0, won: false };
+    note.calls += 1;
+    this.unstarted.set(key, note);
+    try {
+      if (await this.insertAccountClaim(job, dueAt, accountName, epoch)) {
+        note.won = true;
+        return true;
+      }
+    } finally {
+      note.calls -= 1;
+      // A call that lost (another replica's claim, or a race with this replica's own winner) leaves the winner's note.
+      if (note.calls === 0 && !note.won && this.unstarted.get(key) === note) this.unstarted.delete(key);
+    }
+    await this.countIfFenced(job, dueAt, accountName);
+    return false;
+  }
+
+  /** The claim's run is registered here (going or waiting), or the claim is closed or given up: it needs no note any more. */
+  settled(claim: ClaimKey): void {
+    this.unstarted.delete(noteKey(claim.job, claim.dueAt));
+  }
+
+  private async insertAccountClaim(job: string, dueAt: number, accountName: string, epoch: number): Promise<boolean> {
     const rows = (await this.dataSource.query(
       `INSERT INTO "job_claims" ("job", "due_at", "account", "replica_id", "epoch", "state", "claimed_at")
        SELECT $1::varchar, $2::bigint, $3::varchar, $4::varchar, $5::bigint, 'running', ${DATABASE_NOW}
@@ -42,9 +82,7 @@ export class JobClaims {
        RETURNING "job"`,
       [job, dueAt, accountName, this.cluster.replicaId, epoch],
     )) as unknown[];
-    if (rows.length) return true;
-    await this.countIfFenced(job, dueAt, accountName);
-    return false;
+    return rows.length > 0;
   }
 
   /** Claims a due run of a system job for the leader; false when already claimed or this replica does not lead. */
@@ -77,8 +115,9 @@ export class JobClaims {
   }
 
   /** Marks a claim as over: `done` once its run is recorded, `skipped` when it could not start. */
-  async finish(where: { runId: string } | { job: string; dueAt: number }, state: 'done' | 'skipped'): Promise<void> {
+  async finish(where: { runId: string } | ClaimKey, state: 'done' | 'skipped'): Promise<void> {
     if (!this.cluster.active) return;
+    if (!('runId' in where)) this.settled(where);
     if ('runId' in where) {
       await this.dataSource.query(`UPDATE "job_claims" SET "state" = $2 WHERE "run_id" = $1 AND "replica_id" = $3 AND "state" = 'running'`, [where.runId, state, this.cluster.replicaId]);
     } else {
@@ -95,19 +134,24 @@ export class JobClaims {
    * The claims of an account still `running` that no live run answers for, now that this replica owns
    * the account: those on another replica died with its lease; this replica's own were stopped when it
    * stopped trusting its leases (a pause or a lost database shorter than the lease), and their records
-   * were refused. `busyJobs` are this replica's jobs with a run going or waiting here: their claims stay.
-   * They become `interrupted` in the caller's transaction (the update is the claim, so once); a claim
-   * whose run has a history row after all is closed as `done` instead.
+   * were refused. This replica's own claims stay when `busy()` names them (a run going or waiting
+   * here, read inside the transaction), when a claim call noted them, or when they were taken after
+   * the transaction began. They become `interrupted` in the caller's transaction (the update is the
+   * claim, so once); a claim whose run has a history row after all is closed as `done` instead.
    */
-  async interruptOrphans(manager: EntityManager, accountName: string, busyJobs: readonly string[]): Promise<InterruptedClaim[]> {
+  async interruptOrphans(manager: EntityManager, accountName: string, busy: () => readonly ClaimKey[]): Promise<InterruptedClaim[]> {
     if (!this.cluster.active) return [];
+    // The transaction has begun (the caller's fence ran in it): a claim noted after this read is newer than it.
+    const kept = [...busy(), ...this.unstarted.values()];
     const result = (await manager.query(
       `UPDATE "job_claims" AS "claim"
           SET "state" = CASE WHEN EXISTS (SELECT 1 FROM "sign_logs" WHERE "sign_logs"."run_id" = "claim"."run_id") THEN 'done' ELSE 'interrupted' END
         WHERE "claim"."account" = $1 AND "claim"."state" = 'running'
-          AND ("claim"."replica_id" <> $2 OR NOT ("claim"."job" = ANY($3::varchar[])))
+          AND NOT ("claim"."replica_id" = $2 AND (
+                "claim"."claimed_at" >= (EXTRACT(EPOCH FROM transaction_timestamp()) * 1000)::bigint
+             OR ("claim"."job", "claim"."due_at") IN (SELECT "job", "due_at" FROM unnest($3::varchar[], $4::bigint[]) AS "kept" ("job", "due_at"))))
         RETURNING "claim"."job", "claim"."due_at", "claim"."run_id", "claim"."replica_id", "claim"."claimed_at", "claim"."state"`,
-      [accountName, this.cluster.replicaId, [...busyJobs]],
+      [accountName, this.cluster.replicaId, kept.map((claim) => claim.job), kept.map((claim) => claim.dueAt)],
     )) as [Array<{ job: string; due_at: string | number; run_id: string | null; replica_id: string; claimed_at: string | number; state: string }>, number];
     return result[0]
       .filter((row) => row.state === 'interrupted')
@@ -127,4 +171,8 @@ export class JobClaims {
       this.logger.warn(`Could not tell why the claim of ${job} was refused: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
+}
+
+function noteKey(job: string, dueAt: number): string {
+  return `${job}\u0000${dueAt}`;
 }

@@ -15,7 +15,12 @@ const SIGNATURE_WINDOW_MS = 5 * 60_000;
 /** On a forwarded answer: the replica that answered (the account's owner). */
 export const ANSWERED_BY_HEADER = 'x-panel-replica';
 const FORWARD_TIMEOUT_MS = 60_000;
-const PASSED_REQUEST_HEADERS = ['authorization', 'content-type', 'accept', 'accept-language', 'x-request-id'];
+/**
+ * The trigger a replica names when it forwards a start of a task's run to the account's owner (a
+ * batch run is recorded as `batch` there); honoured only on a verified forwarded request.
+ */
+export const RUN_TRIGGER_HEADER = 'x-panel-run-trigger';
+const PASSED_REQUEST_HEADERS = ['authorization', 'content-type', 'accept', 'accept-language', 'x-request-id', RUN_TRIGGER_HEADER];
 const PASSED_RESPONSE_HEADERS = ['content-type', 'retry-after', 'www-authenticate'];
 
 /**
@@ -231,8 +236,9 @@ export function installOwnerForwarding(fastify: FastifyInstance, cluster: Cluste
   // Only another replica can say a request was forwarded (see FORWARDED_BY_HEADER).
   fastify.addHook('onRequest', async (request) => {
     const value = request.headers[FORWARDED_BY_HEADER];
-    if (value === undefined) return;
-    if (typeof value !== 'string' || !signature.verify(value, request.method, request.url)) delete request.headers[FORWARDED_BY_HEADER];
+    if (value !== undefined && (typeof value !== 'string' || !signature.verify(value, request.method, request.url))) delete request.headers[FORWARDED_BY_HEADER];
+    // A run's trigger is named by replicas only: a caller's own is dropped before anything passes it on.
+    if (!request.headers[FORWARDED_BY_HEADER]) delete request.headers[RUN_TRIGGER_HEADER];
   });
   fastify.addHook('preHandler', async (request, reply) => {
     if (!cluster.active || request.headers[FORWARDED_BY_HEADER]) return;

@@ -3,7 +3,7 @@
 // them, the metrics label their counter with them.
 
 /** The states of a run that ended without finishing. */
-// `interrupted`: the replica running it died or lost the account's lease (replicas on PostgreSQL); the message names the replica.
+// `interrupted`: the service running it stopped, or (replicas on PostgreSQL) the replica running it died or lost the account's lease; the message says which.
 export const INTERRUPTED_RUN_STATES = ['cancelled', 'stale', 'timeout', 'interrupted'] as const;
 export type InterruptedRunState = (typeof INTERRUPTED_RUN_STATES)[number];
 
@@ -40,7 +40,14 @@ export type FailureCategory = (typeof FAILURE_CATEGORIES)[number];
  * answer or an error's text). Their codes go beside the message (`message_code`), so the web app can
  * say them in the person's language; read from the text, so stored runs get them too.
  */
-export const RUN_MESSAGES = { completed: 'completed', no_answer: 'no answer from the bot' } as const;
+export const RUN_MESSAGES = {
+  completed: 'completed',
+  no_answer: 'no answer from the bot',
+  // The run was going when its service stopped (a restart, a deploy): recorded as `interrupted`.
+  shutdown: 'Interrupted: the service stopped while the run was going',
+  // Replicas: this replica gave the account up while the run was going (recorded as `interrupted`).
+  released: 'Interrupted: the account moved to another replica while the run was going',
+} as const;
 export type RunMessageCode = keyof typeof RUN_MESSAGES;
 
 export function runMessageCode(message: string): RunMessageCode | null {

@@ -103,7 +103,7 @@ export class SignHistoryStreamController implements OnModuleInit, OnModuleDestro
 
   @Get('sign-history')
   @ApiOperation({
-    summary: 'Live sign history (server-sent events): `ready`, then `sign_log` per finished run with account_name, task_name, success, message, message_code (completed or no_answer when the runner wrote the message itself, else null), created_at, failure_category',
+    summary: 'Live sign history (server-sent events): `ready`, then `sign_log` per finished run with account_name, task_name, success, message, message_code (completed, no_answer, shutdown or released when the runner wrote the message itself, else null), created_at, failure_category',
     description:
       'The server ends a stream with `event: close` and data `{"reason": …}`: `token_revoked` (the token logged out, or the password or username changed; on every replica), `token_expired`, ' +
       '`lagging` (the client read too slowly: more than 1 MiB waiting for it; reconnecting starts afresh) or `shutdown`. ' +

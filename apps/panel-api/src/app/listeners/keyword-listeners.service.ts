@@ -167,7 +167,8 @@ export class KeywordListenersService implements OnApplicationBootstrap, OnModule
   }
 
   advanceWatermark(accountName: string, chatId: string, messageId: number): Promise<void> {
-    return this.watermarks.advance(accountName, chatId, messageId);
+    // Fenced like the hits: a replica that lost the account cannot move it past hits it failed to record.
+    return this.watermarks.advance(accountName, chatId, messageId, this.cluster.active ? (manager) => this.cluster.assertOwned(manager, accountName) : undefined);
   }
 
   onSessionInvalid(accountName: string, message: string): void {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { ListenerWatermark } from './entities/listener-watermark.entity';
 
 /**
@@ -26,12 +26,27 @@ export class WatermarkStore {
     return row?.lastMessageId;
   }
 
-  /** Moves the watermark up to `messageId` (never down). */
-  async advance(accountName: string, chatId: string, messageId: number): Promise<void> {
+  /**
+   * Moves the watermark up to `messageId` (never down). `fence` runs first in the same transaction
+   * (replicas: the account's lease), so a replica that lost the account cannot move the watermark
+   * past messages whose hits the new owner has still to record. The cached value moves only once
+   * the write is stored.
+   */
+  async advance(accountName: string, chatId: string, messageId: number, fence?: (manager: EntityManager) => Promise<void>): Promise<void> {
     const current = await this.get(accountName, chatId);
     if (current !== undefined && current >= messageId) return;
-    this.cache.set(this.key(accountName, chatId), messageId);
-    await this.watermarks.upsert({ accountName, chatId, lastMessageId: messageId, updatedAt: new Date() }, ['accountName', 'chatId']);
+    const row = { accountName, chatId, lastMessageId: messageId, updatedAt: new Date() };
+    if (fence) {
+      await this.watermarks.manager.transaction(async (manager) => {
+        await fence(manager);
+        await manager.getRepository(ListenerWatermark).upsert(row, ['accountName', 'chatId']);
+      });
+    } else {
+      await this.watermarks.upsert(row, ['accountName', 'chatId']);
+    }
+    const key = this.key(accountName, chatId);
+    const cached = this.cache.get(key);
+    if (cached === undefined || cached < messageId) this.cache.set(key, messageId);
   }
 
   /** Forgets the cached values (after a restart of the listeners the database is read again). */

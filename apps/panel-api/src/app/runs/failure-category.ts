@@ -1,6 +1,6 @@
 import { TelegramError } from '../telegram/telegram-error';
 import { AiError } from './ai-client';
-import type { FailureCategory } from '../common/run-outcomes';
+import { RUN_MESSAGES, type FailureCategory } from '../common/run-outcomes';
 import { GovernorRefusal } from '../governor/account-governor';
 
 /** A step failed for a reason the runner names itself (no matching button, no image, account unusable). */
@@ -14,10 +14,20 @@ export class StepFailure extends Error {
   }
 }
 
-/** The run was cancelled or hit its deadline; never retried. */
+const INTERRUPTION_MESSAGES = {
+  cancelled: 'The run was cancelled',
+  timeout: 'The run took longer than its time limit',
+  shutdown: RUN_MESSAGES.shutdown,
+  released: RUN_MESSAGES.released,
+} as const;
+
+/**
+ * The run was cancelled, hit its deadline, its service is stopping (`shutdown`) or its replica gave
+ * the account up (`released`: the lease passed on); never retried.
+ */
 export class RunInterrupted extends Error {
-  constructor(readonly reason: 'cancelled' | 'timeout') {
-    super(reason === 'cancelled' ? 'The run was cancelled' : 'The run took longer than its time limit');
+  constructor(readonly reason: keyof typeof INTERRUPTION_MESSAGES) {
+    super(INTERRUPTION_MESSAGES[reason]);
     this.name = 'RunInterrupted';
   }
 }

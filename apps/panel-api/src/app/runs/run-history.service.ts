@@ -177,6 +177,11 @@ export class RunHistoryService implements OnModuleInit {
     };
   }
 
+  /** Writes a run's history row outside any fence (a run no other replica knows of; see TaskRunner). */
+  async storeUnfenced(run: RunRecord, message: string): Promise<SignLogEvent> {
+    return this.logs.manager.transaction((manager) => this.store(manager, run, message));
+  }
+
   /** Counts a finished run in the metrics (also one whose record a lost lease refused). */
   countFinished(run: RunRecord): void {
     this.metrics.runFinished(run);

@@ -40,6 +40,11 @@ export interface RunRecord {
   abort?: AbortController;
   /** Replicas: the epoch of the account's lease when the run began; its writes are fenced by it. */
   epoch?: number;
+  /**
+   * Replicas: the claim of the due run this scheduled run is (job and due minute in `job_claims`).
+   * A run without one (run now, batch, rerun) is known to no other replica.
+   */
+  claim?: { job: string; dueAt: number };
 }
 
 /**
@@ -54,13 +59,13 @@ export class RunRegistry implements OnModuleDestroy {
 
   constructor(@Inject(PANEL_CONFIG) private readonly config: PanelConfig) {}
 
+  /** Clears the timers only: the runs are TaskRunner's to stop (as `interrupted`, recorded), not cancelled here. */
   onModuleDestroy(): void {
-    for (const run of this.runs.values()) run.abort?.abort();
     for (const timers of this.timers.values()) timers.forEach(clearTimeout);
     this.timers.clear();
   }
 
-  create(input: { task_name: string; account_name: string; trigger: RunTrigger; timeout_seconds: number; epoch?: number }): RunRecord {
+  create(input: { task_name: string; account_name: string; trigger: RunTrigger; timeout_seconds: number; epoch?: number; claim?: RunRecord['claim'] }): RunRecord {
     const now = new Date().toISOString();
     const record: RunRecord = {
       run_id: randomUUID(),

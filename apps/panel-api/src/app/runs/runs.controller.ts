@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Logger, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import {
   ApiAcceptedResponse,
@@ -13,20 +13,18 @@ import {
 } from '@nestjs/swagger';
 import { BEARER_SCHEME } from '../openapi';
 import { assertTaskName, SignTasksService } from '../sign-tasks/sign-tasks.service';
-import { ActiveRunDto, ActiveRunListDto, CancelResultDto, HistoryListDto, HistoryQueryDto, RunFailureDto, RunStartedDto, RunStatusDto, RunTaskDto, TaskRunStatusDto } from './dto/run.dto';
+import { ActiveRunDto, ActiveRunListDto, CancelResultDto, HistoryListDto, HistoryQueryDto, RunStartedDto, RunStatusDto, RunTaskDto, TaskRunStatusDto } from './dto/run.dto';
 import { RunHistoryService } from './run-history.service';
 import { RunRecord, RunRegistry } from './run-registry';
 import { RUN_TIMINGS, RunTimings } from './run-timings';
 import { TaskRunner } from './task-runner.service';
-import { PanelError, TaskBusy, ValidationFailed } from '../common/panel-error';
 import { ClusterService } from '../cluster/cluster.service';
 import { ReplicaFailureDto } from '../cluster/cluster.dto';
 import { answerJson, errorOfAnswer, FORWARDED_BY_HEADER, forwardToReplica, ReplicaAddress } from '../cluster/owner-forwarding';
-import { StartedRun } from './task-runner.service';
+import { errorParts, RunStarter } from './run-starter';
 
 /** A run that claims to be running but has not moved for longer than a whole run may take. */
 const STALE_MARGIN_MS = 60_000;
-const logger = new Logger('RunsController');
 
 @ApiTags('sign-tasks')
 @ApiBearerAuth(BEARER_SCHEME)
@@ -41,6 +39,7 @@ export class RunsController {
     private readonly history: RunHistoryService,
     @Inject(RUN_TIMINGS) private readonly timings: RunTimings,
     private readonly cluster: ClusterService,
+    private readonly starter: RunStarter,
   ) {}
 
   @Get('runs/active')
@@ -93,41 +92,7 @@ export class RunsController {
   @ApiConflictResponse({ description: 'The task is already running' })
   async run(@Param('name') name: string, @Body() body: RunTaskDto, @Req() request: FastifyRequest): Promise<RunStartedDto> {
     assertTaskName(name);
-    await this.tasks.fresh();
-    const task = this.tasks.require(name);
-    if (body.account_name !== undefined && !this.tasks.accountsOf(task).includes(body.account_name)) {
-      throw new ValidationFailed(`Account ${body.account_name} is not one of the task's accounts`);
-    }
-    const accounts = body.account_name !== undefined ? [body.account_name] : this.tasks.accountsOf(task);
-    const remote = task.execution_mode === 'listen' ? new Map<string, ReplicaAddress>() : await this.remoteOwners(accounts, request);
-    if (remote.size === 0) return { task_name: name, runs: this.runner.start(name, 'manual', body.account_name), failures: [] };
-    // Replicas: the task's accounts have several owners (one owner takes the whole request before it gets here).
-    // Each account runs at its owner; an account already running this task is skipped as on one instance,
-    // and an owner that fails does not undo the runs that others started: it is answered in `failures`.
-    const outcomes = await Promise.allSettled(
-      accounts.map(async (account): Promise<StartedRun[]> => {
-        const owner = remote.get(account);
-        if (!owner) return this.runner.start(name, 'manual', account);
-        const answer = await this.forward(owner, 'POST', `/api/sign-tasks/${encodeURIComponent(name)}/run`, request, { account_name: account });
-        if (answer.status === 202) return answerJson<RunStartedDto>(answer)?.runs ?? [];
-        if (answer.status === 409 && answerJson<{ code?: string }>(answer)?.code === 'task_busy') throw new TaskBusy(name);
-        throw errorOfAnswer(answer, account);
-      }),
-    );
-    const runs: StartedRun[] = [];
-    const failures: RunFailureDto[] = [];
-    const errors: unknown[] = [];
-    let busy: TaskBusy | undefined;
-    outcomes.forEach((outcome, index) => {
-      if (outcome.status === 'fulfilled') runs.push(...outcome.value);
-      else if (outcome.reason instanceof TaskBusy) busy = outcome.reason;
-      else {
-        errors.push(outcome.reason);
-        failures.push({ account_name: accounts[index], ...errorParts(outcome.reason) });
-      }
-    });
-    if (runs.length === 0) throw errors[0] ?? busy ?? new TaskBusy(name);
-    return { task_name: name, runs, failures };
+    return this.starter.start(name, body.account_name, RunStarter.triggerOf(request, 'manual'), request);
   }
 
   @Get(':name/run/status')
@@ -262,11 +227,4 @@ function idleStatus(taskName: string, timeoutSeconds: number): RunStatusDto {
     attempts: 0,
     logs: [],
   };
-}
-
-/** A failure as an answer names it: its error code and message (an unexpected error is logged, its text kept out). */
-function errorParts(error: unknown): { code: string; message: string } {
-  if (error instanceof PanelError) return { code: error.code, message: error.message };
-  logger.error({ err: error }, 'A part of a run or cancel request failed');
-  return { code: 'internal_error', message: 'Internal server error' };
 }

@@ -18,6 +18,7 @@ import { RunHistoryService } from './run-history.service';
 import { RunRegistry } from './run-registry';
 import { DEFAULT_RUN_TIMINGS, RUN_TIMINGS } from './run-timings';
 import { RunsController } from './runs.controller';
+import { RunStarter } from './run-starter';
 import { SentMessageDeletions } from './sent-message-deletions';
 import { TaskRunner } from './task-runner.service';
 
@@ -38,6 +39,7 @@ import { TaskRunner } from './task-runner.service';
     RunHistoryService,
     SentMessageDeletions,
     TaskRunner,
+    RunStarter,
   ],
   exports: [ActionRunner, TaskRunner, RunRegistry, RunHistoryService, SentMessageDeletions, RUN_TIMINGS],
 })

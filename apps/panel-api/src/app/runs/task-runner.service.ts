@@ -43,10 +43,12 @@ interface RunOutcome {
   success: boolean;
   category: FailureCategory;
   message: string;
-  state: 'finished' | 'cancelled' | 'timeout';
+  state: 'finished' | 'cancelled' | 'timeout' | 'interrupted';
   verdict: RunVerdict | null;
   verdictText: string | null;
 }
+
+const INTERRUPTION_STATES: Record<RunInterrupted['reason'], RunOutcome['state']> = { cancelled: 'cancelled', timeout: 'timeout', shutdown: 'interrupted', released: 'interrupted' };
 
 interface Step {
   chatIndex: number;
@@ -150,16 +152,18 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
     this.stopOwnership?.();
     for (const timer of this.rerunTimers.values()) clearTimeout(timer);
     this.rerunTimers.clear();
-    for (const run of this.registry.active()) run.abort?.abort();
+    // Recorded as interrupted (not cancelled: nobody asked) while this replica still holds the
+    // accounts' leases: the cluster hands them over in beforeApplicationShutdown, after this.
+    for (const run of this.registry.active()) run.abort?.abort(new RunInterrupted('shutdown'));
     await this.settle();
   }
 
   /**
    * Starts the task for each of its accounts (or `onlyAccount`) and returns at once. Accounts that
    * already run this task are skipped; TaskBusy when that leaves nothing to start, TaskNotRunnable for
-   * listen tasks and tasks without an account.
+   * listen tasks and tasks without an account. `claim`: the due run a scheduled start is (replicas).
    */
-  start(taskName: string, trigger: RunTrigger, onlyAccount?: string): StartedRun[] {
+  start(taskName: string, trigger: RunTrigger, onlyAccount?: string, claim?: RunRecord['claim']): StartedRun[] {
     const task = this.tasks.require(taskName);
     if (task.execution_mode === 'listen') throw new TaskNotRunnable(`Task ${taskName} is a listen task; it runs through its keyword listener, not on demand`);
     const accounts = onlyAccount ? [onlyAccount] : this.tasks.accountsOf(task);
@@ -173,6 +177,7 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
         trigger,
         timeout_seconds: Math.round(this.timings.runTimeoutMs / 1000),
         epoch: this.cluster.epochOf(accountName),
+        ...(claim ? { claim } : {}),
       });
       const promise = this.execute(task, record).finally(() => this.pending.delete(promise));
       this.pending.add(promise);
@@ -237,9 +242,9 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
         success: false,
         category,
         message,
-        state: interrupted ? (interrupted.reason === 'timeout' ? 'timeout' : 'cancelled') : 'finished',
+        state: interrupted ? INTERRUPTION_STATES[interrupted.reason] : 'finished',
         // A task judged by the bot's answer that could not even act failed; a cancelled run has no verdict.
-        verdict: judged && interrupted?.reason !== 'cancelled' ? 'failed' : null,
+        verdict: judged && (!interrupted || interrupted.reason === 'timeout') ? 'failed' : null,
         verdictText: null,
       };
     } finally {
@@ -501,7 +506,7 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
       if (stored) await this.history.announce(stored);
       await this.notify(task, run, outcome);
     } catch (error) {
-      if (error instanceof StaleLeaseError) this.logger.warn(`Run ${run.run_id} of ${task.name} ended after this replica lost ${run.account_name}: its history row, last run and notification are left to the new owner`);
+      if (error instanceof StaleLeaseError) await this.recordUnowned(task, run, outcome);
       else this.logger.error({ err: error }, `Finishing run ${run.run_id} of ${task.name} failed`);
     } finally {
       this.registry.update(run, { phase: null, phase_detail: null });
@@ -509,8 +514,30 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
     }
   }
 
+  /**
+   * The fenced record of a run was refused: this replica lost the account (or lost it and got it back)
+   * while the run went. A scheduled run has a claim, and the account's owner records it as
+   * interrupted. A run without one (run now, batch, rerun) is known to no other replica: its own
+   * history row is written here, unfenced, once (the refused write left nothing); the task's last run
+   * and the notification stay with the owner's fence and are not written. Only for a run that began
+   * while this replica owned the account.
+   */
+  private async recordUnowned(task: SignTask, run: RunRecord, outcome: RunOutcome): Promise<void> {
+    if (run.claim || run.epoch === undefined) {
+      this.logger.warn(`Run ${run.run_id} of ${task.name} ended after this replica lost ${run.account_name}: its history row, last run and notification are left to the new owner`);
+      return;
+    }
+    try {
+      const stored = await this.history.storeUnfenced(run, outcome.message);
+      this.logger.warn(`Run ${run.run_id} of ${task.name} ended after this replica lost ${run.account_name}: recorded in the history as ${run.state} (no last run, no notification)`);
+      await this.history.announce(stored);
+    } catch (error) {
+      this.logger.error({ err: error }, `Recording run ${run.run_id} of ${task.name} after this replica lost ${run.account_name} failed`);
+    }
+  }
+
   private async notify(task: SignTask, run: RunRecord, outcome: RunOutcome): Promise<void> {
-    if (outcome.state === 'cancelled') return;
+    if (outcome.state === 'cancelled' || outcome.state === 'interrupted') return;
     if (outcome.success && !task.notify_on_success) return;
     if (!outcome.success && !task.notify_on_failure) return;
     const title = outcome.verdict ? `Sign task ${task.name}: ${VERDICT_TITLES[outcome.verdict]}` : outcome.success ? `Sign task ${task.name} succeeded` : `Sign task ${task.name} failed`;

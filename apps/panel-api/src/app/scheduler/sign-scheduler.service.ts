@@ -12,7 +12,7 @@ import { cronOfSignAt, parseTimeOfDay } from '../sign-tasks/task-validation';
 import { SchedulerLockService } from './scheduler-lock.service';
 import { TaskBusy } from '../common/panel-error';
 import { ClusterService, OwnershipChange } from '../cluster/cluster.service';
-import { JobClaims } from '../cluster/job-claims';
+import { ClaimKey, JobClaims } from '../cluster/job-claims';
 import { RunHistoryService } from '../runs/run-history.service';
 import { RunRegistry } from '../runs/run-registry';
 import { RunInterrupted } from '../runs/failure-category';
@@ -53,8 +53,9 @@ interface RegisteredJob {
 export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(SignScheduler.name);
   private readonly jobs = new Map<string, RegisteredJob>();
-  /** Runs waiting out their random delay. */
-  private readonly delayed = new Map<string, NodeJS.Timeout>();
+  /** Runs waiting out their random delay, by job, with the due run they claimed (replicas). */
+  private readonly delayed = new Map<string, { timer: NodeJS.Timeout; claim?: ClaimKey }>();
+  private stopping = false;
   private readonly unsubscribers: Array<() => void> = [];
   private timeZone = 'UTC';
   private lastSync?: { at: string; durationMs: number; jobs: number };
@@ -114,6 +115,7 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   onModuleDestroy(): void {
+    this.stopping = true;
     this.unsubscribers.forEach((unsubscribe) => unsubscribe());
     this.unregisterAll();
   }
@@ -148,6 +150,13 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     this.claims.finish({ job: jobId, dueAt }, 'skipped').catch((error: unknown) => this.logger.warn(`${jobId}: closing the claim failed: ${String(error)}`));
   }
 
+  /** This replica's claims with a run going or waiting here (not orphans). */
+  private busyClaims(): ClaimKey[] {
+    const running = this.runs.active().flatMap((run) => (run.claim ? [run.claim] : []));
+    const waiting = [...this.delayed.values()].flatMap((entry) => (entry.claim ? [entry.claim] : []));
+    return [...running, ...waiting];
+  }
+
   /** Replicas: re-registers the jobs; for accounts this replica just took, ends the runs their old owner left and catches up a run due meanwhile. */
   private ownershipChanged(change: OwnershipChange): void {
     this.sync();
@@ -163,12 +172,18 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
       for (const job of this.wantedJobs().filter((item) => item.accountName === accountName)) {
         const task = this.tasks.get(job.taskName);
         if (!task) continue;
-        // The latest run due in the window: a task due every minute has an older one there, claimed by the old owner.
-        const next = upcomingRuns(task, this.timeZone, 20, new Date(now - windowMs))
+        // The latest run due in the window, never one due before the task existed (a task created
+        // seconds before its account moved has no earlier run to catch up). A task due every minute
+        // has an older run there, claimed by the old owner.
+        const createdAt = Date.parse(task.created_at);
+        const from = Math.max(now - windowMs, Number.isFinite(createdAt) ? createdAt : now);
+        const next = upcomingRuns(task, this.timeZone, 20, new Date(from))
           .filter((run) => Date.parse(run.fires_at) <= now)
           .at(-1);
         if (!next) continue;
-        const dueAt = Date.parse(next.fires_at);
+        // Claimed under the minute of its tick, as fire() claims it, so a time of day with seconds
+        // cannot be claimed once by the tick and once by a catch-up.
+        const dueAt = dueMinute(Date.parse(next.fires_at));
         if (!(await this.claims.claimForAccount(job.id, dueAt, accountName))) continue;
         this.logger.warn(`${job.id}: catching up the run due at ${next.fires_at} (its account changed replicas around then)`);
         this.fireClaimed(job, dueAt);
@@ -183,10 +198,9 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
    * with the same epoch after a pause shorter than the lease).
    */
   private async interruptOrphans(accountName: string): Promise<void> {
-    const busyJobs = [...new Set([...this.runs.active().map((run) => signJobId(run.account_name, run.task_name)), ...this.delayed.keys()])];
     const prefix = signJobId(accountName, '');
     const recorded = await this.history.recordInterruptedRuns(accountName, async (manager) =>
-      (await this.claims.interruptOrphans(manager, accountName, busyJobs)).map((claim) => {
+      (await this.claims.interruptOrphans(manager, accountName, () => this.busyClaims())).map((claim) => {
         const due = new Date(claim.dueAt).toISOString();
         const why =
           claim.replicaId === this.cluster.replicaId
@@ -204,10 +218,13 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     for (const event of recorded) this.logger.warn(`Run ${event.run_id} of ${event.task_name} (${accountName}) recorded as interrupted: ${event.message}`);
   }
 
-  /** Runs of accounts this replica gives up are stopped: their result would be refused anyway. */
+  /**
+   * Runs of accounts this replica gives up are stopped: their fenced records would be refused. The new
+   * owner records a scheduled one (its claim) as interrupted; one without a claim records itself.
+   */
   private stopRunsOf(accounts: string[]): void {
     for (const run of this.runs.active()) {
-      if (accounts.includes(run.account_name)) run.abort?.abort(new RunInterrupted('cancelled'));
+      if (accounts.includes(run.account_name)) run.abort?.abort(new RunInterrupted('released'));
     }
   }
 
@@ -243,10 +260,17 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
 
   private unregister(id: string): void {
     if (this.registry.doesExist('cron', id)) this.registry.deleteCronJob(id);
+    const job = this.jobs.get(id);
     this.jobs.delete(id);
     const delayed = this.delayed.get(id);
-    if (delayed) clearTimeout(delayed);
+    if (!delayed) return;
+    clearTimeout(delayed.timer);
     this.delayed.delete(id);
+    if (!delayed.claim) return;
+    // A waiting run dropped (its task edited or disabled) while the account is here: its claim is closed
+    // as skipped. One dropped because the account left or the service stops stays `running`: whoever
+    // owns the account next records it as interrupted.
+    if (!this.stopping && job && this.cluster.owns(job.accountName)) this.closeClaim(id, delayed.claim.dueAt);
   }
 
   private unregisterAll(): void {
@@ -268,7 +292,7 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
       this.fireClaimed(job);
       return;
     }
-    const dueAt = Math.floor(Date.now() / 60_000) * 60_000;
+    const dueAt = dueMinute(Date.now());
     this.claims
       .claimForAccount(job.id, dueAt, job.accountName)
       .then((claimed) => {
@@ -288,6 +312,7 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
       this.closeClaim(job.id, dueAt);
       return;
     }
+    const claim = dueAt === undefined ? undefined : { job: job.id, dueAt };
     const run = (): void => {
       this.delayed.delete(job.id);
       const current = this.tasks.get(job.taskName);
@@ -296,7 +321,8 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
         return;
       }
       try {
-        const [started] = this.runner.start(job.taskName, 'schedule', job.accountName);
+        const [started] = this.runner.start(job.taskName, 'schedule', job.accountName, claim);
+        if (claim) this.claims.settled(claim);
         if (dueAt !== undefined && started) {
           this.claims.attachRun(job.id, dueAt, started.run_id).catch((error: unknown) => this.logger.warn(`${job.id}: noting the run of the claim failed: ${String(error)}`));
         }
@@ -312,8 +338,14 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     }
     const timer = setTimeout(run, delaySeconds * 1000);
     timer.unref();
-    this.delayed.set(job.id, timer);
+    this.delayed.set(job.id, { timer, claim });
+    if (claim) this.claims.settled(claim);
   }
+}
+
+/** The key of a due run in `job_claims`: the minute of its tick (a tick fires within its minute). */
+export function dueMinute(at: number): number {
+  return Math.floor(at / 60_000) * 60_000;
 }
 
 /** The cron expression a task fires on, or undefined for listen tasks and tasks without a schedule. */

@@ -120,7 +120,7 @@ export class HistoryEntryDto {
   @ApiProperty() success!: boolean;
   @ApiProperty() failure_category!: string;
   @ApiProperty() message!: string;
-  @ApiProperty({ nullable: true, enum: Object.keys(RUN_MESSAGES), description: 'Set when the runner wrote the message itself (completed, no_answer): say it in the reader\'s language; null for a bot\'s answer or an error\'s text' })
+  @ApiProperty({ nullable: true, enum: Object.keys(RUN_MESSAGES), description: 'Set when the runner wrote the message itself (completed, no_answer, shutdown, released): say it in the reader\'s language; null for a bot\'s answer or an error\'s text' })
   message_code!: string | null;
   @ApiProperty() attempts!: number;
   @ApiProperty({ nullable: true, enum: RUN_VERDICTS, description: "What the bot's answer said (tasks with verdict patterns); null when the task declares none" }) verdict!: string | null;
