@@ -397,7 +397,8 @@ describe('panel-api accounts, logins and status checks (simulated Telegram)', ()
     expect(job.body.status).toBe('completed');
     expect(job.body.progress.done).toBe(job.body.progress.total);
     expect(job.body.result.normal + job.body.result.abnormal).toBe(job.body.progress.total);
-    expect(existsSync(join(panel.dataDir, '.signer', 'jobs', `${jobId}.json`))).toBe(true);
+    // The job is a row of the database now, not a file of the data directory.
+    expect(existsSync(join(panel.dataDir, '.signer', 'jobs', `${jobId}.json`))).toBe(false);
     expect((await api(`/api/accounts/status/check-jobs/${jobId}/cancel`, { method: 'POST' })).status).toBe(409);
 
     telegram.setLatency(1_500);

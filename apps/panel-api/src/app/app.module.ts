@@ -32,6 +32,7 @@ import { KeywordHitsModule } from './keyword-hits/keyword-hits.module';
 import { ListenersModule } from './listeners/listeners.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
 import { ClusterModule } from './cluster/cluster.module';
+import { SharedSecretsModule } from './shared-secrets/shared-secrets.module';
 
 @Module({})
 export class AppModule {
@@ -48,6 +49,7 @@ export class AppModule {
         HealthModule,
         MetricsModule,
         DataDirectoryModule,
+        SharedSecretsModule,
         AuthModule,
         SettingsModule,
         LegacyModule,

@@ -9,7 +9,6 @@ import { AccessTokenService } from './auth/access-token.service';
 import { ClusterService } from './cluster/cluster.service';
 import { installOwnerForwarding } from './cluster/owner-forwarding';
 import { AccountLoginService } from './accounts/account-login.service';
-import { AccountCheckJobsService } from './accounts/account-check-jobs.service';
 import { SignTasksService } from './sign-tasks/sign-tasks.service';
 import { installTokenBeforeBody } from './auth/token-before-body';
 import { ProviderOverride } from './common/provider-overrides';
@@ -96,7 +95,6 @@ async function buildPanelApp(config: PanelConfig, options: PanelAppOptions, life
   // Replicas on PostgreSQL: requests about another replica's account are answered by that replica.
   const tasks = app.get(SignTasksService);
   const logins = app.get(AccountLoginService);
-  const checkJobs = app.get(AccountCheckJobsService);
   installOwnerForwarding(fastify, app.get(ClusterService), {
     taskAccounts: async (taskName, onlyAccount) => {
       await tasks.fresh();
@@ -107,7 +105,6 @@ async function buildPanelApp(config: PanelConfig, options: PanelAppOptions, life
       return accounts.includes(onlyAccount) ? [onlyAccount] : undefined;
     },
     knowsQrLogin: (loginId) => logins.knowsQrLogin(loginId),
-    knowsCheckJob: (jobId) => checkJobs.knows(jobId),
   }, app.get(AccessTokenService));
   installSecurityHeaders(fastify);
   // Fastify does not close a server it did not listen on itself.

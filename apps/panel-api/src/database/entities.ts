@@ -13,9 +13,12 @@ import { AccountSafety } from '../app/governor/entities/account-safety.entity';
 import { KeepaliveAccountRow } from '../app/keepalive/entities/keepalive-account.entity';
 import { KeepaliveRunRow } from '../app/keepalive/entities/keepalive-run.entity';
 import { SettingsRow } from '../app/settings/entities/settings-row.entity';
+import { SharedSecretRow } from '../app/shared-secrets/shared-secret-row.entity';
+import { LocalBackupRow } from '../app/backups/entities/local-backup-row.entity';
+import { CheckJobRow } from '../app/accounts/entities/check-job-row.entity';
 
 /**
  * Every TypeORM entity of panel-api. Feature modules own their entity files; this list is what the
  * data source (and the TypeORM CLI) loads.
  */
-export const panelEntities: Array<new () => object> = [AccountRow, AccountSafety, AdminUser, AuthThrottle, ChannelTest, KeepaliveAccountRow, KeepaliveRunRow, KeywordHit, ListenerWatermark, PendingRerun, RevokedToken, SettingsRow, SignLog, SignTaskRow, StoreRevision];
+export const panelEntities: Array<new () => object> = [AccountRow, AccountSafety, AdminUser, AuthThrottle, ChannelTest, CheckJobRow, KeepaliveAccountRow, KeepaliveRunRow, KeywordHit, ListenerWatermark, LocalBackupRow, PendingRerun, RevokedToken, SettingsRow, SharedSecretRow, SignLog, SignTaskRow, StoreRevision];

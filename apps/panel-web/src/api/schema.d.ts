@@ -318,7 +318,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Status, progress and (partial or final) result of a check job */
+        /**
+         * Status, progress and (partial or final) result of a check job
+         * @description Answered by any replica. A job whose replica stopped before it finished is `interrupted`.
+         */
         get: operations["AccountStatusController_getJob"];
         put?: never;
         post?: never;
@@ -337,7 +340,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ask a running job to stop: accounts in progress finish, no new one starts */
+        /** Ask a running job to stop: accounts in progress finish, no new one starts (asked of any replica, it reaches the one that runs the job) */
         post: operations["AccountStatusController_cancelJob"];
         delete?: never;
         options?: never;
@@ -812,6 +815,30 @@ export interface paths {
          */
         post: operations["BackupsController_export"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ops/backup/local/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a backup kept on the server (an automatic backup without a WebDAV target, or whose upload failed)
+         * @description Replicas: answered by the replica whose data directory holds it, whichever replica is asked.
+         */
+        get: operations["BackupsController_downloadLocal"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a backup kept on the server
+         * @description Replicas: done by the replica whose data directory holds it; one that is no longer running is only taken off the list (the archive went with it).
+         */
+        delete: operations["BackupsController_deleteLocal"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1745,7 +1772,7 @@ export interface components {
             /** @description Partial while running */
             result: components["schemas"]["CheckSummaryDto"];
             /** @enum {string} */
-            status: "running" | "canceling" | "canceled" | "completed" | "failed";
+            status: "running" | "canceling" | "canceled" | "completed" | "failed" | "interrupted";
             timeout_seconds: number;
             /** Format: date-time */
             updated_at: string;
@@ -2142,8 +2169,12 @@ export interface components {
             total_capped: boolean;
         };
         LocalBackupFileDto: {
+            /** @description Whether it can be downloaded: false when the replica that held it is no longer running (the archive went with its data directory) */
+            available: boolean;
             modified_at: string;
             name: string;
+            /** @description Replicas on PostgreSQL: the replica whose data directory holds the archive; null on one instance */
+            replica_id: string | null;
             size_bytes: number;
         };
         LocalizedTextDto: {
@@ -5814,6 +5845,120 @@ export interface operations {
                 };
             };
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    BackupsController_downloadLocal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A plain file name ending in .tar.gz */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unsafe name */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description no such local backup, or the replica that held it is no longer running */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description the replica that holds it did not answer; or the service is starting or shutting down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+        };
+    };
+    BackupsController_deleteLocal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A plain file name ending in .tar.gz */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unsafe name */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description no such local backup */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
+            /** @description the replica that holds it did not answer; or the service is starting or shutting down; try again after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiErrorBody"];
+                };
+            };
         };
     };
     BackupsController_status: {

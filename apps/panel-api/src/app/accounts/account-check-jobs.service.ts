@@ -1,14 +1,17 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { In, Repository } from 'typeorm';
 import { DataDirectory } from '../data-dir/data-directory';
-import { CorruptDataFileError, readJsonObjectFile, writeJsonFileAtomic } from '../data-dir/json-file-store';
+import { readJsonObjectFile } from '../data-dir/json-file-store';
 import { AccountCheckResult, AccountStatusService, CheckSummary, summarize } from './account-status.service';
 import { PanelError } from '../common/panel-error';
 import { ClusterService } from '../cluster/cluster.service';
+import { CheckJobRow } from './entities/check-job-row.entity';
 
-export type CheckJobStatus = 'running' | 'canceling' | 'canceled' | 'completed' | 'failed';
+export type CheckJobStatus = 'running' | 'canceling' | 'canceled' | 'completed' | 'failed' | 'interrupted';
 
 export interface CheckJob {
   job_id: string;
@@ -24,61 +27,66 @@ export interface CheckJob {
   finished_at: string | null;
 }
 
-/** A job as its file holds it: with the replica that runs it (absent in files of an earlier version). */
-type StoredCheckJob = CheckJob & { replica_id?: string };
+/** What `check_jobs.document` holds: the job without its status (the row's `status` column is the one truth). */
+type StoredJobDocument = Omit<CheckJob, 'status'>;
 
 const JOB_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const OPEN_STATUSES: CheckJobStatus[] = ['running', 'canceling'];
+/** How often the replica that runs a job looks whether another replica asked to cancel it. */
+export const CHECK_JOB_CANCEL_POLL_MS = 500;
 
 export function isJobId(value: string): boolean {
   return JOB_ID_PATTERN.test(value);
 }
 
+interface ActiveJob {
+  job: CheckJob;
+  cancelRequested: boolean;
+  done: Promise<void>;
+  /** The job's writes, one after the other, so a later progress never lands before an earlier one. */
+  writes: Promise<void>;
+  forwardAuthorization?: string;
+}
+
 /**
- * Asynchronous status checks, one at a time, each kept as `.signer/jobs/<job_id>.json` (rewritten
- * atomically after every account). Replicas may share the data directory: a job file names the
- * replica that runs it, and only that replica answers for it (the others forward its status and
- * cancel there). A job found running at startup was cut off by a stop and is failed when this replica
- * ran it, when it names no replica (an earlier version) or a replica that is no longer live; a job of
- * another live replica is left to it. On SQLite (one instance) every job is this instance's.
+ * Asynchronous status checks, one at a time per instance, each a row of `check_jobs` (both
+ * databases), rewritten after every account. Any replica answers a job's status from the row, and a
+ * cancel asked of any replica marks the row (`cancel_requested`, status `canceling`); the replica
+ * that runs the job polls its row and stops. A job still open whose replica is no longer live (it
+ * died, or was paused past its lease) is ended as `interrupted` by the first replica that reads it,
+ * and the writes of a replica that comes back after that are refused (it stops the job). A job found
+ * open at start that this instance ran (on one instance: every job) was cut off by a stop and is
+ * `failed`, as before.
  */
 @Injectable()
 export class AccountCheckJobsService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(AccountCheckJobsService.name);
-  private active?: { job: CheckJob; cancelRequested: boolean; done: Promise<void>; forwardAuthorization?: string };
+  private active?: ActiveJob;
+  private cancelPoll?: NodeJS.Timeout;
 
   constructor(
-    private readonly dataDirectory: DataDirectory,
+    @InjectRepository(CheckJobRow) private readonly rows: Repository<CheckJobRow>,
     private readonly status: AccountStatusService,
     private readonly cluster: ClusterService,
+    private readonly dataDirectory: DataDirectory,
   ) {}
 
-  private get folder(): string {
-    return join(this.dataDirectory.signer, 'jobs');
-  }
-
-  private file(jobId: string): string {
-    return join(this.folder, `${jobId}.json`);
-  }
-
   async onModuleInit(): Promise<void> {
-    mkdirSync(this.folder, { recursive: true, mode: 0o700 });
+    await this.importJobFiles();
+    const open = await this.rows.findBy({ status: In(OPEN_STATUSES) });
+    if (open.length === 0) return;
     const live = new Set((await this.cluster.otherReplicas()).map((replica) => replica.id));
-    for (const file of readdirSync(this.folder)) {
-      if (!file.endsWith('.json') || file.startsWith('.')) continue;
-      try {
-        const job = readJsonObjectFile(join(this.folder, file)) as unknown as StoredCheckJob | undefined;
-        if (!job || (job.status !== 'running' && job.status !== 'canceling')) continue;
-        if (this.cluster.active && job.replica_id && job.replica_id !== this.cluster.replicaId && live.has(job.replica_id)) continue;
-        const now = new Date().toISOString();
-        writeJsonFileAtomic(this.file(job.job_id), { ...job, status: 'failed', error: 'The service stopped while this job was running', updated_at: now, finished_at: now });
-      } catch (error) {
-        if (!(error instanceof CorruptDataFileError)) throw error;
-        this.logger.warn(error.message);
+    for (const row of open) {
+      if (this.cluster.active && row.replicaId && row.replicaId !== this.cluster.replicaId) {
+        if (!live.has(row.replicaId)) await this.interrupt(row);
+        continue;
       }
+      await this.finishRow(row.jobId, 'failed', { error: 'The service stopped while this job was running' });
     }
   }
 
   async onModuleDestroy(): Promise<void> {
+    clearInterval(this.cancelPoll);
     if (this.active) {
       this.active.cancelRequested = true;
       await this.active.done;
@@ -86,10 +94,10 @@ export class AccountCheckJobsService implements OnModuleInit, OnModuleDestroy {
   }
 
   /** `forwardAuthorization`: the caller's token, kept in memory only, to check another replica's accounts at their owner. */
-  start(accountNames: string[] | undefined, timeoutSeconds: number, forwardAuthorization?: string): CheckJob {
+  async start(accountNames: string[] | undefined, timeoutSeconds: number, forwardAuthorization?: string): Promise<CheckJob> {
     if (this.active) throw new PanelError('check_job_running', `Status check job ${this.active.job.job_id} is still running; wait for it or cancel it`);
     const names = this.status.targets(accountNames);
-    const now = new Date().toISOString();
+    const now = new Date();
     const job: CheckJob = {
       job_id: randomUUID(),
       status: 'running',
@@ -98,50 +106,106 @@ export class AccountCheckJobsService implements OnModuleInit, OnModuleDestroy {
       progress: { done: 0, total: names.length },
       result: summarize([], names.length),
       error: null,
-      created_at: now,
-      updated_at: now,
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
       finished_at: null,
     };
-    this.save(job);
-    const state = { job, cancelRequested: false, done: Promise.resolve(), forwardAuthorization };
+    const state: ActiveJob = { job, cancelRequested: false, done: Promise.resolve(), writes: Promise.resolve(), forwardAuthorization };
+    // Claimed before the insert, so two requests at once cannot both start one.
     this.active = state;
+    try {
+      await this.rows.insert({
+        jobId: job.job_id,
+        replicaId: this.cluster.active ? this.cluster.replicaId : null,
+        status: 'running',
+        cancelRequested: false,
+        document: documentOf(job),
+        createdAt: now.getTime(),
+        updatedAt: now.getTime(),
+      });
+    } catch (error) {
+      this.active = undefined;
+      throw error;
+    }
+    this.watchCancel(state);
     state.done = this.execute(state).finally(() => {
+      clearInterval(this.cancelPoll);
       if (this.active === state) this.active = undefined;
     });
-    return job;
+    return { ...job };
+  }
+
+  /** The job as stored, from any replica; a job whose replica is gone is ended as `interrupted` first. */
+  async get(jobId: string): Promise<CheckJob> {
+    let row = await this.rows.findOneBy({ jobId });
+    if (!row) throw new PanelError('check_job_not_found', `Status check job ${jobId} not found`);
+    if (OPEN_STATUSES.includes(row.status as CheckJobStatus) && !(await this.runnerLive(row))) {
+      await this.interrupt(row);
+      row = (await this.rows.findOneBy({ jobId })) ?? row;
+    }
+    return viewOf(row);
+  }
+
+  /** Asks the job to stop, from any replica: the replica that runs it sees the row within CHECK_JOB_CANCEL_POLL_MS. */
+  async cancel(jobId: string): Promise<CheckJob> {
+    const job = await this.get(jobId);
+    if (!OPEN_STATUSES.includes(job.status)) {
+      throw new PanelError('check_job_not_running', `Status check job ${jobId} is ${job.status}; only a running job can be cancelled`);
+    }
+    const updated = await this.rows
+      .createQueryBuilder()
+      .update()
+      .set({ status: 'canceling', cancelRequested: true, updatedAt: Date.now() })
+      .where({ jobId, status: In(OPEN_STATUSES) })
+      .execute();
+    if (this.active?.job.job_id === jobId) this.requestCancel(this.active);
+    if (!updated.affected) return this.get(jobId);
+    return { ...job, status: 'canceling' };
   }
 
   /**
-   * Whether this instance runs or ran the job: active here, or its file names this replica (on one
-   * instance: any job file). Replicas: the others forward its status and cancel here.
+   * An earlier version kept each job as `.signer/jobs/<job_id>.json`: each becomes a row (a job the
+   * database holds already keeps its row) and the file is removed. A file left running names no
+   * replica of this version, so the sweep after this ends it as cut off by a stop.
    */
-  knows(jobId: string): boolean {
-    if (this.active?.job.job_id === jobId) return true;
-    const stored = this.read(jobId);
-    return stored !== undefined && this.ranHere(stored);
-  }
-
-  get(jobId: string): CheckJob {
-    if (this.active?.job.job_id === jobId) return this.active.job;
-    const stored = this.read(jobId);
-    if (!stored) throw new PanelError('check_job_not_found', `Status check job ${jobId} not found`);
-    const { replica_id: _replica, ...job } = stored;
-    return job;
-  }
-
-  cancel(jobId: string): CheckJob {
-    const stored = this.active?.job.job_id === jobId ? undefined : this.read(jobId);
-    // Another replica runs it: not this replica's to answer, so a replica looking for its holder asks on.
-    if (stored && !this.ranHere(stored) && (stored.status === 'running' || stored.status === 'canceling')) {
-      throw new PanelError('check_job_not_found', `Status check job ${jobId} runs on another replica`);
+  private async importJobFiles(): Promise<void> {
+    const folder = join(this.dataDirectory.signer, 'jobs');
+    let names: string[];
+    try {
+      names = readdirSync(folder);
+    } catch {
+      return;
     }
-    const job = this.get(jobId);
-    if (this.active?.job.job_id !== jobId || (job.status !== 'running' && job.status !== 'canceling')) {
-      throw new PanelError('check_job_not_running', `Status check job ${jobId} is ${job.status}; only a running job can be cancelled`);
+    let imported = 0;
+    for (const name of names) {
+      if (!name.endsWith('.json') || name.startsWith('.') || !isJobId(name.slice(0, -'.json'.length))) continue;
+      const path = join(folder, name);
+      try {
+        const job = readJsonObjectFile(path) as unknown as (CheckJob & { replica_id?: string }) | undefined;
+        if (!job || job.job_id !== name.slice(0, -'.json'.length)) continue;
+        const { replica_id: _replica, ...stored } = job;
+        const updatedAt = Date.parse(job.updated_at);
+        await this.rows
+          .createQueryBuilder()
+          .insert()
+          .values({
+            jobId: job.job_id,
+            replicaId: null,
+            status: String(job.status).slice(0, 16),
+            cancelRequested: false,
+            document: documentOf(stored),
+            createdAt: Date.parse(job.created_at) || Date.now(),
+            updatedAt: Number.isFinite(updatedAt) ? updatedAt : Date.now(),
+          })
+          .orIgnore()
+          .execute();
+        rmSync(path, { force: true });
+        imported += 1;
+      } catch (error) {
+        this.logger.warn(`Status check job file ${path} was not imported: ${error instanceof Error ? error.message : String(error)}`);
+      }
     }
-    this.active.cancelRequested = true;
-    this.update(job, { status: 'canceling' });
-    return job;
+    if (imported) this.logger.log(`Imported ${imported} status check job file(s) of ${folder} into the database`);
   }
 
   /** Waits for the running job (tests and shutdown). */
@@ -149,7 +213,7 @@ export class AccountCheckJobsService implements OnModuleInit, OnModuleDestroy {
     await this.active?.done;
   }
 
-  private async execute(state: { job: CheckJob; cancelRequested: boolean; forwardAuthorization?: string }): Promise<void> {
+  private async execute(state: ActiveJob): Promise<void> {
     const { job } = state;
     const results: AccountCheckResult[] = [];
     try {
@@ -158,33 +222,94 @@ export class AccountCheckJobsService implements OnModuleInit, OnModuleDestroy {
         forwardAuthorization: state.forwardAuthorization,
         onResult: (result) => {
           results.push(result);
-          this.update(job, { progress: { done: results.length, total: job.progress.total }, result: summarize([...results], job.progress.total) });
+          Object.assign(job, { progress: { done: results.length, total: job.progress.total }, result: summarize([...results], job.progress.total), updated_at: new Date().toISOString() });
+          this.queueWrite(state, () => this.writeProgress(state));
         },
       });
-      const now = new Date().toISOString();
-      this.update(job, { status: state.cancelRequested ? 'canceled' : 'completed', finished_at: now });
+      this.queueWrite(state, () => this.finishRow(job.job_id, state.cancelRequested ? 'canceled' : 'completed', { document: job }));
     } catch (error) {
       this.logger.error({ err: error, jobId: job.job_id }, 'Status check job failed');
-      this.update(job, { status: 'failed', error: (error as Error).message, finished_at: new Date().toISOString() });
+      this.queueWrite(state, () => this.finishRow(job.job_id, 'failed', { document: job, error: (error as Error).message }));
+    }
+    await state.writes;
+  }
+
+  private queueWrite(state: ActiveJob, write: () => Promise<void>): void {
+    state.writes = state.writes.then(write).catch((error: unknown) => {
+      this.logger.warn(`Could not record status check job ${state.job.job_id}: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+
+  /** The progress, only while the job is open: a row another replica ended (interrupted) stops the job here. */
+  private async writeProgress(state: ActiveJob): Promise<void> {
+    const result = await this.rows
+      .createQueryBuilder()
+      .update()
+      .set({ document: documentOf(state.job), updatedAt: Date.now() })
+      .where({ jobId: state.job.job_id, status: In(OPEN_STATUSES) })
+      .execute();
+    if (!result.affected && !state.cancelRequested) {
+      this.logger.warn(`Status check job ${state.job.job_id} was ended by another replica (this one was taken for gone); stopping it`);
+      state.cancelRequested = true;
     }
   }
 
-  private update(job: CheckJob, change: Partial<CheckJob>): void {
-    Object.assign(job, change, { updated_at: new Date().toISOString() });
-    this.save(job);
+  /** Ends an open job with `status`; a job already ended (elsewhere) keeps its end. */
+  private async finishRow(jobId: string, status: CheckJobStatus, change: { document?: CheckJob; error?: string }): Promise<void> {
+    const row = await this.rows.findOneBy({ jobId });
+    if (!row) return;
+    const now = new Date();
+    const document: StoredJobDocument = { ...JSON.parse(change.document ? documentOf(change.document) : row.document) as StoredJobDocument, updated_at: now.toISOString(), finished_at: now.toISOString() };
+    if (change.error !== undefined) document.error = change.error;
+    await this.rows
+      .createQueryBuilder()
+      .update()
+      .set({ status, document: JSON.stringify(document), updatedAt: now.getTime() })
+      .where({ jobId, status: In(OPEN_STATUSES) })
+      .execute();
   }
 
-  private save(job: CheckJob): void {
-    const stored: StoredCheckJob = this.cluster.active ? { ...job, replica_id: this.cluster.replicaId } : job;
-    writeJsonFileAtomic(this.file(job.job_id), stored);
+  private async interrupt(row: CheckJobRow): Promise<void> {
+    this.logger.warn(`Status check job ${row.jobId} ran on replica ${row.replicaId ?? '?'}, which is no longer live: recorded as interrupted`);
+    await this.finishRow(row.jobId, 'interrupted', { error: `The replica ${row.replicaId ?? ''} that ran this job stopped before it finished` });
   }
 
-  private read(jobId: string): StoredCheckJob | undefined {
-    return isJobId(jobId) ? (readJsonObjectFile(this.file(jobId)) as unknown as StoredCheckJob | undefined) : undefined;
+  /** Whether the replica that runs an open job is live (this one, or another with a current heartbeat). */
+  private async runnerLive(row: CheckJobRow): Promise<boolean> {
+    if (this.active?.job.job_id === row.jobId) return true;
+    // One instance, or this replica's own id: a job not running here was cut off by a stop.
+    if (!this.cluster.active || !row.replicaId || row.replicaId === this.cluster.replicaId) return false;
+    return (await this.cluster.otherReplicas()).some((replica) => replica.id === row.replicaId);
   }
 
-  /** Whether this replica started the job (on one instance: every job). */
-  private ranHere(job: StoredCheckJob): boolean {
-    return !this.cluster.active || job.replica_id === this.cluster.replicaId;
+  /** Polls the running job's row for a cancel asked of another replica. */
+  private watchCancel(state: ActiveJob): void {
+    if (!this.cluster.active) return;
+    clearInterval(this.cancelPoll);
+    this.cancelPoll = setInterval(() => {
+      if (state.cancelRequested) return;
+      void this.rows.findOneBy({ jobId: state.job.job_id }).then(
+        (row) => {
+          if (row?.cancelRequested || (row && !OPEN_STATUSES.includes(row.status as CheckJobStatus))) this.requestCancel(state);
+        },
+        (error: unknown) => this.logger.warn(`Could not read status check job ${state.job.job_id}: ${error instanceof Error ? error.message : String(error)}`),
+      );
+    }, CHECK_JOB_CANCEL_POLL_MS);
+    this.cancelPoll.unref();
   }
+
+  private requestCancel(state: ActiveJob): void {
+    state.cancelRequested = true;
+    state.job.status = 'canceling';
+  }
+}
+
+function documentOf(job: CheckJob): string {
+  const { status: _status, ...document } = job;
+  return JSON.stringify(document);
+}
+
+function viewOf(row: CheckJobRow): CheckJob {
+  const document = JSON.parse(row.document) as StoredJobDocument;
+  return { ...document, job_id: row.jobId, status: row.status as CheckJobStatus };
 }

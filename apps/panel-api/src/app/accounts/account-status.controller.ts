@@ -63,27 +63,30 @@ export class AccountStatusController {
   @ApiAcceptedResponse({ type: CheckJobStartedDto })
   @ApiBadRequestResponse({ description: 'Invalid names, timeout out of 1..20, or more than 200 accounts' })
   @ApiConflictResponse({ description: 'Another check job is running' })
-  startJob(@Body() body: StatusCheckDto, @Req() request: FastifyRequest): CheckJobStartedDto {
-    const job = this.jobs.start(body.account_names, body.timeout_seconds ?? DEFAULT_CHECK_TIMEOUT_SECONDS, forwardAuthorization(request));
+  async startJob(@Body() body: StatusCheckDto, @Req() request: FastifyRequest): Promise<CheckJobStartedDto> {
+    const job = await this.jobs.start(body.account_names, body.timeout_seconds ?? DEFAULT_CHECK_TIMEOUT_SECONDS, forwardAuthorization(request));
     return { job_id: job.job_id, status: job.status, total: job.progress.total };
   }
 
   @Get('check-jobs/:job_id')
-  @ApiOperation({ summary: 'Status, progress and (partial or final) result of a check job' })
+  @ApiOperation({
+    summary: 'Status, progress and (partial or final) result of a check job',
+    description: 'Answered by any replica. A job whose replica stopped before it finished is `interrupted`.',
+  })
   @ApiOkResponse({ type: CheckJobDto })
   @ApiBadRequestResponse({ description: 'job_id is not a UUID' })
   @ApiNotFoundResponse({ description: 'No such job' })
-  getJob(@Param('job_id') jobId: string): CheckJobDto {
-    return jobView(this.jobs.get(assertJobId(jobId)));
+  async getJob(@Param('job_id') jobId: string): Promise<CheckJobDto> {
+    return jobView(await this.jobs.get(assertJobId(jobId)));
   }
 
   @Post('check-jobs/:job_id/cancel')
   @HttpCode(202)
-  @ApiOperation({ summary: 'Ask a running job to stop: accounts in progress finish, no new one starts' })
+  @ApiOperation({ summary: 'Ask a running job to stop: accounts in progress finish, no new one starts (asked of any replica, it reaches the one that runs the job)' })
   @ApiAcceptedResponse({ type: CheckJobDto })
   @ApiNotFoundResponse({ description: 'No such job' })
   @ApiConflictResponse({ description: 'The job is not running' })
-  cancelJob(@Param('job_id') jobId: string): CheckJobDto {
-    return jobView(this.jobs.cancel(assertJobId(jobId)));
+  async cancelJob(@Param('job_id') jobId: string): Promise<CheckJobDto> {
+    return jobView(await this.jobs.cancel(assertJobId(jobId)));
   }
 }

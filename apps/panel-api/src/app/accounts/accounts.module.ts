@@ -1,5 +1,7 @@
 import { SessionCipher } from './session-cipher';
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CheckJobRow } from './entities/check-job-row.entity';
 import { TelegramModule } from '../telegram/telegram.module';
 import { GovernorModule } from '../governor/governor.module';
 import { AccountCheckJobsService } from './account-check-jobs.service';
@@ -17,7 +19,7 @@ import { AccountsService } from './accounts.service';
  * Other features act as an account through AccountSessionsService (exported with the store).
  */
 @Module({
-  imports: [TelegramModule, GovernorModule],
+  imports: [TelegramModule, GovernorModule, TypeOrmModule.forFeature([CheckJobRow])],
   // Status and login routes are static paths under /api/accounts; they are registered before the
   // `:account_name` routes so that the router never mistakes them for an account.
   controllers: [AccountStatusController, AccountLoginController, AccountsController],

@@ -1,13 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { rmSync } from 'node:fs';
 import * as QRCode from 'qrcode';
 import { issueKnownDeviceToken, knownDeviceId } from '@shared/crypto';
 import { Repository } from 'typeorm';
-import { DataDirectory } from '../data-dir/data-directory';
 import { AccessTokenService, AuthenticatedAdmin, IssuedToken } from './access-token.service';
 import { AccountLoginDelay } from './account-login-delay';
 import { AdminLoginEvents } from './admin-login-events';
+import { AdminBootstrapService } from './admin-bootstrap.service';
 import { ChangePasswordDto, ChangeUsernameDto, LoginDto, MeDto, TotpEnabledDto, TotpSetupDto } from './dto/auth.dto';
 import { AdminUser } from './entities/admin-user.entity';
 import { CredentialCheckThrottle, LoginThrottle } from './login-throttle';
@@ -37,10 +36,10 @@ export class AuthService {
     private readonly throttle: LoginThrottle,
     private readonly credentialChecks: CredentialCheckThrottle,
     private readonly totp: TotpVerifier,
-    private readonly dataDirectory: DataDirectory,
     private readonly loginEvents: AdminLoginEvents,
     private readonly accountDelay: AccountLoginDelay,
     private readonly revocations: TokenRevocations,
+    private readonly bootstrap: AdminBootstrapService,
   ) {}
 
   /**
@@ -117,8 +116,9 @@ export class AuthService {
     user.passwordHash = await this.hasher.hash(change.new_password);
     user.tokenVersion += 1;
     await this.users.save(user);
-    // The generated first-start password is no longer valid; do not leave it lying around.
-    rmSync(this.dataDirectory.adminBootstrapPasswordFile, { force: true });
+    // The generated first-start password is no longer valid; do not leave it lying around (here,
+    // in the database, and so in every replica's data directory).
+    await this.bootstrap.forgetSharedPassword();
     this.logger.log(`Admin "${user.username}" changed the password; earlier tokens are revoked`);
     return this.tokens.issue(user);
   }

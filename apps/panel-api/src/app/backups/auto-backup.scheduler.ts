@@ -5,6 +5,8 @@ import { registerSystemInterval, removeSystemInterval, SystemJobGate } from '../
 import { SettingsService } from '../settings/settings.service';
 import { BackupArchiveService } from './backup-archive.service';
 import { BackupService } from './backup.service';
+import { BackupKeyService } from './backup-key.service';
+import { JobClaims } from '../cluster/job-claims';
 
 export const AUTO_BACKUP_JOB = 'system-auto-backup';
 
@@ -26,10 +28,17 @@ export class AutoBackupScheduler implements OnApplicationBootstrap, OnModuleDest
     private readonly backups: BackupService,
     private readonly archives: BackupArchiveService,
     private readonly runtimeStatus: RuntimeStatusRegistry,
+    private readonly keys: BackupKeyService,
+    private readonly claims: JobClaims,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.archives.removeLeftoverWorkFiles();
+    // Replicas: the shared backup key exists (a data directory's .backup_key imported) from the first start on.
+    if (this.keys.inDatabase) {
+      await this.keys.key().catch((error: unknown) => this.logger.warn(`The shared backup key could not be read or created: ${error instanceof Error ? error.message : String(error)}`));
+    }
+    await this.backups.reconcileLocalIndex().catch((error: unknown) => this.logger.warn(`The index of local backups could not be updated: ${error instanceof Error ? error.message : String(error)}`));
     this.sync();
     this.unsubscribe = this.settings.onChange((change) => {
       if (change.global) this.sync();
@@ -75,7 +84,18 @@ export class AutoBackupScheduler implements OnApplicationBootstrap, OnModuleDest
     registerSystemInterval(this.registry, this.gate, AUTO_BACKUP_JOB, intervalMs, async () => {
       this.nextRunAt = new Date(Date.now() + intervalMs);
       try {
-        await this.backups.runAutomaticBackup();
+        // Replicas: the leader runs it, and the run of each interval is claimed in the database, so a
+        // leader that took over within an interval another leader already backed up does not repeat it.
+        const slot = Math.floor(Date.now() / intervalMs) * intervalMs;
+        if (!(await this.claims.claimForLeader(AUTO_BACKUP_JOB, slot))) {
+          this.logger.log(`Automatic backup of the interval from ${new Date(slot).toISOString()} is done or claimed by another replica`);
+          return;
+        }
+        try {
+          await this.backups.runAutomaticBackup();
+        } finally {
+          await this.claims.finish({ job: AUTO_BACKUP_JOB, dueAt: slot }, 'done');
+        }
       } catch (error) {
         this.logger.error({ err: error }, 'Automatic backup crashed');
       }

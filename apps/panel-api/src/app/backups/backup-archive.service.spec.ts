@@ -13,6 +13,8 @@ import { DataDirectory } from '../data-dir/data-directory';
 import { HttpReleaseFeed } from '../ops/release-feed';
 import { VersionService } from '../ops/version.service';
 import { temporaryNameFor } from '../data-dir/json-file-store';
+import { BackupKeyService } from './backup-key.service';
+import { SharedSecretStore } from '../shared-secrets/shared-secret.store';
 import { BackupArchiveService } from './backup-archive.service';
 
 /** Name and permission bits of every entry of a tar.gz stream, as tar would restore them. */
@@ -73,7 +75,10 @@ describe('BackupArchiveService', () => {
 
   function service(): BackupArchiveService {
     const config = loadPanelConfig({ APP_DATA_DIR: dir.path, APP_VERSION: '1.2.3' });
-    return new BackupArchiveService(new DataDirectory(dir.path), config, new VersionService(config, new HttpReleaseFeed('https://127.0.0.1/', 'test')));
+    const data = new DataDirectory(dir.path);
+    // SQLite keeps the key in the data directory: the database's shared secrets are never asked.
+    const noSharedSecrets = Object.create(SharedSecretStore.prototype) as SharedSecretStore;
+    return new BackupArchiveService(data, config, new VersionService(config, new HttpReleaseFeed('https://127.0.0.1/', 'test')), new BackupKeyService(config, data, noSharedSecrets));
   }
 
   it('streams a tar.gz with a consistent database snapshot, sessions, .signer and settings, and no instance secrets', async () => {

@@ -6,7 +6,7 @@ import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
 import { DataDirectory } from '../data-dir/data-directory';
 import { VersionService } from '../ops/version.service';
 import { ArchiveSource, BackupArchive, BackupManifest, createBackupArchive, SQLITE_DATABASE_ENTRY, SQLITE_SIDE_FILE_ENTRIES } from './backup-archive';
-import { loadOrCreateBackupKey } from './backup-key';
+import { BackupKeyService } from './backup-key.service';
 import { createSqliteSnapshot } from './sqlite-snapshot';
 
 /** Work files of backups (the SQLite snapshot) live here, on the data volume; never archived. */
@@ -56,6 +56,7 @@ export class BackupArchiveService {
     private readonly dataDirectory: DataDirectory,
     @Inject(PANEL_CONFIG) private readonly config: PanelConfig,
     private readonly versions: VersionService,
+    private readonly keys: BackupKeyService,
   ) {}
 
   get workDirectory(): string {
@@ -72,6 +73,7 @@ export class BackupArchiveService {
    * sent), then returns the archive stream. The snapshot file is removed once the archive is done.
    */
   async open(now = new Date()): Promise<OpenedBackupArchive> {
+    const integrityKey = await this.keys.key();
     const sources = backupSources(this.dataDirectory);
     const database = this.config.database;
     const snapshot = database.driver === 'sqlite' ? await createSqliteSnapshot(database.path, this.workDirectory) : undefined;
@@ -90,7 +92,6 @@ export class BackupArchiveService {
         ? RESTORE_INSTRUCTIONS
         : `${RESTORE_INSTRUCTIONS} The PostgreSQL database is not in this archive: dump and restore it separately (pg_dump / pg_restore).`,
     };
-    const integrityKey = loadOrCreateBackupKey(this.dataDirectory.backupKeyFile);
     const archive = createBackupArchive({ manifest, sqliteSnapshotPath: snapshot?.path, sources, integrityKey });
     void archive.done.then(
       () => snapshot?.remove(),

@@ -1,7 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { lstat, mkdir, readdir, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
@@ -20,6 +22,8 @@ import {
 } from './remote-backup-store';
 import { PanelMetrics } from '../metrics/metrics.service';
 import { PanelError } from '../common/panel-error';
+import { ClusterService } from '../cluster/cluster.service';
+import { LocalBackupRow } from './entities/local-backup-row.entity';
 
 /** Local automatic backups wait here until they are uploaded (or stay when the upload fails). */
 export const LOCAL_BACKUP_FOLDER = 'backups';
@@ -43,7 +47,18 @@ export interface LocalBackupFile {
   name: string;
   size_bytes: number;
   modified_at: string;
+  /** Replicas (PostgreSQL): the replica whose data directory holds it; null on one instance. */
+  replica_id: string | null;
+  /** Whether it can be downloaded: false when the replica that held it is no longer live (the archive went with its data directory). */
+  available: boolean;
 }
+
+/** Where a local archive is: here, on another live replica, or on one that is gone. */
+export type LocalBackupLocation =
+  | { kind: 'here'; path: string; size: number }
+  | { kind: 'replica'; replica: { id: string; address: string } }
+  | { kind: 'gone'; replicaId: string }
+  | { kind: 'missing' };
 
 export interface AutoBackupRun {
   started_at: string;
@@ -127,7 +142,14 @@ export class BackupService {
     @Inject(PANEL_CONFIG) private readonly config: PanelConfig,
     @Inject(REMOTE_BACKUP_STORE_FACTORY) private readonly remoteStores: RemoteBackupStoreFactory,
     private readonly metrics: PanelMetrics,
+    private readonly cluster: ClusterService,
+    @InjectRepository(LocalBackupRow) private readonly index: Repository<LocalBackupRow>,
   ) {}
+
+  /** Replicas on PostgreSQL keep an index of every replica's local archives in \`local_backups\`. */
+  private get indexed(): boolean {
+    return this.cluster.active;
+  }
 
   get localFolder(): string {
     return join(this.dataDirectory.root, LOCAL_BACKUP_FOLDER);
@@ -205,13 +227,78 @@ export class BackupService {
       auto_backup_keep: settings.auto_backup_keep,
       next_auto_backup_at: nextAutoBackupAt?.toISOString() ?? null,
       last_auto_backup: this.lastAutoRun ?? null,
-      local_backups: await this.localBackups(),
+      local_backups: await this.listLocalBackups(),
       database_driver: this.config.database.driver,
       sizes: await this.keyPathSizes(),
     };
   }
 
-  /** Local automatic backups, newest first. */
+  /**
+   * The local archives of every replica, newest first: on one instance this data directory's; with
+   * replicas the index, each with the replica that holds it and whether that replica is live.
+   */
+  async listLocalBackups(): Promise<LocalBackupFile[]> {
+    if (!this.indexed) return this.localBackups();
+    const live = await this.liveReplicaIds();
+    const rows = await this.index.find();
+    return rows
+      .map((row) => ({ name: row.name, size_bytes: row.sizeBytes, modified_at: new Date(row.modifiedAt).toISOString(), replica_id: row.replicaId, available: live.has(row.replicaId) }))
+      .sort((a, b) => b.name.localeCompare(a.name) || a.replica_id.localeCompare(b.replica_id));
+  }
+
+  /** Where the local archive `name` is (with replicas: the newest replica holding it that is live, else one that is gone). */
+  async locateLocalBackup(name: string, onlyHere = false): Promise<LocalBackupLocation> {
+    const path = join(this.localFolder, name);
+    const stats = await lstat(path).catch(() => undefined);
+    if (stats?.isFile()) return { kind: 'here', path, size: stats.size };
+    if (!this.indexed || onlyHere) return { kind: 'missing' };
+    const rows = await this.index.find({ where: { name }, order: { modifiedAt: 'DESC' } });
+    if (rows.length === 0) return { kind: 'missing' };
+    const others = new Map((await this.cluster.otherReplicas()).map((replica) => [replica.id, replica]));
+    const holder = rows.find((row) => others.has(row.replicaId));
+    if (holder) return { kind: 'replica', replica: others.get(holder.replicaId) as { id: string; address: string } };
+    const stale = rows.find((row) => row.replicaId !== this.cluster.replicaId) ?? rows[0];
+    return { kind: 'gone', replicaId: stale.replicaId };
+  }
+
+  /** Deletes a local archive of this data directory (and its index row); false when there was none. */
+  async removeLocalBackup(name: string): Promise<boolean> {
+    const path = join(this.localFolder, name);
+    const existed = (await lstat(path).catch(() => undefined))?.isFile() ?? false;
+    await rm(path, { force: true });
+    if (this.indexed) await this.index.delete({ replicaId: this.cluster.replicaId, name });
+    return existed;
+  }
+
+  /** Forgets the index rows of an archive whose replica is gone (its data directory went with it). */
+  async forgetGoneLocalBackup(name: string, replicaId: string): Promise<void> {
+    await this.index.delete({ replicaId, name });
+  }
+
+  /**
+   * Makes this replica's index rows match its data directory (at start: a replica restarted on the
+   * same data directory, or files removed by hand).
+   */
+  async reconcileLocalIndex(): Promise<void> {
+    if (!this.indexed) return;
+    const files = await this.localBackups();
+    const names = new Set(files.map((file) => file.name));
+    for (const row of await this.index.findBy({ replicaId: this.cluster.replicaId })) {
+      if (!names.has(row.name)) await this.index.delete({ replicaId: row.replicaId, name: row.name });
+    }
+    for (const file of files) await this.indexLocal(file.name, file.size_bytes, Date.parse(file.modified_at));
+  }
+
+  private async indexLocal(name: string, sizeBytes: number, modifiedAt: number): Promise<void> {
+    if (!this.indexed) return;
+    await this.index.upsert({ replicaId: this.cluster.replicaId, name, sizeBytes, modifiedAt }, ['replicaId', 'name']);
+  }
+
+  private async liveReplicaIds(): Promise<Set<string>> {
+    return new Set([this.cluster.replicaId, ...(await this.cluster.otherReplicas()).map((replica) => replica.id)]);
+  }
+
+  /** This data directory's local archives, newest first. */
   async localBackups(): Promise<LocalBackupFile[]> {
     let names: string[];
     try {
@@ -222,7 +309,7 @@ export class BackupService {
     const files: LocalBackupFile[] = [];
     for (const name of names.filter((candidate) => candidate.endsWith('.tar.gz'))) {
       const stats = await lstat(join(this.localFolder, name)).catch(() => undefined);
-      if (stats?.isFile()) files.push({ name, size_bytes: stats.size, modified_at: stats.mtime.toISOString() });
+      if (stats?.isFile()) files.push({ name, size_bytes: stats.size, modified_at: stats.mtime.toISOString(), replica_id: this.indexed ? this.cluster.replicaId : null, available: true });
     }
     return files.sort((a, b) => b.name.localeCompare(a.name));
   }
@@ -302,7 +389,7 @@ export class BackupService {
       }
       run.ok = true;
       run.destination = 'webdav';
-      await rm(localPath, { force: true });
+      await this.removeLocalBackup(fileName);
       try {
         run.pruned_remote = await this.pruneRemote(store, keep);
       } catch (error) {
@@ -323,6 +410,11 @@ export class BackupService {
       await pipeline(archive.stream, createWriteStream(partial, { mode: 0o600 }));
       await archive.done;
       await rename(partial, localPath);
+      const stats = await lstat(localPath);
+      // The archive is safe on disk either way; a missing index row is added by the next start's reconcile.
+      await this.indexLocal(basename(localPath), stats.size, stats.mtime.getTime()).catch((error: unknown) =>
+        this.logger.warn(`Could not index the local backup ${basename(localPath)}: ${error instanceof Error ? error.message : String(error)}`),
+      );
     } catch (error) {
       await rm(partial, { force: true });
       throw error;
@@ -344,12 +436,12 @@ export class BackupService {
   /** Local automatic backups are kept to the same count, so failed uploads cannot fill the disk. */
   private async pruneLocal(keep: number): Promise<void> {
     const automatic = (await this.localBackups()).filter((file) => file.name.startsWith(AUTO_BACKUP_PREFIX));
-    for (const file of automatic.slice(keep)) await rm(join(this.localFolder, file.name), { force: true });
+    for (const file of automatic.slice(keep)) await this.removeLocalBackup(file.name);
   }
 
   private async notifyFailure(reason: string, localPath: string | undefined): Promise<boolean> {
     const lines = [reason];
-    if (localPath) lines.push(`The archive was kept on the server: ${localPath}`);
+    if (localPath) lines.push(`The archive was kept on the server: ${localPath}${this.indexed ? ` (replica ${this.cluster.replicaId})` : ''}`);
     const outcome = await this.notifier.notify({ kind: 'backup_failure', title: 'Automatic backup failed', lines });
     return outcome.sent;
   }

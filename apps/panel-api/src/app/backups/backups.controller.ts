@@ -1,22 +1,29 @@
 import { ApiErrorResponses } from '@shared/http-service';
-import { Controller, Get, HttpCode, Post, Query, Res, StreamableFile } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res, StreamableFile } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBearerAuth,
   ApiConflictResponse,
+  ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiProduces,
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { ClusterService } from '../cluster/cluster.service';
+import { ANSWERED_BY_HEADER, errorOfAnswer, FORWARDED_BY_HEADER, forwardToReplica, openOnReplica } from '../cluster/owner-forwarding';
 import { BEARER_SCHEME } from '../openapi';
 import { AutoBackupScheduler } from './auto-backup.scheduler';
 import { BackupService } from './backup.service';
 import {
   BackupStatusDto,
   ExportQueryDto,
+  LocalBackupNameDto,
   RemoteBackupListDto,
   RemoteDownloadQueryDto,
   WebDavTestResultDto,
@@ -40,6 +47,7 @@ export class BackupsController {
   constructor(
     private readonly backups: BackupService,
     private readonly scheduler: AutoBackupScheduler,
+    private readonly cluster: ClusterService,
   ) {}
 
   @Get('status')
@@ -82,6 +90,54 @@ export class BackupsController {
       size_bytes: outcome.sizeBytes,
       database: outcome.database,
     };
+  }
+
+  @Get('local/:name')
+  @ApiOperation({
+    summary: 'Download a backup kept on the server (an automatic backup without a WebDAV target, or whose upload failed)',
+    description: 'Replicas: answered by the replica whose data directory holds it, whichever replica is asked.',
+  })
+  @ApiProduces('application/gzip')
+  @ApiOkResponse({ description: 'The archive' })
+  @ApiErrorResponses({ 404: 'no such local backup, or the replica that held it is no longer running', 503: 'the replica that holds it did not answer' })
+  @ApiBadRequestResponse({ description: 'Unsafe name' })
+  async downloadLocal(@Param() params: LocalBackupNameDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<StreamableFile> {
+    const location = await this.backups.locateLocalBackup(params.name, this.forwardedHere(request));
+    void reply.header('cache-control', 'no-store');
+    const disposition = `attachment; filename="${params.name}"`;
+    if (location.kind === 'here') return new StreamableFile(createReadStream(location.path), { type: 'application/gzip', length: location.size, disposition });
+    if (location.kind !== 'replica') throw this.notHere(params.name, location);
+    const response = await openOnReplica(this.cluster, location.replica, request, `the backup ${params.name}`, { boundBody: false });
+    if (response.status !== 200 || !response.body) {
+      throw errorOfAnswer({ status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()), replicaId: location.replica.id }, `the backup ${params.name}`);
+    }
+    void reply.header(ANSWERED_BY_HEADER, location.replica.id);
+    const length = Number(response.headers.get('content-length'));
+    return new StreamableFile(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), { type: 'application/gzip', length: Number.isFinite(length) && length > 0 ? length : undefined, disposition });
+  }
+
+  @Delete('local/:name')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Delete a backup kept on the server',
+    description: 'Replicas: done by the replica whose data directory holds it; one that is no longer running is only taken off the list (the archive went with it).',
+  })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiErrorResponses({ 404: 'no such local backup', 503: 'the replica that holds it did not answer' })
+  @ApiBadRequestResponse({ description: 'Unsafe name' })
+  async deleteLocal(@Param() params: LocalBackupNameDto, @Req() request: FastifyRequest): Promise<void> {
+    const location = await this.backups.locateLocalBackup(params.name, this.forwardedHere(request));
+    if (location.kind === 'here') {
+      await this.backups.removeLocalBackup(params.name);
+      return;
+    }
+    if (location.kind === 'gone') {
+      await this.backups.forgetGoneLocalBackup(params.name, location.replicaId);
+      return;
+    }
+    if (location.kind === 'missing') throw this.notHere(params.name, location);
+    const answer = await forwardToReplica(this.cluster, location.replica, request, `the backup ${params.name}`);
+    if (answer.status !== 204) throw errorOfAnswer(answer, `the backup ${params.name}`);
   }
 
   @Post('webdav/test')
@@ -134,6 +190,18 @@ export class BackupsController {
       length: download.size,
       disposition: `attachment; filename="${query.name}"`,
     });
+  }
+
+  /** A request another replica sent here for an archive it located here: answered from this data directory only. */
+  private forwardedHere(request: FastifyRequest): boolean {
+    return this.cluster.active && typeof request.headers[FORWARDED_BY_HEADER] === 'string';
+  }
+
+  private notHere(name: string, location: { kind: 'gone'; replicaId: string } | { kind: 'missing' }): PanelError {
+    if (location.kind === 'gone') {
+      return new PanelError('backup_not_found', `The backup ${name} was kept by the replica ${location.replicaId}, which is no longer running: the archive went with its data directory. Delete it from the list.`);
+    }
+    return new PanelError('backup_not_found', `There is no backup named ${name} on the server`);
   }
 
   private requireStore(): { store: RemoteBackupStore; folder: string } {

@@ -76,8 +76,6 @@ export interface OwnerForwardingLookups {
   taskAccounts(taskName: string, onlyAccount: string | undefined): Promise<string[] | undefined>;
   /** Whether this replica holds the QR login (its steps are answered here). */
   knowsQrLogin(loginId: string): boolean;
-  /** Whether this replica ran the status check job (its state is in this replica's data directory). */
-  knowsCheckJob(jobId: string): boolean;
 }
 
 /** What the forwarding needs of the access tokens: the signing key of forwarded requests, and the token check. */
@@ -121,18 +119,59 @@ const OWNER_ROUTES: Array<{ method?: string; url: RegExp; accounts: AccountsOfRe
   },
 ];
 /**
- * Routes that name something one replica holds in its memory or data directory: a QR login (the
- * replica that started it holds its Telegram connection) and a status check job (the replica that
- * runs it keeps its state). The replica that knows the id answers them.
+ * Routes that name something one replica holds in its memory: a QR login (the replica that started
+ * it holds its Telegram connection). The replica that knows the id answers them. (A status check
+ * job is a database row: any replica answers it.)
  */
 const HELD_ELSEWHERE_ROUTES: Array<{ url: RegExp; param: string; knows: (lookups: OwnerForwardingLookups, id: string) => boolean; what: string }> = [
   { url: /^\/api\/accounts\/qr-login\/:login_id(\/password)?$/, param: 'login_id', knows: (lookups, id) => lookups.knowsQrLogin(id), what: 'QR login' },
-  { url: /^\/api\/accounts\/status\/check-jobs\/:job_id(\/cancel)?$/, param: 'job_id', knows: (lookups, id) => lookups.knowsCheckJob(id), what: 'status check job' },
 ];
 
 /** A name no account can have (a NUL byte PostgreSQL refuses, say) has no owner: the route answers it here (400). */
 function possibleAccountName(account: string): boolean {
   return account.length > 0 && account.length <= 64 && [...account].every((character) => character.charCodeAt(0) >= 0x20);
+}
+
+/**
+ * Sends a request to another replica as the caller sent it (method, path, body, access token) and
+ * returns its answer unread (a large download streams through); 503 with a sentence to try again
+ * when it does not answer within 60 s.
+ */
+export async function openOnReplica(
+  cluster: ClusterService,
+  target: ReplicaAddress,
+  request: { method: string; url: string; headers: Record<string, string | string[] | undefined>; body?: unknown },
+  what: string,
+  options: { boundBody: boolean } = { boundBody: true },
+): Promise<Response> {
+  const signature = signatures.get(cluster);
+  if (!signature) throw new Error('installOwnerForwarding has not run: forwarded requests cannot be signed');
+  const url = new URL(request.url, target.address);
+  const headers: Record<string, string> = { [FORWARDED_BY_HEADER]: signature.sign(cluster.replicaId, request.method, `${url.pathname}${url.search}`) };
+  for (const name of PASSED_REQUEST_HEADERS) {
+    const value = request.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
+  const hasBody = request.body !== undefined && request.body !== null && !['GET', 'HEAD', 'DELETE'].includes(request.method);
+  if (hasBody) headers['content-type'] = 'application/json';
+  // The answer must begin within the bound; a streamed download (boundBody false) may then take its time.
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), FORWARD_TIMEOUT_MS);
+  timer.unref();
+  try {
+    const response = await fetch(url, {
+      method: request.method,
+      headers,
+      body: hasBody ? JSON.stringify(request.body) : undefined,
+      redirect: 'manual',
+      signal: controller.signal,
+    });
+    if (!options.boundBody) clearTimeout(timer);
+    return response;
+  } catch {
+    clearTimeout(timer);
+    throw new PanelError('service_unavailable', `The instance of the panel that holds ${what} did not answer. Try again in a few seconds.`, cluster.leaseSeconds);
+  }
 }
 
 /**
@@ -145,24 +184,8 @@ export async function forwardToReplica(
   request: { method: string; url: string; headers: Record<string, string | string[] | undefined>; body?: unknown },
   what: string,
 ): Promise<ForwardedAnswer> {
-  const signature = signatures.get(cluster);
-  if (!signature) throw new Error('installOwnerForwarding has not run: forwarded requests cannot be signed');
-  const url = new URL(request.url, target.address);
-  const headers: Record<string, string> = { [FORWARDED_BY_HEADER]: signature.sign(cluster.replicaId, request.method, `${url.pathname}${url.search}`) };
-  for (const name of PASSED_REQUEST_HEADERS) {
-    const value = request.headers[name];
-    if (typeof value === 'string') headers[name] = value;
-  }
-  const hasBody = request.body !== undefined && request.body !== null && !['GET', 'HEAD', 'DELETE'].includes(request.method);
-  if (hasBody) headers['content-type'] = 'application/json';
+  const response = await openOnReplica(cluster, target, request, `the Telegram connection of ${what}`);
   try {
-    const response = await fetch(url, {
-      method: request.method,
-      headers,
-      body: hasBody ? JSON.stringify(request.body) : undefined,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
-    });
     return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()), replicaId: target.id };
   } catch {
     throw new PanelError('service_unavailable', `The instance of the panel that holds the Telegram connection of ${what} did not answer. Try again in a few seconds.`, cluster.leaseSeconds);
@@ -205,8 +228,7 @@ function sendForwarded(reply: FastifyReply, answer: ForwardedAnswer): FastifyRep
  *
  * A run of a task whose accounts several replicas own is split by the runs controller instead, and a
  * session check by the status service, each account at its owner. A QR login step goes to the
- * replica that started the login, and a check job's status or cancel to the replica that runs it:
- * the one that knows its id.
+ * replica that started the login: the one that knows its id.
  */
 export function installOwnerForwarding(fastify: FastifyInstance, cluster: ClusterService, lookups: OwnerForwardingLookups, auth: ForwardingAuth): void {
   const signature = new ForwardingSignature(auth.replicaForwardingKey());

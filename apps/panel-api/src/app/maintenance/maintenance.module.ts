@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CheckJobRow } from '../accounts/entities/check-job-row.entity';
 import { SignLog } from '../runs/entities/sign-log.entity';
 import { SettingsModule } from '../settings/settings.module';
 import { MaintenanceScheduler } from './maintenance-scheduler';
@@ -11,7 +12,7 @@ import { SystemMaintenanceService } from './system-maintenance.service';
  * from the app's one global ScheduleModule.forRoot().
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([SignLog]), SettingsModule],
+  imports: [TypeOrmModule.forFeature([SignLog, CheckJobRow]), SettingsModule],
   providers: [SystemMaintenanceService, MaintenanceScheduler],
   exports: [SystemMaintenanceService, MaintenanceScheduler],
 })

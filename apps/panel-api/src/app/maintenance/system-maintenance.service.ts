@@ -2,16 +2,17 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { readdir, rmdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { LessThan, Repository } from 'typeorm';
+import { In, LessThan, Repository } from 'typeorm';
+import { CheckJobRow } from '../accounts/entities/check-job-row.entity';
 import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
 import { DataDirectory } from '../data-dir/data-directory';
 import { readJsonObjectFile } from '../data-dir/json-file-store';
 import { SignLog } from '../runs/entities/sign-log.entity';
 
-/** Finished account status-check jobs (`.signer/jobs/`) are kept this long. */
+/** Finished account status-check jobs (`check_jobs` rows, and an earlier version's `.signer/jobs/` files) are kept this long. */
 export const CHECK_JOB_RETENTION_DAYS = 7;
 const DAY_MS = 86_400_000;
-const FINISHED_CHECK_JOB_STATES = new Set(['completed', 'failed', 'canceled']);
+const FINISHED_CHECK_JOB_STATES = new Set(['completed', 'failed', 'canceled', 'interrupted']);
 
 export interface MaintenanceReport {
   started_at: string;
@@ -28,7 +29,8 @@ export interface MaintenanceReport {
 /**
  * The work of the daily `system-maintenance` job: run history older than APP_HISTORY_RETENTION_DAYS
  * (flow-log files under `.signer/history/<task>/`, by the time they were written, and `sign_logs`
- * rows, by created_at) and finished status-check job files under `.signer/jobs/` older than a week.
+ * rows, by created_at) and finished status-check jobs older than a week (`check_jobs` rows, by their
+ * last change, and an earlier version's job files under `.signer/jobs/`).
  * Running jobs and anything that cannot be read are left alone.
  */
 @Injectable()
@@ -39,6 +41,7 @@ export class SystemMaintenanceService {
     @Inject(PANEL_CONFIG) private readonly config: PanelConfig,
     private readonly dataDirectory: DataDirectory,
     @InjectRepository(SignLog) private readonly signLogs: Repository<SignLog>,
+    @InjectRepository(CheckJobRow) private readonly checkJobs: Repository<CheckJobRow>,
   ) {}
 
   async run(now = new Date()): Promise<MaintenanceReport> {
@@ -107,8 +110,13 @@ export class SystemMaintenanceService {
   }
 
   private async pruneCheckJobs(cutoff: Date, problems: string[]): Promise<number> {
-    const folder = join(this.dataDirectory.signer, 'jobs');
     let removed = 0;
+    try {
+      removed += (await this.checkJobs.delete({ status: In([...FINISHED_CHECK_JOB_STATES]), updatedAt: LessThan(cutoff.getTime()) })).affected ?? 0;
+    } catch (error) {
+      problems.push(`check_jobs: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const folder = join(this.dataDirectory.signer, 'jobs');
     for (const name of await entries(folder)) {
       if (!name.endsWith('.json') || name.startsWith('.')) continue;
       const path = join(folder, name);

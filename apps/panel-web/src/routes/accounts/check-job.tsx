@@ -32,6 +32,7 @@ export function CheckJobPanel({ jobId, onDismiss }: { jobId: string; onDismiss: 
   const announce = (data: CheckJob) => {
     if (data.status === 'completed') toast.success(t('accounts.checkDone', { normal: data.result.normal, abnormal: data.result.abnormal }));
     else if (data.status === 'canceled') toast.info(t('accounts.checkCanceled', { done: data.progress.done, total: data.progress.total }));
+    else if (data.status === 'interrupted') toast.error(t('accounts.checkInterrupted', { done: data.progress.done, total: data.progress.total }));
     else toast.error(data.error ?? t('accounts.checkFailed'));
   };
 

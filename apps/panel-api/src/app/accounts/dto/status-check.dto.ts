@@ -60,7 +60,7 @@ export class CheckJobProgressDto {
 
 export class CheckJobDto {
   @ApiProperty({ format: 'uuid' }) job_id!: string;
-  @ApiProperty({ enum: ['running', 'canceling', 'canceled', 'completed', 'failed'] }) status!: string;
+  @ApiProperty({ enum: ['running', 'canceling', 'canceled', 'completed', 'failed', 'interrupted'] }) status!: string;
   @ApiProperty({ type: CheckJobProgressDto }) progress!: CheckJobProgressDto;
   @ApiProperty({ type: CheckSummaryDto, description: 'Partial while running' }) result!: CheckSummaryDto;
   @ApiProperty({ nullable: true, type: String }) error!: string | null;

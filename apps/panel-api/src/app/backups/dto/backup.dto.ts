@@ -34,6 +34,18 @@ export class LocalBackupFileDto {
   @ApiProperty() name!: string;
   @ApiProperty() size_bytes!: number;
   @ApiProperty() modified_at!: string;
+  @ApiProperty({ nullable: true, type: String, description: 'Replicas on PostgreSQL: the replica whose data directory holds the archive; null on one instance' })
+  replica_id!: string | null;
+  @ApiProperty({ description: 'Whether it can be downloaded: false when the replica that held it is no longer running (the archive went with its data directory)' })
+  available!: boolean;
+}
+
+export class LocalBackupNameDto {
+  @ApiProperty({ example: 'auto-20240131-030000.tar.gz', description: 'A plain file name ending in .tar.gz' })
+  @IsString()
+  @Matches(SAFE_BACKUP_NAME, { message: 'name must be a plain file name (letters, digits, . _ -) ending in .tar.gz' })
+  @Matches(/^(?!.*\.\.)/, { message: 'name must not contain ".."' })
+  name!: string;
 }
 
 export class RemoteBackupFileDto {
