@@ -550,7 +550,7 @@ describe('panel-api sign tasks, runs, scheduler and live history (simulated Tele
     await readUntil((all) => all.includes('event: sign_log'));
     const block = text.slice(text.indexOf('event: sign_log'));
     const data = JSON.parse(/data: (.*)\n/.exec(block)?.[1] ?? '{}');
-    expect(data).toEqual({ account_name: 'alice', task_name: 'second', success: true, message: expect.any(String), message_code: null, created_at: expect.any(String), failure_category: 'none' });
+    expect(data).toEqual({ account_name: 'alice', task_name: 'second', success: true, message: expect.any(String), message_code: null, message_params: {}, created_at: expect.any(String), failure_category: 'none' });
     expect(text.indexOf('event: ready')).toBeLessThan(text.indexOf('event: sign_log'));
     await readUntil((all) => all.includes(': keep-alive'));
 

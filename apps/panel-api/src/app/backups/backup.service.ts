@@ -348,9 +348,10 @@ export class BackupService {
   }
 
   private async notifyFailure(reason: string, localPath: string | undefined): Promise<boolean> {
+    const texts = this.notifier.texts();
     const lines = [reason];
-    if (localPath) lines.push(`The archive was kept on the server: ${localPath}`);
-    const outcome = await this.notifier.notify({ kind: 'backup_failure', title: 'Automatic backup failed', lines });
+    if (localPath) lines.push(texts.say('backupKept', { path: localPath }));
+    const outcome = await this.notifier.notify({ kind: 'backup_failure', title: texts.say('backupFailedTitle'), lines });
     return outcome.sent;
   }
 

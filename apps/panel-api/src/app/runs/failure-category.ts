@@ -1,3 +1,4 @@
+import { englishText } from '@shared/panel-texts';
 import { TelegramError } from '../telegram/telegram-error';
 import { AiError } from './ai-client';
 import type { FailureCategory } from '../common/run-outcomes';
@@ -17,7 +18,7 @@ export class StepFailure extends Error {
 /** The run was cancelled or hit its deadline; never retried. */
 export class RunInterrupted extends Error {
   constructor(readonly reason: 'cancelled' | 'timeout') {
-    super(reason === 'cancelled' ? 'The run was cancelled' : 'The run took longer than its time limit');
+    super(englishText('runMessage', reason === 'cancelled' ? 'run_cancelled' : 'run_timeout'));
     this.name = 'RunInterrupted';
   }
 }
