@@ -55,6 +55,8 @@ export const en = {
     ai_not_openai: 'The model API gave an answer that is not one of an OpenAI-compatible API',
     ai_failed: 'The model API failed in an unexpected way',
   },
+  /** The phases of a running run. */
+  phase: { starting: 'Starting', checking_account: 'Checking the account', waiting_lock: 'Waiting for the account', cooldown: 'Cooldown', running: 'Running steps', finalizing: 'Finishing' },
   /** What a running run is doing within its phase (the run drawer, the dashboard). */
   phaseDetail: {
     checking_account: 'account {{account}}',

@@ -48,6 +48,7 @@ export const zh: PanelTexts = {
     ai_not_openai: '模型 API 的回答不是 OpenAI 兼容 API 的格式',
     ai_failed: '模型 API 出现了意外错误',
   },
+  phase: { starting: '启动中', checking_account: '检查账号', waiting_lock: '等待账号空闲', cooldown: '冷却中', running: '执行步骤', finalizing: '收尾中' },
   phaseDetail: {
     checking_account: '账号 {{account}}',
     waiting_lock: '{{account}} 的另一次运行正在进行',
