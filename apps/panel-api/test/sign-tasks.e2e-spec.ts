@@ -521,7 +521,7 @@ describe('panel-api sign tasks, runs, scheduler and live history (simulated Tele
     });
     expect(texts).toHaveLength(2);
     expect(texts[0]).toMatch(/Sign task notified succeeded[\s\S]*Account: alice/);
-    expect(texts[1]).toMatch(/Sign task loud-failure failed[\s\S]*Category: target_not_found/);
+    expect(texts[1]).toMatch(/Sign task loud-failure failed[\s\S]*Category: Chat not found/);
   });
 
   it('streams ready, then sign_log per finished run, with keep-alives; no listener is left behind', async () => {
