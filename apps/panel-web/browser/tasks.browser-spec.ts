@@ -244,7 +244,7 @@ describe('panel-web: tasks', () => {
     const drawer = page.getByRole('dialog', { name: '运行：zh-button' });
     const sentence = '@plain_bot 中最近的消息里没有按钮“Check in”';
     // The live status, its step log and the recent run all say the error in Chinese.
-    await drawer.getByText(`找不到按钮: ${sentence}`).waitFor({ timeout: 30_000 });
+    await drawer.getByText(`找不到按钮：${sentence}`).waitFor({ timeout: 30_000 });
     await drawer.getByRole('list', { name: '步骤日志' }).getByText(sentence).waitFor();
     // The second: the recent run's message (the first is the step log's line; its own steps are folded away).
     await drawer.getByText(sentence, { exact: true }).nth(1).waitFor();

@@ -95,7 +95,7 @@ describe('RunDrawer', () => {
       });
     renderWithProviders(<RunDrawer name="nightly" onClose={() => undefined} />, { resources: { en, zh }, language: 'zh-CN' });
     expect(await screen.findByText(/等待账号空闲 · alice 的另一次运行正在进行/)).toBeInTheDocument();
-    expect(await screen.findByText('找不到按钮: @bot 中最近的消息里没有按钮“Go”')).toBeInTheDocument();
+    expect(await screen.findByText('找不到按钮：@bot 中最近的消息里没有按钮“Go”')).toBeInTheDocument();
     expect(await screen.findByText('已中断：副本 r-2 停止了（它对 alice 的租约已过期），当时正在执行 2026-01-01T08:00:00.000Z 到期的运行')).toBeInTheDocument();
     expect(screen.getAllByText('服务记录的原文')).toHaveLength(2);
     expect(screen.getByText(/^Interrupted: replica r-2 stopped/)).toBeInTheDocument();

@@ -206,8 +206,7 @@ function RunLog({ run, timeZone }: { run: RunView; timeZone: string }) {
         </Group>
         {run.state !== 'running' && run.success === false && run.failure_category !== 'none' ? (
           <Text size="xs" c="red">
-            {categoryLabel(t, run.failure_category)}
-            {run.error ? `: ${runText.error(run)}` : ''}
+            {run.error ? t('tasks.run.failedWith', { category: categoryLabel(t, run.failure_category), error: runText.error(run) }) : categoryLabel(t, run.failure_category)}
           </Text>
         ) : null}
         {run.state !== 'running' && run.success === false && run.failure_category !== 'none' ? (
