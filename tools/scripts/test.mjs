@@ -52,7 +52,7 @@ const e2eShards = Math.max(1, Number(process.env.E2E_SHARDS ?? 2) || 1);
 const timeBinary = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 const niceBinary = existsSync('/usr/bin/nice') ? '/usr/bin/nice' : undefined;
 
-const unitProjects = ['apps/panel-api', 'apps/repo-monitor', ...['config', 'crypto', 'database', 'http-service', 'notify', 'outbound-http', 'testing', 'update-check'].map((lib) => `libs/${lib}`)];
+const unitProjects = ['apps/panel-api', 'apps/repo-monitor', ...['config', 'crypto', 'database', 'http-service', 'notify', 'outbound-http', 'testing', 'update-check', 'panel-texts'].map((lib) => `libs/${lib}`)];
 const lintTargets = ['apps', 'libs'];
 const nx = (...args) => ['npx', ['nx', ...args]];
 const node = (...args) => [process.execPath, args];

@@ -28,6 +28,8 @@ export function webAppConfig({ appRoot, name, devApiPort }: WebAppOptions): User
       alias: {
         '@shared/web-ui/testing': `${root}libs/web-ui/src/testing/index.tsx`,
         '@shared/web-ui': `${root}libs/web-ui/src/index.ts`,
+        '@shared/panel-texts/all': `${root}libs/panel-texts/src/all.ts`,
+        '@shared/panel-texts': `${root}libs/panel-texts/src/index.ts`,
       },
     },
     build: {

@@ -228,6 +228,8 @@ describe('panel-api replicas: account leases, fencing, claims and GET /api/ops/c
       const interrupted = history.find((entry) => entry.state === 'interrupted');
       expect(interrupted).toMatchObject({ run_id: '6f1c1d2e-0000-4000-8000-000000000001', success: false, trigger: 'schedule' });
       expect(interrupted?.message).toContain('dead-replica');
+      // Coded, so the web app says it in the reader's language (issue 33).
+      expect(interrupted).toMatchObject({ message_code: 'interrupted_replica_stopped', message_params: { replica: 'dead-replica', account: 'orphan' } });
       expect(history.find((entry) => entry.state !== 'interrupted')).toMatchObject({ state: 'finished', success: true, trigger: 'schedule' });
       expect(checkins).toEqual(['/checkin']);
       expect((await requestJson<History>(two.url, '/api/sign-tasks/fresh/history', { token: twoToken })).body.history).toEqual([]);

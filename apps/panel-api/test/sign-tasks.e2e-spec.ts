@@ -523,7 +523,7 @@ describe('panel-api sign tasks, runs, scheduler and live history (simulated Tele
     });
     expect(texts).toHaveLength(2);
     expect(texts[0]).toMatch(/Sign task notified succeeded[\s\S]*Account: alice/);
-    expect(texts[1]).toMatch(/Sign task loud-failure failed[\s\S]*Category: target_not_found/);
+    expect(texts[1]).toMatch(/Sign task loud-failure failed[\s\S]*Category: Chat not found/);
   });
 
   it('streams ready, then sign_log per finished run, with keep-alives; no listener is left behind', async () => {
@@ -552,7 +552,7 @@ describe('panel-api sign tasks, runs, scheduler and live history (simulated Tele
     await readUntil((all) => all.includes('event: sign_log'));
     const block = text.slice(text.indexOf('event: sign_log'));
     const data = JSON.parse(/data: (.*)\n/.exec(block)?.[1] ?? '{}');
-    expect(data).toEqual({ account_name: 'alice', task_name: 'second', success: true, message: expect.any(String), message_code: null, created_at: expect.any(String), failure_category: 'none' });
+    expect(data).toEqual({ account_name: 'alice', task_name: 'second', success: true, message: expect.any(String), message_code: null, message_params: {}, created_at: expect.any(String), failure_category: 'none' });
     expect(text.indexOf('event: ready')).toBeLessThan(text.indexOf('event: sign_log'));
     await readUntil((all) => all.includes(': keep-alive'));
 

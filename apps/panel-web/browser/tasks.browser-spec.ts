@@ -224,4 +224,35 @@ describe('panel-web: tasks', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('says a failed run in Chinese in the run drawer at 390x844: the error by its code, the service\'s English folded away', async () => {
+    web.telegram.addBot({ username: 'plain_bot', onMessage: () => ({ text: 'hello, no buttons here' }) });
+    await api('/api/sign-tasks', 'POST', {
+      name: 'zh-button',
+      account_name: 'alice',
+      sign_at: '0 8 * * *',
+      execution_mode: 'fixed',
+      retry_count: 0,
+      notify_on_failure: false,
+      chats: [{ chat_id: '@plain_bot', actions: [{ action: 1, text: '/start' }, { action: 3, text: 'Check in' }] }],
+    });
+    const { page, context, errors } = await newPage(web, PHONE);
+    await logIn(page, { path: '/login?next=%2Ftasks' });
+    await page.evaluate(() => localStorage.setItem('ui.language', 'zh-CN'));
+    await page.reload();
+    await page.getByRole('button', { name: '立即运行：zh-button' }).click();
+    const drawer = page.getByRole('dialog', { name: '运行：zh-button' });
+    const sentence = '@plain_bot 中最近的消息里没有按钮“Check in”';
+    // The live status, its step log and the recent run all say the error in Chinese.
+    await drawer.getByText(`找不到按钮：${sentence}`).waitFor({ timeout: 30_000 });
+    await drawer.getByRole('list', { name: '步骤日志' }).getByText(sentence).waitFor();
+    // The second: the recent run's message (the first is the step log's line; its own steps are folded away).
+    await drawer.getByText(sentence, { exact: true }).nth(1).waitFor();
+    await drawer.getByText('服务记录的原文').first().waitFor();
+    expect(await drawer.getByText('No recent message in @plain_bot has a button "Check in"').first().isVisible()).toBe(false);
+    await animationsSettled(page);
+    await expectClean(page, 'tasks-run-drawer-zh-phone');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

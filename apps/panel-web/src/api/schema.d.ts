@@ -727,7 +727,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Live sign history (server-sent events): `ready`, then `sign_log` per finished run with account_name, task_name, success, message, message_code (completed, no_answer, shutdown or released when the runner wrote the message itself, else null), created_at, failure_category
+         * Live sign history (server-sent events): `ready`, then `sign_log` per finished run with account_name, task_name, success, message, message_code and message_params (the sentence of the catalogue when the runner or a named error wrote the message, else null and {}), created_at, failure_category
          * @description The server ends a stream with `event: close` and data `{"reason": …}`: `token_revoked` (the token logged out, or the password or username changed; on every replica), `token_expired`, `lagging` (the client read too slowly: more than 1 MiB waiting for it; reconnecting starts afresh) or `shutdown`. One access token may hold APP_EVENTS_MAX_STREAMS_PER_TOKEN (default 10) open streams; one more is answered 429.
          */
         get: operations["SignHistoryStreamController_stream"];
@@ -1509,6 +1509,15 @@ export interface components {
             account_name: string;
             phase: string;
             phase_detail: string | null;
+            /**
+             * @description The sentence of the catalogue (@shared/panel-texts phaseDetail) that `phase_detail` is, to say it in the reader's language
+             * @enum {string|null}
+             */
+            phase_detail_code: "checking_account" | "waiting_lock" | "cooldown" | "action" | "reading_answer" | "retrying" | "cancel_requested" | null;
+            /** @description The values the coded sentence names (empty without a code) */
+            phase_detail_params: {
+                [key: string]: string;
+            };
             /** @description The replica running it (replicas on PostgreSQL; on one instance always that instance) */
             replica_id: string;
             run_id: string;
@@ -1946,7 +1955,7 @@ export interface components {
              * @description A line the runner wrote itself: its stable code, to say it in the reader's language (absent on lines that carry an error's text, and on older runs)
              * @enum {string}
              */
-            code?: "wait_before_action" | "sent_text" | "sent_dice" | "using_previous_reply" | "nothing_to_send" | "bots_capped" | "sent_to_bot" | "pressed_keyboard" | "clicked" | "clicked_answered" | "reply" | "no_reply" | "model_answered" | "waiting_lock" | "verdict" | "bot_failed_retry" | "step_retry" | "deletion_scheduled" | "run_ended_verdict" | "run_succeeded" | "run_failed" | "run_interrupted";
+            code?: "wait_before_action" | "sent_text" | "sent_dice" | "using_previous_reply" | "nothing_to_send" | "bots_capped" | "sent_to_bot" | "pressed_keyboard" | "clicked" | "clicked_answered" | "reply" | "no_reply" | "model_answered" | "waiting_lock" | "verdict" | "bot_failed_retry" | "step_retry" | "deletion_scheduled" | "run_ended_verdict" | "run_succeeded" | "run_failed" | "run_interrupted" | "run_error";
             /** @enum {string} */
             level: "info" | "warn" | "error";
             message: string;
@@ -1971,10 +1980,19 @@ export interface components {
             flow_log: components["schemas"]["FlowLogEntryDto"][];
             message: string;
             /**
-             * @description Set when the runner wrote the message itself (completed, no_answer, shutdown, released): say it in the reader's language; null for a bot's answer or an error's text
+             * @description The sentence of the catalogue (@shared/panel-texts runMessage) when the runner or a named error wrote the message: say it in the reader's language, with `message` as the detail; null for a bot's answer or an uncoded error text
              * @enum {string|null}
              */
-            message_code: "completed" | "no_answer" | "shutdown" | "released" | null;
+            message_code: "completed" | "no_answer" | "run_cancelled" | "run_timeout" | "run_shutdown" | "run_released" | "interrupted_replica_stopped" | "interrupted_lease_not_renewed" | "telegram_flood_wait" | "telegram_session_invalid" | "telegram_timeout" | "telegram_aborted" | "telegram_not_configured" | "telegram_unreachable" | "telegram_shut_down" | "telegram_message_missing" | "telegram_no_button" | "telegram_button_not_pressable" | "telegram_answered" | "needs_relogin" | "account_missing" | "action_not_in_sign_run" | "no_message_with_button" | "reply_without_buttons" | "reply_without_button" | "no_reply_to_press" | "reply_gone" | "no_image_to_choose" | "image_without_options" | "model_matches_no_option" | "no_question" | "no_image_to_read" | "no_message_with_buttons" | "model_matches_no_button" | "regex_without_group" | "no_start_argument" | "no_start_link" | "no_downloadable_image" | "safety_paused" | "safety_keepalive_paused" | "safety_daily_cap" | "safety_busy" | "ai_not_configured" | "ai_empty_answer" | "ai_cancelled" | "ai_timeout" | "ai_unreachable_code" | "ai_unreachable" | "ai_unauthorized" | "ai_rate_limited" | "ai_http_error" | "ai_not_openai" | "ai_failed" | null;
+            /**
+             * @description The values the sentence of `message_code` names (empty without a code)
+             * @example {
+             *       "seconds": "37"
+             *     }
+             */
+            message_params: {
+                [key: string]: string;
+            };
             run_id: string;
             /** Format: date-time */
             started_at: string;
@@ -2336,10 +2354,19 @@ export interface components {
             flow_log: components["schemas"]["FlowLogEntryDto"][];
             message: string;
             /**
-             * @description Set when the runner wrote the message itself (completed, no_answer, shutdown, released): say it in the reader's language; null for a bot's answer or an error's text
+             * @description The sentence of the catalogue (@shared/panel-texts runMessage) when the runner or a named error wrote the message: say it in the reader's language, with `message` as the detail; null for a bot's answer or an uncoded error text
              * @enum {string|null}
              */
-            message_code: "completed" | "no_answer" | "shutdown" | "released" | null;
+            message_code: "completed" | "no_answer" | "run_cancelled" | "run_timeout" | "run_shutdown" | "run_released" | "interrupted_replica_stopped" | "interrupted_lease_not_renewed" | "telegram_flood_wait" | "telegram_session_invalid" | "telegram_timeout" | "telegram_aborted" | "telegram_not_configured" | "telegram_unreachable" | "telegram_shut_down" | "telegram_message_missing" | "telegram_no_button" | "telegram_button_not_pressable" | "telegram_answered" | "needs_relogin" | "account_missing" | "action_not_in_sign_run" | "no_message_with_button" | "reply_without_buttons" | "reply_without_button" | "no_reply_to_press" | "reply_gone" | "no_image_to_choose" | "image_without_options" | "model_matches_no_option" | "no_question" | "no_image_to_read" | "no_message_with_buttons" | "model_matches_no_button" | "regex_without_group" | "no_start_argument" | "no_start_link" | "no_downloadable_image" | "safety_paused" | "safety_keepalive_paused" | "safety_daily_cap" | "safety_busy" | "ai_not_configured" | "ai_empty_answer" | "ai_cancelled" | "ai_timeout" | "ai_unreachable_code" | "ai_unreachable" | "ai_unauthorized" | "ai_rate_limited" | "ai_http_error" | "ai_not_openai" | "ai_failed" | null;
+            /**
+             * @description The values the sentence of `message_code` names (empty without a code)
+             * @example {
+             *       "seconds": "37"
+             *     }
+             */
+            message_params: {
+                [key: string]: string;
+            };
             run_id: string;
             /** Format: date-time */
             started_at: string;
@@ -2388,10 +2415,19 @@ export interface components {
             failure_category: string;
             message: string;
             /**
-             * @description Set when the runner wrote the message itself (completed, no_answer, shutdown, released): say it in the reader's language; null for a bot's answer or an error's text
+             * @description The sentence of the catalogue (@shared/panel-texts runMessage) when the runner or a named error wrote the message: say it in the reader's language, with `message` as the detail; null for a bot's answer or an uncoded error text
              * @enum {string|null}
              */
-            message_code: "completed" | "no_answer" | "shutdown" | "released" | null;
+            message_code: "completed" | "no_answer" | "run_cancelled" | "run_timeout" | "run_shutdown" | "run_released" | "interrupted_replica_stopped" | "interrupted_lease_not_renewed" | "telegram_flood_wait" | "telegram_session_invalid" | "telegram_timeout" | "telegram_aborted" | "telegram_not_configured" | "telegram_unreachable" | "telegram_shut_down" | "telegram_message_missing" | "telegram_no_button" | "telegram_button_not_pressable" | "telegram_answered" | "needs_relogin" | "account_missing" | "action_not_in_sign_run" | "no_message_with_button" | "reply_without_buttons" | "reply_without_button" | "no_reply_to_press" | "reply_gone" | "no_image_to_choose" | "image_without_options" | "model_matches_no_option" | "no_question" | "no_image_to_read" | "no_message_with_buttons" | "model_matches_no_button" | "regex_without_group" | "no_start_argument" | "no_start_link" | "no_downloadable_image" | "safety_paused" | "safety_keepalive_paused" | "safety_daily_cap" | "safety_busy" | "ai_not_configured" | "ai_empty_answer" | "ai_cancelled" | "ai_timeout" | "ai_unreachable_code" | "ai_unreachable" | "ai_unauthorized" | "ai_rate_limited" | "ai_http_error" | "ai_not_openai" | "ai_failed" | null;
+            /**
+             * @description The values the sentence of `message_code` names (empty without a code)
+             * @example {
+             *       "seconds": "37"
+             *     }
+             */
+            message_params: {
+                [key: string]: string;
+            };
             run_id: string;
             /** @enum {string} */
             state: "finished" | "cancelled" | "timeout";
@@ -2416,6 +2452,15 @@ export interface components {
             account_name: string | null;
             attempts: number;
             error: string | null;
+            /**
+             * @description The sentence of the catalogue (runMessage) that `error` is, to say it in the reader's language; null for an uncoded error text
+             * @enum {string|null}
+             */
+            error_code: "completed" | "no_answer" | "run_cancelled" | "run_timeout" | "run_shutdown" | "run_released" | "interrupted_replica_stopped" | "interrupted_lease_not_renewed" | "telegram_flood_wait" | "telegram_session_invalid" | "telegram_timeout" | "telegram_aborted" | "telegram_not_configured" | "telegram_unreachable" | "telegram_shut_down" | "telegram_message_missing" | "telegram_no_button" | "telegram_button_not_pressable" | "telegram_answered" | "needs_relogin" | "account_missing" | "action_not_in_sign_run" | "no_message_with_button" | "reply_without_buttons" | "reply_without_button" | "no_reply_to_press" | "reply_gone" | "no_image_to_choose" | "image_without_options" | "model_matches_no_option" | "no_question" | "no_image_to_read" | "no_message_with_buttons" | "model_matches_no_button" | "regex_without_group" | "no_start_argument" | "no_start_link" | "no_downloadable_image" | "safety_paused" | "safety_keepalive_paused" | "safety_daily_cap" | "safety_busy" | "ai_not_configured" | "ai_empty_answer" | "ai_cancelled" | "ai_timeout" | "ai_unreachable_code" | "ai_unreachable" | "ai_unauthorized" | "ai_rate_limited" | "ai_http_error" | "ai_not_openai" | "ai_failed" | null;
+            /** @description The values the coded sentence names (empty without a code) */
+            error_params: {
+                [key: string]: string;
+            };
             /** @enum {string} */
             failure_category: "none" | "session_invalid" | "flood_wait" | "ai_timeout" | "ai_error" | "button_not_found" | "target_not_found" | "network_proxy" | "timeout" | "strong_failure" | "bot_refused" | "unconfirmed" | "safety_limit" | "unknown";
             /** Format: date-time */
@@ -2426,6 +2471,15 @@ export interface components {
             /** @enum {string|null} */
             phase: "starting" | "checking_account" | "waiting_lock" | "cooldown" | "running" | "finalizing" | null;
             phase_detail: string | null;
+            /**
+             * @description The sentence of the catalogue (@shared/panel-texts phaseDetail) that `phase_detail` is, to say it in the reader's language
+             * @enum {string|null}
+             */
+            phase_detail_code: "checking_account" | "waiting_lock" | "cooldown" | "action" | "reading_answer" | "retrying" | "cancel_requested" | null;
+            /** @description The values the coded sentence names (empty without a code) */
+            phase_detail_params: {
+                [key: string]: string;
+            };
             run_id: string | null;
             /** Format: date-time */
             started_at: string | null;
@@ -2543,6 +2597,8 @@ export interface components {
             bot_token_set: boolean;
             device_keepalive_enabled: boolean;
             device_keepalive_interval_days: number;
+            /** @enum {string} */
+            notify_language: "en" | "zh";
             push_bark_url_set: boolean;
             push_discord_url_set: boolean;
             push_email_from: string | null;
@@ -2786,6 +2842,15 @@ export interface components {
             account_name: string | null;
             attempts: number;
             error: string | null;
+            /**
+             * @description The sentence of the catalogue (runMessage) that `error` is, to say it in the reader's language; null for an uncoded error text
+             * @enum {string|null}
+             */
+            error_code: "completed" | "no_answer" | "run_cancelled" | "run_timeout" | "run_shutdown" | "run_released" | "interrupted_replica_stopped" | "interrupted_lease_not_renewed" | "telegram_flood_wait" | "telegram_session_invalid" | "telegram_timeout" | "telegram_aborted" | "telegram_not_configured" | "telegram_unreachable" | "telegram_shut_down" | "telegram_message_missing" | "telegram_no_button" | "telegram_button_not_pressable" | "telegram_answered" | "needs_relogin" | "account_missing" | "action_not_in_sign_run" | "no_message_with_button" | "reply_without_buttons" | "reply_without_button" | "no_reply_to_press" | "reply_gone" | "no_image_to_choose" | "image_without_options" | "model_matches_no_option" | "no_question" | "no_image_to_read" | "no_message_with_buttons" | "model_matches_no_button" | "regex_without_group" | "no_start_argument" | "no_start_link" | "no_downloadable_image" | "safety_paused" | "safety_keepalive_paused" | "safety_daily_cap" | "safety_busy" | "ai_not_configured" | "ai_empty_answer" | "ai_cancelled" | "ai_timeout" | "ai_unreachable_code" | "ai_unreachable" | "ai_unauthorized" | "ai_rate_limited" | "ai_http_error" | "ai_not_openai" | "ai_failed" | null;
+            /** @description The values the coded sentence names (empty without a code) */
+            error_params: {
+                [key: string]: string;
+            };
             /** @enum {string} */
             failure_category: "none" | "session_invalid" | "flood_wait" | "ai_timeout" | "ai_error" | "button_not_found" | "target_not_found" | "network_proxy" | "timeout" | "strong_failure" | "bot_refused" | "unconfirmed" | "safety_limit" | "unknown";
             /** Format: date-time */
@@ -2796,6 +2861,15 @@ export interface components {
             /** @enum {string|null} */
             phase: "starting" | "checking_account" | "waiting_lock" | "cooldown" | "running" | "finalizing" | null;
             phase_detail: string | null;
+            /**
+             * @description The sentence of the catalogue (@shared/panel-texts phaseDetail) that `phase_detail` is, to say it in the reader's language
+             * @enum {string|null}
+             */
+            phase_detail_code: "checking_account" | "waiting_lock" | "cooldown" | "action" | "reading_answer" | "retrying" | "cancel_requested" | null;
+            /** @description The values the coded sentence names (empty without a code) */
+            phase_detail_params: {
+                [key: string]: string;
+            };
             run_id: string | null;
             /** @description One entry per account of the task still in memory */
             runs: components["schemas"]["RunStatusDto"][];
@@ -2950,6 +3024,12 @@ export interface components {
             device_keepalive_enabled: boolean;
             /** @default 30 */
             device_keepalive_interval_days: number;
+            /**
+             * @description The language of the notifications (bot, push channels, webhook): en (English) or zh (Simplified Chinese).
+             * @default en
+             * @enum {string}
+             */
+            notify_language: "en" | "zh";
             /** @description Bark device URL (https://api.day.app/<device key>). Secret, write-only. An empty string keeps the stored value; null clears it. */
             push_bark_url?: string | null;
             /** @description Discord incoming webhook URL (https://discord.com/api/webhooks/<id>/<token>). Secret, write-only. An empty string keeps the stored value; null clears it. */

@@ -5,7 +5,7 @@ import type { TFunction } from 'i18next';
  * language. A code this version does not know yet is shown as it is rather than hidden.
  */
 export function categoryLabel(t: TFunction, code: string): string {
-  return t(`codes.category.${code}`, { defaultValue: code });
+  return t(`panel.category.${code}`, { defaultValue: code });
 }
 
 export function triggerLabel(t: TFunction, code: string): string {

@@ -1,9 +1,12 @@
+import { en as panelTexts } from '@shared/panel-texts';
 import type { components } from '../api/schema';
 
 type ApiErrorCode = components['schemas']['ApiErrorBody']['code'];
 
 /** English strings of panel-web (namespace `app`); zh.ts must have exactly the same keys. */
 export const en = {
+  /** The sentences panel-api writes too (run messages, phase details, failure categories): one catalogue, @shared/panel-texts. */
+  panel: panelTexts,
   appName: 'SignPulse panel',
   common: {
     save: 'Save',
@@ -203,6 +206,7 @@ export const en = {
     noAnswer: 'the replica that holds it did not answer (it may be restarting). Try again in a minute.',
   },
   runLog: {
+    originalText: 'As the service wrote it',
     wait_before_action: 'Waiting {{seconds}} s before the action',
     sent_text: 'Sent: {{text}}',
     sent_dice: 'Sent the dice {{emoji}}',
@@ -236,9 +240,7 @@ export const en = {
     run_succeeded: 'Run succeeded',
     run_failed: 'Run failed',
     run_interrupted: 'Run ended: {{state}}',
-    message: { completed: 'Completed', no_answer: 'No answer from the bot', shutdown: 'Interrupted: the service stopped while the run was going', released: 'Interrupted: the account moved to another replica while the run was going' },
     step: { chatAction: 'chat {{chat}}, action {{action}}', chat: 'chat {{chat}}', action: 'action {{action}}' },
-    verdicts: { success: 'success', already_done: 'already done', failed: 'failed', unconfirmed: 'not confirmed' },
     levels: { info: 'info', warn: 'warning', error: 'error' },
   },
   codes: {
@@ -255,22 +257,6 @@ export const en = {
       other: 'other problem',
     },
     job: { 'system-maintenance': 'Maintenance', 'system-device-keepalive': 'Device keep-alive', 'system-auto-backup': 'Automatic backup' },
-    category: {
-      none: 'None',
-      session_invalid: 'Session invalid',
-      flood_wait: 'Flood wait',
-      ai_timeout: 'AI timeout',
-      ai_error: 'AI error',
-      button_not_found: 'Button not found',
-      target_not_found: 'Chat not found',
-      network_proxy: 'Network or proxy',
-      timeout: 'Timed out',
-      strong_failure: 'Permanent failure',
-      bot_refused: 'Bot refused',
-      unconfirmed: 'Not confirmed by the bot',
-      safety_limit: 'Safety limit',
-      unknown: 'Other',
-    },
     trigger: { manual: 'Run by hand', schedule: 'Scheduled', batch: 'Bulk run', rerun: 'Rerun after a wait' },
     runState: { idle: 'Idle', running: 'Running', finished: 'Finished', cancelled: 'Cancelled', stale: 'Stale', timeout: 'Timed out', interrupted: 'Interrupted' },
   },

@@ -1,7 +1,9 @@
+import { zh as panelTexts } from '@shared/panel-texts/all';
 import type { en } from './en';
 
 /** 简体中文（与 en.ts 的键完全一致，由测试保证）。 */
 export const zh: typeof en = {
+  panel: panelTexts,
   appName: 'SignPulse 面板',
   common: {
     save: '保存',
@@ -199,6 +201,7 @@ export const zh: typeof en = {
     noAnswer: '持有它的副本没有应答（可能正在重启）。请一分钟后再试。',
   },
   runLog: {
+    originalText: '服务记录的原文',
     wait_before_action: '动作前等待 {{seconds}} 秒',
     sent_text: '已发送：{{text}}',
     sent_dice: '已发送骰子 {{emoji}}',
@@ -232,9 +235,7 @@ export const zh: typeof en = {
     run_succeeded: '运行成功',
     run_failed: '运行失败',
     run_interrupted: '运行结束：{{state}}',
-    message: { completed: '已完成', no_answer: '机器人没有回复', shutdown: '已中断：运行期间服务停止了', released: '已中断：运行期间账号转到了另一个副本' },
     step: { chatAction: '聊天 {{chat}}，动作 {{action}}', chat: '聊天 {{chat}}', action: '动作 {{action}}' },
-    verdicts: { success: '成功', already_done: '已签过', failed: '失败', unconfirmed: '未确认' },
     levels: { info: '信息', warn: '警告', error: '错误' },
   },
   codes: {
@@ -251,22 +252,6 @@ export const zh: typeof en = {
       other: '其他问题',
     },
     job: { 'system-maintenance': '系统维护', 'system-device-keepalive': '设备保活', 'system-auto-backup': '自动备份' },
-    category: {
-      none: '无',
-      session_invalid: '会话失效',
-      flood_wait: '频率限制',
-      ai_timeout: 'AI 超时',
-      ai_error: 'AI 错误',
-      button_not_found: '找不到按钮',
-      target_not_found: '找不到聊天',
-      network_proxy: '网络或代理',
-      timeout: '超时',
-      strong_failure: '不可重试的失败',
-      bot_refused: '机器人拒绝',
-      unconfirmed: '机器人未确认',
-      safety_limit: '安全限制',
-      unknown: '其他',
-    },
     trigger: { manual: '手动运行', schedule: '定时', batch: '批量运行', rerun: '等待后重跑' },
     runState: { idle: '空闲', running: '运行中', finished: '已完成', cancelled: '已取消', stale: '已失联', timeout: '超时', interrupted: '已中断' },
   },

@@ -440,9 +440,10 @@ export class BackupService {
   }
 
   private async notifyFailure(reason: string, localPath: string | undefined): Promise<boolean> {
+    const texts = this.notifier.texts();
     const lines = [reason];
-    if (localPath) lines.push(`The archive was kept on the server: ${localPath}${this.indexed ? ` (replica ${this.cluster.replicaId})` : ''}`);
-    const outcome = await this.notifier.notify({ kind: 'backup_failure', title: 'Automatic backup failed', lines });
+    if (localPath) lines.push(texts.say('backupKept', { path: this.indexed ? `${localPath} (${this.cluster.replicaId})` : localPath }));
+    const outcome = await this.notifier.notify({ kind: 'backup_failure', title: texts.say('backupFailedTitle'), lines });
     return outcome.sent;
   }
 

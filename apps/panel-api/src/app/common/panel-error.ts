@@ -1,3 +1,4 @@
+import { englishText } from '@shared/panel-texts';
 import type { FieldProblem } from '@shared/http-service';
 
 /**
@@ -100,7 +101,7 @@ export class AccountNotFound extends PanelError {
 /** A call that cannot be made because the account has no usable session. */
 export class NeedsRelogin extends PanelError {
   constructor(accountName: string, reason: string) {
-    super('needs_relogin', `Account ${accountName} needs_relogin: ${reason}. Log in again (phone or QR login).`);
+    super('needs_relogin', englishText('runMessage', 'needs_relogin', { account: accountName, reason }));
   }
 }
 

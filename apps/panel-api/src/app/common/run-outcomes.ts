@@ -1,3 +1,5 @@
+import { CodedText, en, englishText, PhaseDetailCode, readText, RunMessageCode, TextParams } from '@shared/panel-texts';
+
 // How a run can end, as the details file names it: the runner picks the state and the failure
 // category, run history stores them, the history filter, the dashboard and the API documents offer
 // them, the metrics label their counter with them.
@@ -36,21 +38,48 @@ export const FAILURE_CATEGORIES = ['none', ...RUN_FAILURE_CATEGORIES] as const;
 export type FailureCategory = (typeof FAILURE_CATEGORIES)[number];
 
 /**
- * The texts the runner itself writes as a run's result message (any other message is the bot's
- * answer or an error's text). Their codes go beside the message (`message_code`), so the web app can
- * say them in the person's language; read from the text, so stored runs get them too.
+ * The texts the runner itself writes as a run's result message: its own words, an error it names
+ * (a step that found no button, Telegram's wait, the model unreachable) and the record of an
+ * interrupted run, each a sentence of the panel's catalogue (@shared/panel-texts). Their code and
+ * parameters go beside the message (`message_code`, `message_params`), so the web app and the
+ * notifications say them in the person's language; read from the text, so stored runs get them too.
+ * Any other message is the bot's answer or a library's error text, shown as it is.
  */
-export const RUN_MESSAGES = {
-  completed: 'completed',
-  no_answer: 'no answer from the bot',
-  // The run was going when its service stopped (a restart, a deploy): recorded as `interrupted`.
-  shutdown: 'Interrupted: the service stopped while the run was going',
-  // Replicas: this replica gave the account up while the run was going (recorded as `interrupted`).
-  released: 'Interrupted: the account moved to another replica while the run was going',
-} as const;
-export type RunMessageCode = keyof typeof RUN_MESSAGES;
+export const RUN_MESSAGE_CODES = Object.keys(en.runMessage) as RunMessageCode[];
+export type { RunMessageCode };
 
-export function runMessageCode(message: string): RunMessageCode | null {
-  const found = (Object.keys(RUN_MESSAGES) as RunMessageCode[]).find((code) => RUN_MESSAGES[code] === message);
-  return found ?? null;
+export const RUN_MESSAGES = { completed: englishText('runMessage', 'completed'), no_answer: englishText('runMessage', 'no_answer') } as const;
+
+/** A run's result message as the runner wrote it, with how the run ended (which says whose words it can be). */
+export interface RunMessageSource {
+  message: string;
+  success: boolean;
+  failure_category: string;
+}
+
+/**
+ * The code and parameters of a run's result message, or null for a bot's answer or an uncoded error
+ * text. A succeeded run's message is the bot's answer or `completed`; a run the bot refused or did not
+ * confirm has its answer or `no_answer`; only the other failures carry an error's text.
+ */
+export function runMessageOf(run: RunMessageSource): CodedText<RunMessageCode> | null {
+  if (run.success) return run.message === RUN_MESSAGES.completed ? { code: 'completed', params: {} } : null;
+  if (run.failure_category === 'bot_refused' || run.failure_category === 'unconfirmed') return run.message === RUN_MESSAGES.no_answer ? { code: 'no_answer', params: {} } : null;
+  return readText('runMessage', run.message);
+}
+
+/** The message's code and parameters as the API answers them beside the text. */
+export function runMessageFields(run: RunMessageSource): { message_code: RunMessageCode | null; message_params: Record<string, string> } {
+  const coded = runMessageOf(run);
+  return { message_code: coded?.code ?? null, message_params: stringParams(coded?.params) };
+}
+
+/** A running run's phase detail (its English, as the runner wrote it) as its code and parameters. */
+export function phaseDetailFields(detail: string | null): { phase_detail_code: PhaseDetailCode | null; phase_detail_params: Record<string, string> } {
+  const coded = detail ? readText('phaseDetail', detail) : null;
+  return { phase_detail_code: coded?.code ?? null, phase_detail_params: stringParams(coded?.params) };
+}
+
+function stringParams(params: TextParams | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(params ?? {}).map(([key, value]) => [key, String(value)]));
 }

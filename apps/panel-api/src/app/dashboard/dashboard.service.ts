@@ -7,7 +7,7 @@ import { SettingsService } from '../settings/settings.service';
 import { CategoryCountDto, DashboardStatsDto, DayCountDto, RunListDto, RunListQueryDto } from './dto/dashboard.dto';
 import { addDays, isDay, startOfZonedDay, zonedDay } from './zoned-days';
 import { ValidationFailed } from '../common/panel-error';
-import { runMessageCode } from '../common/run-outcomes';
+import { runMessageFields } from '../common/run-outcomes';
 
 /** Counts for the dashboard and the run history across tasks, by days of the configured time zone. */
 @Injectable()
@@ -55,7 +55,7 @@ export class DashboardService {
         success: row.success,
         failure_category: row.failureCategory,
         message: row.message,
-        message_code: runMessageCode(row.message),
+        ...runMessageFields({ message: row.message, success: row.success, failure_category: row.failureCategory }),
         attempts: row.attempts,
         verdict: row.verdict ?? null,
         verdict_text: row.verdictText ?? null,

@@ -13,7 +13,7 @@ import { RuntimeStatusRegistry } from '../ops/runtime-status.registry';
 import { RunHistoryService, SignLogEvent } from '../runs/run-history.service';
 import { RUN_TIMINGS, RunTimings } from '../runs/run-timings';
 import { formatServerSentEvent, SseBroadcaster, StreamCloseReason } from './sse-broadcaster';
-import { runMessageCode } from '../common/run-outcomes';
+import { runMessageFields } from '../common/run-outcomes';
 
 export { formatServerSentEvent } from './sse-broadcaster';
 
@@ -84,7 +84,7 @@ export class SignHistoryStreamController implements OnModuleInit, OnModuleDestro
         success: event.success,
         message: event.message,
         // Read from the text, so runs announced by another replica get it too.
-        message_code: runMessageCode(event.message),
+        ...runMessageFields(event),
         created_at: event.created_at,
         failure_category: event.failure_category,
       };
@@ -103,7 +103,7 @@ export class SignHistoryStreamController implements OnModuleInit, OnModuleDestro
 
   @Get('sign-history')
   @ApiOperation({
-    summary: 'Live sign history (server-sent events): `ready`, then `sign_log` per finished run with account_name, task_name, success, message, message_code (completed, no_answer, shutdown or released when the runner wrote the message itself, else null), created_at, failure_category',
+    summary: 'Live sign history (server-sent events): `ready`, then `sign_log` per finished run with account_name, task_name, success, message, message_code and message_params (the sentence of the catalogue when the runner or a named error wrote the message, else null and {}), created_at, failure_category',
     description:
       'The server ends a stream with `event: close` and data `{"reason": …}`: `token_revoked` (the token logged out, or the password or username changed; on every replica), `token_expired`, ' +
       '`lagging` (the client read too slowly: more than 1 MiB waiting for it; reconnecting starts afresh) or `shutdown`. ' +

@@ -1,3 +1,4 @@
+import { englishText } from '@shared/panel-texts';
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomInt } from 'node:crypto';
@@ -180,8 +181,8 @@ export class AccountGovernor implements OnModuleInit, OnModuleDestroy {
       const limits = this.limits();
       this.rollDay(budget);
       budget.calls += 1;
-      if (budget.paused) throw this.refuse(budget, 'paused', `The automation of ${accountName} is paused (${budget.paused.reason}); resume it on the accounts page`);
-      if (budget.dayCount >= limits.perDay) throw this.refuse(budget, 'daily_cap', `${accountName} used its daily budget of ${limits.perDay} actions`);
+      if (budget.paused) throw this.refuse(budget, 'paused', englishText('runMessage', 'safety_paused', { account: accountName, reason: budget.paused.reason }));
+      if (budget.dayCount >= limits.perDay) throw this.refuse(budget, 'daily_cap', englishText('runMessage', 'safety_daily_cap', { account: accountName, limit: limits.perDay }));
       const now = this.clock.now();
       budget.minute = budget.minute.filter((at) => at > now - 60_000);
       const last = budget.lastByChat.get(chat);
@@ -193,7 +194,7 @@ export class AccountGovernor implements OnModuleInit, OnModuleDestroy {
       // A FloodWait's end already carries its jitter; spacing and caps get theirs here.
       if (waitMs > 0 && paced > budget.floodUntil && limits.jitterMs > 0) waitMs += randomInt(0, limits.jitterMs + 1);
       if (options.maxWaitMs !== undefined && waitMs > options.maxWaitMs) {
-        throw this.refuse(budget, 'busy', `${accountName} would have to wait ${Math.ceil(waitMs / 1000)} s for its action budget`, waitMs);
+        throw this.refuse(budget, 'busy', englishText('runMessage', 'safety_busy', { account: accountName, seconds: Math.ceil(waitMs / 1000) }), waitMs);
       }
       if (waitMs > 0) await this.clock.sleep(waitMs, options.signal);
       const at = this.clock.now();

@@ -1,3 +1,4 @@
+import { englishText } from '@shared/panel-texts';
 import {
   ButtonClickResult,
   CallOptions,
@@ -38,7 +39,7 @@ export class GovernedTelegramGateway implements TelegramGateway {
 
   wakeUp(session: TelegramSession, options?: CallOptions): Promise<void> {
     if (this.governor.isPaused(session.accountName)) {
-      return Promise.reject(new GovernorRefusal('paused', `The automation of ${session.accountName} is paused; the keep-alive waits until it is resumed`));
+      return Promise.reject(new GovernorRefusal('paused', englishText('runMessage', 'safety_keepalive_paused', { account: session.accountName })));
     }
     return this.read(session, 'wakeUp', () => this.inner.wakeUp(session, options));
   }

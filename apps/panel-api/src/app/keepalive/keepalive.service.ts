@@ -1,3 +1,4 @@
+import { englishText } from '@shared/panel-texts';
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { existsSync } from 'node:fs';
@@ -191,10 +192,10 @@ export class KeepaliveService implements OnModuleInit, OnModuleDestroy {
       const last = previous?.last_keepalive_at ?? null;
       const record = this.store.get(name);
       if (!record || !record.has_session || record.needs_relogin) {
-        return { account_name: name, outcome: 'skipped_needs_relogin', code: null, message: 'The account needs a new login', last_keepalive_at: last };
+        return { account_name: name, outcome: 'skipped_needs_relogin', code: null, message: englishText('keepalive', 'skipped_needs_relogin'), last_keepalive_at: last };
       }
       if (!options.force && last && startedAt.getTime() - Date.parse(last) < intervalMs) {
-        return { account_name: name, outcome: 'skipped_not_due', code: null, message: 'Woken recently enough', last_keepalive_at: last };
+        return { account_name: name, outcome: 'skipped_not_due', code: null, message: englishText('keepalive', 'skipped_not_due'), last_keepalive_at: last };
       }
       const attemptAt = new Date().toISOString();
       try {

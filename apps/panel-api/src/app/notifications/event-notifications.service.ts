@@ -34,23 +34,25 @@ export class EventNotificationsService implements OnModuleInit, OnModuleDestroy 
   private async onAccountEvent(event: AccountEvent): Promise<void> {
     // A session already known to be invalid was reported when it was first found; do not repeat it.
     if (event.type !== 'session_invalid' || !event.newlyInvalid) return;
+    const texts = this.notifier.texts();
     await this.notifier.notify({
       kind: 'session_invalid',
-      title: 'Telegram session invalid',
+      title: texts.say('sessionInvalidTitle'),
       lines: [
-        `Account: ${event.accountName}`,
-        `Reason: ${event.message}`,
-        `Time: ${this.localTime(new Date())}`,
-        'Log in again (phone or QR login) to resume its tasks and listeners.',
+        texts.say('account', { account: event.accountName }),
+        texts.say('reason', { reason: texts.runMessage({ message: event.message, success: false, failure_category: 'session_invalid' }) }),
+        texts.say('time', { time: this.localTime(new Date()) }),
+        texts.say('sessionInvalidHint'),
       ],
     });
   }
 
   private async onAdminLogin(event: AdminLoginEvent): Promise<void> {
+    const texts = this.notifier.texts();
     await this.notifier.notify({
       kind: 'admin_login',
-      title: 'Admin login',
-      lines: [`User: ${event.username}`, `Client IP: ${event.clientIp}`, `Time: ${this.localTime(event.at)}`],
+      title: texts.say('adminLoginTitle'),
+      lines: [texts.say('user', { user: event.username }), texts.say('clientIp', { ip: event.clientIp }), texts.say('time', { time: this.localTime(event.at) })],
     });
   }
 

@@ -21,6 +21,7 @@ import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
 import { emailRecipients } from '../settings/settings-fields';
 import { SettingsService } from '../settings/settings.service';
 import { GlobalSettings } from '../settings/settings.types';
+import { NoticeTexts } from './notice-texts';
 
 /** The kinds of notice the panel sends; each has a bot switch and a push-channel switch. */
 export type NoticeKind = 'task_failure' | 'task_success' | 'backup_failure' | 'session_invalid' | 'admin_login';
@@ -117,6 +118,11 @@ export class PanelNotifier {
     @Inject(PANEL_CONFIG) private readonly config: PanelConfig,
   ) {}
 
+  /** The sentences of notifications in the language of the settings (read on every call, so a change applies at once). */
+  texts(): NoticeTexts {
+    return new NoticeTexts(this.settings.getGlobal().notify_language ?? 'en');
+  }
+
   /** Push URLs reach only public addresses unless APP_OUTBOUND_ALLOW_PRIVATE=1. */
   private get addressGuard(): { allowPrivate: boolean } {
     return { allowPrivate: this.config.outbound.allowPrivate };
@@ -140,8 +146,9 @@ export class PanelNotifier {
    */
   async testChannel(channel: TestableChannel): Promise<ChannelTestOutcome | undefined> {
     const settings = this.settings.getGlobal();
-    const title = 'Test notification';
-    const body = `The panel can reach this channel. Sent at ${new Date().toISOString()}`;
+    const texts = this.texts();
+    const title = texts.say('testTitle');
+    const body = texts.say('testBody', { time: new Date().toISOString() });
     if (channel === 'bot') {
       const target = this.botTarget(settings);
       if (!target) return undefined;

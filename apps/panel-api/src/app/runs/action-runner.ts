@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { englishText, readText } from '@shared/panel-texts';
 import { randomInt } from 'node:crypto';
 import { AccountSessionsService } from '../accounts/account-sessions.service';
 import { ChatId, TASK_LIMITS, TaskAction } from '../sign-tasks/sign-task.types';
@@ -54,8 +55,20 @@ export const FLOW_LOG_CODES = [
   'run_succeeded',
   'run_failed',
   'run_interrupted',
+  'run_error',
 ] as const;
 export type FlowLogCode = (typeof FLOW_LOG_CODES)[number];
+
+/**
+ * An error's text as flow log parameters: `error` (the English text) and, when it is a sentence of
+ * the catalogue (@shared/panel-texts runMessage), `error_code` and its parameters as `error.<name>`,
+ * so the web app says the error in the reader's language.
+ */
+export function errorParams(error: string): FlowLogParams {
+  const coded = readText('runMessage', error);
+  if (!coded) return { error };
+  return { error, error_code: coded.code, ...Object.fromEntries(Object.entries(coded.params).map(([name, value]) => [`error.${name}`, value])) };
+}
 
 /** A runner-written line: code, parameters and the English text. */
 export function coded(code: FlowLogCode, params: FlowLogParams, message: string): { code: FlowLogCode; params: FlowLogParams; message: string } {
@@ -239,7 +252,7 @@ export class ActionRunner {
       return this.sessions.sessionFor(accountName);
     } catch (error) {
       if (error instanceof NeedsRelogin) throw new StepFailure('session_invalid', error.message);
-      if (error instanceof AccountNotFound) throw new StepFailure('strong_failure', `Account ${accountName} does not exist`);
+      if (error instanceof AccountNotFound) throw new StepFailure('strong_failure', englishText('runMessage', 'account_missing', { account: accountName }));
       throw error;
     }
   }
@@ -274,7 +287,7 @@ export class ActionRunner {
       case 9:
         return this.followDeepLink(action, context);
       default:
-        throw new StepFailure('strong_failure', `Action ${action.action} cannot run in a sign run`);
+        throw new StepFailure('strong_failure', englishText('runMessage', 'action_not_in_sign_run', { action: action.action }));
     }
   }
 
@@ -303,9 +316,11 @@ export class ActionRunner {
 
   private async clickButtonByText(text: string, context: ActionContext, fromReply: boolean): Promise<void> {
     const message = fromReply ? await this.replyWithButtons(context) : (await this.recentIncoming(context)).find((m) => m.buttons.flat().some((b) => b.text.includes(text)));
-    if (!message) throw new StepFailure('button_not_found', `No recent message in ${context.target.chat_id} has a button "${text}"`);
+    if (!message) throw new StepFailure('button_not_found', englishText('runMessage', 'no_message_with_button', { chat: context.target.chat_id, text }));
     if (!message.buttons.flat().some((b) => b.text.includes(text))) {
-      throw new StepFailure('button_not_found', `The bot's reply to the previous action has no button "${text}" (it has ${message.buttons.flat().map((b) => `"${b.text}"`).join(', ') || 'none'})`);
+      throw new StepFailure('button_not_found', message.buttons.flat().length === 0
+          ? englishText('runMessage', 'reply_without_buttons', { text })
+          : englishText('runMessage', 'reply_without_button', { text, buttons: message.buttons.flat().map((b) => `"${b.text}"`).join(', ') }));
     }
     await this.press(message, text, context);
   }
@@ -313,9 +328,9 @@ export class ActionRunner {
   /** The bot's reply to the chat's previous action as it is now (its buttons may have changed since). */
   private async replyWithButtons(context: ActionContext): Promise<TelegramMessage> {
     const previous = context.previousReply;
-    if (!previous) throw new StepFailure('button_not_found', `The previous action in ${context.target.chat_id} got no reply to press a button on`);
+    if (!previous) throw new StepFailure('button_not_found', englishText('runMessage', 'no_reply_to_press', { chat: context.target.chat_id }));
     const [current] = await this.call(context, (options) => this.gateway.getMessages(context.session, context.target.chat_id, { ...options, ids: [previous.id] }));
-    if (!current) throw new StepFailure('button_not_found', `The bot's reply to the previous action (message ${previous.id}) is gone`);
+    if (!current) throw new StepFailure('button_not_found', englishText('runMessage', 'reply_gone', { message: previous.id }));
     context.log({ level: 'info', ...coded('using_previous_reply', { id: previous.id }, `using the bot's reply to the previous action (message ${previous.id})`) });
     return current;
   }
@@ -323,9 +338,9 @@ export class ActionRunner {
   private async aiChooseOption(action: TaskAction, context: ActionContext): Promise<void> {
     const recent = await this.recentIncoming(context);
     const message = recent.find((m) => m.hasMedia && m.mediaKind === 'photo' && m.buttons.length > 0) ?? recent.find((m) => m.hasMedia && m.mediaKind === 'photo');
-    if (!message) throw new StepFailure('target_not_found', `No recent image in ${context.target.chat_id} to choose from`);
+    if (!message) throw new StepFailure('target_not_found', englishText('runMessage', 'no_image_to_choose', { chat: context.target.chat_id }));
     const options = message.buttons.flat().map((b) => b.text);
-    if (options.length === 0) throw new StepFailure('button_not_found', 'The image message has no option buttons');
+    if (options.length === 0) throw new StepFailure('button_not_found', englishText('runMessage', 'image_without_options'));
     const image = await this.download(message, context);
     const answer = await this.askAi(context, {
       instruction: `Look at the image and pick the one option it asks for. Options: ${options.map((o) => JSON.stringify(o)).join(', ')}. Answer with the option text only.${action.ai_prompt ? ` ${action.ai_prompt}` : ''}`,
@@ -333,13 +348,13 @@ export class ActionRunner {
       image,
     });
     const button = buttonMatching(message.buttons, answer);
-    if (!button) throw new StepFailure('button_not_found', `The model answered "${answer}", which matches no option (${options.join(', ')})`);
+    if (!button) throw new StepFailure('button_not_found', englishText('runMessage', 'model_matches_no_option', { answer, options: options.join(', ') }));
     await this.press(message, button.text, context);
   }
 
   private async aiAnswerCalculation(action: TaskAction, context: ActionContext): Promise<void> {
     const question = (await this.recentIncoming(context)).find((m) => m.text.trim().length > 0);
-    if (!question) throw new StepFailure('target_not_found', `No recent question in ${context.target.chat_id}`);
+    if (!question) throw new StepFailure('target_not_found', englishText('runMessage', 'no_question', { chat: context.target.chat_id }));
     const answer = await this.askAi(context, {
       instruction: `Solve the calculation question. Answer with the result only, no words.${action.ai_prompt ? ` ${action.ai_prompt}` : ''}`,
       text: question.text,
@@ -349,7 +364,7 @@ export class ActionRunner {
 
   private async aiReadImage(action: TaskAction, context: ActionContext): Promise<void> {
     const message = (await this.recentIncoming(context)).find((m) => m.hasMedia && m.mediaKind === 'photo');
-    if (!message) throw new StepFailure('target_not_found', `No recent image in ${context.target.chat_id} to read`);
+    if (!message) throw new StepFailure('target_not_found', englishText('runMessage', 'no_image_to_read', { chat: context.target.chat_id }));
     const image = await this.download(message, context);
     const answer = await this.askAi(context, {
       instruction: `Read the characters shown in the image (a captcha or code). Answer with exactly those characters only.${action.ai_prompt ? ` ${action.ai_prompt}` : ''}`,
@@ -361,7 +376,7 @@ export class ActionRunner {
 
   private async aiCalculateAndClick(action: TaskAction, context: ActionContext): Promise<void> {
     const message = action.from_reply ? await this.replyWithButtons(context) : (await this.recentIncoming(context)).find((m) => m.buttons.length > 0);
-    if (!message) throw new StepFailure('button_not_found', `No recent message with buttons in ${context.target.chat_id}`);
+    if (!message) throw new StepFailure('button_not_found', englishText('runMessage', 'no_message_with_buttons', { chat: context.target.chat_id }));
     const options = message.buttons.flat().map((b) => b.text);
     const image = message.hasMedia && message.mediaKind === 'photo' ? await this.download(message, context) : undefined;
     const answer = await this.askAi(context, {
@@ -370,7 +385,7 @@ export class ActionRunner {
       image,
     });
     const button = buttonMatching(message.buttons, answer);
-    if (!button) throw new StepFailure('button_not_found', `The model answered "${answer}", which matches no button (${options.join(', ')})`);
+    if (!button) throw new StepFailure('button_not_found', englishText('runMessage', 'model_matches_no_button', { answer, options: options.join(', ') }));
     await this.press(message, button.text, context);
   }
 
@@ -386,7 +401,7 @@ export class ActionRunner {
       // RE2 (linear time): the message is untrusted chat text.
       const match = LinearRegex.compile(action.send_text_search_regex, { ignoreCase: false }).exec(message);
       if (match) {
-        if (match[1] === undefined) throw new StepFailure('strong_failure', `send_text_search_regex ${JSON.stringify(action.send_text_search_regex)} matched but has no capture group`);
+        if (match[1] === undefined) throw new StepFailure('strong_failure', englishText('runMessage', 'regex_without_group', { regex: JSON.stringify(action.send_text_search_regex) }));
         text = match[1];
       }
     }
@@ -417,7 +432,7 @@ export class ActionRunner {
     };
     for (const link of source.matchAll(new RegExp(DEEP_LINK_PATTERN.source, 'gi'))) add(configuredBot ?? link[1], link[2]);
     if (jobs.length === 0 && configuredBot) add(configuredBot, fillTemplate(action.start_param ?? '{keyword}', context.variables));
-    if (jobs.length === 0) throw new StepFailure('target_not_found', configuredBot ? 'No start argument: the message has no deep link and start_param is empty' : 'No t.me/<bot>?start=<arg> link in the message');
+    if (jobs.length === 0) throw new StepFailure('target_not_found', englishText('runMessage', configuredBot ? 'no_start_argument' : 'no_start_link'));
     const limit = action.max_batch ?? TASK_LIMITS.maxBatch.default;
     if (jobs.length > limit) context.log({ level: 'warn', ...coded('bots_capped', { count: jobs.length, limit }, `${jobs.length} bots to start; only the first ${limit} (max_batch)`) });
     for (const { bot, argument } of jobs.slice(0, limit)) {
@@ -530,7 +545,7 @@ export class ActionRunner {
 
   private async download(message: TelegramMessage, context: ActionContext): Promise<{ data: Buffer; mimeType: string }> {
     const media = await this.call(context, (options) => this.gateway.downloadMedia(context.session, context.target.chat_id, message.id, options));
-    if (!media) throw new StepFailure('target_not_found', `Message ${message.id} has no downloadable image`);
+    if (!media) throw new StepFailure('target_not_found', englishText('runMessage', 'no_downloadable_image', { message: message.id }));
     return media;
   }
 

@@ -1,3 +1,4 @@
+import { englishText } from '@shared/panel-texts';
 import { Inject, Injectable } from '@nestjs/common';
 import { fetchRefusingRedirects, RedirectRefusedError, resolveTarget } from '@shared/notify';
 import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
@@ -59,7 +60,7 @@ export class OpenAiCompatibleClient implements AiClient {
 
   async answer(question: AiQuestion, options: AiCallOptions): Promise<string> {
     const ai = this.settings.getAi();
-    if (!ai.api_key || !ai.model) throw new AiError('not_configured', 'AI settings are incomplete: set ai_model and ai_api_key (and ai_base_url for a non-OpenAI server)');
+    if (!ai.api_key || !ai.model) throw new AiError('not_configured', englishText('runMessage', 'ai_not_configured'));
     const { default: OpenAI } = await import('openai');
     if (ai.base_url && !this.config.outbound.allowPrivate) {
       const check = await resolveTarget(ai.base_url, { allowPrivate: false });
@@ -89,15 +90,15 @@ export class OpenAiCompatibleClient implements AiClient {
         { signal: options.signal, timeout: options.timeoutMs },
       );
       const text = completion.choices[0]?.message.content?.trim();
-      if (!text) throw new AiError('bad_response', 'The model gave an empty answer');
+      if (!text) throw new AiError('bad_response', englishText('runMessage', 'ai_empty_answer'));
       return text;
     } catch (error) {
       if (error instanceof AiError) throw error;
-      if (options.signal.aborted) throw new AiError('aborted', 'The AI request was cancelled');
-      if (error instanceof OpenAI.APIConnectionTimeoutError) throw new AiError('timeout', `The model did not answer within ${Math.round(options.timeoutMs / 1000)} s`);
+      if (options.signal.aborted) throw new AiError('aborted', englishText('runMessage', 'ai_cancelled'));
+      if (error instanceof OpenAI.APIConnectionTimeoutError) throw new AiError('timeout', englishText('runMessage', 'ai_timeout', { seconds: Math.round(options.timeoutMs / 1000) }));
       // Inside Jest fetch's abort error comes from another realm, so a timeout shows as its parent class.
       if (error instanceof OpenAI.APIConnectionError && Date.now() - started >= options.timeoutMs - 50) {
-        throw new AiError('timeout', `The model did not answer within ${Math.round(options.timeoutMs / 1000)} s`);
+        throw new AiError('timeout', englishText('runMessage', 'ai_timeout', { seconds: Math.round(options.timeoutMs / 1000) }));
       }
       throw classifyAiFailure(error, OpenAI.APIError, OpenAI.APIConnectionError);
     }
@@ -110,14 +111,14 @@ export function classifyAiFailure(error: unknown, apiError: abstract new (...arg
   if (error instanceof RedirectRefusedError || cause instanceof RedirectRefusedError) return new AiError('refused', (cause instanceof RedirectRefusedError ? cause : (error as Error)).message);
   if (error instanceof connectionError) {
     const code = (cause as { code?: unknown; cause?: { code?: unknown } } | undefined)?.code ?? (cause as { cause?: { code?: unknown } } | undefined)?.cause?.code;
-    return new AiError('unreachable', `The model API could not be reached${typeof code === 'string' ? ` (${code})` : ''}; check ai_base_url`);
+    return new AiError('unreachable', typeof code === 'string' ? englishText('runMessage', 'ai_unreachable_code', { code }) : englishText('runMessage', 'ai_unreachable'));
   }
   if (error instanceof apiError) {
     const status = (error as { status?: unknown }).status;
-    if (status === 401 || status === 403) return new AiError('unauthorized', `The model API refused the key (HTTP ${status}); check ai_api_key`, status);
-    if (status === 429) return new AiError('rate_limited', 'The model API is rate limiting or out of quota (HTTP 429); try again later', status);
-    if (typeof status === 'number') return new AiError('bad_response', `The model API answered HTTP ${status}; check ai_base_url and ai_model`, status);
-    return new AiError('bad_response', 'The model API gave an answer that is not one of an OpenAI-compatible API');
+    if (status === 401 || status === 403) return new AiError('unauthorized', englishText('runMessage', 'ai_unauthorized', { status }), status);
+    if (status === 429) return new AiError('rate_limited', englishText('runMessage', 'ai_rate_limited'), status);
+    if (typeof status === 'number') return new AiError('bad_response', englishText('runMessage', 'ai_http_error', { status }), status);
+    return new AiError('bad_response', englishText('runMessage', 'ai_not_openai'));
   }
-  return new AiError('error', 'The model API failed in an unexpected way');
+  return new AiError('error', englishText('runMessage', 'ai_failed'));
 }

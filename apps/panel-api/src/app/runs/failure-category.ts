@@ -1,6 +1,7 @@
+import { englishText } from '@shared/panel-texts';
 import { TelegramError } from '../telegram/telegram-error';
 import { AiError } from './ai-client';
-import { RUN_MESSAGES, type FailureCategory } from '../common/run-outcomes';
+import type { FailureCategory } from '../common/run-outcomes';
 import { GovernorRefusal } from '../governor/account-governor';
 
 /** A step failed for a reason the runner names itself (no matching button, no image, account unusable). */
@@ -14,11 +15,12 @@ export class StepFailure extends Error {
   }
 }
 
+/** The catalogue's sentence (@shared/panel-texts `runMessage`) each interruption is recorded with. */
 const INTERRUPTION_MESSAGES = {
-  cancelled: 'The run was cancelled',
-  timeout: 'The run took longer than its time limit',
-  shutdown: RUN_MESSAGES.shutdown,
-  released: RUN_MESSAGES.released,
+  cancelled: 'run_cancelled',
+  timeout: 'run_timeout',
+  shutdown: 'run_shutdown',
+  released: 'run_released',
 } as const;
 
 /**
@@ -27,7 +29,7 @@ const INTERRUPTION_MESSAGES = {
  */
 export class RunInterrupted extends Error {
   constructor(readonly reason: keyof typeof INTERRUPTION_MESSAGES) {
-    super(INTERRUPTION_MESSAGES[reason]);
+    super(englishText('runMessage', INTERRUPTION_MESSAGES[reason]));
     this.name = 'RunInterrupted';
   }
 }

@@ -14,7 +14,7 @@ import { FlowLogEntry } from './action-runner';
 import { SignLog } from './entities/sign-log.entity';
 import { RunRecord } from './run-registry';
 import { PanelMetrics } from '../metrics/metrics.service';
-import { RunMessageCode, runMessageCode } from '../common/run-outcomes';
+import { RunMessageCode, runMessageFields } from '../common/run-outcomes';
 
 /** The `sign_log` event of the live sign history stream. */
 export interface SignLogEvent {
@@ -57,8 +57,8 @@ export interface HistoryEntry {
   flow_log: FlowLogEntry[];
 }
 
-/** A history entry as the API answers it: with the code of a message the runner wrote itself (RUN_MESSAGES). */
-export type HistoryView = HistoryEntry & { message_code: RunMessageCode | null };
+/** A history entry as the API answers it: with the code and parameters of a message the runner or a named error wrote (runMessageOf). */
+export type HistoryView = HistoryEntry & { message_code: RunMessageCode | null; message_params: Record<string, string> };
 
 /**
  * Persistent history of finished runs: a row in `sign_logs` with the run's full flow log, which
@@ -287,7 +287,7 @@ export class RunHistoryService implements OnModuleInit {
       success: row.success,
       failure_category: row.failureCategory,
       message: row.message,
-      message_code: runMessageCode(row.message),
+      ...runMessageFields({ message: row.message, success: row.success, failure_category: row.failureCategory }),
       attempts: row.attempts,
       verdict: row.verdict ?? null,
       verdict_text: row.verdictText ?? null,

@@ -1,4 +1,5 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { englishText } from '@shared/panel-texts';
 import { randomUUID } from 'node:crypto';
 import { PANEL_CONFIG, PanelConfig } from '../config/panel-config';
 import { FlowLogEntry } from './action-runner';
@@ -135,7 +136,7 @@ export class RunRegistry implements OnModuleDestroy {
   cancel(taskName: string): number {
     const runs = this.activeFor(taskName).filter((run) => run.state === 'running');
     for (const run of runs) {
-      this.update(run, { phase_detail: 'cancel requested' });
+      this.update(run, { phase_detail: englishText('phaseDetail', 'cancel_requested') });
       run.abort?.abort();
     }
     return runs.length;

@@ -22,6 +22,7 @@ import { ClusterService } from '../cluster/cluster.service';
 import { ReplicaFailureDto } from '../cluster/cluster.dto';
 import { answerJson, errorOfAnswer, FORWARDED_BY_HEADER, forwardToReplica, ReplicaAddress } from '../cluster/owner-forwarding';
 import { errorParts, RunStarter } from './run-starter';
+import { phaseDetailFields, RunMessageCode, runMessageFields } from '../common/run-outcomes';
 
 /** A run that claims to be running but has not moved for longer than a whole run may take. */
 const STALE_MARGIN_MS = 60_000;
@@ -52,6 +53,7 @@ export class RunsController {
       account_name: run.account_name,
       phase: run.phase ?? 'finalizing',
       phase_detail: run.phase_detail,
+      ...phaseDetailFields(run.phase_detail),
       started_at: run.started_at,
       wait_seconds: run.wait_seconds,
       replica_id: this.cluster.replicaId,
@@ -188,8 +190,10 @@ export class RunsController {
       state: stale ? 'stale' : run.state,
       phase: run.phase,
       phase_detail: run.phase_detail,
+      ...phaseDetailFields(run.phase_detail),
       success: run.success,
       error: run.error,
+      ...errorFields(run),
       failure_category: run.failure_category,
       output: run.output,
       verdict: run.verdict,
@@ -213,8 +217,12 @@ function idleStatus(taskName: string, timeoutSeconds: number): RunStatusDto {
     state: 'idle',
     phase: null,
     phase_detail: null,
+    phase_detail_code: null,
+    phase_detail_params: {},
     success: null,
     error: null,
+    error_code: null,
+    error_params: {},
     failure_category: 'none',
     output: null,
     verdict: null,
@@ -227,4 +235,11 @@ function idleStatus(taskName: string, timeoutSeconds: number): RunStatusDto {
     attempts: 0,
     logs: [],
   };
+}
+
+/** A finished run's error (its English text) as the catalogue's code and parameters, when it is one of its sentences. */
+function errorFields(run: RunRecord): { error_code: RunMessageCode | null; error_params: Record<string, string> } {
+  if (!run.error) return { error_code: null, error_params: {} };
+  const fields = runMessageFields({ message: run.error, success: false, failure_category: run.failure_category });
+  return { error_code: fields.message_code, error_params: fields.message_params };
 }

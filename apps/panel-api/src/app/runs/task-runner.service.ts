@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { englishText } from '@shared/panel-texts';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, IsNull, Not, Repository } from 'typeorm';
 import { PanelNotifier } from '../notifications/panel-notifier.service';
@@ -6,7 +7,7 @@ import { SignTask, TaskAction, TaskChat } from '../sign-tasks/sign-task.types';
 import { SignTasksService } from '../sign-tasks/sign-tasks.service';
 import { TelegramError } from '../telegram/telegram-error';
 import { RUN_MESSAGES } from '../common/run-outcomes';
-import { ActionRunner, coded, FlowLogEntry, FlowLogParams, interruptionOf, waitFor } from './action-runner';
+import { ActionRunner, coded, errorParams, FlowLogEntry, FlowLogParams, interruptionOf, waitFor } from './action-runner';
 import type { FailureCategory } from '../common/run-outcomes';
 import { failureCategoryOf, isRetryable, RunInterrupted } from './failure-category';
 import { AccountRunLock } from './account-run-lock';
@@ -23,13 +24,6 @@ import { ClusterService, StaleLeaseError } from '../cluster/cluster.service';
 
 /** Writes a line of the run's flow log; a runner-written line also carries its code and parameters. */
 type RunLog = (level: FlowLogEntry['level'], message: string, step?: string | null, codedAs?: { code?: string; params?: FlowLogParams }) => void;
-
-const VERDICT_TITLES: Record<RunVerdict, string> = {
-  success: 'signed in',
-  already_done: 'already signed in today',
-  failed: 'the bot refused',
-  unconfirmed: 'not confirmed by the bot',
-};
 
 interface StepsResult {
   lastReply: string | undefined;
@@ -204,18 +198,18 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
     const judged = task.chats.some((chat) => chat.verdict !== undefined && new VerdictMatcher(chat.verdict).declared);
     const sent: SentByChat = new Map();
     try {
-      this.registry.update(run, { phase: 'checking_account', phase_detail: `account ${run.account_name}` });
+      this.registry.update(run, { phase: 'checking_account', phase_detail: englishText('phaseDetail', 'checking_account', { account: run.account_name }) });
       const session = this.actions.sessionOf(run.account_name);
 
       if (this.lock.isBusy(run.account_name)) {
-        this.registry.update(run, { phase: 'waiting_lock', phase_detail: `another run of ${run.account_name} is in progress` });
+        this.registry.update(run, { phase: 'waiting_lock', phase_detail: englishText('phaseDetail', 'waiting_lock', { account: run.account_name }) });
         log('info', `waiting for another run of ${run.account_name} to finish`, null, coded('waiting_lock', { account: run.account_name }, ''));
       }
       release = await this.lock.acquire(run.account_name, signal);
 
       const cooldown = this.lock.cooldownRemaining(run.account_name, this.timings.accountCooldownMs);
       if (cooldown > 0) {
-        this.registry.update(run, { phase: 'cooldown', phase_detail: 'per-account cooldown', wait_seconds: Math.ceil(cooldown / 1000) });
+        this.registry.update(run, { phase: 'cooldown', phase_detail: englishText('phaseDetail', 'cooldown'), wait_seconds: Math.ceil(cooldown / 1000) });
         await waitFor(cooldown, signal);
       }
 
@@ -236,7 +230,7 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
       const interrupted = error instanceof RunInterrupted ? error : signal.aborted ? interruptionOf(signal) : undefined;
       const category = interrupted ? (interrupted.reason === 'timeout' ? 'timeout' : 'none') : failureCategoryOf(error);
       const message = error instanceof Error ? error.message : String(error);
-      log('error', message);
+      log('error', message, null, coded('run_error', errorParams(message), ''));
       if (category === 'session_invalid') await this.actions.markSessionInvalid(run.account_name, message);
       outcome = {
         success: false,
@@ -374,7 +368,7 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
       try {
         if (step.actionIndex > 0 && step.chat.action_interval) await waitFor(step.chat.action_interval * 1000, signal);
         if (step.actionIndex === 0 && step.chatIndex > 0 && task.sign_interval) await waitFor(task.sign_interval * 1000, signal);
-        this.registry.update(run, { phase_detail: `${label} (action ${step.action.action}) in ${step.chat.chat_id}` });
+        this.registry.update(run, { phase_detail: englishText('phaseDetail', 'action', { step: label, action: step.action.action, chat: step.chat.chat_id }) });
         await this.actions.runAction(step.action, {
           session,
           target: { chat_id: step.chat.chat_id, message_thread_id: step.chat.message_thread_id },
@@ -399,7 +393,7 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
         const lastOfChat = step.actionIndex === step.chat.actions.length - 1;
         if (lastOfChat && step.chat.verdict && new VerdictMatcher(step.chat.verdict).declared) {
           const chatLabel = `chat ${step.chatIndex + 1}`;
-          this.registry.update(run, { phase_detail: `${chatLabel}: reading the bot's answer in ${step.chat.chat_id}` });
+          this.registry.update(run, { phase_detail: englishText('phaseDetail', 'reading_answer', { step: chatLabel, chat: step.chat.chat_id }) });
           const result = await this.actions.awaitVerdict(step.chat.verdict, mark ?? { afterId: 0, sinceSeconds: Math.floor(Date.now() / 1000) }, {
             session,
             target: { chat_id: step.chat.chat_id, message_thread_id: step.chat.message_thread_id },
@@ -424,7 +418,7 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
             next = steps.findIndex((candidate) => candidate.chatIndex === step.chatIndex);
             const seconds = Math.ceil(this.timings.retryDelayMs / 1000);
             log('warn', `the bot answered with a failure; repeating ${chatLabel} in ${seconds} s, ${retriesLeft} retries left`, chatLabel, coded('bot_failed_retry', { seconds, retries: retriesLeft }, ''));
-            this.registry.update(run, { attempts: run.attempts + 1, phase_detail: `retrying ${chatLabel}`, wait_seconds: Math.ceil(this.timings.retryDelayMs / 1000) });
+            this.registry.update(run, { attempts: run.attempts + 1, phase_detail: englishText('phaseDetail', 'retrying', { step: chatLabel }), wait_seconds: Math.ceil(this.timings.retryDelayMs / 1000) });
             await waitFor(this.timings.retryDelayMs, signal);
             this.registry.update(run, { wait_seconds: null });
             continue;
@@ -440,8 +434,8 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
         const waitMs = Math.max(this.timings.retryDelayMs, floodSeconds * 1000);
         const message = error instanceof Error ? error.message : String(error);
         const seconds = Math.ceil(waitMs / 1000);
-        log('warn', `${message} (${category}); retrying from this step in ${seconds} s, ${retriesLeft} retries left`, label, coded('step_retry', { error: message, category, seconds, retries: retriesLeft }, ''));
-        this.registry.update(run, { attempts: run.attempts + 1, failure_category: category, phase_detail: `retrying ${label}`, wait_seconds: Math.ceil(waitMs / 1000) });
+        log('warn', `${message} (${category}); retrying from this step in ${seconds} s, ${retriesLeft} retries left`, label, coded('step_retry', { ...errorParams(message), category, seconds, retries: retriesLeft }, ''));
+        this.registry.update(run, { attempts: run.attempts + 1, failure_category: category, phase_detail: englishText('phaseDetail', 'retrying', { step: label }), wait_seconds: Math.ceil(waitMs / 1000) });
         await waitFor(waitMs, signal);
         this.registry.update(run, { wait_seconds: null, failure_category: 'none' });
       }
@@ -540,12 +534,15 @@ export class TaskRunner implements OnModuleInit, OnApplicationBootstrap, OnModul
     if (outcome.state === 'cancelled' || outcome.state === 'interrupted') return;
     if (outcome.success && !task.notify_on_success) return;
     if (!outcome.success && !task.notify_on_failure) return;
-    const title = outcome.verdict ? `Sign task ${task.name}: ${VERDICT_TITLES[outcome.verdict]}` : outcome.success ? `Sign task ${task.name} succeeded` : `Sign task ${task.name} failed`;
+    const texts = this.notifier.texts();
+    const title = outcome.verdict
+      ? texts.say('taskVerdict', { task: task.name, verdict: texts.verdictTitle(outcome.verdict) })
+      : texts.say(outcome.success ? 'taskSucceeded' : 'taskFailed', { task: task.name });
     const lines = [
-      `Account: ${run.account_name}`,
-      ...(outcome.success ? [] : [`Category: ${outcome.category}`]),
-      ...(outcome.verdict ? [`Verdict: ${outcome.verdict}`] : []),
-      `Result: ${outcome.message}`,
+      texts.say('account', { account: run.account_name }),
+      ...(outcome.success ? [] : [texts.say('category', { category: texts.category(outcome.category) })]),
+      ...(outcome.verdict ? [texts.say('verdict', { verdict: texts.verdict(outcome.verdict) })] : []),
+      texts.say('result', { result: texts.runMessage({ message: outcome.message, success: outcome.success, failure_category: outcome.category }) }),
     ];
     await this.notifier.notify({ kind: outcome.success ? 'task_success' : 'task_failure', title, lines });
   }

@@ -18,14 +18,15 @@ export class SafetyNotifications implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     this.stop = this.governor.onPause((event) => {
+      const texts = this.notifier.texts();
       this.notifier
         .notify({
           kind: 'session_invalid',
-          title: `Automation of ${event.accountName} paused`,
+          title: texts.say('pausedTitle', { account: event.accountName }),
           lines: [
-            `Account: ${event.accountName}`,
-            `Telegram asked to wait ${event.seconds} s (FloodWait on ${event.method}).`,
-            'Its tasks, listener replies and keep-alive wait until you resume it on the accounts page.',
+            texts.say('account', { account: event.accountName }),
+            texts.say('pausedFloodWait', { seconds: event.seconds, method: event.method }),
+            texts.say('pausedHint'),
           ],
         })
         .catch((error: unknown) => this.logger.error({ err: error }, `Notifying the pause of ${event.accountName} failed`));

@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
+import { englishText } from '@shared/panel-texts';
 import { CronJob, CronTime } from 'cron';
 import { AccountSessionsService } from '../accounts/account-sessions.service';
 import { RuntimeStatusRegistry } from '../ops/runtime-status.registry';
@@ -202,16 +203,13 @@ export class SignScheduler implements OnApplicationBootstrap, OnModuleDestroy {
     const recorded = await this.history.recordInterruptedRuns(accountName, async (manager) =>
       (await this.claims.interruptOrphans(manager, accountName, () => this.busyClaims())).map((claim) => {
         const due = new Date(claim.dueAt).toISOString();
-        const why =
-          claim.replicaId === this.cluster.replicaId
-            ? `this replica (${claim.replicaId}) stopped it (its lease on ${accountName} was not renewed in time: a pause, the database out of reach, or a restart)`
-            : `replica ${claim.replicaId} stopped (its lease on ${accountName} expired)`;
+        const why = claim.replicaId === this.cluster.replicaId ? 'interrupted_lease_not_renewed' : 'interrupted_replica_stopped';
         return {
           runId: claim.runId ?? randomUUID(),
           taskName: claim.job.startsWith(prefix) ? claim.job.slice(prefix.length) : claim.job,
           accountName,
           trigger: 'schedule',
-          reason: `Interrupted: ${why} while running the run due at ${due}`,
+          reason: englishText('runMessage', why, { replica: claim.replicaId, account: accountName, due }),
         };
       }),
     );

@@ -1,3 +1,4 @@
+import { PANEL_LANGUAGES } from '@shared/panel-texts';
 import { isIanaTimeZone } from '@shared/config';
 import { FieldProblem, fieldRuleSentence } from '@shared/http-service';
 import {
@@ -269,6 +270,21 @@ export const SETTINGS_FIELDS: Record<keyof SettingsPatch, FieldDefinition> = {
   push_notify_backup_failure: { group: 'global', key: 'push_notify_backup_failure', rule: boolean },
   push_notify_session_invalid: { group: 'global', key: 'push_notify_session_invalid', rule: boolean },
   push_notify_admin_login: { group: 'global', key: 'push_notify_admin_login', rule: boolean },
+  notify_language: {
+    group: 'global',
+    key: 'notify_language',
+    rule: {
+      kind: 'string',
+      nullable: false,
+      maxLength: 8,
+      check: {
+        rule: 'notify_language',
+        accepts: (value) => (PANEL_LANGUAGES as readonly string[]).includes(value),
+        violation: `must be one of ${PANEL_LANGUAGES.join(', ')}`,
+        sentence: 'Choose English or Simplified Chinese.',
+      },
+    },
+  },
   timezone: {
     group: 'global',
     key: 'timezone',

@@ -1,3 +1,5 @@
+import type { PanelLanguage } from '@shared/panel-texts';
+
 /** How the email channel talks to its SMTP server: STARTTLS on a plain port, TLS from the first byte (465), or unencrypted (local servers only). */
 export const SMTP_SECURITY = ['starttls', 'tls', 'none'] as const;
 export type SmtpSecurity = (typeof SMTP_SECURITY)[number];
@@ -56,6 +58,8 @@ export interface GlobalSettings {
   push_notify_backup_failure: boolean;
   push_notify_session_invalid: boolean;
   push_notify_admin_login: boolean;
+  /** The language of the notifications the panel sends (bot, push channels, webhook): `en` or `zh`. */
+  notify_language: PanelLanguage;
   /** IANA time zone of schedules such as the daily keep-alive. */
   timezone: string;
   /** The safety governor (issue 35): seconds between two actions of an account in one chat. */
@@ -124,6 +128,7 @@ export const DEFAULT_GLOBAL_SETTINGS: Readonly<GlobalSettings> = Object.freeze({
   push_notify_backup_failure: true,
   push_notify_session_invalid: true,
   push_notify_admin_login: false,
+  notify_language: 'en',
   timezone: 'UTC',
   safety_min_spacing_seconds: 3,
   safety_per_minute: 20,
@@ -181,6 +186,7 @@ export interface SettingsPatch {
   push_notify_backup_failure?: boolean;
   push_notify_session_invalid?: boolean;
   push_notify_admin_login?: boolean;
+  notify_language?: PanelLanguage;
   timezone?: string;
   safety_min_spacing_seconds?: number;
   safety_per_minute?: number;

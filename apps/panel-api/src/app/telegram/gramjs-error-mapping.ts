@@ -1,3 +1,4 @@
+import { englishText } from '@shared/panel-texts';
 import { TelegramError } from './telegram-error';
 
 /** RPC error messages that mean the authorization behind the session is gone for good. */
@@ -84,16 +85,16 @@ export function mapGramJsError(error: unknown): TelegramError {
     if (INVALID_CREDENTIAL_MESSAGES.has(rpcMessage)) {
       return new TelegramError('invalid_credentials', `Telegram refused the login data (${rpcMessage})`, { rpcMessage });
     }
-    if (NOT_FOUND_MESSAGES.has(rpcMessage)) return new TelegramError('not_found', `Telegram answered ${rpcMessage}`, { rpcMessage });
+    if (NOT_FOUND_MESSAGES.has(rpcMessage)) return new TelegramError('not_found', englishText('runMessage', 'telegram_answered', { code: rpcMessage }), { rpcMessage });
     if (rpcMessage === 'TIMEOUT' || rpcMessage === 'RPC_CALL_FAIL') {
       return new TelegramError('timeout', `Telegram did not answer in time (${rpcMessage})`, { rpcMessage });
     }
-    return new TelegramError('rpc_error', `Telegram answered ${rpcMessage}`, { rpcMessage });
+    return new TelegramError('rpc_error', englishText('runMessage', 'telegram_answered', { code: rpcMessage }), { rpcMessage });
   }
   const code = typeof record['code'] === 'string' ? record['code'] : undefined;
   const message = error instanceof Error ? error.message : String(error);
-  if (code && NETWORK_ERROR_CODES.has(code)) return new TelegramError('connection_error', `Cannot reach Telegram (${code})`);
+  if (code && NETWORK_ERROR_CODES.has(code)) return new TelegramError('connection_error', englishText('runMessage', 'telegram_unreachable', { reason: code }));
   if (message === 'TIMEOUT' || /timed? ?out/i.test(message)) return new TelegramError('timeout', 'Telegram did not answer in time');
-  if (NETWORK_MESSAGE_PATTERN.test(message)) return new TelegramError('connection_error', `Cannot reach Telegram (${message})`);
+  if (NETWORK_MESSAGE_PATTERN.test(message)) return new TelegramError('connection_error', englishText('runMessage', 'telegram_unreachable', { reason: message }));
   return new TelegramError('rpc_error', `Telegram request failed: ${message}`);
 }

@@ -1,3 +1,4 @@
+import { englishText } from '@shared/panel-texts';
 import { Logger as NestLogger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { Api, helpers, Logger as GramLogger, password as gramPassword, TelegramClient, utils } from 'telegram';
@@ -236,7 +237,7 @@ export class GramJsTelegramGateway implements TelegramGateway {
   private credentials(): TelegramApiCredentials {
     const credentials = this.options.credentials();
     if (!credentials) {
-      throw new TelegramError('not_configured', 'Telegram API id and hash are not configured (settings: telegram_api_id, telegram_api_hash)');
+      throw new TelegramError('not_configured', englishText('runMessage', 'telegram_not_configured'));
     }
     return credentials;
   }
@@ -262,7 +263,7 @@ export class GramJsTelegramGateway implements TelegramGateway {
     const connected = await client.connect();
     // GramJS answers false (instead of throwing) when every connection attempt failed.
     if (connected === false && !(await this.isConnected(client))) {
-      throw new TelegramError('connection_error', 'Cannot reach Telegram (connection failed)');
+      throw new TelegramError('connection_error', englishText('runMessage', 'telegram_unreachable', { reason: 'connection failed' }));
     }
   }
 
@@ -312,7 +313,7 @@ export class GramJsTelegramGateway implements TelegramGateway {
 
   /** Runs `work` with a deadline and the caller's signal; every failure becomes a TelegramError. */
   private async deadline<T>(options: CallOptions | undefined, work: () => Promise<T>, onGiveUp?: () => void): Promise<T> {
-    if (this.closed) throw new TelegramError('connection_error', 'The Telegram gateway is shut down');
+    if (this.closed) throw new TelegramError('connection_error', englishText('runMessage', 'telegram_shut_down'));
     const timeoutMs = options?.timeoutMs ?? this.defaultTimeoutMs;
     const signal = options?.signal;
     if (signal?.aborted) throw TelegramError.aborted();
@@ -492,16 +493,16 @@ export class GramJsTelegramGateway implements TelegramGateway {
   ): Promise<ButtonClickResult> {
     return this.withClient(session, options, async (client) => {
       const [message] = await client.getMessages(chatRef(chat), { ids: [messageId] });
-      if (!(message instanceof Api.Message)) throw new TelegramError('not_found', `Message ${messageId} not found`);
+      if (!(message instanceof Api.Message)) throw new TelegramError('not_found', englishText('runMessage', 'telegram_message_missing', { message: messageId }));
       const markup = message.replyMarkup;
       const rows = markup && 'rows' in markup ? markup.rows : [];
       const button = rows.flatMap((row) => row.buttons).find((b) => b.text.includes(buttonText));
-      if (!button) throw new TelegramError('not_found', `No button "${buttonText}" on message ${messageId}`);
+      if (!button) throw new TelegramError('not_found', englishText('runMessage', 'telegram_no_button', { text: buttonText, message: messageId }));
       if (markup instanceof Api.ReplyKeyboardMarkup) {
         return { kind: 'sent', message: messageFromGramJs(await client.sendMessage(chatRef(chat), { message: button.text })) };
       }
       if (button instanceof Api.KeyboardButtonUrl) return { kind: 'callback', alert: false, url: button.url };
-      if (!(button instanceof Api.KeyboardButtonCallback)) throw new TelegramError('not_found', `Button "${button.text}" cannot be pressed`);
+      if (!(button instanceof Api.KeyboardButtonCallback)) throw new TelegramError('not_found', englishText('runMessage', 'telegram_button_not_pressable', { text: button.text }));
       const answer = await client.invoke(
         new Api.messages.GetBotCallbackAnswer({ peer: await client.getInputEntity(chatRef(chat)), msgId: messageId, data: button.data }),
       );
@@ -543,7 +544,7 @@ export class GramJsTelegramGateway implements TelegramGateway {
   async downloadMedia(session: TelegramSession, chat: TelegramChatRef, messageId: number, options?: CallOptions): Promise<DownloadedMedia | null> {
     return this.withClient(session, options, async (client) => {
       const [message] = await client.getMessages(chatRef(chat), { ids: [messageId] });
-      if (!(message instanceof Api.Message)) throw new TelegramError('not_found', `Message ${messageId} not found`);
+      if (!(message instanceof Api.Message)) throw new TelegramError('not_found', englishText('runMessage', 'telegram_message_missing', { message: messageId }));
       if (!message.media) return null;
       const data = await client.downloadMedia(message, {});
       if (!data || typeof data === 'string') return null;

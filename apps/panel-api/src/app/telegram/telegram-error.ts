@@ -1,3 +1,5 @@
+import { englishText } from '@shared/panel-texts';
+
 /** What went wrong, in the terms the rest of panel-api acts on. */
 export type TelegramErrorKind =
   /** The session no longer works (revoked, unregistered key, deactivated user): the account needs a new login. */
@@ -36,19 +38,19 @@ export class TelegramError extends Error {
   }
 
   static floodWait(seconds: number, rpcMessage = `FLOOD_WAIT_${seconds}`): TelegramError {
-    return new TelegramError('flood_wait', `Telegram asks to wait ${seconds} s before the next request`, { seconds, rpcMessage });
+    return new TelegramError('flood_wait', englishText('runMessage', 'telegram_flood_wait', { seconds }), { seconds, rpcMessage });
   }
 
   static sessionInvalid(rpcMessage: string): TelegramError {
-    return new TelegramError('session_invalid', `The session is no longer valid (${rpcMessage}); log in again`, { rpcMessage });
+    return new TelegramError('session_invalid', englishText('runMessage', 'telegram_session_invalid', { reason: rpcMessage }), { rpcMessage });
   }
 
   static timeout(milliseconds: number): TelegramError {
-    return new TelegramError('timeout', `Telegram did not answer within ${Math.round(milliseconds / 100) / 10} s`);
+    return new TelegramError('timeout', englishText('runMessage', 'telegram_timeout', { seconds: Math.round(milliseconds / 100) / 10 }));
   }
 
   static aborted(): TelegramError {
-    return new TelegramError('aborted', 'The request was cancelled');
+    return new TelegramError('aborted', englishText('runMessage', 'telegram_aborted'));
   }
 }
 

@@ -41,8 +41,9 @@ export interface LiveSignLog {
   task_name: string;
   success: boolean;
   message: string;
-  /** Set when the runner wrote the message itself (completed, no_answer): said in the page's language. */
+  /** Set when the runner or a named error wrote the message: said in the page's language with `message_params`. */
   message_code?: string | null;
+  message_params?: Record<string, string>;
   created_at: string;
   failure_category: string;
 }
@@ -241,8 +242,8 @@ export function DashboardPage() {
                         c="dimmed"
                         style={{ overflowWrap: 'anywhere' }}
                       >
-                        {run.account_name} · {run.phase}
-                        {run.phase_detail ? ` · ${run.phase_detail}` : ''}
+                        {run.account_name} · {t(`panel.phase.${run.phase}`, { defaultValue: run.phase })}
+                        {run.phase_detail ? ` · ${runText.phaseDetail(run)}` : ''}
                       </Text>
                     </div>
                     <Button

@@ -5,6 +5,7 @@ import { Schemas } from '../../api/client';
 import { categoryLabel, runStateLabel, triggerLabel } from '../../components/codes';
 import { useAccountListQuery, useTaskListQuery, useTimeZone } from '../../components/hooks';
 import { Page } from '../../components/page';
+import { OriginalText } from '../../components/original-text';
 import { useRunText } from '../../components/run-text';
 import { useRunQuery, useRunsQuery } from './history-api';
 
@@ -125,6 +126,7 @@ export function HistoryPage() {
                   {formatDateTime(run.started_at, timeZone)} → {formatDateTime(run.finished_at, timeZone)} · {t('history.attempts', { count: run.attempts })}
                 </Text>
                 <pre className="plain-text">{runText.message(run)}</pre>
+                <OriginalText text={run.message} shown={runText.message(run)} />
                 {run.flow_log.length === 0 ? (
                   <Text size="sm" c="dimmed">
                     {t('history.noSteps')}

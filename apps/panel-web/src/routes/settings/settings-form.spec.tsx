@@ -49,6 +49,7 @@ const VIEW: SettingsView = {
   push_notify_backup_failure: true,
   push_notify_session_invalid: true,
   push_notify_admin_login: false,
+  notify_language: 'en',
   timezone: 'Asia/Shanghai',
   safety_min_spacing_seconds: 3,
   safety_per_minute: 20,

@@ -37,7 +37,10 @@ const TEXT_FIELDS = [
   'ai_model',
 ] as const;
 /** Text settings that must not be empty. */
-const REQUIRED_TEXT_FIELDS = ['webdav_dir', 'timezone', 'push_email_smtp_security'] as const;
+const REQUIRED_TEXT_FIELDS = ['webdav_dir', 'timezone', 'push_email_smtp_security', 'notify_language'] as const;
+
+/** The languages notifications can be written in (the service's PANEL_LANGUAGES). */
+export const NOTIFY_LANGUAGES = ['en', 'zh'] as const;
 
 /** How the email channel talks to its server (the service's SMTP_SECURITY). */
 export const SMTP_SECURITY = ['starttls', 'tls', 'none'] as const;

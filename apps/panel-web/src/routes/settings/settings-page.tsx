@@ -14,7 +14,7 @@ import { ChannelTestControls } from './channel-tests';
 import { useRunDeviceKeepalive, useSaveSettings, useTestAi } from './settings-api';
 import { Section, TestButton, TestResult } from './settings-parts';
 import { FormBinding, IntegerField, SecretSetting, SwitchField, TextField } from './form-binding';
-import { fieldValue, formProblems, formValuesOf, secretsNeededAgain, SettingsFormValues, settingsPatch, SettingsView, SMTP_SECURITY } from './settings-form';
+import { fieldValue, formProblems, formValuesOf, secretsNeededAgain, SettingsFormValues, settingsPatch, SettingsView, SMTP_SECURITY, NOTIFY_LANGUAGES } from './settings-form';
 
 export const SETTINGS_TABS = ['general', 'telegram', 'ai', 'notifications', 'backups', 'configuration'] as const;
 type SettingsTab = (typeof SETTINGS_TABS)[number];
@@ -244,6 +244,10 @@ function KeepaliveResult({ result }: { result: Schemas['KeepaliveRunResultDto'] 
                       <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
                         {row.code ? checkCodeLabel(t, row.code) : row.message}
                       </Text>
+                    ) : row.outcome === 'skipped_not_due' ? (
+                      <Text size="xs" c="dimmed">
+                        {t('panel.keepalive.skipped_not_due')}
+                      </Text>
                     ) : null}
                   </Table.Td>
                 </Table.Tr>
@@ -284,6 +288,16 @@ function NotificationsTab({ form, dirty }: { form: FormBinding; dirty: boolean }
   const view = form.view;
   return (
     <>
+      <Section title={t('settings.notifyLanguage.title')} intro={t('settings.notifyLanguage.intro')}>
+        <Select
+          label={t('settings.notifyLanguage.label')}
+          allowDeselect={false}
+          data={NOTIFY_LANGUAGES.map((value) => ({ value, label: t(`settings.notifyLanguage.options.${value}`) }))}
+          value={form.values.text.notify_language}
+          error={form.errors['notify_language']}
+          onChange={(value) => form.update((values) => ({ ...values, text: { ...values.text, notify_language: value ?? 'en' } }))}
+        />
+      </Section>
       <Section
         title={t('settings.bot.title')}
         intro={t('settings.bot.intro')}

@@ -110,6 +110,12 @@ export const en = {
       backup_failure: 'Automatic backup failed',
       admin_login: 'Admin logged in',
     },
+    notifyLanguage: {
+      title: 'Language of notifications',
+      intro: 'The notices of the bot, the push channels and the webhook are written in this language.',
+      label: 'Language',
+      options: { en: 'English', zh: '简体中文 (Simplified Chinese)' },
+    },
     push: {
       title: 'Push channels',
       intro: 'Bark, ServerChan, ntfy, Discord, Slack, Teams, Gotify, email and a signed webhook receive the same notices as the bot, each while it is set.',
@@ -396,6 +402,12 @@ export const zh: typeof en = {
       session_invalid: '会话已失效',
       backup_failure: '自动备份失败',
       admin_login: '管理员登录',
+    },
+    notifyLanguage: {
+      title: '通知语言',
+      intro: 'Bot、推送渠道和 Webhook 的通知使用这种语言。',
+      label: '语言',
+      options: { en: 'English（英语）', zh: '简体中文' },
     },
     push: {
       title: '推送渠道',

@@ -7,6 +7,8 @@ import { Link } from 'react-router';
 import { Schemas } from '../../api/client';
 import { useTimeZone } from '../../components/hooks';
 import { useReplicaFailureToasts } from '../../components/replica-failures';
+import { categoryLabel } from '../../components/codes';
+import { OriginalText } from '../../components/original-text';
 import { useRunText } from '../../components/run-text';
 import { RunStatus, useAccountNamesQuery, useCancelRun, useRunStatusQuery, useRunTask, useTaskHistoryQuery, useTaskQuery } from './tasks-api';
 
@@ -142,13 +144,14 @@ export function RunDrawer({ name, justStarted = false, onClose }: { name: string
                   <Paper key={entry.run_id} component="li" withBorder p="xs">
                     <Group gap="xs" justify="space-between">
                       <Badge color={entry.success ? 'teal' : 'red'} variant="light">
-                        {entry.success ? t('tasks.result.success') : `${t('tasks.result.failure')} · ${t(`tasks.category.${entry.failure_category}`, { defaultValue: entry.failure_category })}`}
+                        {entry.success ? t('tasks.result.success') : `${t('tasks.result.failure')} · ${categoryLabel(t, entry.failure_category)}`}
                       </Badge>
                       <Text size="xs" c="dimmed">
                         {formatDateTime(entry.finished_at, timeZone)} · {entry.account_name} · {t(`tasks.trigger.${entry.trigger}`, { defaultValue: entry.trigger })}
                       </Text>
                     </Group>
                     <pre className="plain-text">{runText.message(entry)}</pre>
+                    <OriginalText text={entry.message} shown={runText.message(entry)} />
                     {entry.flow_log.length > 0 ? (
                       <details>
                         <summary>
@@ -191,8 +194,8 @@ function RunLog({ run, timeZone }: { run: RunView; timeZone: string }) {
           </Badge>
           {run.phase ? (
             <Text size="xs">
-              {t('tasks.run.phase')}: {t(`tasks.phase.${run.phase}`, { defaultValue: run.phase })}
-              {run.phase_detail ? ` · ${run.phase_detail}` : ''}
+              {t('tasks.run.phase')}: {t(`panel.phase.${run.phase}`, { defaultValue: run.phase })}
+              {run.phase_detail ? ` · ${runText.phaseDetail(run)}` : ''}
             </Text>
           ) : null}
           {run.account_name ? (
@@ -203,9 +206,11 @@ function RunLog({ run, timeZone }: { run: RunView; timeZone: string }) {
         </Group>
         {run.state !== 'running' && run.success === false && run.failure_category !== 'none' ? (
           <Text size="xs" c="red">
-            {t(`tasks.category.${run.failure_category}`, { defaultValue: run.failure_category })}
-            {run.error ? `: ${run.error}` : ''}
+            {run.error ? t('tasks.run.failedWith', { category: categoryLabel(t, run.failure_category), error: runText.error(run) }) : categoryLabel(t, run.failure_category)}
           </Text>
+        ) : null}
+        {run.state !== 'running' && run.success === false && run.failure_category !== 'none' ? (
+          <OriginalText text={run.error} shown={runText.error(run)} />
         ) : null}
         {run.logs.length === 0 ? (
           <Text size="xs" c="dimmed">

@@ -4,6 +4,7 @@ import { confirmAction, DataTable, EmptyState, formatDateTime, toast, useErrorMe
 import { FormEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { categoryLabel } from '../../components/codes';
 import { useTimeZone } from '../../components/hooks';
 import { Page } from '../../components/page';
 import { useReplicaFailureToasts } from '../../components/replica-failures';
@@ -335,14 +336,14 @@ export function TasksPage() {
               if (run)
                 return (
                   <Badge color="blue" variant="dot">
-                    {t('tasks.running')} · {t(`tasks.phase.${run.phase}`, { defaultValue: run.phase })}
+                    {t('tasks.running')} · {t(`panel.phase.${run.phase}`, { defaultValue: run.phase })}
                   </Badge>
                 );
               if (!row.last_run) return <Text size="xs" c="dimmed">{t('tasks.never')}</Text>;
               return (
                 <Stack gap={2}>
                   <Badge color={row.last_run.success ? 'teal' : 'red'} variant="light" style={{ alignSelf: 'flex-start' }}>
-                    {row.last_run.success ? t('tasks.result.success') : `${t('tasks.result.failure')} · ${t(`tasks.category.${row.last_run.failure_category}`, { defaultValue: row.last_run.failure_category })}`}
+                    {row.last_run.success ? t('tasks.result.success') : `${t('tasks.result.failure')} · ${categoryLabel(t, row.last_run.failure_category)}`}
                   </Badge>
                   <Text size="xs" c="dimmed">
                     {formatDateTime(row.last_run.at, timeZone, false)} · {row.last_run.account_name}

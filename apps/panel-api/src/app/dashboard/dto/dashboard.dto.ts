@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { FAILURE_CATEGORIES, RUN_MESSAGES } from '../../common/run-outcomes';
+import { FAILURE_CATEGORIES, RUN_MESSAGE_CODES } from '../../common/run-outcomes';
 import { HistoryEntryDto } from '../../runs/dto/run.dto';
 import { RUN_VERDICTS } from '../../common/verdict';
 
@@ -71,8 +71,10 @@ export class RunListItemDto {
   @ApiProperty() success!: boolean;
   @ApiProperty() failure_category!: string;
   @ApiProperty() message!: string;
-  @ApiProperty({ nullable: true, enum: Object.keys(RUN_MESSAGES), description: 'Set when the runner wrote the message itself (completed, no_answer, shutdown, released): say it in the reader\'s language; null for a bot\'s answer or an error\'s text' })
+  @ApiProperty({ nullable: true, enum: RUN_MESSAGE_CODES, description: 'The sentence of the catalogue (@shared/panel-texts runMessage) when the runner or a named error wrote the message: say it in the reader\'s language, with `message` as the detail; null for a bot\'s answer or an uncoded error text' })
   message_code!: string | null;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: 'The values the sentence of `message_code` names (empty without a code)', example: { seconds: '37' } })
+  message_params!: Record<string, string>;
   @ApiProperty() attempts!: number;
   @ApiProperty({ nullable: true, enum: RUN_VERDICTS, description: "What the bot's answer said (tasks with verdict patterns); null when the task declares none" }) verdict!: string | null;
   @ApiProperty({ nullable: true, type: String, description: 'The answer that decided the verdict (one line, at most 500 characters)' }) verdict_text!: string | null;

@@ -2,9 +2,17 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { ReplicaFailureDto } from '../../cluster/cluster.dto';
-import { FAILURE_CATEGORIES, RUN_MESSAGES, RUN_STATES } from '../../common/run-outcomes';
+import { FAILURE_CATEGORIES, RUN_MESSAGE_CODES, RUN_STATES } from '../../common/run-outcomes';
+import { en } from '@shared/panel-texts';
 import { FLOW_LOG_CODES } from '../action-runner';
 import { RUN_VERDICTS } from '../../common/verdict';
+
+const PHASE_DETAIL_CODE = {
+  nullable: true,
+  enum: Object.keys(en.phaseDetail),
+  description: 'The sentence of the catalogue (@shared/panel-texts phaseDetail) that `phase_detail` is, to say it in the reader\'s language',
+} as const;
+const CODE_PARAMS = { type: 'object', additionalProperties: { type: 'string' }, description: 'The values the coded sentence names (empty without a code)' } as const;
 
 export class FlowLogEntryDto {
   @ApiProperty({ format: 'date-time' }) at!: string;
@@ -24,8 +32,13 @@ export class RunStatusDto {
   @ApiProperty({ enum: RUN_STATES }) state!: string;
   @ApiProperty({ nullable: true, enum: ['starting', 'checking_account', 'waiting_lock', 'cooldown', 'running', 'finalizing'] }) phase!: string | null;
   @ApiProperty({ nullable: true, type: String }) phase_detail!: string | null;
+  @ApiProperty(PHASE_DETAIL_CODE) phase_detail_code!: string | null;
+  @ApiProperty(CODE_PARAMS) phase_detail_params!: Record<string, string>;
   @ApiProperty({ nullable: true, type: Boolean }) success!: boolean | null;
   @ApiProperty({ nullable: true, type: String }) error!: string | null;
+  @ApiProperty({ nullable: true, enum: RUN_MESSAGE_CODES, description: 'The sentence of the catalogue (runMessage) that `error` is, to say it in the reader\'s language; null for an uncoded error text' })
+  error_code!: string | null;
+  @ApiProperty(CODE_PARAMS) error_params!: Record<string, string>;
   @ApiProperty({ enum: FAILURE_CATEGORIES }) failure_category!: string;
   @ApiProperty({ nullable: true, type: String }) output!: string | null;
   @ApiProperty({ nullable: true, enum: RUN_VERDICTS, description: "What the bot's answer said (tasks with verdict patterns); null when the task declares none" }) verdict!: string | null;
@@ -49,6 +62,8 @@ export class ActiveRunDto {
   @ApiProperty() account_name!: string;
   @ApiProperty() phase!: string;
   @ApiProperty({ nullable: true, type: String }) phase_detail!: string | null;
+  @ApiProperty(PHASE_DETAIL_CODE) phase_detail_code!: string | null;
+  @ApiProperty(CODE_PARAMS) phase_detail_params!: Record<string, string>;
   @ApiProperty({ format: 'date-time' }) started_at!: string;
   @ApiProperty({ nullable: true, type: Number }) wait_seconds!: number | null;
   @ApiProperty({ description: 'The replica running it (replicas on PostgreSQL; on one instance always that instance)' }) replica_id!: string;
@@ -120,8 +135,10 @@ export class HistoryEntryDto {
   @ApiProperty() success!: boolean;
   @ApiProperty() failure_category!: string;
   @ApiProperty() message!: string;
-  @ApiProperty({ nullable: true, enum: Object.keys(RUN_MESSAGES), description: 'Set when the runner wrote the message itself (completed, no_answer, shutdown, released): say it in the reader\'s language; null for a bot\'s answer or an error\'s text' })
+  @ApiProperty({ nullable: true, enum: RUN_MESSAGE_CODES, description: 'The sentence of the catalogue (@shared/panel-texts runMessage) when the runner or a named error wrote the message: say it in the reader\'s language, with `message` as the detail; null for a bot\'s answer or an uncoded error text' })
   message_code!: string | null;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, description: 'The values the sentence of `message_code` names (empty without a code)', example: { seconds: '37' } })
+  message_params!: Record<string, string>;
   @ApiProperty() attempts!: number;
   @ApiProperty({ nullable: true, enum: RUN_VERDICTS, description: "What the bot's answer said (tasks with verdict patterns); null when the task declares none" }) verdict!: string | null;
   @ApiProperty({ nullable: true, type: String, description: 'The answer that decided the verdict (one line, at most 500 characters)' }) verdict_text!: string | null;

@@ -1,3 +1,4 @@
+import { PANEL_LANGUAGES, PanelLanguage } from '@shared/panel-texts';
 import { ApiProperty } from '@nestjs/swagger';
 import { AiSettings, GlobalSettings, SMTP_SECURITY, SmtpSecurity, TelegramApiSettings } from '../settings.types';
 
@@ -43,6 +44,7 @@ export class SettingsViewDto {
   @ApiProperty() push_notify_backup_failure!: boolean;
   @ApiProperty() push_notify_session_invalid!: boolean;
   @ApiProperty() push_notify_admin_login!: boolean;
+  @ApiProperty({ enum: PANEL_LANGUAGES }) notify_language!: PanelLanguage;
   @ApiProperty() timezone!: string;
   @ApiProperty() safety_min_spacing_seconds!: number;
   @ApiProperty() safety_per_minute!: number;

@@ -1,3 +1,4 @@
+import { PANEL_LANGUAGES, PanelLanguage } from '@shared/panel-texts';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { ValidateBy, ValidationArguments } from 'class-validator';
 import { describeFieldProblems } from '@shared/http-service';
@@ -194,6 +195,10 @@ export class UpdateSettingsDto implements SettingsPatch {
   @ApiPropertyOptional({ type: Boolean, default: false, description: 'Push channels and webhook: every panel login.' })
   @SettingsRule('push_notify_admin_login')
   push_notify_admin_login?: boolean;
+
+  @ApiPropertyOptional({ enum: PANEL_LANGUAGES, default: 'en', description: 'The language of the notifications (bot, push channels, webhook): en (English) or zh (Simplified Chinese).' })
+  @SettingsRule('notify_language')
+  notify_language?: PanelLanguage;
 
   @ApiPropertyOptional({ type: String, default: 'UTC', example: 'Europe/Berlin', description: 'IANA time zone of the schedules.' })
   @SettingsRule('timezone')
