@@ -1,8 +1,12 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { RawVariables } from '@shared/config';
-import { createTestPostgresDatabase, requestJson, tempDir, testDatabaseDriver, TestPostgresDatabase } from '@shared/testing';
+import { copySqliteTemplate, createTestPostgresDatabase, filesKey, requestJson, tempDir, testDatabaseDriver, TestDatabaseTemplate, TestPostgresDatabase } from '@shared/testing';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
 import { createPanelApp, listenPanelApp, PanelAppOptions, shutDownPanelApp } from '../src/app/create-app';
 import { loadPanelConfig, PanelConfig } from '../src/app/config/panel-config';
+import { dataSourceOptions } from '../src/database/data-source-options';
 import { GOVERNOR_CLOCK } from '../src/app/governor/governor-clock';
 import { VirtualClock } from './virtual-clock';
 
@@ -35,6 +39,30 @@ export const TEST_JWT_SECRET = 'panel-e2e-shared-jwt-secret-0123456789abcdef';
 /** The password startPanel gives the first-start admin through ADMIN_PASSWORD. */
 export const TEST_ADMIN_PASSWORD = 'correct horse battery';
 
+const migrations = join(__dirname, '../src/database/migrations');
+
+/**
+ * The migrated schema each fresh instance starts on (a copy, per driver): every migration still
+ * runs on both drivers, once per run, and the service at start finds none left to run.
+ */
+export const PANEL_TEMPLATE: Record<'sqlite' | 'postgres', TestDatabaseTemplate> = {
+  sqlite: {
+    name: 'panel',
+    key: filesKey(join(migrations, 'sqlite')),
+    migrate: (path) => migrate(new DataSource(dataSourceOptions({ driver: 'sqlite', path }))),
+  },
+  postgres: {
+    name: 'panel',
+    key: filesKey(join(migrations, 'postgres')),
+    migrate: (url) => migrate(new DataSource(dataSourceOptions({ driver: 'postgres', url }))),
+  },
+};
+
+async function migrate(dataSource: DataSource): Promise<void> {
+  await dataSource.initialize();
+  await dataSource.destroy();
+}
+
 export interface StartOptions {
   env?: RawVariables;
   /** Reuse the data directory (and database) of an earlier instance. */
@@ -58,7 +86,7 @@ export async function startPanel(options: StartOptions = {}): Promise<RunningPan
   let database: TestPostgresDatabase | undefined;
   let databaseUrl = options.reuse?.databaseUrl;
   if (!options.reuse && testDatabaseDriver() === 'postgres') {
-    database = await createTestPostgresDatabase('panel');
+    database = await createTestPostgresDatabase('panel', PANEL_TEMPLATE.postgres);
     databaseUrl = database.url;
   }
   const config = loadPanelConfig({
@@ -73,6 +101,10 @@ export async function startPanel(options: StartOptions = {}): Promise<RunningPan
     ...(databaseUrl ? { APP_DATABASE_URL: databaseUrl, APP_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, APP_JWT_SECRET: TEST_JWT_SECRET } : {}),
     ...(options.env ?? {}),
   });
+  const freshSqlite = join(dir.path, 'db.sqlite');
+  if (!options.reuse && config.database.driver === 'sqlite' && config.database.path === freshSqlite && !existsSync(freshSqlite)) {
+    await copySqliteTemplate(PANEL_TEMPLATE.sqlite, freshSqlite);
+  }
   // The safety governor's waits pass in virtual time unless a test brings its own clock (its own tests do).
   const overrides = [...(options.overrides ?? [])];
   if (!overrides.some((override) => override.provide === GOVERNOR_CLOCK)) overrides.push({ provide: GOVERNOR_CLOCK, useValue: new VirtualClock() });

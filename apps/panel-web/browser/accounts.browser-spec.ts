@@ -1,7 +1,7 @@
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { loginAsAdmin } from '../../panel-api/test/harness';
 import { Page } from 'playwright-core';
-import { DESKTOP, logIn, newPage, PHONE, screenshot, scrollsSideways, seriousAxeViolations, startWebPanel, waitInPage, WebPanel } from './support';
+import { DESKTOP, newPage, openLoggedIn, PHONE, screenshot, scrollsSideways, seriousAxeViolations, startWebPanel, waitInPage, WebPanel } from './support';
 
 /**
  * Accounts against the real panel-api and the Telegram simulator: add by QR (a code replaced before
@@ -35,7 +35,7 @@ describe('panel-web: accounts', () => {
   it('adds an account by QR: a fresh code before expiry, the 2FA step, and the card', async () => {
     const ada = web.telegram.createUser({ phone: '+31 600 000 101', firstName: 'Ada', username: 'ada', password: 'lovelace', passwordHint: 'engine' });
     const { page, context, errors } = await newPage(web, DESKTOP);
-    await logIn(page, { path: '/login?next=%2Faccounts' });
+    await openLoggedIn(web, page, '/accounts');
     await page.waitForURL(/\/accounts$/);
     await page.getByRole('heading', { name: 'No accounts yet' }).waitFor();
     await expectAccessible(page);
@@ -86,7 +86,7 @@ describe('panel-web: accounts', () => {
   it('adds an account by phone code on a phone screen, with the code hint and the 2FA step', async () => {
     web.telegram.createUser({ phone: '+31 600 000 202', firstName: 'Bob', password: 'hunter2' });
     const { page, context, errors } = await newPage(web, PHONE);
-    await logIn(page, { path: '/login?next=%2Faccounts' });
+    await openLoggedIn(web, page, '/accounts');
     await page.waitForURL(/\/accounts$/);
     await page.getByRole('listitem', { name: 'ada' }).waitFor();
     await page.getByRole('button', { name: 'Add account' }).click();
@@ -121,7 +121,7 @@ describe('panel-web: accounts', () => {
 
   it('checks all, edits remark and proxy (showing the service’s 400), terminates a device, reads official messages, deletes an account', async () => {
     const { page, context, errors } = await newPage(web, DESKTOP);
-    await logIn(page, { path: '/login?next=%2Faccounts' });
+    await openLoggedIn(web, page, '/accounts');
     await page.waitForURL(/\/accounts$/);
 
     // Check all: the job's progress, then the result.

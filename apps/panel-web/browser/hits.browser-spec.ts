@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { KeywordHit } from '../../panel-api/src/app/keyword-hits/entities/keyword-hit.entity';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { loginAsAdmin } from '../../panel-api/test/harness';
-import { animationsSettled, DESKTOP, logIn, newPage, PHONE, screenshot, scrollsSideways, seriousAxeViolations, startWebPanel, WebPanel } from './support';
+import { animationsSettled, DESKTOP, newPage, openLoggedIn, PHONE, screenshot, scrollsSideways, seriousAxeViolations, startWebPanel, WebPanel } from './support';
 
 const HOSTILE = '<img src=x onerror="window.__hacked=1"> coupon inside';
 
@@ -70,7 +70,7 @@ describe('panel-web: keyword hits', () => {
     page.on('console', (message) => {
       if (message.type() === 'warning' || message.type() === 'error') warnings.push(message.text());
     });
-    await logIn(page, { path: '/login?next=%2Fhits' });
+    await openLoggedIn(web, page, '/hits');
     await page.waitForURL(/\/hits$/);
     await status(page, 'Matching hits: 60');
     // Telegram text is rendered as text, never as HTML.
@@ -117,7 +117,7 @@ describe('panel-web: keyword hits', () => {
     page.on('request', (request) => {
       if (request.url().includes('/api/')) urls.push(request.url());
     });
-    await logIn(page, { path: '/login?next=%2Fhits' });
+    await openLoggedIn(web, page, '/hits');
     await status(page, 'Matching hits: 60');
     expect(await page.getByRole('row').count()).toBe(51);
     await page.getByRole('button', { name: 'Next page' }).click();
@@ -172,7 +172,7 @@ describe('panel-web: keyword hits', () => {
   it('says "10,000+" when the total is capped and asks before deleting everything', async () => {
     await seed(10_001, { taskName: 'flood', accountName: 'carol', chatId: '-1003' }, (index) => `flood ${index}`);
     const { page, context, errors } = await newPage(web, DESKTOP);
-    await logIn(page, { path: '/login?next=%2Fhits' });
+    await openLoggedIn(web, page, '/hits');
     await status(page, 'Matching hits: 10,000+');
     await page.getByText('10,000+ in total').waitFor();
     await page.getByRole('button', { name: 'Delete all hits' }).click();

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { Page } from 'playwright-core';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { loginAsAdmin } from '../../panel-api/test/harness';
-import { DESKTOP, logIn, newPage, PHONE, screenshot, scrollsSideways, seriousAxeViolations, startWebPanel, WebPanel } from './support';
+import { DESKTOP, newPage, openLoggedIn, PHONE, screenshot, scrollsSideways, seriousAxeViolations, startWebPanel, WebPanel } from './support';
 
 const BOT_TOKEN = '123456:SETTINGS-bot-token';
 const BOT_CHAT = '777001';
@@ -49,7 +49,7 @@ describe('panel-web: settings', () => {
 
   it('saves settings that persist after a reload, tests the bot and the AI model, and passes axe on every tab', async () => {
     const { page, context, errors } = await newPage(web, DESKTOP);
-    await logIn(page, { path: '/login?next=%2Fsettings' });
+    await openLoggedIn(web, page, '/settings');
     await page.waitForURL(/\/settings$/);
     await page.getByLabel('Days between keep-alives').waitFor();
     for (const tab of TABS) {
@@ -128,7 +128,7 @@ describe('panel-web: settings', () => {
 
   it('tests WebDAV, uploads and downloads backups, and lists the remote folder', async () => {
     const { page, context, errors } = await newPage(web, DESKTOP);
-    await logIn(page, { path: '/login?next=%2Fsettings%3Ftab%3Dbackups' });
+    await openLoggedIn(web, page, '/settings?tab=backups');
     await page.getByText('No WebDAV target is saved').waitFor();
     await page.getByLabel('WebDAV URL').fill(webdav.url);
     await page.getByLabel('Username').fill(webdav.username);
@@ -157,7 +157,7 @@ describe('panel-web: settings', () => {
     // The download and the export must carry the token in the header, never in the URL.
     const urls: string[] = [];
     page.on('request', (request) => urls.push(request.url()));
-    await logIn(page, { path: '/login?next=%2Fsettings%3Ftab%3Dconfiguration' });
+    await openLoggedIn(web, page, '/settings?tab=configuration');
     await page.getByRole('button', { name: 'Preview the import' }).waitFor();
 
     await page.locator('input[type=file]').setInputFiles({ name: 'tg-signpulse-export-typical.json', mimeType: 'application/json', buffer: readFileSync(SAMPLE) });
@@ -200,7 +200,7 @@ describe('panel-web: settings', () => {
 
   it('asks before leaving with unsaved changes', async () => {
     const { page, context } = await newPage(web, DESKTOP);
-    await logIn(page, { path: '/login?next=%2Fsettings' });
+    await openLoggedIn(web, page, '/settings');
     await page.getByLabel('Days between keep-alives').fill('60');
     await page.getByText('Unsaved changes').waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
@@ -222,7 +222,7 @@ describe('panel-web: settings', () => {
     ['phone', PHONE],
   ])('sets up Discord and email, says what is wrong on the field, and tests both from their cards (%s)', async (name, viewport) => {
     const { page, context, errors } = await newPage(web, viewport);
-    await logIn(page, { path: '/login?next=%2Fsettings%3Ftab%3Dnotifications' });
+    await openLoggedIn(web, page, '/settings?tab=notifications');
     const card = (title: string) => page.locator('.mantine-Card-root', { has: page.getByRole('heading', { name: title, exact: true }) });
     await card('Email').waitFor();
     const discordPath = `/api/webhooks/${name}/token`;
@@ -276,7 +276,7 @@ describe('panel-web: settings', () => {
 
   it('saves at 390x844 without sideways scrolling on any tab', async () => {
     const { page, context, errors } = await newPage(web, PHONE);
-    await logIn(page, { path: '/login?next=%2Fsettings' });
+    await openLoggedIn(web, page, '/settings');
     await page.getByLabel('Days between keep-alives').waitFor();
     for (const tab of TABS) {
       await openTab(page, tab);

@@ -98,6 +98,28 @@ export async function logIn(page: Page, options: { password?: string; totpSecret
 
 
 
+/**
+ * Opens `path` logged in without the login page: the token comes from the API (one request from
+ * the page's context) and is put where the web app keeps it, sessionStorage under `panel.token`
+ * (apps/panel-web/src/auth/session.ts), before the app's scripts run, once per tab (a later log out
+ * stays logged out). For tests about a page behind the login; the login page has its own tests
+ * (foundations, profile, first-hour, dashboard), which log in through it as a person does.
+ */
+export async function openLoggedIn(web: WebPanel, page: Page, path: string): Promise<void> {
+  const response = await page.context().request.post(`${web.panel.url}/api/auth/login`, { data: { username: 'admin', password: TEST_ADMIN_PASSWORD } });
+  if (response.status() !== 200) throw new Error(`login through the API failed: ${response.status()} ${await response.text()}`);
+  const { access_token: token } = (await response.json()) as { access_token: string };
+  await page.addInitScript(
+    ({ token, origin }) => {
+      if (location.origin !== origin || sessionStorage.getItem('test.logged-in')) return;
+      sessionStorage.setItem('test.logged-in', '1');
+      sessionStorage.setItem('panel.token', token);
+    },
+    { token, origin: new URL(web.panel.url).origin },
+  );
+  await page.goto(path);
+}
+
 /** Enables TOTP for the admin through the API and returns the secret. */
 export async function enableTotp(panel: RunningPanel): Promise<string> {
   const token = await loginAsAdmin(panel);

@@ -1,7 +1,7 @@
 import { Page } from 'playwright-core';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { loginAsAdmin } from '../../panel-api/test/harness';
-import { animationsSettled, DESKTOP, logIn, newPage, PHONE, screenshot, scrollsSideways, seriousAxeViolations, startWebPanel, WebPanel } from './support';
+import { animationsSettled, DESKTOP, newPage, openLoggedIn, PHONE, screenshot, scrollsSideways, seriousAxeViolations, startWebPanel, WebPanel } from './support';
 
 /**
  * Tasks: a task made through the editor (schedule preview from the service in its time zone), run
@@ -119,7 +119,7 @@ describe('panel-web: tasks', () => {
 
   it('creates a task in the editor, runs it with the live log, bulk-disables and deletes (desktop)', async () => {
     const { page, context, errors } = await newPage(web, DESKTOP);
-    await logIn(page, { path: '/login?next=%2Ftasks' });
+    await openLoggedIn(web, page, '/tasks');
     await page.waitForURL(/\/tasks$/);
     await page.getByText('No tasks yet').waitFor();
     await expectClean(page, 'tasks-empty-desktop');
@@ -213,7 +213,7 @@ describe('panel-web: tasks', () => {
 
   it('creates and runs a task at 390x844 without sideways scrolling', async () => {
     const { page, context, errors } = await newPage(web, PHONE);
-    await logIn(page, { path: '/login?next=%2Ftasks' });
+    await openLoggedIn(web, page, '/tasks');
     await page.waitForURL(/\/tasks$/);
     await page.getByRole('heading', { name: 'Tasks', exact: true }).waitFor();
     await page.getByRole('link', { name: 'New task' }).first().waitFor();

@@ -7,7 +7,7 @@ import { adminHeaders, loginAdmin } from '../../repo-monitor/test/harness';
 import { issueEvent } from '../../repo-monitor/test/github-fixtures';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { GitHubSyncService } from '../../repo-monitor/src/app/github/github-sync.service';
-import { ADMIN_PASSWORD, DESKTOP, INBOUND_SECRET, INSTALLATION_ID, installationCreated, newPage, PHONE, screenshot, scrollsSideways, sendDelivery, seriousAxeViolations, signIn, startWebMonitor, WebMonitor } from './support';
+import { ADMIN_PASSWORD, DESKTOP, INBOUND_SECRET, INSTALLATION_ID, installationCreated, newPage, openSignedIn, PHONE, screenshot, scrollsSideways, sendDelivery, seriousAxeViolations, signIn, startWebMonitor, WebMonitor } from './support';
 
 /**
  * The admin pages against the real repo-monitor: a signed webhook channel created and tested, a
@@ -82,7 +82,7 @@ describe('repo-monitor console: admin pages', () => {
 
   it('creates a signed webhook channel, shows its secret once and sends a test the receiver can verify', async () => {
     const { page, context, errors } = await newPage(web, DESKTOP);
-    await signIn(page, { path: '/login?next=%2Fchannels' });
+    await openSignedIn(page, '/channels', web.monitor.url);
     const secret = await createWebhookChannel(page, 'Receiver', '/hook');
     const card = page.getByRole('article', { name: 'Receiver' });
     await card.getByText('Secret set').waitFor();
@@ -102,7 +102,7 @@ describe('repo-monitor console: admin pages', () => {
 
   it('an entry to a failing receiver goes dead and is retried from the outbox page', async () => {
     const { page, context, errors } = await newPage(web, DESKTOP);
-    await signIn(page, { path: '/login?next=%2Fchannels' });
+    await openSignedIn(page, '/channels', web.monitor.url);
     // Only the new channel's receiver answers the event, so the failure below is its: the first
     // test's webhook channel (when it ran) is turned off from its card.
     await page.goto('/channels');
@@ -145,7 +145,7 @@ describe('repo-monitor console: admin pages', () => {
 
   it('shows a field set by the environment as locked, naming its variable', async () => {
     const { page, context } = await newPage(web, DESKTOP);
-    await signIn(page, { path: '/login?next=%2Fgithub-app' });
+    await openSignedIn(page, '/github-app', web.monitor.url);
     const appId = page.getByLabel('App id');
     await appId.waitFor();
     expect(await appId.getAttribute('readonly')).not.toBeNull();
@@ -159,7 +159,7 @@ describe('repo-monitor console: admin pages', () => {
 
   it('the starred releases page says where to set the starred user, then lists the user\u2019s repositories and searches them', async () => {
     const { page, context, errors } = await newPage(web);
-    await signIn(page, { path: '/login?next=%2Freleases' });
+    await openSignedIn(page, '/releases', web.monitor.url);
     await page.getByRole('heading', { name: 'Starred releases are off' }).waitFor();
     expect(await page.getByRole('link', { name: 'Open Settings' }).getAttribute('href')).toBe('/settings');
     expect(await seriousAxeViolations(page)).toEqual([]);
@@ -203,7 +203,7 @@ describe('repo-monitor console: admin pages', () => {
 
   it('the recovered deliveries page lists a delivery missed while repo-monitor was unreachable, asked for again with "Check now"', async () => {
     const { page, context, errors } = await newPage(web);
-    await signIn(page, { path: '/login?next=%2Frecovered-deliveries' });
+    await openSignedIn(page, '/recovered-deliveries', web.monitor.url);
     await page.getByRole('heading', { name: 'Recovered deliveries', exact: true }).waitFor();
     await page.getByText('No missed deliveries').waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
@@ -258,7 +258,7 @@ describe('repo-monitor console: admin pages', () => {
 
   it('every admin page passes axe-core and fits 390x844 without sideways scrolling', async () => {
     const { page, context, errors } = await newPage(web, PHONE);
-    await signIn(page, { path: '/login?next=%2Fchannels' });
+    await openSignedIn(page, '/channels', web.monitor.url);
     for (const [path, heading] of PAGES) {
       await page.goto(path);
       await page.getByRole('heading', { name: heading, exact: true }).waitFor();
@@ -273,7 +273,7 @@ describe('repo-monitor console: admin pages', () => {
 
   it('the channel journey works at 390x844', async () => {
     const { page, context } = await newPage(web, PHONE);
-    await signIn(page, { path: '/login?next=%2Fchannels' });
+    await openSignedIn(page, '/channels', web.monitor.url);
     await createWebhookChannel(page, 'Phone receiver', '/phone');
     const card = page.getByRole('article', { name: 'Phone receiver' });
     await card.getByRole('button', { name: 'Send test' }).click();

@@ -4,12 +4,12 @@ import {
   installationCreated,
   issueEvent,
   newPage,
+  openSignedIn,
   PHONE,
   screenshot,
   scrollsSideways,
   sendDelivery,
   seriousAxeViolations,
-  signIn,
   startWebMonitor,
   waitFor,
   WebMonitor,
@@ -32,7 +32,7 @@ describe('repo-monitor console: dashboard', () => {
 
   it('lists what is left to set up, then shows a signed delivery and its event without a reload', async () => {
     const { page, context, errors } = await newPage(web, DESKTOP);
-    await signIn(page, { path: '/login?next=%2Fdashboard' });
+    await openSignedIn(page, '/dashboard', web.monitor.url);
     await page.waitForURL(/\/dashboard$/);
     await page.getByRole('heading', { name: 'Dashboard', level: 2 }).waitFor();
     await page.getByText('Getting started').waitFor();
@@ -64,7 +64,7 @@ describe('repo-monitor console: dashboard', () => {
 
   it('lists the event on the events page, filters it through the URL and shows a new one without a reload', async () => {
     const { page, context, errors } = await newPage(web, DESKTOP);
-    await signIn(page, { path: '/login?next=%2Fevents' });
+    await openSignedIn(page, '/events', web.monitor.url);
     await page.waitForURL(/\/events$/);
     const table = page.getByRole('table', { name: 'Events, newest first' });
     await table.getByRole('link', { name: 'Crash when <b>parsing</b> the config' }).waitFor();
@@ -93,7 +93,7 @@ describe('repo-monitor console: dashboard', () => {
 
   it('works at 390x844 without sideways scrolling', async () => {
     const { page, context } = await newPage(web, PHONE);
-    await signIn(page, { path: '/login?next=%2Fdashboard' });
+    await openSignedIn(page, '/dashboard', web.monitor.url);
     await page.getByText('Recent events').waitFor();
     expect(await scrollsSideways(page)).toBe(false);
     expect(await seriousAxeViolations(page)).toEqual([]);

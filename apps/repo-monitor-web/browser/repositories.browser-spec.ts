@@ -3,12 +3,12 @@ import {
   INSTALLATION_ID,
   installationCreated,
   newPage,
+  openSignedIn,
   PHONE,
   screenshot,
   scrollsSideways,
   sendDelivery,
   seriousAxeViolations,
-  signIn,
   startWebMonitor,
   waitFor,
   WebMonitor,
@@ -33,7 +33,7 @@ describe('repo-monitor console: repositories', () => {
 
   it('toggles a switch that survives a reload, archives and activates, adds an external repository and stops watching it after a confirmation', async () => {
     const { page, context, errors } = await newPage(web, DESKTOP);
-    await signIn(page, { path: '/login?next=%2Frepositories' });
+    await openSignedIn(page, '/repositories', web.monitor.url);
     await page.waitForURL(/\/repositories$/);
     const table = page.getByRole('table', { name: 'Watched repositories, by name' });
     const row = table.getByRole('row', { name: /acme\/api/ });
@@ -102,7 +102,7 @@ describe('repo-monitor console: repositories', () => {
 
   it('fits 390x844 without sideways scrolling and passes axe-core', async () => {
     const { page, context, errors } = await newPage(web, PHONE);
-    await signIn(page, { path: '/login?next=%2Frepositories' });
+    await openSignedIn(page, '/repositories', web.monitor.url);
     await page.getByRole('heading', { name: 'Repositories', level: 2 }).waitFor();
     await page.getByRole('link', { name: /acme\/api/ }).waitFor();
     await page.getByRole('checkbox', { name: 'Notify about Issues in acme/api' }).waitFor();

@@ -2,7 +2,7 @@
 import { adminHeaders, loginAdmin } from '../../repo-monitor/test/harness';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { repositoryPayload } from '../../repo-monitor/test/github-fixtures';
-import { DESKTOP, newPage, PHONE, scrollsSideways, sendDelivery, seriousAxeViolations, signIn, startWebMonitor, waitFor, WebMonitor } from './support';
+import { DESKTOP, newPage, openSignedIn, PHONE, scrollsSideways, sendDelivery, seriousAxeViolations, startWebMonitor, waitFor, WebMonitor } from './support';
 
 /**
  * The Rules page against the real repo-monitor: rules made from templates (a dry run on the routed
@@ -35,7 +35,7 @@ describe('repo-monitor console: routing rules', () => {
 
   it('creates rules from templates after a dry run, reorders and switches one off', async () => {
     const { page, context, errors } = await newPage(web, DESKTOP);
-    await signIn(page, { path: '/login?next=%2Frules' });
+    await openSignedIn(page, '/rules', web.monitor.url);
     await page.getByRole('heading', { name: 'Routing rules' }).waitFor();
     await page.getByText('No rules yet').waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
@@ -86,7 +86,7 @@ describe('repo-monitor console: routing rules', () => {
 
   it('explains on the events page where an event went', async () => {
     const { page, context, errors } = await newPage(web, DESKTOP);
-    await signIn(page, { path: '/login?next=%2Fevents' });
+    await openSignedIn(page, '/events', web.monitor.url);
     await page.getByRole('button', { name: 'Where it went: Issue #5 opened: Bump lodash from 4.17.20 to 4.17.21' }).click();
     const dialog = page.getByRole('dialog', { name: 'Where “Issue #5 opened: Bump lodash from 4.17.20 to 4.17.21” went' });
     await dialog.getByText("By the channels' kind filters (no rule is enabled): sent to Telegram (from environment).").waitFor();
@@ -101,7 +101,7 @@ describe('repo-monitor console: routing rules', () => {
 
   it('fits a phone screen', async () => {
     const { page, context, errors } = await newPage(web, PHONE);
-    await signIn(page, { path: '/login?next=%2Frules' });
+    await openSignedIn(page, '/rules', web.monitor.url);
     await page.getByRole('article', { name: 'Mute Dependabot' }).waitFor();
     expect(await scrollsSideways(page)).toBe(false);
     expect(await seriousAxeViolations(page)).toEqual([]);

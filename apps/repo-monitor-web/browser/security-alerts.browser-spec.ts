@@ -1,6 +1,6 @@
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { securityAlertEvent } from '../../repo-monitor/test/github-fixtures';
-import { DESKTOP, INSTALLATION_ID, installationCreated, newPage, PHONE, screenshot, scrollsSideways, sendDelivery, seriousAxeViolations, signIn, startWebMonitor, WebMonitor } from './support';
+import { DESKTOP, INSTALLATION_ID, installationCreated, newPage, openSignedIn, PHONE, screenshot, scrollsSideways, sendDelivery, seriousAxeViolations, startWebMonitor, WebMonitor } from './support';
 
 /**
  * The security alerts page against the real repo-monitor: a Dependabot, a code scanning and a secret
@@ -31,7 +31,7 @@ describe('repo-monitor console: security alerts', () => {
 
   it('lists the alerts, ignores one and stops ignoring it, and filters through the URL', async () => {
     const { page, context, errors } = await newPage(web, DESKTOP);
-    await signIn(page, { path: '/login?next=%2Fsecurity-alerts' });
+    await openSignedIn(page, '/security-alerts', web.monitor.url);
     await page.waitForURL(/\/security-alerts$/);
     const table = page.getByRole('table', { name: 'Security alerts, most recently updated first' });
     // Deliveries are applied in the background; the page refreshes itself every 15 s.
@@ -76,7 +76,7 @@ describe('repo-monitor console: security alerts', () => {
 
   it('works at 390x844 without sideways scrolling', async () => {
     const { page, context, errors } = await newPage(web, PHONE);
-    await signIn(page, { path: '/login?next=%2Fsecurity-alerts' });
+    await openSignedIn(page, '/security-alerts', web.monitor.url);
     await page.getByRole('button', { name: 'Ignore alert #3: no more notifications for it' }).waitFor({ timeout: 40_000 });
     expect(await scrollsSideways(page)).toBe(false);
     expect(await seriousAxeViolations(page)).toEqual([]);

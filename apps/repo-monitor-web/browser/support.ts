@@ -121,6 +121,29 @@ export async function newPage(web: WebMonitor, viewport = DESKTOP, baseURL = web
   return { context, page, errors };
 }
 
+/**
+ * Opens `path` signed in without the login page: the sign-in goes through the API from the page's
+ * context (its cookie jar takes the HttpOnly session cookie) and the CSRF token is put where the
+ * console keeps it, localStorage under `monitor.csrf` (apps/repo-monitor-web/src/auth/session.ts),
+ * before the console's scripts run, once per tab (a later sign-out stays signed out). For tests
+ * about a page behind the sign-in; the sign-in page has its own tests (setup-and-login, the
+ * two-step sign-in of admin-pages, console-language, github-app-manifest), which use it as a person does.
+ */
+export async function openSignedIn(page: Page, path: string, baseUrl: string): Promise<void> {
+  const response = await page.context().request.post(`${baseUrl}/api/v1/auth/login`, { data: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD } });
+  if (response.status() !== 200) throw new Error(`sign-in through the API failed: ${response.status()} ${await response.text()}`);
+  const { csrf_token: csrf } = (await response.json()) as { csrf_token: string };
+  await page.addInitScript(
+    ({ csrf, origin }) => {
+      if (location.origin !== origin || sessionStorage.getItem('test.signed-in')) return;
+      sessionStorage.setItem('test.signed-in', '1');
+      localStorage.setItem('monitor.csrf', csrf);
+    },
+    { csrf, origin: new URL(baseUrl).origin },
+  );
+  await page.goto(path);
+}
+
 /** Signs in through the login page. */
 export async function signIn(page: Page, options: { password?: string; path?: string } = {}): Promise<void> {
   await page.goto(options.path ?? '/login');

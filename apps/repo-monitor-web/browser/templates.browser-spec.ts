@@ -2,7 +2,7 @@
 import { adminHeaders, loginAdmin } from '../../repo-monitor/test/harness';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { repositoryPayload } from '../../repo-monitor/test/github-fixtures';
-import { DESKTOP, newPage, PHONE, scrollsSideways, sendDelivery, seriousAxeViolations, signIn, startWebMonitor, waitFor, WebMonitor } from './support';
+import { DESKTOP, newPage, openSignedIn, PHONE, scrollsSideways, sendDelivery, seriousAxeViolations, startWebMonitor, waitFor, WebMonitor } from './support';
 
 /**
  * The message templates page against the real repo-monitor: the preview renders the newest recorded
@@ -39,7 +39,7 @@ describe('repo-monitor console: message templates and rule editing', () => {
 
   it('previews a template on the latest issue as the channel gets it, saves it, and resets it', async () => {
     const { page, context, errors } = await newPage(web, DESKTOP);
-    await signIn(page, { path: '/login?next=%2Ftemplates' });
+    await openSignedIn(page, '/templates', web.monitor.url);
     await page.getByRole('heading', { name: 'Message templates' }).waitFor();
     await page.getByText('No templates yet').waitFor();
 
@@ -92,7 +92,7 @@ describe('repo-monitor console: message templates and rule editing', () => {
     expect(created.status).toBe(201);
 
     const { page, context, errors } = await newPage(web, DESKTOP);
-    await signIn(page, { path: '/login?next=%2Ftemplates' });
+    await openSignedIn(page, '/templates', web.monitor.url);
     await page.getByRole('combobox', { name: /^Channel or rule/ }).selectOption({ label: 'Push Discord (Discord)' });
     await page.getByRole('combobox', { name: /^Kind of event/ }).selectOption('issues');
     // Telegram has no title of its own; a Discord post does (its bold first line).
@@ -145,7 +145,7 @@ describe('repo-monitor console: message templates and rule editing', () => {
     expect(created.status).toBe(201);
 
     const { page, context, errors } = await newPage(web, DESKTOP);
-    await signIn(page, { path: '/login?next=%2Frules' });
+    await openSignedIn(page, '/rules', web.monitor.url);
     await page.getByRole('button', { name: 'Edit Bugs to the chat' }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit rule' });
     await dialog.getByRole('textbox', { name: 'Any of these labels' }).fill('bug, regression');
@@ -163,7 +163,7 @@ describe('repo-monitor console: message templates and rule editing', () => {
 
   it('creates a Discord channel from the form and tests it; the email form checks its fields, axe-clean at 1280 and 390 px', async () => {
     const { page, context, errors } = await newPage(web, DESKTOP);
-    await signIn(page, { path: '/login?next=%2Fchannels' });
+    await openSignedIn(page, '/channels', web.monitor.url);
     await page.getByRole('button', { name: 'Add channel' }).click();
     const dialog = page.getByRole('dialog', { name: 'New channel' });
     const kind = dialog.getByRole('combobox', { name: /^Kind/ });
@@ -198,7 +198,7 @@ describe('repo-monitor console: message templates and rule editing', () => {
 
   it('fits a phone screen', async () => {
     const { page, context, errors } = await newPage(web, PHONE);
-    await signIn(page, { path: '/login?next=%2Ftemplates' });
+    await openSignedIn(page, '/templates', web.monitor.url);
     await page.getByRole('heading', { name: 'Message templates' }).waitFor();
     await page.getByRole('combobox', { name: /^Channel or rule/ }).selectOption({ label: 'Telegram (from environment) (Telegram)' });
     await page.getByRole('figure', { name: 'Preview' }).waitFor();

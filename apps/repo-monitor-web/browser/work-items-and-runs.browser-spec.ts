@@ -6,12 +6,12 @@ import {
   installationCreated,
   issueEvent,
   newPage,
+  openSignedIn,
   PHONE,
   screenshot,
   scrollsSideways,
   sendDelivery,
   seriousAxeViolations,
-  signIn,
   startWebMonitor,
   waitFor,
   WebMonitor,
@@ -47,7 +47,7 @@ describe('repo-monitor console: issues, pull requests and workflow runs', () => 
 
   it('lists the issue and the merged pull request, and the filters and search narrow them through the URL', async () => {
     const { page, context, errors } = await newPage(web, DESKTOP);
-    await signIn(page, { path: '/login?next=%2Fwork-items' });
+    await openSignedIn(page, '/work-items', web.monitor.url);
     await page.waitForURL(/\/work-items$/);
     const table = page.getByRole('table', { name: 'Issues and pull requests, most recently updated first' });
     // Deliveries are applied in the background; the page refreshes itself every 15 s.
@@ -91,7 +91,7 @@ describe('repo-monitor console: issues, pull requests and workflow runs', () => 
 
   it('lists the runs with the failed one marked, and narrows them by conclusion and search', async () => {
     const { page, context, errors } = await newPage(web, DESKTOP);
-    await signIn(page, { path: '/login?next=%2Fworkflow-runs' });
+    await openSignedIn(page, '/workflow-runs', web.monitor.url);
     await page.waitForURL(/\/workflow-runs$/);
     const table = page.getByRole('table', { name: 'Workflow runs, most recently updated first' });
     const failed = table.getByRole('link', { name: 'Build <i>all</i>' });
@@ -124,7 +124,7 @@ describe('repo-monitor console: issues, pull requests and workflow runs', () => 
 
   it('both pages work at 390x844 without sideways scrolling', async () => {
     const { page, context, errors } = await newPage(web, PHONE);
-    await signIn(page, { path: '/login?next=%2Fwork-items' });
+    await openSignedIn(page, '/work-items', web.monitor.url);
     await page.getByRole('link', { name: `#7 ${ISSUE_TITLE}` }).waitFor({ timeout: 40_000 });
     await waitFor(async () => (await page.getByText('acme/api').count()) > 0, 20_000);
     expect(await scrollsSideways(page)).toBe(false);

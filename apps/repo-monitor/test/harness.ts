@@ -1,10 +1,13 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { RawVariables } from '@shared/config';
 import { LifecycleServer } from '@shared/http-service';
-import { createTestPostgresDatabase, tempDir, testDatabaseDriver, TestPostgresDatabase } from '@shared/testing';
+import { copySqliteTemplate, createTestPostgresDatabase, filesKey, tempDir, testDatabaseDriver, TestDatabaseTemplate, TestPostgresDatabase } from '@shared/testing';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { DataSource } from 'typeorm';
 import { createMonitorApp, listenMonitorApp, shutDownMonitorApp } from '../src/app/create-app';
 import { loadMonitorConfig, MonitorConfig } from '../src/app/config/monitor-config';
+import { dataSourceOptions } from '../src/database/data-source-options';
 
 export interface RunningMonitor {
   url: string;
@@ -19,6 +22,30 @@ export interface RunningMonitor {
   shutDown: () => Promise<void>;
   /** Stops the app and removes its data directory and database. */
   close: () => Promise<void>;
+}
+
+const migrations = join(__dirname, '../src/database/migrations');
+
+/**
+ * The migrated schema each fresh instance starts on (a copy, per driver): every migration still
+ * runs on both drivers, once per run, and the service at start finds none left to run.
+ */
+export const MONITOR_TEMPLATE: Record<'sqlite' | 'postgres', TestDatabaseTemplate> = {
+  sqlite: {
+    name: 'monitor',
+    key: filesKey(join(migrations, 'sqlite')),
+    migrate: (path) => migrate(new DataSource(dataSourceOptions({ driver: 'sqlite', path }))),
+  },
+  postgres: {
+    name: 'monitor',
+    key: filesKey(join(migrations, 'postgres')),
+    migrate: (url) => migrate(new DataSource(dataSourceOptions({ driver: 'postgres', url, maxOpenConns: 2, maxIdleConns: 0 }))),
+  },
+};
+
+async function migrate(dataSource: DataSource): Promise<void> {
+  await dataSource.initialize();
+  await dataSource.destroy();
 }
 
 export interface StartOptions {
@@ -48,12 +75,16 @@ export async function startMonitor(options: StartOptions = {}): Promise<RunningM
   } else {
     const databaseEnv: RawVariables =
       testDatabaseDriver() === 'postgres'
-        ? ((database = await createTestPostgresDatabase(options.databasePrefix ?? 'monitor')),
+        ? ((database = await createTestPostgresDatabase(options.databasePrefix ?? 'monitor', MONITOR_TEMPLATE.postgres)),
           { MONITOR_DATABASE_DRIVER: 'postgres', MONITOR_DATABASE_URL: database.url })
         : { MONITOR_DATABASE_DRIVER: 'sqlite', MONITOR_DATABASE_URL: `file:${join(dir.path, 'repo-monitor.db')}` };
     env = { MONITOR_HTTP_ADDR: '127.0.0.1:0', MONITOR_LOG_LEVEL: 'warn', ...databaseEnv, ...(options.env ?? {}) };
   }
   const config = loadMonitorConfig({ env });
+  const freshSqlite = join(dir.path, 'repo-monitor.db');
+  if (!options.reuseEnv && config.database.driver === 'sqlite' && config.database.path === freshSqlite && !existsSync(freshSqlite)) {
+    await copySqliteTemplate(MONITOR_TEMPLATE.sqlite, freshSqlite);
+  }
   const app = await createMonitorApp(config, options.lifecycle, { webRoot: options.webRoot });
   await options.beforeListen?.();
   const url = await listenMonitorApp(app);
