@@ -237,7 +237,7 @@ describe('panel-web: tasks', () => {
       chats: [{ chat_id: '@plain_bot', actions: [{ action: 1, text: '/start' }, { action: 3, text: 'Check in' }] }],
     });
     const { page, context, errors } = await newPage(web, PHONE);
-    await logIn(page, { path: '/login?next=%2Ftasks' });
+    await openLoggedIn(web, page, '/tasks');
     await page.evaluate(() => localStorage.setItem('ui.language', 'zh-CN'));
     await page.reload();
     await page.getByRole('button', { name: '立即运行：zh-button' }).click();
