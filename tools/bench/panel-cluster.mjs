@@ -1,7 +1,7 @@
 // Three panel-api replicas under faults (issue 31, docs/scaling.md): three processes from dist on one
 // fresh PostgreSQL database, each with its own empty data directory, behind deploy/proxy/nginx.conf
 // (round-robin), and the Telegram simulator as its own process (apps/panel-api/test/
-// telegram-simulator-process.ts) that every replica reaches with APP_TELEGRAM_GATEWAY=simulator. It
+// telegram-simulator-process.ts, through @swc-node/register) that every replica reaches with APP_TELEGRAM_GATEWAY=simulator. It
 // refuses a second live connection of one session (AUTH_KEY_DUPLICATED) and records every overlap.
 // 1. `--accounts` accounts (imported through nginx), each with a sign task due every minute (a
 //    check-in bot) and a keyword listener on a group where a matching and a non-matching message
@@ -122,9 +122,10 @@ const report = { database: DATABASE, accounts: ACCOUNTS, lease_seconds: LEASE_SE
 
 /** The Telegram simulator process; resolves with its URLs. */
 async function startSimulator() {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(ROOT, 'apps/panel-api/test/telegram-simulator-process.ts'), '--stale-ms', '1500'], {
+  // @swc-node/register resolves the workspace's path aliases (@shared/...) that the simulator's imports reach.
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', join(ROOT, 'apps/panel-api/test/telegram-simulator-process.ts'), '--stale-ms', '1500'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, TS_NODE_PROJECT: join(ROOT, 'apps/panel-api/tsconfig.spec.json') },
+    env: { PATH: process.env.PATH, SWC_NODE_PROJECT: join(ROOT, 'apps/panel-api/tsconfig.spec.json') },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -407,11 +408,12 @@ try {
     simulator: { stale_drops: sim.stale_drops, connections_accepted: sim.connections_accepted },
     due_minutes: dueMinutes.map((due) => new Date(due).toISOString()),
     runs,
+    // The first 50 matching messages without a hit (account:message id), for a failure's report.
+    missed_hit_keys: pushed.filter((message) => !hitCount.has(`${message.account}:${message.message_id}`)).map((message) => `${message.account}:${message.message_id}`).slice(0, 50),
     hits: {
       matching_messages: matching,
       recorded_once: matchedOnce,
       missed: pushed.filter((message) => !hitCount.has(`${message.account}:${message.message_id}`)).length,
-      missed_keys: pushed.filter((message) => !hitCount.has(`${message.account}:${message.message_id}`)).map((message) => `${message.account}:${message.message_id}`).slice(0, 50),
       recorded_more_than_once: [...hitCount.values()].filter((n) => n > 1).length,
       recorded_for_non_matching: hits.filter((row) => !pushedKeys.has(`${row.account_name}:${row.message_id}`)).length,
     },
@@ -495,7 +497,7 @@ try {
         for (const line of lines.slice(-12)) console.log(`    ${replica.name}: ${line.slice(0, 400)}`);
       }
     }
-    if (hits?.missed) console.log(`  missed hits: ${JSON.stringify(hits.missed_keys ?? []).slice(0, 2000)}`);
+    if (hits?.missed) console.log(`  missed hits: ${JSON.stringify(report.missed_hit_keys ?? [])}`);
   }
   if (ok) rmSync(work, { recursive: true, force: true });
   process.exit(ok ? 0 : 1);

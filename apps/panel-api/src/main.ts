@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { join } from 'node:path';
 import { ConfigValidationError, processEnvironment, redactSecrets } from '@shared/config';
+import { parseMasterKey } from '@shared/crypto';
 import { onStopSignals } from '@shared/http-service';
 import { createPanelApp, listenPanelApp, shutDownPanelApp } from './app/create-app';
 import { loadPanelConfig, panelSecrets, PanelConfig } from './app/config/panel-config';
@@ -14,7 +15,6 @@ async function restoreKey(config: PanelConfig, keyFile: string | undefined): Pro
   const { readBackupKey } = await import('./app/backups/backup-key');
   if (keyFile || config.database.driver !== 'postgres') return readBackupKey(keyFile ?? join(config.dataDir, '.backup_key'));
   const { DataSource } = await import('typeorm');
-  const { parseMasterKey } = await import('@shared/crypto');
   const { dataSourceOptions } = await import('./database/data-source-options');
   const { BACKUP_KEY_SECRET, openSharedSecret } = await import('./app/shared-secrets/shared-secret.store');
   if (!config.auth.encryptionKey) throw new Error('APP_ENCRYPTION_KEY is required to read the shared backup key from PostgreSQL');

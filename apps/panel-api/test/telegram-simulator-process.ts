@@ -1,6 +1,6 @@
 // The Telegram simulator as its own process (TelegramSimulatorServer), for the multi-process proof:
-//   node -r ts-node/register/transpile-only apps/panel-api/test/telegram-simulator-process.ts [--stale-ms 1500]
-// (TS_NODE_PROJECT=apps/panel-api/tsconfig.spec.json). Prints one JSON line with its gateway and
+//   node -r @swc-node/register apps/panel-api/test/telegram-simulator-process.ts [--stale-ms 1500]
+// (SWC_NODE_PROJECT=apps/panel-api/tsconfig.spec.json, which resolves the @shared/... aliases). Prints one JSON line with its gateway and
 // control URLs once it listens, and stops on SIGTERM or when its parent's stdin closes.
 import { TelegramSimulatorServer } from './telegram-simulator-server';
 
