@@ -11,6 +11,10 @@
 // database) 0.3-0.6, waiting on its service much of the time, and the replica proofs 0.2; four at a
 // time fill both cores (five took 16 % more CPU and longer on a fresh clone: the cores were the limit).
 // TEST_JOBS=1 runs them one after another.
+//
+// The replica proofs (deploy-cluster-*) run at normal priority as soon as the build is there, every
+// other step at the scheduler's idle priority (SCHED_IDLE: it gets a core only when no normal process
+// wants it), and no PostgreSQL e2e step runs beside them (see deploy-cluster-panel).
 // Each step's output is kept in tmp/test-logs/<step>.log and printed whole when the step ends. Every
 // step runs even after a failure so the final line counts everything; that line is
 // `N passed, N failed[, N skipped]`, summed from the test runners' reports in tmp/test-results/.
@@ -51,6 +55,7 @@ const jobs = Math.max(1, Number(process.env.TEST_JOBS ?? 4) || 1);
 const e2eShards = Math.max(1, Number(process.env.E2E_SHARDS ?? 2) || 1);
 const timeBinary = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 const niceBinary = existsSync('/usr/bin/nice') ? '/usr/bin/nice' : undefined;
+const chrtBinary = existsSync('/usr/bin/chrt') ? '/usr/bin/chrt' : undefined;
 
 const unitProjects = ['apps/panel-api', 'apps/repo-monitor', ...['config', 'crypto', 'database', 'http-service', 'notify', 'outbound-http', 'testing', 'update-check', 'panel-texts'].map((lib) => `libs/${lib}`)];
 const lintTargets = ['apps', 'libs'];
@@ -61,7 +66,10 @@ const jest = (...args) => node('node_modules/jest/bin/jest.js', ...args);
 /**
  * Each step: its command, the steps it must wait for (`after`), and the seconds it took alone on a
  * quiet 2-core machine (`expect`), which orders the queue (see runAll).
- * @type {{ name: string, command: [string, string[]], env?: Record<string, string>, after?: string[], light?: boolean, expect: number, needs?: () => Promise<string | undefined> }[]}
+ * `light`: it mostly waits on its child processes and takes none of the TEST_JOBS places.
+ * `quiet`: a replica proof, at normal priority while the others yield, with no `postgres` step beside it.
+ * `postgres`: it keeps the PostgreSQL server busy (its backends run at normal priority, whoever asks).
+ * @type {{ name: string, command: [string, string[]], env?: Record<string, string>, after?: string[], light?: boolean, quiet?: boolean, postgres?: boolean, expect: number, needs?: () => Promise<string | undefined> }[]}
  */
 const steps = [
   // Native modules. `.ci/run` installs with --ignore-scripts and they are made ready here, beside the
@@ -105,24 +113,30 @@ const steps = [
     after: ['native', 'build'],
     expect: 300,
   },
-  // Deployment checks, in two Jest processes: the replica proofs (repo-monitor behind nginx with a
-  // kill -9; three panel-api replicas under kill -9 and SIGSTOP, about 190 s of wall-clock minutes)
-  // and the rest (image recipe, proxy, chart, compose, npm start). Both mostly wait on child processes.
-  {
-    name: 'deploy-cluster',
-    command: jest('-c', 'deploy/jest.e2e.config.cts', '--runInBand', '--testPathPatterns', 'cluster\\.e2e-spec'),
-    // The three panel-api replicas hold 4 s leases, and a replica starved of CPU by the steps beside
-    // it loses trust in its leases: its runs in flight end as interrupted and its takeovers come
-    // late, a limit of the product under starvation (docs/scaling.md), not of the test. Beside the
-    // other steps at normal priority (they at `nice 10`) it still failed once at load 10-14 (12
-    // interrupted runs for 10 paused accounts, a failover of 8.6 s), as the PostgreSQL server the
-    // others use runs at normal priority too. So the proofs run `alone`, once every other step has
-    // ended (about 290 s of wall time, 0.2 cores), as on a machine that is not starved.
+  // Deployment checks, in three Jest processes: the two replica proofs (three panel-api replicas under
+  // kill -9 and SIGSTOP, about 210 s of wall-clock minutes; repo-monitor behind nginx with a kill -9,
+  // about 60 s) and the rest (image recipe, proxy, chart, compose, npm start). All mostly wait on
+  // child processes.
+  //
+  // The three panel-api replicas hold 4 s leases, and a replica starved of CPU loses trust in its
+  // leases: its runs in flight end as interrupted and its takeovers come late, a limit of the product
+  // under starvation (docs/scaling.md), not of the test. Beside the other steps at `nice 10` it failed
+  // once at load 10-14 (12 interrupted runs for 10 paused accounts, a failover of 8.6 s): nice 10 still
+  // leaves them a tenth of the cores, and the PostgreSQL server they keep busy runs at normal
+  // priority. Run alone at the end, the proofs cost 230-290 s of wall time at 0.2 cores. So they
+  // run `quiet`: at normal priority from the moment the build is there, every other step at idle
+  // priority (it runs only on a core no normal process wants), and the PostgreSQL e2e steps after them.
+  ...[
+    ['deploy-cluster-panel', 'panel-cluster', 210],
+    ['deploy-cluster-monitor', 'repo-monitor-cluster', 60],
+  ].map(([name, spec, expect]) => ({
+    name,
+    command: jest('-c', 'deploy/jest.e2e.config.cts', '--runInBand', '--testPathPatterns', `${spec}\\.e2e-spec`),
     after: ['native', 'build'],
-    alone: true,
     light: true,
-    expect: 200,
-  },
+    quiet: true,
+    expect,
+  })),
   {
     name: 'deploy',
     command: jest('-c', 'deploy/jest.e2e.config.cts', '--runInBand', '--testPathIgnorePatterns', '/node_modules/', 'cluster\\.e2e-spec'),
@@ -141,7 +155,7 @@ const steps = [
         env: driver === 'sqlite' ? { TEST_DATABASE_DRIVER: 'sqlite' } : { TEST_DATABASE_DRIVER: 'postgres', TEST_DATABASE_URL: postgresUrl },
         after: ['native', 'build'],
         expect: Math.round((app === 'panel-api' ? 560 : 520) / e2eShards),
-        ...(driver === 'postgres' && { needs: postgresMissing }),
+        ...(driver === 'postgres' && { needs: postgresMissing, postgres: true }),
       })),
     ),
   ),
@@ -190,8 +204,10 @@ async function runStep(step) {
   const stepStarted = Date.now();
   const out = openSync(logFile, 'w');
   const timed = timeBinary ? [timeBinary, ['-q', '-o', timeFile, '-f', '%U %S', command, ...args]] : [command, args];
-  // Every step but the light ones (the replica proofs) yields the CPU to them (see deploy-cluster).
-  const [file, argv] = step.light || !niceBinary ? timed : [niceBinary, ['-n', '10', ...timed.flat()]];
+  // Every step but the replica proofs yields the CPU to them (see deploy-cluster-panel): idle
+  // priority where chrt is (util-linux), else the lowest nice.
+  const yielding = chrtBinary ? [chrtBinary, ['--idle', '0', ...timed.flat()]] : niceBinary ? [niceBinary, ['-n', '19', ...timed.flat()]] : timed;
+  const [file, argv] = step.quiet ? timed : yielding;
   const status = await new Promise((resolve) => {
     const child = spawn(file, argv, { cwd: root, stdio: ['ignore', out, out], env: { ...env, TEST_RESULTS_LABEL: step.name, ...step.env } });
     child.on('error', (error) => resolve(`could not start: ${error.message}`));
@@ -245,9 +261,11 @@ async function runAll(chosenSteps, limit) {
     const fill = () => {
       if (!waiting.length && !running.size) return resolve();
       for (;;) {
-        // A step `alone` starts once no other step is waiting or running.
-        const othersLeft = (step) => waiting.some((other) => other !== step && !other.alone) || [...running].some((run) => !run.alone);
-        const ready = (step) => afterOf(step).every((name) => !names.has(name) || ended.has(name)) && (!step.alone || !othersLeft(step));
+        // A `postgres` step waits for the replica proofs (`quiet`) to end; they go first.
+        const quietLeft = waiting.some((other) => other.quiet) || [...running].some((run) => run.quiet);
+        const postgresRunning = [...running].some((run) => run.postgres);
+        const ready = (step) =>
+          afterOf(step).every((name) => !names.has(name) || ended.has(name)) && (!step.postgres || !quietLeft) && (!step.quiet || !postgresRunning);
         // A light step (it mostly waits on its child processes) does not take one of the `limit` places.
         const heavy = [...running].filter((run) => !run.light).length;
         const index = waiting.findIndex((step) => ready(step) && (step.light || heavy < limit));
@@ -265,7 +283,8 @@ async function runAll(chosenSteps, limit) {
             fill();
           });
         run.light = Boolean(step.light);
-        run.alone = Boolean(step.alone);
+        run.quiet = Boolean(step.quiet);
+        run.postgres = Boolean(step.postgres);
         running.add(run);
       }
     };

@@ -105,6 +105,9 @@ describe('panel-web: verdict patterns, recipes and the safety budget', () => {
       if (viewport === PHONE) {
         await drawer.getByRole('button', { name: 'Resume' }).click();
         await drawer.getByText('Automation running').waitFor();
+        // The toast that says so comes after the drawer changed (its module loads on first use) and
+        // fades in: axe looks once it is there and its transition has ended, not at a blend of it.
+        await page.getByText('The automation of ada runs again').waitFor();
         await expectAccessible(page);
       }
       expect(errors).toEqual([]);

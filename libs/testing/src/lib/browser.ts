@@ -46,11 +46,21 @@ export async function waitInPage<Arg>(page: Page, predicate: string | ((arg: Arg
 }
 
 /**
+ * No finite animation runs now, nor 100 ms later: an element mounted with its start styles begins
+ * its transition a frame or a timer later (Mantine's toasts and drawers), and a single look in that
+ * gap would call a fade about to start settled.
+ */
+const SETTLED = `(() => {
+  const quiet = () => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity);
+  return quiet() && new Promise((resolve) => setTimeout(() => resolve(quiet()), 100));
+})()`;
+
+/**
  * Waits until no finite CSS transition or animation runs in the page (a dialog's fade-in, say), so
  * axe and screenshots see the final colours. Endless ones (spinners) are not waited for.
  */
 export async function animationsSettled(page: Page, timeoutMs = 10_000): Promise<void> {
-  await waitInPage(page, "document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity)", undefined, timeoutMs);
+  await waitInPage(page, SETTLED, undefined, timeoutMs);
 }
 
 /**
@@ -59,7 +69,7 @@ export async function animationsSettled(page: Page, timeoutMs = 10_000): Promise
  * contrast rule for a few frames; endless animations (loaders) are left running.
  */
 export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
-  await waitInPage(page, "document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity)");
+  await waitInPage(page, SETTLED);
   // Evaluated through the DevTools protocol, not added as a <script>: the app's Content-Security-Policy
   // (script-src 'self' plus a hash) rightly refuses an injected inline script.
   await page.evaluate(readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8'));
