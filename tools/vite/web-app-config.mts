@@ -1,7 +1,7 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type UserConfig } from 'vite';
+import { defineConfig, type Plugin, type UserConfig } from 'vite';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -23,7 +23,7 @@ export function webAppConfig({ appRoot, name, devApiPort }: WebAppOptions): User
   return defineConfig({
     root: appRoot,
     base: '/',
-    plugins: [react()],
+    plugins: [iconsByFile(), react()],
     resolve: {
       alias: {
         '@shared/web-ui/testing': `${root}libs/web-ui/src/testing/index.tsx`,
@@ -59,4 +59,34 @@ export function webAppConfig({ appRoot, name, devApiPort }: WebAppOptions): User
       reporters: ['default', `${root}tools/testing/vitest-results-reporter.mjs`],
     },
   });
+}
+
+/**
+ * `import { IconPlus } from '@tabler/icons-react'` made `import IconPlus from
+ * '@tabler/icons-react/dist/esm/icons/IconPlus.mjs'`: the package's index re-exports 6,288 icon
+ * modules, which the build parsed and tree-shook away again (85 % of its modules) and every component
+ * spec loaded. Each icon module is what the index itself re-exports, so the app is the same.
+ */
+function iconsByFile(): Plugin {
+  const indexImport = /import\s*\{([^}]*)\}\s*from\s*['"]@tabler\/icons-react['"];?/g;
+  return {
+    name: 'tabler-icons-by-file',
+    enforce: 'pre',
+    transform(code, id) {
+      if (id.includes('/node_modules/') || !code.includes('@tabler/icons-react')) return null;
+      const rewritten = code.replace(indexImport, (_, names: string) =>
+        names
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter(Boolean)
+          .map((entry) => {
+            const [imported, local = imported] = entry.split(/\s+as\s+/);
+            if (!/^Icon[A-Za-z0-9]+$/.test(imported)) throw new Error(`${id}: only icon components are imported from @tabler/icons-react (found ${imported})`);
+            return `import ${local} from '@tabler/icons-react/dist/esm/icons/${imported}.mjs';`;
+          })
+          .join('\n'),
+      );
+      return rewritten === code ? null : { code: rewritten, map: null };
+    },
+  };
 }
