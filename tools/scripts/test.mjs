@@ -141,6 +141,9 @@ const steps = [
     name: 'deploy',
     command: jest('-c', 'deploy/jest.e2e.config.cts', '--runInBand', '--testPathIgnorePatterns', '/node_modules/', 'cluster\\.e2e-spec'),
     after: ['native', 'build'],
+    // A third of a core (npm ci into an empty folder, services started as processes, waiting on
+    // them): among the heavy steps it came last and ran a minute with the cores half idle.
+    light: true,
     expect: 200,
   },
   // e2e: per service and database, E2E_SHARDS Jest processes (2), each running its share of the spec
