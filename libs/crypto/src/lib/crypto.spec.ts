@@ -114,7 +114,11 @@ describe('EnvelopeCipher', () => {
     const sealed = cipher.encrypt('value', 'settings:ai.api_key');
     expect(cipher.decryptString(sealed, 'settings:ai.api_key')).toBe('value');
     expect(() => cipher.decrypt(sealed, 'settings:other')).toThrow('failed authentication');
-    const flipped = sealed.slice(0, -2) + (sealed.endsWith('A') ? 'B' : 'A') + sealed.slice(-1);
+    // The second-to-last character changed, always to another one (the nonce is random: a character
+    // picked without looking at the one there was that character one run in 64); all its bits count.
+    const at = sealed.length - 2;
+    const flipped = sealed.slice(0, at) + (sealed[at] === 'A' ? 'B' : 'A') + sealed.slice(at + 1);
+    expect(flipped).not.toBe(sealed);
     expect(() => cipher.decrypt(flipped, 'settings:ai.api_key')).toThrow(EnvelopeError);
     expect(() => cipher.decrypt('v2.abc.def')).toThrow('not a v1 envelope');
   });
