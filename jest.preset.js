@@ -57,6 +57,8 @@ module.exports = {
   // when CI runs other steps on the same cores; e2e, browser and deploy configs set their own.
   testTimeout: 30_000,
   reporters: ['default', require.resolve('./tools/testing/results-reporter.js')],
+  // Jest's runtime with modules compiled through V8's compilation cache (the file says why).
+  runtime: require.resolve('./tools/testing/caching-runtime.js'),
   setupFiles: [require.resolve('./tools/testing/quiet-nest-logger.js')],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
   transform: {
