@@ -54,15 +54,13 @@ describe('repo-monitor console: server text in the person\'s language', () => {
     await page.getByText('周期: 每日摘要').waitFor();
     expect(await page.locator('main').innerText()).not.toMatch(/notification_template|channel_id|rule_id|created by|daily/);
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await page.screenshot({ path: '/tmp/h3-audit-zh-1280.png', fullPage: true });
     await page.setViewportSize(PHONE);
-    // Loaded at phone size, so the picture is the page a phone shows (not the sidebar folding away).
+    // Loaded at phone size, so what is checked is the page a phone shows (not the sidebar folding away).
     await page.reload();
     await page.getByRole('heading', { name: '审计日志' }).waitFor();
     await page.getByText('保存消息模板').first().waitFor();
     expect(await scrollsSideways(page)).toBe(false);
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await page.screenshot({ path: '/tmp/h3-audit-zh-390.png', fullPage: true });
     await page.setViewportSize(DESKTOP);
 
     await page.goto('/events');
@@ -73,10 +71,6 @@ describe('repo-monitor console: server text in the person\'s language', () => {
     await dialog.getByText('按各渠道的事件类型过滤（没有启用的规则）：发送到 Telegram (from environment)。').waitFor();
     expect(await dialog.innerText()).not.toMatch(/By the channels|sent to/);
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await page.screenshot({ path: '/tmp/h3-routing-zh-1280.png' });
-    await page.setViewportSize(PHONE);
-    await page.screenshot({ path: '/tmp/h3-routing-zh-390.png' });
-    await page.setViewportSize(DESKTOP);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: /^发往何处：.*Typo in docs/ }).click();
@@ -84,7 +78,6 @@ describe('repo-monitor console: server text in the person\'s language', () => {
     await dialog.getByText('未匹配：“含任一标签”不符').waitFor();
     expect(await dialog.innerText()).not.toMatch(/labels_any|Not sent|is on the event/);
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await page.screenshot({ path: '/tmp/h3-routing-rule-zh-1280.png' });
 
     await page.goto('/ai?tab=digests');
     await page.getByRole('button', { name: /^每日摘要 \d{4}-\d{2}-\d{2}$/ }).click();
@@ -92,10 +85,8 @@ describe('repo-monitor console: server text in the person\'s language', () => {
     await page.getByText('使用模板的原因：AI 摘要已关闭').waitFor();
     expect(await page.locator('body').innerText()).not.toMatch(/Daily digest \d|AI digest is switched off/);
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await page.screenshot({ path: '/tmp/h3-digest-zh-1280.png' });
     await page.setViewportSize(PHONE);
     expect(await scrollsSideways(page)).toBe(false);
-    await page.screenshot({ path: '/tmp/h3-digest-zh-390.png' });
     expect(errors).toEqual([]);
     await context.close();
   });

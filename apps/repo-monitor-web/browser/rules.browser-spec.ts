@@ -79,7 +79,6 @@ describe('repo-monitor console: routing rules', () => {
     ]);
     await page.locator('.mantine-Notification-root').first().waitFor({ state: 'detached', timeout: 15_000 }).catch(() => undefined);
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await page.screenshot({ path: '/tmp/h4-rules-1280.png' });
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -94,7 +93,6 @@ describe('repo-monitor console: routing rules', () => {
     await row.getByText('Sent', { exact: true }).waitFor();
     await row.getByText('Delivered', { exact: true }).waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await page.screenshot({ path: '/tmp/h4-event-routing-1280.png' });
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -105,7 +103,6 @@ describe('repo-monitor console: routing rules', () => {
     await page.getByRole('article', { name: 'Mute Dependabot' }).waitFor();
     expect(await scrollsSideways(page)).toBe(false);
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await page.screenshot({ path: '/tmp/h4-rules-390.png' });
     expect(errors).toEqual([]);
     await context.close();
   });

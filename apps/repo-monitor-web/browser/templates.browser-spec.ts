@@ -61,7 +61,6 @@ describe('repo-monitor console: message templates and rule editing', () => {
     await preview.getByText('🐞 <b>Issue #40 opened: Crash when &lt;b&gt; &amp; co</b> #bug').waitFor();
     await page.getByRole('button', { name: 'Save template' }).click();
     await page.getByRole('cell', { name: 'Channel Telegram (from environment)' }).waitFor();
-    await page.screenshot({ path: '/tmp/h5-templates-1280.png', fullPage: true });
 
     const templated = await deliverIssue('Second <i>issue</i>');
     expect(templated?.text).toBe('🐞 <b>Issue #41 opened: Second &lt;i&gt;issue&lt;/i&gt;</b> #bug');
@@ -106,7 +105,6 @@ describe('repo-monitor console: message templates and rule editing', () => {
     await page.getByRole('button', { name: 'Save template' }).click();
     await page.getByRole('button', { name: 'Edit the title template of Push Discord for issues' }).waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await page.screenshot({ path: '/tmp/h3-title-template-1280.png', fullPage: true });
 
     const before = web.webhooks.requestsTo(discordPath).length;
     await deliverIssue('Titled');
@@ -125,11 +123,9 @@ describe('repo-monitor console: message templates and rule editing', () => {
     expect(await body.getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByRole('button', { name: '保存模板' }).isDisabled()).toBe(true);
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await page.screenshot({ path: '/tmp/h3-template-refused-zh-1280.png', fullPage: true });
     await page.setViewportSize(PHONE);
     expect(await scrollsSideways(page)).toBe(false);
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await page.screenshot({ path: '/tmp/h3-template-refused-zh-390.png', fullPage: true });
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -152,7 +148,6 @@ describe('repo-monitor console: message templates and rule editing', () => {
     await dialog.getByRole('textbox', { name: 'Branches' }).fill('main');
     await dialog.getByRole('textbox', { name: /^Telegram topic/ }).fill('7');
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await page.screenshot({ path: '/tmp/h5-rule-edit-1280.png' });
     await dialog.getByRole('button', { name: 'Save' }).click();
     const card = page.getByRole('article', { name: 'Bugs to the chat' });
     await card.getByText('Matches: events issues; labels_any bug, regression; branches main').waitFor();
@@ -188,10 +183,8 @@ describe('repo-monitor console: message templates and rule editing', () => {
     await dialog.getByText('A host name like smtp.example.com').waitFor();
     await dialog.getByText('At least one recipient').waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await page.screenshot({ path: '/tmp/h5-channel-email-1280.png' });
     await page.setViewportSize(PHONE);
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await page.screenshot({ path: '/tmp/h5-channel-email-390.png' });
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -204,7 +197,6 @@ describe('repo-monitor console: message templates and rule editing', () => {
     await page.getByRole('figure', { name: 'Preview' }).waitFor();
     expect(await scrollsSideways(page)).toBe(false);
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await page.screenshot({ path: '/tmp/h5-templates-390.png', fullPage: true });
     expect(errors).toEqual([]);
     await context.close();
   });
