@@ -6,7 +6,7 @@
 // them again each time: `compileFunction` never uses V8's compilation cache. A `vm.Script` with the
 // same source and file name is found in that cache, in any context of the process, with the
 // functions it has already compiled. The modules still run anew in each spec file's own context;
-// only V8's compiled code is shared, as Node's own module loader shares it. Measured on the e2e
+// only V8's compiled code is shared. Measured on the e2e
 // specs: compiling was a third of a spec file's CPU before the service ever started.
 //
 // Anything this does not handle (a syntax error, a core module) goes to Jest's own compile, so

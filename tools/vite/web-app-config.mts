@@ -64,8 +64,8 @@ export function webAppConfig({ appRoot, name, devApiPort }: WebAppOptions): User
 /**
  * `import { IconPlus } from '@tabler/icons-react'` made `import IconPlus from
  * '@tabler/icons-react/dist/esm/icons/IconPlus.mjs'`: the package's index re-exports 6,288 icon
- * modules, which the build parsed and tree-shook away again (85 % of its modules) and every component
- * spec loaded. Each icon module is what the index itself re-exports, so the app is the same.
+ * modules, which the build parsed and tree-shook away again (85 % of its modules). Each icon module
+ * is what the index itself re-exports, so the app is the same.
  */
 function iconsByFile(): Plugin {
   const indexImport = /import\s*\{([^}]*)\}\s*from\s*['"]@tabler\/icons-react['"];?/g;

@@ -51,7 +51,7 @@ describe('panel-api replicas: the safety budget follows the account', () => {
       async () => (await requestJson<ClusterBody>(two.url, '/api/ops/cluster', { token })).body,
       (body) => body.replicas.length === 2 && body.accounts.some((account) => account.name === 'guarded' && account.owner === body.replicas.map((replica) => replica.id).sort()[0]),
       10 * LEASE_SECONDS * 1000,
-      'both replicas live and the account owned',
+      'both replicas live and the account at the replica whose share it is',
     );
     const ownerId = view.accounts.find((account) => account.name === 'guarded')?.owner;
     const [owner, other] = one.app.get(ClusterService).replicaId === ownerId ? [one, two] : [two, one];
