@@ -5,6 +5,7 @@
 //
 //   node tools/scripts/repeat-specs.mjs [--times 3] [--load] [--db sqlite,postgres] <project> [<spec substring> ...]
 //
+// Other arguments starting with -- go to jest (e.g. --testPathIgnorePatterns=cluster-).
 // <project> is panel-api, repo-monitor (e2e), panel-web, repo-monitor-web (browser) or deploy.
 // Without a spec substring every spec of the project runs. --load starts one busy-looping child per
 // core for the whole run (a CPU "stress" from a second process). Exit 1 when any run failed.
@@ -66,14 +67,16 @@ const env = {
 const outcomes = [];
 for (const driver of drivers) {
   for (let round = 1; round <= times; round++) {
-    const jestArgs = ['node_modules/jest/bin/jest.js', '-c', configs[project], '--runInBand', '--json', '--outputFile', join(root, 'tmp/repeat-specs.json'), ...patterns];
-    rmSync(join(root, 'tmp/repeat-specs.json'), { force: true });
+    // One report file per run, so several runs can go at the same time.
+    const reportFile = join(root, `tmp/repeat-specs-${project}-${driver}-${process.pid}.json`);
+    const jestArgs = ['node_modules/jest/bin/jest.js', '-c', configs[project], '--runInBand', '--json', '--outputFile', reportFile, ...patterns];
+    rmSync(reportFile, { force: true });
     const started = Date.now();
     const result = spawnSync(process.execPath, jestArgs, { cwd: root, env: { ...env, TEST_DATABASE_DRIVER: driver }, encoding: 'utf8' });
     const seconds = ((Date.now() - started) / 1000).toFixed(0);
     let report;
     try {
-      report = JSON.parse(readFileSync(join(root, 'tmp/repeat-specs.json'), 'utf8'));
+      report = JSON.parse(readFileSync(reportFile, 'utf8'));
     } catch {
       report = undefined;
     }
