@@ -74,7 +74,8 @@ if (modules.every(loads)) {
 // argon2's shipped binaries do not load on every machine (not on this CI machine): then it is compiled too.
 const missing = modules.filter((name) => !loads(name));
 console.log(`${missing.join(' and ')} ${missing.length > 1 ? 'do' : 'does'} not load${existsSync(cache ?? '') ? ` (sqlite3 came from npm's cache)` : ''}: npm rebuild compiles ${missing.length > 1 ? 'them' : 'it'}`);
-const rebuild = spawnSync('npm', ['rebuild', '--no-audit', '--no-fund', ...missing], { cwd: root, stdio: 'inherit' });
+// JOBS=max: node-gyp's make compiles a module's files on every core (sqlite3's C++ files beside SQLite itself).
+const rebuild = spawnSync('npm', ['rebuild', '--no-audit', '--no-fund', ...missing], { cwd: root, stdio: 'inherit', env: { ...process.env, JOBS: 'max' } });
 if (rebuild.status !== 0) process.exit(rebuild.status ?? 1);
 const broken = modules.filter((name) => !loads(name));
 if (broken.length) {

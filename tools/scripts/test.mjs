@@ -12,9 +12,10 @@
 // time fill both cores (five took 16 % more CPU and longer on a fresh clone: the cores were the limit).
 // TEST_JOBS=1 runs them one after another.
 //
-// The replica proofs (deploy-cluster-*) run at normal priority as soon as the build is there, every
-// other step at the scheduler's idle priority (SCHED_IDLE: it gets a core only when no normal process
-// wants it), and no PostgreSQL e2e step runs beside them (see deploy-cluster-panel).
+// The native modules (the first step, which most others wait for) and the replica proofs
+// (deploy-cluster-*, as soon as the build is there) run at normal priority, every other step at the
+// scheduler's idle priority (SCHED_IDLE: it gets a core only when no normal process wants it), and
+// no PostgreSQL e2e step runs beside the replica proofs (see deploy-cluster-panel).
 // Each step's output is kept in tmp/test-logs/<step>.log and printed whole when the step ends. Every
 // step runs even after a failure so the final line counts everything; that line is
 // `N passed, N failed[, N skipped]`, summed from the test runners' reports in tmp/test-results/.
@@ -68,15 +69,18 @@ const jest = (...args) => node('node_modules/jest/bin/jest.js', ...args);
  * quiet 2-core machine (`expect`), which orders the queue (see runAll).
  * `light`: it mostly waits on its child processes and takes none of the TEST_JOBS places.
  * `quiet`: a replica proof, at normal priority while the others yield, with no `postgres` step beside it.
+ * `urgent`: at normal priority while the others yield, because most steps wait for it.
  * `postgres`: it keeps the PostgreSQL server busy (its backends run at normal priority, whoever asks).
- * @type {{ name: string, command: [string, string[]], env?: Record<string, string>, after?: string[], light?: boolean, quiet?: boolean, postgres?: boolean, expect: number, needs?: () => Promise<string | undefined> }[]}
+ * @type {{ name: string, command: [string, string[]], env?: Record<string, string>, after?: string[], light?: boolean, quiet?: boolean, urgent?: boolean, postgres?: boolean, expect: number, needs?: () => Promise<string | undefined> }[]}
  */
 const steps = [
   // Native modules. `.ci/run` installs with --ignore-scripts and they are made ready here, beside the
   // checks that need none: sqlite3 from npm's cache when this machine compiled it before (seconds),
   // else compiled (80 s of one core; tools/scripts/native-modules.mjs). After a plain `npm ci` they
   // are built already and the step only says so.
-  { name: 'native', command: node('tools/scripts/native-modules.mjs'), expect: 80 },
+  // Every step that loads them waits for it, so it runs at normal priority (`urgent`): at idle
+  // priority beside typecheck, build and the component tests, compiling both took 257 s of wall time.
+  { name: 'native', command: node('tools/scripts/native-modules.mjs'), urgent: true, expect: 80 },
   // One ESLint process for every project, each file under its project's own eslint.config.mjs (the
   // lookup `nx run <project>:lint` makes per project): half the CPU of thirteen processes.
   { name: 'lint', command: node('node_modules/eslint/bin/eslint.js', '--flag', 'v10_config_lookup_from_file', ...lintTargets), expect: 20 },
@@ -207,10 +211,10 @@ async function runStep(step) {
   const stepStarted = Date.now();
   const out = openSync(logFile, 'w');
   const timed = timeBinary ? [timeBinary, ['-q', '-o', timeFile, '-f', '%U %S', command, ...args]] : [command, args];
-  // Every step but the replica proofs yields the CPU to them (see deploy-cluster-panel): idle
-  // priority where chrt is (util-linux), else the lowest nice.
+  // Every step but the replica proofs and the native modules yields the CPU to them (see
+  // deploy-cluster-panel and native): idle priority where chrt is (util-linux), else the lowest nice.
   const yielding = chrtBinary ? [chrtBinary, ['--idle', '0', ...timed.flat()]] : niceBinary ? [niceBinary, ['-n', '19', ...timed.flat()]] : timed;
-  const [file, argv] = step.quiet ? timed : yielding;
+  const [file, argv] = step.quiet || step.urgent ? timed : yielding;
   const status = await new Promise((resolve) => {
     const child = spawn(file, argv, { cwd: root, stdio: ['ignore', out, out], env: { ...env, TEST_RESULTS_LABEL: step.name, ...step.env } });
     child.on('error', (error) => resolve(`could not start: ${error.message}`));
