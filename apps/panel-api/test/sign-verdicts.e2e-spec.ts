@@ -184,8 +184,9 @@ describe('panel-api sign verdicts from the bot\'s answer, retries, reruns after 
     openai.setReply(() => 'already_done');
     await create('fallback', { chat_id: '@sign_ok_bot', actions: [{ action: 1, text: '/points' }], verdict: { ...SIGN_PATTERNS, timeout_seconds: 1, ai_fallback: true } });
     const status = await runAndWait('fallback');
-    expect(status).toMatchObject({ success: true, verdict: 'already_done', verdict_text: '未知命令 /points' });
+    // The logs first: when the verdict is wrong, the failure shows the run's log lines.
     expect(status.logs.map((l) => l.message)).toEqual(expect.arrayContaining(['model answered: already_done', 'verdict already_done: no pattern matched; the model classified the answer as already_done (未知命令 /points)']));
+    expect(status).toMatchObject({ success: true, verdict: 'already_done', verdict_text: '未知命令 /points' });
     expect(JSON.stringify(openai.completions.at(-1)?.messages)).toContain('未知命令 /points');
   });
 
