@@ -208,7 +208,8 @@ describe('panel-api replicas: account leases, fencing, claims and GET /api/ops/c
       await until(async () => twoCluster.owns('orphan'), Boolean, 4 * LEASE_SECONDS * 1000, 'the takeover');
       const takeoverMs = Date.now() - killedAt;
       expect(takeoverMs).toBeGreaterThanOrEqual(LEASE_SECONDS * 1000 - 200);
-      expect(takeoverMs).toBeLessThan(LEASE_SECONDS * 1000 + 3 * 1000);
+      // Seconds after the lease runs out (a claim loop turns every second; the rest is room for a starved machine).
+      expect(takeoverMs).toBeLessThan(LEASE_SECONDS * 1000 + 5 * 1000);
       expect(twoCluster.epochOf('orphan')).toBe(8);
       expect(twoCluster.counters.takeovers).toBe(1);
       expect((await requestJson(two.url, '/metrics')).text).toMatch(/^panel_cluster_takeovers_total 1$/m);
