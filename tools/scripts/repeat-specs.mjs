@@ -97,6 +97,11 @@ for (const driver of drivers) {
   }
 }
 stopBurners();
+// --passWithNoTests above lets a database skip a database-free spec; a pattern that matches nothing anywhere is a mistake.
+if (outcomes.length === 0) {
+  console.error(`no spec of ${project} matches ${patterns.join(' ') || '(all)'}`);
+  process.exit(1);
+}
 
 const byFile = new Map();
 for (const outcome of outcomes) {

@@ -11,8 +11,7 @@ import { TelegramSimulator } from './telegram-simulator';
 
 // Six seconds, not three: a replica stops trusting its lease a quarter of it before expiry, so a
 // 3 s lease renewed every second survives a renewal 1.25 s late and a 6 s one 2.5 s. In one CI run on
-// a starved machine, at 3 s, the caught-up run here ended as interrupted and a new account's lease
-// was gone.
+// a starved machine, at 3 s, the caught-up run of the takeover case ended as interrupted.
 const LEASE_SECONDS = 6;
 // The automatic backup joins them when it is switched on in the settings.
 const SYSTEM_JOBS = ['system-device-keepalive', 'system-maintenance'];

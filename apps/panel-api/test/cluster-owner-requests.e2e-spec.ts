@@ -14,8 +14,7 @@ interface RunStatus {
 
 // Six seconds, not three: a replica stops trusting its lease a quarter of it before expiry, so a
 // 3 s lease renewed every second survives a renewal 1.25 s late and a 6 s one 2.5 s. In one CI run on
-// a starved machine, at 3 s, the caught-up run here ended as interrupted and a new account's lease
-// was gone.
+// a starved machine, at 3 s, an account a login had just created had no owner.
 const LEASE_SECONDS = 6;
 const ANSWERED_BY = 'x-panel-replica';
 
